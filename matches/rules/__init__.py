@@ -1,0 +1,63 @@
+"""The rules engine: All Fives, Five Up and Fives and Threes, in pure Python.
+
+No Django import anywhere in this package: models, forms, services and views call in;
+nothing outside re-implements a rule. See RULES.md and match-record.md in ``shared/``.
+"""
+
+from .errors import (
+    BoneyardNotEmpty,
+    ClaimMismatch,
+    DrawRefused,
+    HandsMismatch,
+    IllegalPlacement,
+    MatchOver,
+    NotationError,
+    NotYourTurn,
+    OptionError,
+    RecordError,
+    RoundOver,
+    RulesError,
+    TileNotInSet,
+    TileOnTable,
+)
+from .games import (
+    ALL_FIVES,
+    FIVE_UP,
+    FIVES_AND_THREES,
+    GAMES,
+    Game,
+    MatchOptions,
+    Settlement,
+    Unit,
+    game_for,
+    round_to_five,
+)
+from .layout import AttachmentPoint, Layout, PlacementResult, ScoringEnd, Slot, SpinnerPolicy
+from .match import (
+    Action,
+    Award,
+    Call,
+    Draw,
+    Event,
+    Match,
+    Pass,
+    Play,
+    Round,
+    RoundEnd,
+    RoundMode,
+    Settle,
+    StartRound,
+)
+from .record import FORMAT, RecordInvalid, export, iter_documents, loads, replay, summary
+from .tiles import DOUBLE_NINE, DOUBLE_SIX, DOUBLE_TWELVE, SETS, Tile, TileSet
+
+__all__ = [
+    "ALL_FIVES", "DOUBLE_NINE", "DOUBLE_SIX", "DOUBLE_TWELVE", "FIVES_AND_THREES", "FIVE_UP",
+    "FORMAT", "GAMES", "SETS", "Action", "AttachmentPoint", "Award", "BoneyardNotEmpty", "Call",
+    "ClaimMismatch", "Draw", "DrawRefused", "Event", "Game", "HandsMismatch", "IllegalPlacement",
+    "Layout", "Match", "MatchOptions", "MatchOver", "NotYourTurn", "NotationError", "OptionError",
+    "Pass", "PlacementResult", "Play", "RecordError", "RecordInvalid", "Round", "RoundEnd",
+    "RoundMode", "RoundOver", "RulesError", "ScoringEnd", "Settle", "Settlement", "Slot",
+    "SpinnerPolicy", "StartRound", "Tile", "TileNotInSet", "TileOnTable", "TileSet", "Unit",
+    "export", "game_for", "iter_documents", "loads", "replay", "round_to_five", "summary",
+]

@@ -1,0 +1,350 @@
+"""The three games as data plus a few hooks: spinners, points, settlement, targets.
+
+>>> ALL_FIVES.placement_points(15), FIVE_UP.placement_points(15)
+(15, 3)
+>>> FIVES_AND_THREES.placement_points(15, divisors=(3, 5)), FIVES_AND_THREES.placement_points(
+...     21, divisors=(3, 5, 7, 11, 13))
+(8, 10)
+>>> [round_to_five(p) for p in (0, 1, 2, 3, 4, 5, 12, 13)]
+[0, 0, 0, 5, 5, 5, 10, 15]
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Final
+
+from .errors import OptionError
+from .layout import SpinnerPolicy
+from .tiles import DOUBLE_NINE, DOUBLE_SIX, DOUBLE_TWELVE, SETS, TileSet
+
+ZERO: Final = Fraction(0)
+
+DEFAULT_DIVISORS: Final = (3, 5)
+ADVANCED_DIVISORS: Final = (3, 5, 7, 11, 13)
+
+# RULES.md §4.3: tiles dealt to each player, by deal, set and player count.
+FIVES_AND_THREES_DEAL: Final[dict[str, dict[str, dict[int, int]]]] = {
+    "full": {
+        "double-six": {2: 14, 3: 9, 4: 7, 5: 5},
+        "double-nine": {2: 16, 3: 16, 4: 13, 5: 11, 6: 8, 7: 7, 8: 6, 9: 6, 10: 5, 11: 5},
+        "double-twelve": {2: 16, 3: 16, 4: 16, 5: 16, 6: 15, 7: 13, 8: 11, 9: 10, 10: 9,
+                          11: 8, 12: 7},
+    },
+    "short": {
+        "double-six": {2: 5, 3: 5, 4: 7, 5: 5},
+        "double-nine": {2: 10, 3: 10, 4: 10, 5: 10, 6: 8, 7: 7, 8: 6, 9: 6, 10: 5, 11: 5},
+        "double-twelve": {2: 10, 3: 10, 4: 10, 5: 10, 6: 10, 7: 10, 8: 10, 9: 10, 10: 9,
+                          11: 8, 12: 7},
+    },
+}
+
+
+def round_to_five(pips: int) -> int:
+    """Nearest multiple of 5: remainder 1–2 rounds down, 3–4 up (RULES.md §4.1)."""
+    remainder = pips % 5
+    return pips - remainder if remainder <= 2 else pips + 5 - remainder
+
+
+class Unit(enum.Enum):
+    RAW = "raw points"
+    DISPLAY = "display points"
+    POINTS = "points"
+
+
+@dataclass(frozen=True)
+class MatchOptions:
+    """Every option of a match, defaults filled in. ``given`` keeps what was asked for."""
+
+    target: int
+    tile_set: TileSet
+    hand_size: int
+    drawing: bool
+    deal: str = "full"
+    divisors: tuple[int, ...] = DEFAULT_DIVISORS
+    immediate_end: bool = True
+    given: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """Per-side changes after a round, with the steps that led there."""
+
+    awards: tuple[Fraction, ...]
+    steps: tuple[str, ...]
+    winner: int | None = None  # the round's winning side, where the game has one
+
+
+class Game:
+    """What the three games share; subclasses override the seams."""
+
+    slug: str = ""
+    name: str = ""
+    unit: Unit = Unit.RAW
+    policy: SpinnerPolicy = SpinnerPolicy.NONE
+    players: tuple[int, int] = (2, 4)
+    partnerships_at: int | None = 4  # player count that plays in two partnerships
+    max_called_ends: int | None = None
+    starter_follows_finisher = True
+    going_out_bonus = 0
+    own_options: frozenset[str] = frozenset()  # options beyond target and hand_size
+
+    # -- seats and sides -------------------------------------------------------------
+
+    def sides(self, players: int) -> tuple[tuple[int, ...], ...]:
+        """Seats of each side: partners opposite (0+2, 1+3) with four in two partnerships."""
+        if players == self.partnerships_at:
+            return ((0, 2), (1, 3))
+        return tuple((seat,) for seat in range(players))
+
+    # -- options ---------------------------------------------------------------------
+
+    def default_target(self, players: int) -> int:
+        raise NotImplementedError
+
+    def default_hand_size(self, players: int, tile_set: TileSet, deal: str) -> int:
+        raise NotImplementedError
+
+    def check_players(self, players: int, tile_set: TileSet) -> None:
+        low, high = self.players
+        if not low <= players <= high:
+            raise OptionError(f"{self.slug} is for {low} to {high} players, not {players}")
+
+    def options(self, players: int, given: Mapping[str, Any] | None = None) -> MatchOptions:
+        """Validate ``given`` (a record's ``options``) and fill in the defaults."""
+        given = dict(given or {})
+        for key in given:
+            if key not in ("target", "hand_size") and key not in self.own_options:
+                raise OptionError(f"option {key!r} does not apply to {self.slug}")
+        tile_set = DOUBLE_SIX
+        if "set" in given:
+            if given["set"] not in SETS:
+                raise OptionError(f"option set must be one of {', '.join(SETS)}, "
+                                  f"not {given['set']!r}")
+            tile_set = SETS[given["set"]]
+        deal = given.get("deal", "full")
+        if deal not in ("full", "short"):
+            raise OptionError(f"option deal must be 'full' or 'short', not {deal!r}")
+        self.check_players(players, tile_set)
+        for flag in ("drawing", "immediate_end"):
+            if flag in given and type(given[flag]) is not bool:
+                raise OptionError(f"option {flag} must be true or false, not {given[flag]!r}")
+        divisors = given.get("divisors", list(DEFAULT_DIVISORS))
+        if (not isinstance(divisors, list) or not divisors
+                or any(type(d) is not int or d < 2 for d in divisors)
+                or len(set(divisors)) != len(divisors)):
+            raise OptionError(f"option divisors must be a list of different whole numbers "
+                              f"of at least 2, not {divisors!r}")
+        for key in ("target", "hand_size"):
+            if key in given and (type(given[key]) is not int or given[key] < 1):
+                raise OptionError(f"option {key} must be a positive integer, not {given[key]!r}")
+        hand_size = given.get("hand_size") or self.default_hand_size(players, tile_set, deal)
+        if players * hand_size > tile_set.size:
+            raise OptionError(f"option hand_size {hand_size} is too large: {players} hands of "
+                              f"{hand_size} need {players * hand_size} tiles, the "
+                              f"{tile_set.slug} set has {tile_set.size}")
+        return MatchOptions(
+            target=given.get("target") or self.default_target(players),
+            tile_set=tile_set,
+            hand_size=hand_size,
+            drawing=self.drawing(given),
+            deal=deal,
+            divisors=tuple(divisors),
+            immediate_end=given.get("immediate_end", True),
+            given=given,
+        )
+
+    def drawing(self, given: Mapping[str, Any]) -> bool:
+        return True
+
+    # -- scoring ---------------------------------------------------------------------
+
+    def placement_points(self, end_sum: int, divisors: Sequence[int] = DEFAULT_DIVISORS) -> int:
+        """Points for a placement leaving ``end_sum``, in the game's unit."""
+        raise NotImplementedError
+
+    def settle(self, options: MatchOptions, players: int, pips: Sequence[int],
+               finisher: int | None) -> Settlement:
+        """The round's settlement from each seat's remaining pips."""
+        raise NotImplementedError
+
+    def ends_on_placement(self, options: MatchOptions) -> bool:
+        """Whether reaching the target ends the match at once, mid-round."""
+        return True
+
+    def refuses_overshoot(self, options: MatchOptions) -> bool:
+        return False
+
+    def __repr__(self) -> str:
+        return f"<Game {self.slug}>"
+
+
+class AllFives(Game):
+    slug = "all-fives"
+    name = "All Fives"
+    unit = Unit.RAW
+    policy = SpinnerPolicy.FIRST_DOUBLE
+    max_called_ends = 4
+
+    def default_target(self, players: int) -> int:
+        return 250 if players == 2 else 200
+
+    def default_hand_size(self, players: int, tile_set: TileSet, deal: str) -> int:
+        return {2: 9, 3: 7, 4: 5}[players]
+
+    def placement_points(self, end_sum: int, divisors: Sequence[int] = DEFAULT_DIVISORS) -> int:
+        return end_sum if end_sum > 0 and end_sum % 5 == 0 else 0
+
+    def settle(self, options: MatchOptions, players: int, pips: Sequence[int],
+               finisher: int | None) -> Settlement:
+        sides = self.sides(players)
+        side_pips = [sum(pips[seat] for seat in seats) for seats in sides]
+        awards = [ZERO] * len(sides)
+        steps: list[str] = []
+        names = [_side_name(seats) for seats in sides]
+        for name, seats, total in zip(names, sides, side_pips, strict=True):
+            shown = " + ".join(str(pips[seat]) for seat in seats)
+            steps.append(f"{name}: {shown} = {total} pips" if len(seats) > 1
+                         else f"{name}: {total} pips")
+        if finisher is not None:
+            winner = next(i for i, seats in enumerate(sides) if finisher in seats)
+            steps.append(f"{names[winner]} went out and wins the round")
+        else:
+            lowest = min(side_pips)
+            lows = [i for i, total in enumerate(side_pips) if total == lowest]
+            if len(lows) == len(sides) or (len(lows) > 1 and len(sides) == 2):
+                steps.append("blocked with equal lowest totals: no remainder award")
+                return Settlement(tuple(awards), tuple(steps))
+            if len(lows) == 2:  # three players, two tie for lowest: split the third hand
+                third = next(i for i in range(3) if i not in lows)
+                rounded = round_to_five(side_pips[third])
+                steps.append(f"blocked: {names[lows[0]]} and {names[lows[1]]} tie for lowest")
+                steps.append(_rounding_step(side_pips[third], rounded))
+                half = Fraction(rounded, 2)
+                for i in lows:
+                    awards[i] = half
+                steps.append(f"split equally: {_show(half)} each")
+                return Settlement(tuple(awards), tuple(steps))
+            winner = lows[0]
+            steps.append(f"blocked: {names[winner]} has the lowest total and wins the round")
+        opponents = sum(total for i, total in enumerate(side_pips) if i != winner)
+        rounded = round_to_five(opponents)
+        steps.append(f"opponents' pips: {opponents}")
+        steps.append(_rounding_step(opponents, rounded))
+        awards[winner] = Fraction(rounded)
+        steps.append(f"{names[winner]} scores {rounded}")
+        return Settlement(tuple(awards), tuple(steps), winner)
+
+
+class FiveUp(Game):
+    slug = "five-up"
+    name = "Five Up"
+    unit = Unit.DISPLAY
+    policy = SpinnerPolicy.EVERY_DOUBLE
+
+    def default_target(self, players: int) -> int:
+        return 61
+
+    def default_hand_size(self, players: int, tile_set: TileSet, deal: str) -> int:
+        return 5
+
+    def placement_points(self, end_sum: int, divisors: Sequence[int] = DEFAULT_DIVISORS) -> int:
+        return end_sum // 5 if end_sum > 0 and end_sum % 5 == 0 else 0
+
+    def settle(self, options: MatchOptions, players: int, pips: Sequence[int],
+               finisher: int | None) -> Settlement:
+        sides = self.sides(players)
+        awards = [ZERO] * len(sides)
+        steps = []
+        # each hand is rounded on its own, partners included: never add before rounding
+        for side, seats in enumerate(sides):
+            for seat in seats:
+                rounded = round_to_five(pips[seat])
+                deduction = rounded // 5
+                awards[side] -= deduction
+                steps.append(f"seat {seat + 1}: {_rounding_step(pips[seat], rounded)}, "
+                             f"−{deduction}")
+        return Settlement(tuple(awards), tuple(steps))
+
+    def ends_on_placement(self, options: MatchOptions) -> bool:
+        return False
+
+
+class FivesAndThrees(Game):
+    slug = "fives-and-threes"
+    name = "Fives and Threes"
+    unit = Unit.POINTS
+    policy = SpinnerPolicy.NONE
+    players = (2, 12)
+    partnerships_at = None
+    max_called_ends = 2
+    starter_follows_finisher = False  # the highest double starts each round
+    going_out_bonus = 1
+    own_options = frozenset({"set", "deal", "drawing", "divisors", "immediate_end"})
+
+    def default_target(self, players: int) -> int:
+        return 61
+
+    def check_players(self, players: int, tile_set: TileSet) -> None:
+        table = FIVES_AND_THREES_DEAL["full"][tile_set.slug]
+        low, high = min(table), max(table)
+        if not low <= players <= high:
+            raise OptionError(f"{self.slug} with {tile_set.slug} is for {low} to {high} "
+                              f"players, not {players}")
+
+    def default_hand_size(self, players: int, tile_set: TileSet, deal: str) -> int:
+        return FIVES_AND_THREES_DEAL[deal][tile_set.slug][players]
+
+    def drawing(self, given: Mapping[str, Any]) -> bool:
+        return bool(given.get("drawing", False))
+
+    def placement_points(self, end_sum: int, divisors: Sequence[int] = DEFAULT_DIVISORS) -> int:
+        if end_sum <= 0:
+            return 0
+        return sum(end_sum // d for d in divisors if end_sum % d == 0)
+
+    def settle(self, options: MatchOptions, players: int, pips: Sequence[int],
+               finisher: int | None) -> Settlement:
+        return Settlement((ZERO,) * players, ("remaining tiles score nothing",))
+
+    def ends_on_placement(self, options: MatchOptions) -> bool:
+        return options.immediate_end
+
+    def refuses_overshoot(self, options: MatchOptions) -> bool:
+        return options.immediate_end
+
+
+ALL_FIVES: Final = AllFives()
+FIVE_UP: Final = FiveUp()
+FIVES_AND_THREES: Final = FivesAndThrees()
+GAMES: Final[dict[str, Game]] = {g.slug: g for g in (ALL_FIVES, FIVE_UP, FIVES_AND_THREES)}
+SETS_BY_GAME: Final = {
+    "all-fives": (DOUBLE_SIX,), "five-up": (DOUBLE_SIX,),
+    "fives-and-threes": (DOUBLE_SIX, DOUBLE_NINE, DOUBLE_TWELVE),
+}
+
+
+def game_for(slug: object) -> Game:
+    try:
+        return GAMES[slug]  # type: ignore[index]
+    except (KeyError, TypeError):
+        raise OptionError(f"unknown game {slug!r} (expected one of {', '.join(GAMES)})") from None
+
+
+def _side_name(seats: Sequence[int]) -> str:
+    return " + ".join(f"seat {seat + 1}" for seat in seats)
+
+
+def _show(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
+
+
+def _rounding_step(pips: int, rounded: int) -> str:
+    remainder = pips % 5
+    if remainder == 0:
+        return f"{pips} is a multiple of 5"
+    way = "down" if remainder <= 2 else "up"
+    return f"{pips} rounds {way} to {rounded} (remainder {remainder})"

@@ -1,0 +1,326 @@
+"""The layout: a tree of placed tiles, its open ends and its end sum.
+
+Every double has two line sides; a spinner also has two flanks, open only once both
+line sides are filled. ``c-d:v`` names the ``v`` end of tile ``c-d``; for a double it
+takes the next free slot (line side A, line side B, flank A, flank B).
+
+The worked table of RULES.md §2, in notation (each placement ``tile@point``):
+
+>>> layout = Layout.from_notation("1-4 1-1@1-4:1 4-4@1-4:4", SpinnerPolicy.FIRST_DOUBLE)
+>>> layout.end_sum
+10
+>>> layout.place(Tile(3, 4), AttachmentPoint.parse("4-4:4")).end_sum
+5
+>>> [str(point) for point in layout.legal_points(Tile(1, 2))]
+['1-1:1']
+>>> layout
+Layout.from_notation('1-4 1-1@1-4:1 4-4@1-4:4 3-4@4-4:4', SpinnerPolicy.FIRST_DOUBLE)
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Final
+
+from .errors import IllegalPlacement, NotationError, TileOnTable
+from .tiles import Tile
+
+
+class Slot(enum.Enum):
+    """Where a tile joins a double."""
+
+    LINE_A = "line A"
+    LINE_B = "line B"
+    FLANK_A = "flank A"
+    FLANK_B = "flank B"
+
+    @property
+    def is_flank(self) -> bool:
+        return self in (Slot.FLANK_A, Slot.FLANK_B)
+
+
+SLOT_ORDER: Final = (Slot.LINE_A, Slot.LINE_B, Slot.FLANK_A, Slot.FLANK_B)
+
+
+class SpinnerPolicy(enum.Enum):
+    """Which doubles may branch (RULES.md §4)."""
+
+    NONE = "none"  # Fives and Threes: a plain line
+    FIRST_DOUBLE = "first-double"  # All Fives: only the round's first double
+    EVERY_DOUBLE = "every-double"  # Five Up: every double, on branches too
+
+
+@dataclass(frozen=True, slots=True)
+class AttachmentPoint:
+    """The ``value`` end of ``tile``, written ``c-d:v``."""
+
+    tile: Tile
+    value: int
+
+    @classmethod
+    def parse(cls, text: object) -> AttachmentPoint:
+        if not isinstance(text, str) or text.count(":") != 1:
+            shown = repr(text) if isinstance(text, str) else str(text).lower()
+            raise NotationError(f"{shown} is not an attachment point (write it as c-d:v)")
+        tile_text, _, value_text = text.partition(":")
+        value_text = value_text.strip()
+        if not value_text.isdigit() or not value_text.isascii():
+            raise NotationError(f"{text!r} is not an attachment point (write it as c-d:v)")
+        return cls(Tile.parse(tile_text), int(value_text))
+
+    def __str__(self) -> str:
+        return f"{self.tile}:{self.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class ScoringEnd:
+    """One logical scoring end: an open value, or a terminal double counting both halves."""
+
+    value: int
+    double: bool = False
+
+    @property
+    def points(self) -> int:
+        return 2 * self.value if self.double else self.value
+
+    @classmethod
+    def parse(cls, text: object) -> ScoringEnd:
+        """``"4"`` is an ordinary end, ``"6-6"`` a terminal double."""
+        if isinstance(text, str) and text.isdigit() and text.isascii():
+            return cls(int(text))
+        tile = Tile.parse(text)
+        if not tile.is_double:
+            raise NotationError(f"{text!r} is not a scoring end (a value, or d-d for a double)")
+        return cls(tile.low, double=True)
+
+    def __str__(self) -> str:
+        return f"{self.value}-{self.value}" if self.double else str(self.value)
+
+
+class _Node:
+    """A placed tile. Doubles count filled slots; other tiles keep their open values."""
+
+    __slots__ = ("tile", "parent", "parent_key", "joined", "spinner", "filled", "open", "children")
+
+    def __init__(self, tile: Tile, parent: _Node | None, parent_key: Slot | int | None,
+                 joined: int | None, spinner: bool) -> None:
+        self.tile = tile
+        self.parent = parent
+        self.parent_key = parent_key  # the parent's slot (double) or end value (other tile)
+        self.joined = joined  # this tile's value that touches the parent
+        self.spinner = spinner
+        # a double attached to the layout uses line side A for that connection
+        self.filled = 0 if parent is None else 1
+        if tile.is_double:
+            self.open: list[int] = []
+        elif joined is None:
+            self.open = [tile.low, tile.high]
+        else:
+            self.open = [tile.other(joined)]
+        self.children: list[_Node] = []
+
+    @property
+    def capacity(self) -> int:
+        return 4 if self.spinner else 2
+
+    @property
+    def terminal(self) -> bool:
+        """A double with a free line side counts both halves."""
+        return self.filled < 2
+
+
+@dataclass(frozen=True, slots=True)
+class PlacementResult:
+    """What a placement did: where it went and the end sum it left."""
+
+    tile: Tile
+    at: AttachmentPoint | None
+    slot: Slot | None  # the slot of a double it joined, if any
+    spinner: bool  # whether the placed tile (a double) is a spinner
+    end_sum: int
+
+
+class Layout:
+    """The tiles on the table in one round. Owns the tree and can undo placements."""
+
+    def __init__(self, policy: SpinnerPolicy = SpinnerPolicy.NONE) -> None:
+        self.policy = policy
+        self.end_sum = 0
+        self._nodes: dict[Tile, _Node] = {}
+        self._order: list[tuple[_Node, int]] = []  # each node with the end sum before it
+        self._spinners = 0
+
+    # -- reading ---------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self._nodes)
+
+    def __contains__(self, tile: object) -> bool:
+        return tile in self._nodes
+
+    @property
+    def tiles(self) -> list[Tile]:
+        """The tiles on the table, in the order they were placed."""
+        return [node.tile for node, _ in self._order]
+
+    @property
+    def opening(self) -> Tile | None:
+        return self._order[0][0].tile if self._order else None
+
+    def is_spinner(self, tile: Tile) -> bool:
+        node = self._nodes.get(tile)
+        return node is not None and node.spinner
+
+    def next_slot(self, tile: Tile) -> Slot | None:
+        """The slot ``d-d:d`` would take on a placed double, or None if it is full."""
+        node = self._nodes[tile]
+        return SLOT_ORDER[node.filled] if node.filled < node.capacity else None
+
+    def open_points(self) -> list[AttachmentPoint]:
+        """Every attachment point that can take a tile now, in placement order."""
+        points = []
+        for node, _ in self._order:
+            if node.tile.is_double:
+                if node.filled < node.capacity:
+                    points.append(AttachmentPoint(node.tile, node.tile.low))
+            else:
+                points.extend(AttachmentPoint(node.tile, value) for value in node.open)
+        return points
+
+    def legal_points(self, tile: Tile) -> list[AttachmentPoint]:
+        """Where ``tile`` may join (empty for the opening, which needs no point)."""
+        if tile in self._nodes:
+            return []
+        return [point for point in self.open_points() if tile.has(point.value)]
+
+    def can_place(self, tile: Tile) -> bool:
+        return not self._nodes or bool(self.legal_points(tile))
+
+    def scoring_ends(self) -> list[ScoringEnd]:
+        """The logical scoring ends, whose points add up to :attr:`end_sum`."""
+        ends = []
+        for node, _ in self._order:
+            if node.tile.is_double:
+                if node.terminal:
+                    ends.append(ScoringEnd(node.tile.low, double=True))
+            else:
+                ends.extend(ScoringEnd(value) for value in node.open)
+        return ends
+
+    def walk(self) -> Iterator[tuple[Tile, Tile | None, Slot | int | None, bool]]:
+        """Each placement as (tile, parent tile, parent's slot or end value, spinner)."""
+        for node, _ in self._order:
+            parent = node.parent.tile if node.parent else None
+            yield node.tile, parent, node.parent_key, node.spinner
+
+    # -- acting ----------------------------------------------------------------------
+
+    def place(self, tile: Tile, at: AttachmentPoint | None = None) -> PlacementResult:
+        """Put ``tile`` on the table; the opening takes no point, every later tile one."""
+        nodes = self._nodes
+        if tile in nodes:
+            raise TileOnTable(f"tile {tile} is already on the table")
+        before = self.end_sum
+        if not nodes:
+            if at is not None:
+                raise IllegalPlacement(
+                    f"{tile} is the opening tile; there is nothing to attach it to at {at}")
+            node = _Node(tile, None, None, None, self._becomes_spinner(tile))
+            self.end_sum = tile.pips
+            slot = None
+        else:
+            if at is None:
+                raise IllegalPlacement(f"tile {tile} needs an attachment point (c-d:v)")
+            parent = nodes.get(at.tile)
+            if parent is None:
+                raise IllegalPlacement(f"attachment point {at}: tile {at.tile} is not on the table")
+            value = at.value
+            if not at.tile.has(value):
+                raise IllegalPlacement(f"attachment point {at}: tile {at.tile} has no {value} end")
+            if not tile.has(value):
+                raise IllegalPlacement(f"tile {tile} has no {value} to join {at}")
+            delta = 0
+            if parent.tile.is_double:
+                if parent.filled >= parent.capacity:
+                    if parent.spinner:
+                        raise IllegalPlacement(
+                            f"cannot join {tile} at {at}: spinner {parent.tile} has both line "
+                            "sides and both flanks filled")
+                    raise IllegalPlacement(
+                        f"cannot join {tile} at {at}: double {parent.tile} is not a spinner and "
+                        "both its line sides are filled")
+                slot = SLOT_ORDER[parent.filled]
+                parent.filled += 1
+                if parent.filled == 2:  # its last line side is filled: now internal
+                    delta -= 2 * value
+                key: Slot | int = slot
+            else:
+                if value not in parent.open:
+                    raise IllegalPlacement(
+                        f"cannot join {tile} at {at}: the {value} end of {at.tile} is already taken")
+                parent.open.remove(value)
+                delta -= value
+                slot = None
+                key = value
+            node = _Node(tile, parent, key, value, self._becomes_spinner(tile))
+            parent.children.append(node)
+            # a new double is terminal (both halves); any other tile adds its outer end
+            delta += tile.pips if tile.is_double else tile.other(value)
+            self.end_sum += delta
+        nodes[tile] = node
+        self._order.append((node, before))
+        if node.spinner:
+            self._spinners += 1
+        return PlacementResult(tile, at, slot, node.spinner, self.end_sum)
+
+    def undo(self) -> Tile:
+        """Take back the last placement exactly."""
+        node, before = self._order.pop()
+        del self._nodes[node.tile]
+        parent = node.parent
+        if parent is not None:
+            parent.children.pop()
+            if parent.tile.is_double:
+                parent.filled -= 1
+            else:
+                parent.open.append(node.joined)  # type: ignore[arg-type]
+                parent.open.sort()
+        if node.spinner:
+            self._spinners -= 1
+        self.end_sum = before
+        return node.tile
+
+    def _becomes_spinner(self, tile: Tile) -> bool:
+        if not tile.is_double:
+            return False
+        if self.policy is SpinnerPolicy.EVERY_DOUBLE:
+            return True
+        if self.policy is SpinnerPolicy.FIRST_DOUBLE:
+            return not any(node.tile.is_double for node, _ in self._order)
+        return False
+
+    # -- notation --------------------------------------------------------------------
+
+    def notation(self) -> str:
+        """Placements in order, ``tile`` for the opening and ``tile@c-d:v`` after it."""
+        parts = []
+        for node, _ in self._order:
+            if node.parent is None:
+                parts.append(str(node.tile))
+            else:
+                parts.append(f"{node.tile}@{node.parent.tile}:{node.joined}")
+        return " ".join(parts)
+
+    @classmethod
+    def from_notation(cls, text: str, policy: SpinnerPolicy = SpinnerPolicy.NONE) -> Layout:
+        layout = cls(policy)
+        for part in text.split():
+            tile_text, _, point_text = part.partition("@")
+            point = AttachmentPoint.parse(point_text) if point_text else None
+            layout.place(Tile.parse(tile_text), point)
+        return layout
+
+    def __repr__(self) -> str:
+        return f"Layout.from_notation({self.notation()!r}, SpinnerPolicy.{self.policy.name})"

@@ -1,0 +1,613 @@
+"""A match: rounds of events, the score per side and the winner, replayable and undoable.
+
+>>> match = Match(ALL_FIVES, ["Olena", "Taras"], labels=["Olena", "Taras"])
+>>> _ = match.start_round(starter=0)
+>>> match.play(0, Tile(5, 5)).counted
+Fraction(10, 1)
+>>> match.play(1, Tile(0, 5), AttachmentPoint.parse("5-5:5"), claim=10).counted
+Fraction(10, 1)
+>>> match.pass_(0)
+Traceback (most recent call last):
+...
+matches.rules.errors.BoneyardNotEmpty: Olena cannot pass while the boneyard holds 10 tiles
+>>> _ = match.undo(); [str(t) for t in match.current_round.layout.tiles]
+['5-5']
+"""
+
+from __future__ import annotations
+
+import enum
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Union
+
+from .errors import (
+    BoneyardNotEmpty,
+    ClaimMismatch,
+    DrawRefused,
+    HandsMismatch,
+    MatchOver,
+    NotYourTurn,
+    RoundOver,
+    RulesError,
+)
+from .games import ALL_FIVES, ZERO, Game, MatchOptions, Settlement
+from .layout import AttachmentPoint, Layout, ScoringEnd
+from .tiles import Tile
+
+
+class RoundMode(enum.Enum):
+    TRACKED = "tracked"  # every play, draw and pass
+    CALLED = "ends"  # only the scoring ends of scoring placements
+
+
+class RoundEnd(enum.Enum):
+    DOMINO = "domino"
+    BLOCKED = "blocked"
+
+
+# -- events --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    seat: int
+    tile: Tile
+    at: AttachmentPoint | None = None
+    claim: Fraction | int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    seat: int
+    count: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """A scoring placement in a called round: the scoring ends it left."""
+
+    seat: int
+    ends: tuple[ScoringEnd, ...]
+    claim: Fraction | int | None = None
+    goes_out: bool = False  # the seat's last tile (Fives and Threes' bonus; ends the round)
+
+
+Event = Union[Play, Draw, Pass, Call]
+
+
+@dataclass(frozen=True, slots=True)
+class StartRound:
+    starter: int | None
+    mode: RoundMode = RoundMode.TRACKED
+
+
+@dataclass(frozen=True, slots=True)
+class Settle:
+    """The round's remaining tiles (``hands``) or pip totals (``pips``), one per seat.
+
+    A called round also gives its ``result``: the seat that went out, or None if blocked.
+    """
+
+    hands: tuple[tuple[Tile, ...], ...] | None = None
+    pips: tuple[int, ...] | None = None
+    result: RoundEnd | None = None
+    domino_seat: int | None = None
+
+
+Action = Union[StartRound, Play, Draw, Pass, Call, Settle]
+
+
+@dataclass(frozen=True, slots=True)
+class Award:
+    """What one placement scored: the end sum, the points and what counted."""
+
+    seat: int
+    side: int
+    end_sum: int
+    points: int
+    bonus: int
+    counted: Fraction
+    refused: str | None = None  # why an award did not count (Fives and Threes overshoot)
+
+    @property
+    def announced(self) -> int:
+        return self.points + self.bonus
+
+
+# -- rounds --------------------------------------------------------------------------
+
+
+@dataclass
+class Round:
+    number: int
+    mode: RoundMode
+    starter: int | None
+    layout: Layout
+    counts: list[int]  # tiles in each hand: dealt + drawn − played
+    boneyard: int
+    turn: int | None
+    sides: int
+    passes: int = 0
+    end: RoundEnd | None = None
+    finisher: int | None = None
+    events: list[Event] = field(default_factory=list)
+    awards: list[Award | None] = field(default_factory=list)
+    placements: list[Fraction] = field(default_factory=list)
+    settle: Settle | None = None
+    settlement: Settlement | None = None
+    pips: tuple[int, ...] | None = None
+    won_here: bool = False  # the match was won during this round, before its settlement
+    scores: list[Fraction] = field(default_factory=list)  # running scores after the round
+
+    def __post_init__(self) -> None:
+        if not self.placements:
+            self.placements = [ZERO] * self.sides
+
+    @property
+    def ended(self) -> bool:
+        return self.end is not None
+
+    @property
+    def settled(self) -> bool:
+        return self.settlement is not None
+
+    @property
+    def blocked(self) -> bool:
+        return self.end is RoundEnd.BLOCKED
+
+    @property
+    def tracked(self) -> bool:
+        return self.mode is RoundMode.TRACKED
+
+
+# -- the match -----------------------------------------------------------------------
+
+
+class Match:
+    """One match of one game: owns the rounds, the scores and the winner."""
+
+    def __init__(self, game: Game = ALL_FIVES, players: int | Sequence[str] = 2,
+                 options: Mapping[str, Any] | MatchOptions | None = None, *,
+                 labels: Sequence[str] | None = None) -> None:
+        # messages say "seat 2" (the record's words) unless the table gave labels (names)
+        self.labels = tuple(labels) if labels is not None else None
+        if isinstance(players, int):
+            self.names: tuple[str, ...] | None = None
+            self.players = players
+        else:
+            self.names = tuple(players)
+            self.players = len(self.names)
+        self.game = game
+        self.options = (options if isinstance(options, MatchOptions)
+                        else game.options(self.players, options))
+        self.sides = game.sides(self.players)
+        self.side_of = [0] * self.players
+        for side, seats in enumerate(self.sides):
+            for seat in seats:
+                self.side_of[seat] = side
+        self.scores: list[Fraction] = [ZERO] * len(self.sides)
+        self.rounds: list[Round] = []
+        self.winner: int | None = None
+        self.log: list[Action] = []
+
+    # -- reading ---------------------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def status(self) -> str:
+        return "finished" if self.finished else "in-progress"
+
+    @property
+    def current_round(self) -> Round | None:
+        return self.rounds[-1] if self.rounds else None
+
+    @property
+    def phase(self) -> str:
+        """What the table does next: ``start``, ``play``, ``settle`` or ``finished``."""
+        if self.finished:
+            return "finished"
+        rnd = self.current_round
+        if rnd is None or rnd.settled:
+            return "start"
+        if rnd.tracked and rnd.ended:
+            return "settle"
+        return "play"
+
+    def who(self, seat: int) -> str:
+        return self.labels[seat] if self.labels else f"seat {seat}"
+
+    def side_name(self, side: int) -> str:
+        return " and ".join(self.who(seat) for seat in self.sides[side])
+
+    def required_starter(self) -> int | None:
+        """The seat that must open the next round, or None if any may (a draw of lots)."""
+        rnd = self.current_round
+        if rnd is None or not self.game.starter_follows_finisher:
+            return None
+        return rnd.finisher
+
+    @property
+    def unseen(self) -> list[Tile]:
+        """Tiles of the set not on the table this round."""
+        rnd = self.current_round
+        on_table = rnd.layout if rnd else ()
+        return [tile for tile in self.options.tile_set.tiles if tile not in on_table]
+
+    # -- acting ----------------------------------------------------------------------
+
+    def do(self, action: Action) -> Any:
+        """Apply any action; a rules error leaves the match exactly as it was."""
+        if isinstance(action, StartRound):
+            result: Any = self._start_round(action)
+        elif isinstance(action, Settle):
+            result = self._settle(action)
+        else:
+            result = self._event(action)
+        self.log.append(action)
+        return result
+
+    def start_round(self, starter: int | None = None,
+                    mode: RoundMode = RoundMode.TRACKED) -> Round:
+        return self.do(StartRound(starter, mode))  # type: ignore[no-any-return]
+
+    def play(self, seat: int, tile: Tile, at: AttachmentPoint | None = None,
+             claim: Fraction | int | None = None) -> Award:
+        return self.do(Play(seat, tile, at, claim))  # type: ignore[no-any-return]
+
+    def draw(self, seat: int, count: int = 1) -> None:
+        self.do(Draw(seat, count))
+
+    def pass_(self, seat: int) -> None:
+        self.do(Pass(seat))
+
+    def call(self, seat: int, ends: Sequence[ScoringEnd], claim: Fraction | int | None = None,
+             goes_out: bool = False) -> Award:
+        return self.do(Call(seat, tuple(ends), claim, goes_out))  # type: ignore[no-any-return]
+
+    def settle(self, *, hands: Sequence[Sequence[Tile]] | None = None,
+               pips: Sequence[int] | None = None, result: RoundEnd | None = None,
+               domino_seat: int | None = None) -> Settlement:
+        settle = Settle(tuple(tuple(h) for h in hands) if hands is not None else None,
+                        tuple(pips) if pips is not None else None, result, domino_seat)
+        return self.do(settle)  # type: ignore[no-any-return]
+
+    def undo(self) -> Action:
+        """Take back the last action (an event, a settlement or a round's start)."""
+        if not self.log:
+            raise RulesError("there is nothing to undo")
+        last = self.log[-1]
+        fresh = Match.replay(self.game, self.names or self.players, self.options, self.log[:-1],
+                             labels=self.labels)
+        self.__dict__.update(fresh.__dict__)
+        return last
+
+    @classmethod
+    def replay(cls, game: Game, players: int | Sequence[str],
+               options: Mapping[str, Any] | MatchOptions | None,
+               actions: Sequence[Action], *, labels: Sequence[str] | None = None) -> Match:
+        match = cls(game, players, options, labels=labels)
+        for action in actions:
+            match.do(action)
+        return match
+
+    def draw_lots(self, choice: Callable[[Sequence[int]], int] | None = None) -> int:
+        """A neutral draw of lots for the starter: each seat draws, ties draw again.
+
+        Uses a secure random source; ``choice`` may be given for tests.
+        """
+        pick = choice or (lambda seats: secrets.randbelow(7))
+        seats = list(range(self.players))
+        while len(seats) > 1:
+            drawn = {seat: pick(seats) for seat in seats}
+            best = max(drawn.values())
+            seats = [seat for seat in seats if drawn[seat] == best]
+        return seats[0]
+
+    # -- internals -------------------------------------------------------------------
+
+    def _check_seat(self, seat: object) -> int:
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise RulesError(f"seat {seat!r} is not at this table "
+                             f"(seats 0 to {self.players - 1})")
+        return seat
+
+    def _start_round(self, action: StartRound) -> Round:
+        if self.finished:
+            raise MatchOver("the match was already won; no round may follow")
+        previous = self.current_round
+        if previous is not None and not previous.settled:
+            if previous.ended:
+                raise RoundOver(f"round {previous.number} has ended but is not settled: "
+                                "give its hands or pips first")
+            raise RoundOver(f"round {previous.number} has not ended")
+        starter = action.starter
+        if starter is None:
+            if action.mode is RoundMode.TRACKED:
+                raise RulesError("a tracked round needs a starter")
+        else:
+            self._check_seat(starter)
+            required = self.required_starter()
+            if required is not None and starter != required:
+                raise RulesError(f"{self.who(required)} placed the last tile of round "
+                                 f"{previous.number} and must start, not "  # type: ignore[union-attr]
+                                 f"{self.who(starter)}")
+        options = self.options
+        boneyard = (options.tile_set.size - self.players * options.hand_size
+                    if options.drawing else 0)
+        rnd = Round(
+            number=len(self.rounds) + 1,
+            mode=action.mode,
+            starter=starter,
+            layout=Layout(self.game.policy),
+            counts=[options.hand_size] * self.players,
+            boneyard=boneyard,
+            turn=starter,
+            sides=len(self.sides),
+        )
+        self.rounds.append(rnd)
+        return rnd
+
+    def _open_round(self) -> Round:
+        if self.finished:
+            raise MatchOver("the match was already won; no event may follow")
+        rnd = self.current_round
+        if rnd is None or rnd.settled:
+            raise RoundOver("no round is in play: start a round first")
+        if rnd.end is not None:
+            raise RoundOver(f"the round already ended ({rnd.end.value})")
+        return rnd
+
+    def _event(self, event: Event) -> Award | None:
+        rnd = self._open_round()
+        seat = self._check_seat(event.seat)
+        if isinstance(event, Call):
+            if rnd.tracked:
+                raise RulesError("this round is tracked: enter the tile played, not its ends")
+            award: Award | None = self._call(rnd, event)
+        else:
+            if not rnd.tracked:
+                raise RulesError("this round is called: enter the scoring ends of each "
+                                 "scoring placement")
+            if rnd.turn != seat:
+                raise NotYourTurn(f"it is {self.who(rnd.turn)}'s turn, "  # type: ignore[arg-type]
+                                  f"not {self.who(seat)}'s")
+            if isinstance(event, Play):
+                award = self._play(rnd, event)
+            elif not rnd.layout:
+                raise RulesError(f"the round opens with a play: {self.who(seat)} places "
+                                 "the first tile")
+            elif isinstance(event, Draw):
+                self._draw(rnd, event)
+                award = None
+            else:
+                self._pass(rnd, seat)
+                award = None
+        rnd.events.append(event)
+        rnd.awards.append(award)
+        return award
+
+    def _play(self, rnd: Round, play: Play) -> Award:
+        seat = play.seat
+        self.options.tile_set.check(play.tile)
+        placed = rnd.layout.place(play.tile, play.at)
+        domino = rnd.counts[seat] == 1
+        try:
+            award = self._score(rnd, seat, placed.end_sum, domino, play.claim)
+        except RulesError:
+            rnd.layout.undo()
+            raise
+        rnd.counts[seat] -= 1
+        rnd.passes = 0
+        rnd.turn = (seat + 1) % self.players
+        if domino:
+            rnd.end, rnd.finisher, rnd.turn = RoundEnd.DOMINO, seat, None
+        return award
+
+    def _draw(self, rnd: Round, draw: Draw) -> None:
+        if not self.options.drawing:
+            raise DrawRefused("drawing is off in this match: there is no boneyard")
+        count = draw.count
+        if type(count) is not int or count < 1:
+            raise DrawRefused(f"a draw is of 1 tile or more, not {count!r}")
+        if count > rnd.boneyard:
+            raise DrawRefused(f"{self.who(draw.seat)} cannot draw {count}: "
+                              f"the boneyard holds {rnd.boneyard}")
+        rnd.boneyard -= count
+        rnd.counts[draw.seat] += count
+
+    def _pass(self, rnd: Round, seat: int) -> None:
+        if rnd.boneyard and self.options.drawing:
+            raise BoneyardNotEmpty(f"{self.who(seat)} cannot pass while the boneyard holds "
+                                   f"{rnd.boneyard} tiles")
+        rnd.passes += 1
+        rnd.turn = (seat + 1) % self.players
+        if rnd.passes == self.players:
+            rnd.end, rnd.turn = RoundEnd.BLOCKED, None
+
+    def _call(self, rnd: Round, call: Call) -> Award:
+        limit = self.game.max_called_ends
+        if not call.ends:
+            raise RulesError("a called placement lists at least one scoring end")
+        if limit is not None and len(call.ends) > limit:
+            raise RulesError(f"{self.game.slug} has at most {limit} scoring ends, "
+                             f"not {len(call.ends)}")
+        for end in call.ends:
+            self.options.tile_set.check_value(end.value)
+        end_sum = sum(end.points for end in call.ends)
+        award = self._score(rnd, call.seat, end_sum, call.goes_out, call.claim)
+        if call.goes_out:
+            rnd.end, rnd.finisher = RoundEnd.DOMINO, call.seat
+        return award
+
+    def _score(self, rnd: Round, seat: int, end_sum: int, goes_out: bool,
+               claim: Fraction | int | None) -> Award:
+        """Score one placement; checks the claim before anything changes."""
+        game, options = self.game, self.options
+        side = self.side_of[seat]
+        points = game.placement_points(end_sum, options.divisors)
+        bonus = game.going_out_bonus if goes_out else 0
+        total = points + bonus
+        refused = None
+        counted = Fraction(total)
+        if total and game.refuses_overshoot(options) and self.scores[side] + total > options.target:
+            refused = (f"{total} would take {self.side_name(side)} from "
+                       f"{_show(self.scores[side])} past the target {options.target}")
+            counted = ZERO
+        if claim is not None and claim != counted and claim != total and claim != points:
+            raise ClaimMismatch(f"claim {_show(Fraction(claim))} differs from the {total} "
+                                f"the rules give (end sum {end_sum})")
+        award = Award(seat, side, end_sum, points, bonus, counted, refused)
+        if counted:
+            self.scores[side] += counted
+            rnd.placements[side] += counted
+            if game.ends_on_placement(options):
+                self._check_winner(rnd, during_round=True)
+        return award
+
+    def _check_winner(self, rnd: Round, *, during_round: bool) -> None:
+        target = self.options.target
+        reached = [side for side, score in enumerate(self.scores) if score >= target]
+        if not reached:
+            return
+        top = max(self.scores[side] for side in reached)
+        leaders = [side for side in reached if self.scores[side] == top]
+        if len(leaders) == 1:  # tied leaders play on until one leads alone
+            self.winner = leaders[0]
+            rnd.won_here = during_round
+            if during_round:
+                rnd.scores = list(self.scores)
+
+    # -- settlement ------------------------------------------------------------------
+
+    def _settle(self, settle: Settle) -> Settlement:
+        if self.finished:
+            raise MatchOver("the match was won during this round; it takes no hands or pips")
+        rnd = self.current_round
+        if rnd is None or rnd.settled:
+            raise RoundOver("no round is waiting to be settled")
+        end, finisher = rnd.end, rnd.finisher
+        if rnd.tracked:
+            if end is None:
+                raise RoundOver("the round has not ended: it ends by itself when a hand is "
+                                "empty or every seat has passed")
+            if settle.result is not None and (settle.result, settle.domino_seat) != (
+                    end, finisher if end is RoundEnd.DOMINO else None):
+                raise RulesError(f"the round ended by {end.value}, not as given")
+        else:
+            end, finisher = self._called_result(rnd, settle)
+        if (settle.hands is None) == (settle.pips is None):
+            if settle.hands is None:
+                raise HandsMismatch(f"the round ended ({end.value}); its hands or pips "
+                                    "are required")
+            raise HandsMismatch("give hands or pips, not both")
+        pips = (self._hands_pips(rnd, settle.hands, finisher) if settle.hands is not None
+                else self._check_pips(rnd, settle.pips, finisher))  # type: ignore[arg-type]
+        settlement = self.game.settle(self.options, self.players, pips, finisher)
+        rnd.end, rnd.finisher = end, finisher
+        rnd.settle, rnd.pips, rnd.settlement = settle, pips, settlement
+        if rnd.turn is not None:
+            rnd.turn = None
+        for side, award in enumerate(settlement.awards):
+            self.scores[side] += award
+        self._check_winner(rnd, during_round=False)
+        rnd.scores = list(self.scores)
+        return settlement
+
+    def _called_result(self, rnd: Round, settle: Settle) -> tuple[RoundEnd, int | None]:
+        if rnd.end is not None:  # a going-out call already ended it
+            if settle.result not in (None, RoundEnd.DOMINO) or settle.domino_seat not in (
+                    None, rnd.finisher):
+                raise RulesError(f"{self.who(rnd.finisher)} went out with the last call; "  # type: ignore[arg-type]
+                                 "the result must say so")
+            return rnd.end, rnd.finisher
+        if settle.result is None:
+            raise RulesError("a called round needs its result: who went out, or blocked")
+        if settle.result is RoundEnd.BLOCKED:
+            return RoundEnd.BLOCKED, None
+        seat = self._check_seat(settle.domino_seat)
+        if self.game.going_out_bonus:
+            raise RulesError(f"in {self.game.slug} the last call of the round is "
+                             f"{self.who(seat)}'s going-out placement; mark it as going out")
+        return RoundEnd.DOMINO, seat
+
+    def _hands_pips(self, rnd: Round, hands: Sequence[Sequence[Tile]],
+                    finisher: int | None) -> tuple[int, ...]:
+        if len(hands) != self.players:
+            raise HandsMismatch(f"hands: {len(hands)} hands given for {self.players} seats")
+        shown: dict[Tile, int] = {}
+        on_table = self._known_on_table(rnd)
+        for seat, hand in enumerate(hands):
+            who = self.who(seat)
+            if seat == finisher and hand:
+                raise HandsMismatch(f"hands: {who} shows {len(hand)} tiles, but went out")
+            if rnd.tracked and seat != finisher and len(hand) != rnd.counts[seat]:
+                raise HandsMismatch(f"hands: {who} shows {len(hand)} tiles but holds "
+                                    f"{rnd.counts[seat]}")
+            if not rnd.tracked and seat != finisher and not hand:
+                raise HandsMismatch(f"hands: {who} did not go out, so holds at least one tile")
+            for tile in hand:
+                self.options.tile_set.check(tile)
+                if tile in on_table:
+                    raise HandsMismatch(f"hands: {who} shows {tile}, which is on the table")
+                if tile in shown:
+                    raise HandsMismatch(f"hands: {who} shows {tile} and "
+                                        f"{self.who(shown[tile])} also shows it")
+                shown[tile] = seat
+        return tuple(sum(tile.pips for tile in hand) for hand in hands)
+
+    def _check_pips(self, rnd: Round, pips: Sequence[int],
+                    finisher: int | None) -> tuple[int, ...]:
+        if len(pips) != self.players:
+            raise HandsMismatch(f"pips: {len(pips)} totals given for {self.players} seats")
+        on_table = self._known_on_table(rnd)
+        unseen = [t.pips for t in self.options.tile_set.tiles if t not in on_table]
+        for seat, total in enumerate(pips):
+            who = self.who(seat)
+            if type(total) is not int or total < 0:
+                raise HandsMismatch(f"pips: {who} cannot hold {total} pips")
+            if seat == finisher:
+                if total:
+                    raise HandsMismatch(f"pips: {who} went out and cannot hold {total} pips")
+                continue
+            count = rnd.counts[seat] if rnd.tracked else None
+            if not _reachable(unseen, total, count):
+                many = f"{count} unseen tiles" if count is not None else "unseen tiles"
+                raise HandsMismatch(f"pips: no {many} add up to {total} ({who})")
+        return tuple(pips)
+
+    def _known_on_table(self, rnd: Round) -> set[Tile] | Layout:
+        if rnd.tracked:
+            return rnd.layout
+        # a called round names only its terminal doubles: those are certainly on the table
+        return {Tile(end.value, end.value) for event in rnd.events
+                if isinstance(event, Call) for end in event.ends if end.double}
+
+
+def _reachable(tiles: Sequence[int], total: int, count: int | None) -> bool:
+    """Whether ``count`` of the tiles (any number from 1 if None) add up to ``total``."""
+    if count is None:
+        sums = 1  # bit s set: some non-empty selection adds up to s
+        for pips in tiles:
+            sums |= sums << pips
+        # total 0 needs a real tile worth 0 (the 0-0), not the empty selection
+        return total > 0 and bool(sums >> total & 1) or (total == 0 and 0 in tiles)
+    by_count = [1] + [0] * count  # by_count[k]: bit s set if k tiles add up to s
+    for pips in tiles:
+        for k in range(count, 0, -1):
+            by_count[k] |= by_count[k - 1] << pips
+    return bool(by_count[count] >> total & 1)
+
+
+def _show(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"

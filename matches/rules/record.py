@@ -1,0 +1,337 @@
+"""The ``domino-match/1`` interchange format: read, replay, export and summarise.
+
+A record is replayed through :class:`~matches.rules.match.Match`; anything wrong
+anywhere refuses it whole, with a message naming the round and event (1-based).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from fractions import Fraction
+from typing import Any, Final
+
+from .errors import RecordError, RulesError
+from .games import game_for
+from .layout import AttachmentPoint, ScoringEnd
+from .match import Action, Call, Draw, Match, Pass, Play, RoundEnd, RoundMode, Settle, StartRound
+from .tiles import Tile
+
+FORMAT: Final = "domino-match/1"
+RECORD_KEYS: Final = frozenset({"format", "game", "players", "options", "rounds"})
+TRACKED_ROUND_KEYS: Final = frozenset({"mode", "starter", "events", "hands", "pips"})
+CALLED_ROUND_KEYS: Final = TRACKED_ROUND_KEYS | {"result"}
+TRACKED_EVENT_KEYS: Final = frozenset({"seat", "play", "at", "claim", "draw", "pass"})
+CALLED_EVENT_KEYS: Final = frozenset({"seat", "ends", "claim"})
+
+class RecordInvalid(RecordError):
+    """A record refused as a whole; ``round`` and ``event`` locate the fault (1-based)."""
+
+    def __init__(self, reason: str, round_number: int | None = None,
+                 event_number: int | None = None) -> None:
+        self.reason = reason
+        self.round = round_number
+        self.event = event_number
+        where = ""
+        if round_number is not None:
+            where = f"round {round_number}, event {event_number}: " if event_number else \
+                f"round {round_number}: "
+        super().__init__(f"{where}{reason}")
+
+# -- reading -------------------------------------------------------------------------
+
+def loads(text: str | bytes) -> dict[str, Any]:
+    """Parse one record's JSON text (not yet replayed)."""
+    try:
+        document = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise RecordInvalid(f"not valid JSON: {error}") from None
+    if not isinstance(document, dict):
+        raise RecordInvalid("a match record is a JSON object")
+    return document
+
+def iter_documents(text: str, *, lines: bool) -> Iterator[dict[str, Any] | RecordInvalid]:
+    """Each record of a ``.json`` file (one) or ``.jsonl`` file (one per non-blank line)."""
+    if not lines:
+        try:
+            yield loads(text)
+        except RecordInvalid as error:
+            yield error
+        return
+    for line in text.splitlines():
+        if line.strip():
+            try:
+                yield loads(line)
+            except RecordInvalid as error:
+                yield error
+
+def replay(document: Mapping[str, Any]) -> Match:
+    """Validate a record and replay it; returns the match, finished or in progress."""
+    if not isinstance(document, Mapping):
+        raise RecordInvalid("a match record is a JSON object")
+    _check_keys(document, RECORD_KEYS, "the record")
+    if document.get("format") != FORMAT:
+        raise RecordInvalid(f"format must be {FORMAT!r}, not {document.get('format')!r}")
+    try:
+        game = game_for(document.get("game"))
+        players = document.get("players")
+        if (not isinstance(players, list)
+                or not all(isinstance(name, str) and name.strip() for name in players)):
+            raise RecordInvalid("players must be a list of names")
+        options = document.get("options", {})
+        if not isinstance(options, dict):
+            raise RecordInvalid("options must be an object")
+        match = Match(game, players, options)
+    except RecordInvalid:
+        raise
+    except RulesError as error:
+        raise RecordInvalid(str(error)) from None
+    rounds = document.get("rounds")
+    if not isinstance(rounds, list):
+        raise RecordInvalid("rounds must be a list")
+    for index, round_doc in enumerate(rounds, start=1):
+        _replay_round(match, round_doc, index, last=index == len(rounds))
+    return match
+
+def _replay_round(match: Match, doc: object, number: int, *, last: bool) -> None:
+    if not isinstance(doc, dict):
+        raise RecordInvalid("a round is an object", number)
+    mode_text = doc.get("mode")
+    if mode_text not in (None, "ends"):
+        raise RecordInvalid(f"mode must be 'ends' (a called round) or absent, not {mode_text!r}",
+                            number)
+    called = mode_text == "ends"
+    _check_keys(doc, CALLED_ROUND_KEYS if called else TRACKED_ROUND_KEYS, "a round", number)
+    starter = doc.get("starter")
+    if starter is not None and type(starter) is not int:
+        raise RecordInvalid(f"starter must be a seat number, not {json.dumps(starter)}", number)
+    if match.finished:
+        raise RecordInvalid("the match was already won; no round may follow", number)
+    try:
+        match.do(StartRound(starter, RoundMode.CALLED if called else RoundMode.TRACKED))
+    except RulesError as error:
+        raise RecordInvalid(str(error), number) from None
+    events = doc.get("events")
+    if not isinstance(events, list):
+        raise RecordInvalid("events must be a list", number)
+    result = _result(match, doc, number) if called else None
+    going_out = len(events) if result and result[0] is RoundEnd.DOMINO and \
+        match.game.going_out_bonus else None
+    for index, event_doc in enumerate(events, start=1):
+        try:
+            action = (_called_event(event_doc, goes_out=index == going_out) if called
+                      else _tracked_event(event_doc))
+            if going_out == index and action.seat != result[1]:  # type: ignore[index]
+                raise RulesError(
+                    f"the round ended with {match.who(result[1])}'s domino, so the last "  # type: ignore[index,arg-type]
+                    f"call must be that seat's going-out placement, not "
+                    f"{match.who(action.seat)}'s")
+            match.do(action)
+        except RulesError as error:
+            raise RecordInvalid(getattr(error, "reason", str(error)), number, index) from None
+    if going_out == 0:
+        raise RecordInvalid("a called round that ends in a domino lists the going-out "
+                            "placement last", number)
+    rnd = match.current_round
+    assert rnd is not None
+    has_hands = "hands" in doc or "pips" in doc
+    if rnd.won_here:
+        if has_hands:
+            raise RecordInvalid("the match was won during this round; hands and pips are "
+                                "refused", number)
+        return
+    ended = rnd.ended or result is not None
+    if not ended:
+        if has_hands:
+            raise RecordInvalid("the round has not ended; hands and pips are refused", number)
+        if not last:
+            raise RecordInvalid("the round has not ended, yet another round follows", number)
+        return
+    if not has_hands:
+        if last and rnd.tracked:
+            return  # an unfinished match: the table has yet to count the hands
+        how = (result[0] if result else rnd.end).value  # type: ignore[union-attr]
+        raise RecordInvalid(f"the round ended ({how}); its hands or pips are required", number)
+    try:
+        hands = _hands(doc["hands"], number) if "hands" in doc else None
+        pips = _pips(doc["pips"], number) if "pips" in doc else None
+        match.do(Settle(hands, pips, *(result or (None, None))))
+    except RecordInvalid:
+        raise
+    except RulesError as error:
+        raise RecordInvalid(str(error), number) from None
+
+def _result(match: Match, doc: Mapping[str, Any], number: int) -> tuple[RoundEnd, int | None] | None:
+    result = doc.get("result")
+    if result is None:
+        return None
+    if isinstance(result, dict) and result.keys() == {"domino"} and type(result["domino"]) is int:
+        seat = result["domino"]
+        if not 0 <= seat < match.players:
+            raise RecordInvalid(f"result: seat {seat} is not at this table", number)
+        return RoundEnd.DOMINO, seat
+    if isinstance(result, dict) and result == {"blocked": True}:
+        return RoundEnd.BLOCKED, None
+    raise RecordInvalid(f"result must be {{\"domino\": seat}} or {{\"blocked\": true}}, not "
+                        f"{json.dumps(result)}", number)
+
+def _seat(doc: Mapping[str, Any]) -> int:
+    if "seat" not in doc:
+        raise RecordError("an event needs a seat")
+    seat = doc["seat"]
+    if type(seat) is not int:
+        raise RecordError(f"seat must be an integer, not {json.dumps(seat)}")
+    return seat
+
+def _claim(doc: Mapping[str, Any]) -> Fraction | int | None:
+    claim = doc.get("claim")
+    if claim is None:
+        return None
+    if type(claim) is int:
+        return claim
+    if type(claim) is float and (claim * 2).is_integer():
+        return Fraction(claim)
+    raise RecordError(f"claim must be a number of points, not {json.dumps(claim)}")
+
+def _tracked_event(doc: object) -> Play | Draw | Pass:
+    if not isinstance(doc, dict):
+        raise RecordError("an event is an object")
+    _check_keys(doc, TRACKED_EVENT_KEYS, "an event")
+    seat = _seat(doc)
+    kinds = [key for key in ("play", "draw", "pass") if key in doc]
+    if len(kinds) != 1:
+        raise RecordError("an event is exactly one of play, draw or pass")
+    if "play" in doc:
+        at = doc.get("at")
+        return Play(seat, Tile.parse(doc["play"]),
+                    AttachmentPoint.parse(at) if at is not None else None, _claim(doc))
+    if "at" in doc or "claim" in doc:
+        raise RecordError(f"{kinds[0]} takes no {'at' if 'at' in doc else 'claim'}")
+    if "draw" in doc:
+        count = doc["draw"]
+        if type(count) is not int or count < 1:
+            raise RecordError(f"draw must be a whole number of tiles from 1, not "
+                              f"{json.dumps(count)}")
+        return Draw(seat, count)
+    if doc["pass"] is not True:
+        raise RecordError(f"pass must be true, not {json.dumps(doc['pass'])}")
+    return Pass(seat)
+
+def _called_event(doc: object, *, goes_out: bool) -> Call:
+    if not isinstance(doc, dict):
+        raise RecordError("an event is an object")
+    _check_keys(doc, CALLED_EVENT_KEYS, "an event")
+    seat = _seat(doc)
+    ends = doc.get("ends")
+    if not isinstance(ends, list):
+        raise RecordError("a called placement lists its scoring ends (\"ends\")")
+    return Call(seat, tuple(ScoringEnd.parse(end) for end in ends), _claim(doc), goes_out)
+
+def _hands(value: object, number: int) -> tuple[tuple[Tile, ...], ...]:
+    if not isinstance(value, list) or not all(isinstance(hand, list) for hand in value):
+        raise RecordInvalid("hands must be a list of tile lists, one per seat", number)
+    try:
+        return tuple(tuple(Tile.parse(tile) for tile in hand) for hand in value)
+    except RulesError as error:
+        raise RecordInvalid(f"hands: {error}", number) from None
+
+def _pips(value: object, number: int) -> tuple[int, ...]:
+    if not isinstance(value, list):
+        raise RecordInvalid("pips must be a list of pip totals, one per seat", number)
+    for total in value:
+        if type(total) is not int:
+            raise RecordInvalid(f"pips: {json.dumps(total)} is not a whole number", number)
+    return tuple(value)
+
+def _check_keys(doc: Mapping[str, Any], allowed: frozenset[str], what: str,
+                number: int | None = None) -> None:
+    if not doc.keys() <= allowed:
+        unknown = sorted(set(doc) - allowed)[0]
+        error = f"unknown field {unknown!r} in {what}"
+        if what == "an event":
+            raise RecordError(error)
+        raise RecordInvalid(error, number)
+
+# -- writing -------------------------------------------------------------------------
+
+def export(match: Match) -> dict[str, Any]:
+    """The match as a ``domino-match/1`` document; replaying it gives the same match."""
+    rounds = []
+    for rnd in match.rounds:
+        doc: dict[str, Any] = {}
+        if not rnd.tracked:
+            doc["mode"] = "ends"
+        if rnd.starter is not None:
+            doc["starter"] = rnd.starter
+        doc["events"] = [_event_doc(event) for event in rnd.events]
+        settle = rnd.settle
+        if not rnd.tracked and rnd.end is not None and (settle is not None or rnd.won_here):
+            doc["result"] = ({"domino": rnd.finisher} if rnd.end is RoundEnd.DOMINO
+                             else {"blocked": True})
+        if settle is not None:
+            if settle.hands is not None:
+                doc["hands"] = [[str(tile) for tile in hand] for hand in settle.hands]
+            else:
+                doc["pips"] = list(settle.pips or ())
+        rounds.append(doc)
+    return {
+        "format": FORMAT,
+        "game": match.game.slug,
+        "players": list(match.names or (f"Seat {seat + 1}" for seat in range(match.players))),
+        "options": dict(match.options.given),
+        "rounds": rounds,
+    }
+
+def _event_doc(event: Action) -> dict[str, Any]:
+    doc: dict[str, Any] = {"seat": event.seat}  # type: ignore[union-attr]
+    if isinstance(event, Play):
+        doc["play"] = str(event.tile)
+        if event.at is not None:
+            doc["at"] = str(event.at)
+    elif isinstance(event, Draw):
+        doc["draw"] = event.count
+    elif isinstance(event, Pass):
+        doc["pass"] = True
+    elif isinstance(event, Call):
+        doc["ends"] = [str(end) for end in event.ends]
+    claim = getattr(event, "claim", None)
+    if claim is not None:
+        doc["claim"] = number(Fraction(claim))
+    return doc
+
+def number(value: Fraction) -> int | float:
+    """Whole numbers as JSON integers, halves as ``2.5``."""
+    return value.numerator if value.denominator == 1 else float(value)
+
+def summary(match: Match) -> dict[str, Any]:
+    """The result report of match-record.md ("Summary")."""
+    zero = [0] * len(match.sides)
+    rounds = []
+    for rnd in match.rounds:
+        scores = rnd.scores or match.scores
+        rounds.append({
+            "placements": [number(p) for p in rnd.placements],
+            "settlement": ([number(a) for a in rnd.settlement.awards] if rnd.settlement
+                           else list(zero)),
+            "finisher": rnd.finisher,
+            "blocked": rnd.blocked,
+            "scores": [number(s) for s in scores],
+        })
+    return {
+        "game": match.game.slug,
+        "status": match.status,
+        "winner": match.winner,
+        "sides": [{"seats": list(seats)} for seats in match.sides],
+        "scores": [number(s) for s in match.scores],
+        "rounds": rounds,
+    }
+
+def dumps_summary(match: Match, **extra: Any) -> str:
+    return json.dumps({**summary(match), **extra}, separators=(",", ":"))
+
+def replay_text(text: str | bytes) -> Match:
+    return replay(loads(text))
+
+__all__ = ["FORMAT", "RecordInvalid", "export", "iter_documents", "loads", "number", "replay",
+           "replay_text", "summary"]
+

@@ -1,0 +1,139 @@
+"""Tiles and the three sets.
+
+>>> Tile(5, 3)
+Tile(3, 5)
+>>> Tile.parse("[5|3]") == Tile.parse("3-5")
+True
+>>> str(Tile(6, 6)), Tile(6, 6).is_double, Tile(2, 4).pips
+('6-6', True, 6)
+>>> DOUBLE_SIX.size, DOUBLE_SIX.pips, DOUBLE_TWELVE.size
+(28, 168, 91)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Final
+
+from .errors import NotationError, TileNotInSet
+
+_TILE_RE: Final = re.compile(r"^\s*(?:\[\s*(\d{1,2})\s*\|\s*(\d{1,2})\s*\]|(\d{1,2})\s*-\s*(\d{1,2}))\s*$")
+
+
+class Tile:
+    """An unordered pair of pip values, kept canonically as ``low-high``.
+
+    Instances are immutable and interned: ``Tile(3, 5) is Tile(5, 3)``.
+    """
+
+    __slots__ = ("low", "high", "is_double", "pips", "_hash", "_text")
+    _interned: dict[tuple[int, int], Tile] = {}
+    _parsed: dict[str, Tile] = {}
+
+    low: int
+    high: int
+    is_double: bool
+    pips: int
+
+    def __new__(cls, a: int, b: int) -> Tile:
+        key = (a, b) if a <= b else (b, a)
+        tile = cls._interned.get(key)
+        if tile is None:
+            if type(a) is not int or type(b) is not int or key[0] < 0:
+                raise NotationError(f"{a!r}-{b!r} is not a tile (pips are whole numbers from 0)")
+            tile = object.__new__(cls)
+            set_ = object.__setattr__
+            set_(tile, "low", key[0])
+            set_(tile, "high", key[1])
+            set_(tile, "is_double", key[0] == key[1])
+            set_(tile, "pips", key[0] + key[1])
+            set_(tile, "_hash", hash(key))
+            set_(tile, "_text", f"{key[0]}-{key[1]}")
+            cls._interned[key] = tile
+        return tile
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Tile is immutable")
+
+    def __reduce__(self) -> tuple[type[Tile], tuple[int, int]]:
+        return (Tile, (self.low, self.high))
+
+    @classmethod
+    def parse(cls, text: object) -> Tile:
+        """Read ``"3-5"`` or ``"[3|5]"`` (either order)."""
+        tile = cls._parsed.get(text) if isinstance(text, str) else None
+        if tile is not None:
+            return tile
+        match = _TILE_RE.match(text) if isinstance(text, str) else None
+        if match is None:
+            shown = repr(text) if isinstance(text, str) else str(text).lower()
+            raise NotationError(f"{shown} is not a tile (write it as a-b)")
+        a, b = (int(g) for g in match.groups() if g is not None)
+        tile = cls(a, b)
+        if len(cls._parsed) < 10_000:  # bounded: only well-formed inputs reach here
+            cls._parsed[text] = tile
+        return tile
+
+    def other(self, value: int) -> int:
+        """The half that is not ``value`` (``value`` itself for a double)."""
+        return self.high if value == self.low else self.low
+
+    def has(self, value: int) -> bool:
+        return value == self.low or value == self.high
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __lt__(self, other: Tile) -> bool:
+        return (self.low, self.high) < (other.low, other.high)
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"Tile({self.low}, {self.high})"
+
+
+@dataclass(frozen=True)
+class TileSet:
+    """A complete set: every pair of values from 0 to ``top`` once."""
+
+    slug: str
+    top: int
+
+    @cached_property
+    def tiles(self) -> tuple[Tile, ...]:
+        return tuple(Tile(a, b) for a in range(self.top + 1) for b in range(a, self.top + 1))
+
+    @property
+    def size(self) -> int:
+        return (self.top + 1) * (self.top + 2) // 2
+
+    @property
+    def pips(self) -> int:
+        return sum(tile.pips for tile in self.tiles)
+
+    def check(self, tile: Tile) -> Tile:
+        if tile.high > self.top:
+            raise TileNotInSet(f"tile {tile} is not in the {self.slug} set")
+        return tile
+
+    def check_value(self, value: int) -> int:
+        if not 0 <= value <= self.top:
+            raise TileNotInSet(f"{value} is not a value of the {self.slug} set")
+        return value
+
+    def __str__(self) -> str:
+        return self.slug
+
+
+
+DOUBLE_SIX: Final = TileSet("double-six", 6)
+DOUBLE_NINE: Final = TileSet("double-nine", 9)
+DOUBLE_TWELVE: Final = TileSet("double-twelve", 12)
+SETS: Final = {s.slug: s for s in (DOUBLE_SIX, DOUBLE_NINE, DOUBLE_TWELVE)}
