@@ -21,7 +21,7 @@ from .errors import OptionError
 from .layout import SpinnerPolicy
 from .tiles import DOUBLE_NINE, DOUBLE_SIX, DOUBLE_TWELVE, SETS, TileSet
 
-ZERO: Final = Fraction(0)
+ZERO: Final = 0  # scores stay ints; a three-player split brings in a Fraction
 
 DEFAULT_DIVISORS: Final = (3, 5)
 ADVANCED_DIVISORS: Final = (3, 5, 7, 11, 13)
@@ -73,7 +73,7 @@ class MatchOptions:
 class Settlement:
     """Per-side changes after a round, with the steps that led there."""
 
-    awards: tuple[Fraction, ...]
+    awards: tuple[Fraction | int, ...]
     steps: tuple[str, ...]
     winner: int | None = None  # the round's winning side, where the game has one
 
@@ -202,7 +202,7 @@ class AllFives(Game):
                finisher: int | None) -> Settlement:
         sides = self.sides(players)
         side_pips = [sum(pips[seat] for seat in seats) for seats in sides]
-        awards = [ZERO] * len(sides)
+        awards: list[Fraction | int] = [ZERO] * len(sides)
         steps: list[str] = []
         names = [_side_name(seats) for seats in sides]
         for name, seats, total in zip(names, sides, side_pips, strict=True):
@@ -234,7 +234,7 @@ class AllFives(Game):
         rounded = round_to_five(opponents)
         steps.append(f"opponents' pips: {opponents}")
         steps.append(_rounding_step(opponents, rounded))
-        awards[winner] = Fraction(rounded)
+        awards[winner] = rounded
         steps.append(f"{names[winner]} scores {rounded}")
         return Settlement(tuple(awards), tuple(steps), winner)
 
@@ -257,7 +257,7 @@ class FiveUp(Game):
     def settle(self, options: MatchOptions, players: int, pips: Sequence[int],
                finisher: int | None) -> Settlement:
         sides = self.sides(players)
-        awards = [ZERO] * len(sides)
+        awards: list[Fraction | int] = [ZERO] * len(sides)
         steps = []
         # each hand is rounded on its own, partners included: never add before rounding
         for side, seats in enumerate(sides):

@@ -22,7 +22,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 from .errors import IllegalPlacement, NotationError, TileOnTable
 from .tiles import Tile
@@ -52,8 +52,7 @@ class SpinnerPolicy(enum.Enum):
     EVERY_DOUBLE = "every-double"  # Five Up: every double, on branches too
 
 
-@dataclass(frozen=True, slots=True)
-class AttachmentPoint:
+class AttachmentPoint(NamedTuple):
     """The ``value`` end of ``tile``, written ``c-d:v``."""
 
     tile: Tile
@@ -61,6 +60,9 @@ class AttachmentPoint:
 
     @classmethod
     def parse(cls, text: object) -> AttachmentPoint:
+        point = _PARSED_POINTS.get(text) if isinstance(text, str) else None
+        if point is not None:
+            return point
         if not isinstance(text, str) or text.count(":") != 1:
             shown = repr(text) if isinstance(text, str) else str(text).lower()
             raise NotationError(f"{shown} is not an attachment point (write it as c-d:v)")
@@ -68,10 +70,16 @@ class AttachmentPoint:
         value_text = value_text.strip()
         if not value_text.isdigit() or not value_text.isascii():
             raise NotationError(f"{text!r} is not an attachment point (write it as c-d:v)")
-        return cls(Tile.parse(tile_text), int(value_text))
+        point = cls(Tile.parse(tile_text), int(value_text))
+        if len(_PARSED_POINTS) < 10_000:  # bounded: only well-formed inputs reach here
+            _PARSED_POINTS[text] = point
+        return point
 
     def __str__(self) -> str:
         return f"{self.tile}:{self.value}"
+
+
+_PARSED_POINTS: dict[str, AttachmentPoint] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +159,7 @@ class Layout:
         self._nodes: dict[Tile, _Node] = {}
         self._order: list[tuple[_Node, int]] = []  # each node with the end sum before it
         self._spinners = 0
+        self._doubles = 0
 
     # -- reading ---------------------------------------------------------------------
 
@@ -258,8 +267,8 @@ class Layout:
                 key: Slot | int = slot
             else:
                 if value not in parent.open:
-                    raise IllegalPlacement(
-                        f"cannot join {tile} at {at}: the {value} end of {at.tile} is already taken")
+                    raise IllegalPlacement(f"cannot join {tile} at {at}: the {value} end of "
+                                           f"{at.tile} is already taken")
                 parent.open.remove(value)
                 delta -= value
                 slot = None
@@ -271,6 +280,8 @@ class Layout:
             self.end_sum += delta
         nodes[tile] = node
         self._order.append((node, before))
+        if tile.is_double:
+            self._doubles += 1
         if node.spinner:
             self._spinners += 1
         return PlacementResult(tile, at, slot, node.spinner, self.end_sum)
@@ -287,6 +298,8 @@ class Layout:
             else:
                 parent.open.append(node.joined)  # type: ignore[arg-type]
                 parent.open.sort()
+        if node.tile.is_double:
+            self._doubles -= 1
         if node.spinner:
             self._spinners -= 1
         self.end_sum = before
@@ -298,7 +311,7 @@ class Layout:
         if self.policy is SpinnerPolicy.EVERY_DOUBLE:
             return True
         if self.policy is SpinnerPolicy.FIRST_DOUBLE:
-            return not any(node.tile.is_double for node, _ in self._order)
+            return self._doubles == 0
         return False
 
     # -- notation --------------------------------------------------------------------

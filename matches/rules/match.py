@@ -3,9 +3,9 @@
 >>> match = Match(ALL_FIVES, ["Olena", "Taras"], labels=["Olena", "Taras"])
 >>> _ = match.start_round(starter=0)
 >>> match.play(0, Tile(5, 5)).counted
-Fraction(10, 1)
+10
 >>> match.play(1, Tile(0, 5), AttachmentPoint.parse("5-5:5"), claim=10).counted
-Fraction(10, 1)
+10
 >>> match.pass_(0)
 Traceback (most recent call last):
 ...
@@ -21,7 +21,7 @@ import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Union
+from typing import Any, NamedTuple
 
 from .errors import (
     BoneyardNotEmpty,
@@ -37,6 +37,8 @@ from .games import ALL_FIVES, ZERO, Game, MatchOptions, Settlement
 from .layout import AttachmentPoint, Layout, ScoringEnd
 from .tiles import Tile
 
+Score = Fraction | int  # whole points stay ints; a three-player split brings in halves
+
 
 class RoundMode(enum.Enum):
     TRACKED = "tracked"  # every play, draw and pass
@@ -51,36 +53,32 @@ class RoundEnd(enum.Enum):
 # -- events --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
+class Play(NamedTuple):
     seat: int
     tile: Tile
     at: AttachmentPoint | None = None
-    claim: Fraction | int | None = None
+    claim: Score | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Draw:
+class Draw(NamedTuple):
     seat: int
-    count: int = 1
+    tiles: int = 1  # how many, drawn one at a time
 
 
-@dataclass(frozen=True, slots=True)
-class Pass:
+class Pass(NamedTuple):
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
-class Call:
+class Call(NamedTuple):
     """A scoring placement in a called round: the scoring ends it left."""
 
     seat: int
     ends: tuple[ScoringEnd, ...]
-    claim: Fraction | int | None = None
+    claim: Score | None = None
     goes_out: bool = False  # the seat's last tile (Fives and Threes' bonus; ends the round)
 
 
-Event = Union[Play, Draw, Pass, Call]
+Event = Play | Draw | Pass | Call
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,11 +100,10 @@ class Settle:
     domino_seat: int | None = None
 
 
-Action = Union[StartRound, Play, Draw, Pass, Call, Settle]
+Action = StartRound | Play | Draw | Pass | Call | Settle
 
 
-@dataclass(frozen=True, slots=True)
-class Award:
+class Award(NamedTuple):
     """What one placement scored: the end sum, the points and what counted."""
 
     seat: int
@@ -114,7 +111,7 @@ class Award:
     end_sum: int
     points: int
     bonus: int
-    counted: Fraction
+    counted: Score
     refused: str | None = None  # why an award did not count (Fives and Threes overshoot)
 
     @property
@@ -140,12 +137,12 @@ class Round:
     finisher: int | None = None
     events: list[Event] = field(default_factory=list)
     awards: list[Award | None] = field(default_factory=list)
-    placements: list[Fraction] = field(default_factory=list)
+    placements: list[Score] = field(default_factory=list)
     settle: Settle | None = None
     settlement: Settlement | None = None
     pips: tuple[int, ...] | None = None
     won_here: bool = False  # the match was won during this round, before its settlement
-    scores: list[Fraction] = field(default_factory=list)  # running scores after the round
+    scores: list[Score] = field(default_factory=list)  # running scores after the round
 
     def __post_init__(self) -> None:
         if not self.placements:
@@ -193,7 +190,13 @@ class Match:
         for side, seats in enumerate(self.sides):
             for seat in seats:
                 self.side_of[seat] = side
-        self.scores: list[Fraction] = [ZERO] * len(self.sides)
+        # the game's seams, looked up once: replay runs them for every placement
+        self._points = game.placement_points
+        self._divisors = self.options.divisors
+        self._refuses_overshoot = game.refuses_overshoot(self.options)
+        self._ends_on_placement = game.ends_on_placement(self.options)
+        self._target = self.options.target
+        self.scores: list[Score] = [ZERO] * len(self.sides)
         self.rounds: list[Round] = []
         self.winner: int | None = None
         self.log: list[Action] = []
@@ -248,8 +251,10 @@ class Match:
 
     def do(self, action: Action) -> Any:
         """Apply any action; a rules error leaves the match exactly as it was."""
-        if isinstance(action, StartRound):
-            result: Any = self._start_round(action)
+        if type(action) is Play:
+            result: Any = self._event(action)  # the common case first
+        elif isinstance(action, StartRound):
+            result = self._start_round(action)
         elif isinstance(action, Settle):
             result = self._settle(action)
         else:
@@ -262,7 +267,7 @@ class Match:
         return self.do(StartRound(starter, mode))  # type: ignore[no-any-return]
 
     def play(self, seat: int, tile: Tile, at: AttachmentPoint | None = None,
-             claim: Fraction | int | None = None) -> Award:
+             claim: Score | None = None) -> Award:
         return self.do(Play(seat, tile, at, claim))  # type: ignore[no-any-return]
 
     def draw(self, seat: int, count: int = 1) -> None:
@@ -271,7 +276,7 @@ class Match:
     def pass_(self, seat: int) -> None:
         self.do(Pass(seat))
 
-    def call(self, seat: int, ends: Sequence[ScoringEnd], claim: Fraction | int | None = None,
+    def call(self, seat: int, ends: Sequence[ScoringEnd], claim: Score | None = None,
              goes_out: bool = False) -> Award:
         return self.do(Call(seat, tuple(ends), claim, goes_out))  # type: ignore[no-any-return]
 
@@ -362,16 +367,20 @@ class Match:
         if self.finished:
             raise MatchOver("the match was already won; no event may follow")
         rnd = self.current_round
-        if rnd is None or rnd.settled:
+        if rnd is None:
             raise RoundOver("no round is in play: start a round first")
         if rnd.end is not None:
             raise RoundOver(f"the round already ended ({rnd.end.value})")
         return rnd
 
     def _event(self, event: Event) -> Award | None:
-        rnd = self._open_round()
-        seat = self._check_seat(event.seat)
-        if isinstance(event, Call):
+        rnd = self.rounds[-1] if self.rounds else None
+        if rnd is None or rnd.end is not None or self.winner is not None:
+            rnd = self._open_round()  # raises the reason
+        seat = event.seat
+        if type(seat) is not int or not 0 <= seat < self.players:
+            self._check_seat(seat)
+        if type(event) is Call:
             if rnd.tracked:
                 raise RulesError("this round is tracked: enter the tile played, not its ends")
             award: Award | None = self._call(rnd, event)
@@ -382,7 +391,7 @@ class Match:
             if rnd.turn != seat:
                 raise NotYourTurn(f"it is {self.who(rnd.turn)}'s turn, "  # type: ignore[arg-type]
                                   f"not {self.who(seat)}'s")
-            if isinstance(event, Play):
+            if type(event) is Play:
                 award = self._play(rnd, event)
             elif not rnd.layout:
                 raise RulesError(f"the round opens with a play: {self.who(seat)} places "
@@ -399,7 +408,8 @@ class Match:
 
     def _play(self, rnd: Round, play: Play) -> Award:
         seat = play.seat
-        self.options.tile_set.check(play.tile)
+        if play.tile.high > self.options.tile_set.top:
+            self.options.tile_set.check(play.tile)
         placed = rnd.layout.place(play.tile, play.at)
         domino = rnd.counts[seat] == 1
         try:
@@ -417,7 +427,7 @@ class Match:
     def _draw(self, rnd: Round, draw: Draw) -> None:
         if not self.options.drawing:
             raise DrawRefused("drawing is off in this match: there is no boneyard")
-        count = draw.count
+        count = draw.tiles
         if type(count) is not int or count < 1:
             raise DrawRefused(f"a draw is of 1 tile or more, not {count!r}")
         if count > rnd.boneyard:
@@ -451,18 +461,17 @@ class Match:
         return award
 
     def _score(self, rnd: Round, seat: int, end_sum: int, goes_out: bool,
-               claim: Fraction | int | None) -> Award:
+               claim: Score | None) -> Award:
         """Score one placement; checks the claim before anything changes."""
-        game, options = self.game, self.options
         side = self.side_of[seat]
-        points = game.placement_points(end_sum, options.divisors)
-        bonus = game.going_out_bonus if goes_out else 0
+        points = self._points(end_sum, self._divisors)
+        bonus = self.game.going_out_bonus if goes_out else 0
         total = points + bonus
         refused = None
-        counted = Fraction(total)
-        if total and game.refuses_overshoot(options) and self.scores[side] + total > options.target:
+        counted: Score = total
+        if total and self._refuses_overshoot and self.scores[side] + total > self._target:
             refused = (f"{total} would take {self.side_name(side)} from "
-                       f"{_show(self.scores[side])} past the target {options.target}")
+                       f"{_show(self.scores[side])} past the target {self._target}")
             counted = ZERO
         if claim is not None and claim != counted and claim != total and claim != points:
             raise ClaimMismatch(f"claim {_show(Fraction(claim))} differs from the {total} "
@@ -471,7 +480,7 @@ class Match:
         if counted:
             self.scores[side] += counted
             rnd.placements[side] += counted
-            if game.ends_on_placement(options):
+            if self._ends_on_placement and self.scores[side] >= self._target:
                 self._check_winner(rnd, during_round=True)
         return award
 
@@ -609,5 +618,7 @@ def _reachable(tiles: Sequence[int], total: int, count: int | None) -> bool:
     return bool(by_count[count] >> total & 1)
 
 
-def _show(value: Fraction) -> str:
+def _show(value: Score) -> str:
+    if type(value) is int:
+        return str(value)
     return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"

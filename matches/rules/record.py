@@ -161,7 +161,8 @@ def _replay_round(match: Match, doc: object, number: int, *, last: bool) -> None
     except RulesError as error:
         raise RecordInvalid(str(error), number) from None
 
-def _result(match: Match, doc: Mapping[str, Any], number: int) -> tuple[RoundEnd, int | None] | None:
+def _result(match: Match, doc: Mapping[str, Any],
+            number: int) -> tuple[RoundEnd, int | None] | None:
     result = doc.get("result")
     if result is None:
         return None
@@ -194,19 +195,25 @@ def _claim(doc: Mapping[str, Any]) -> Fraction | int | None:
     raise RecordError(f"claim must be a number of points, not {json.dumps(claim)}")
 
 def _tracked_event(doc: object) -> Play | Draw | Pass:
-    if not isinstance(doc, dict):
+    if type(doc) is not dict:
         raise RecordError("an event is an object")
-    _check_keys(doc, TRACKED_EVENT_KEYS, "an event")
-    seat = _seat(doc)
-    kinds = [key for key in ("play", "draw", "pass") if key in doc]
-    if len(kinds) != 1:
+    if not doc.keys() <= TRACKED_EVENT_KEYS:
+        _check_keys(doc, TRACKED_EVENT_KEYS, "an event")
+    seat = doc.get("seat")
+    if type(seat) is not int:
+        seat = _seat(doc)
+    kinds = ("play" in doc) + ("draw" in doc) + ("pass" in doc)
+    if kinds != 1:
         raise RecordError("an event is exactly one of play, draw or pass")
     if "play" in doc:
         at = doc.get("at")
+        claim = doc.get("claim")
         return Play(seat, Tile.parse(doc["play"]),
-                    AttachmentPoint.parse(at) if at is not None else None, _claim(doc))
+                    AttachmentPoint.parse(at) if at is not None else None,
+                    claim if type(claim) is int or claim is None else _claim(doc))
     if "at" in doc or "claim" in doc:
-        raise RecordError(f"{kinds[0]} takes no {'at' if 'at' in doc else 'claim'}")
+        kind = "draw" if "draw" in doc else "pass"
+        raise RecordError(f"{kind} takes no {'at' if 'at' in doc else 'claim'}")
     if "draw" in doc:
         count = doc["draw"]
         if type(count) is not int or count < 1:
@@ -289,18 +296,20 @@ def _event_doc(event: Action) -> dict[str, Any]:
         if event.at is not None:
             doc["at"] = str(event.at)
     elif isinstance(event, Draw):
-        doc["draw"] = event.count
+        doc["draw"] = event.tiles
     elif isinstance(event, Pass):
         doc["pass"] = True
     elif isinstance(event, Call):
         doc["ends"] = [str(end) for end in event.ends]
     claim = getattr(event, "claim", None)
     if claim is not None:
-        doc["claim"] = number(Fraction(claim))
+        doc["claim"] = number(claim)
     return doc
 
-def number(value: Fraction) -> int | float:
+def number(value: Fraction | int) -> int | float:
     """Whole numbers as JSON integers, halves as ``2.5``."""
+    if type(value) is int:
+        return value
     return value.numerator if value.denominator == 1 else float(value)
 
 def summary(match: Match) -> dict[str, Any]:

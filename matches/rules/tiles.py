@@ -19,7 +19,8 @@ from typing import Final
 
 from .errors import NotationError, TileNotInSet
 
-_TILE_RE: Final = re.compile(r"^\s*(?:\[\s*(\d{1,2})\s*\|\s*(\d{1,2})\s*\]|(\d{1,2})\s*-\s*(\d{1,2}))\s*$")
+_TILE_RE: Final = re.compile(
+    r"^\s*(?:\[\s*(\d{1,2})\s*\|\s*(\d{1,2})\s*\]|(\d{1,2})\s*-\s*(\d{1,2}))\s*$")
 
 
 class Tile:
@@ -36,6 +37,8 @@ class Tile:
     high: int
     is_double: bool
     pips: int
+    _hash: int
+    _text: str
 
     def __new__(cls, a: int, b: int) -> Tile:
         key = (a, b) if a <= b else (b, a)
@@ -63,13 +66,14 @@ class Tile:
     @classmethod
     def parse(cls, text: object) -> Tile:
         """Read ``"3-5"`` or ``"[3|5]"`` (either order)."""
-        tile = cls._parsed.get(text) if isinstance(text, str) else None
+        if not isinstance(text, str):
+            raise NotationError(f"{str(text).lower()} is not a tile (write it as a-b)")
+        tile = cls._parsed.get(text)
         if tile is not None:
             return tile
-        match = _TILE_RE.match(text) if isinstance(text, str) else None
+        match = _TILE_RE.match(text)
         if match is None:
-            shown = repr(text) if isinstance(text, str) else str(text).lower()
-            raise NotationError(f"{shown} is not a tile (write it as a-b)")
+            raise NotationError(f"{text!r} is not a tile (write it as a-b)")
         a, b = (int(g) for g in match.groups() if g is not None)
         tile = cls(a, b)
         if len(cls._parsed) < 10_000:  # bounded: only well-formed inputs reach here

@@ -1,0 +1,19 @@
+"""Gunicorn configuration: `gunicorn scorekeeper.wsgi` picks this file up by itself.
+
+https://docs.gunicorn.org/en/stable/settings.html
+"""
+
+import multiprocessing
+import os
+
+bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
+
+# gunicorn's rule of thumb is 2 * cores + 1; capped because each worker holds its own
+# database connection (CONN_MAX_AGE) and memory, and a container often reports the
+# host's cores rather than its own share.
+workers = int(os.environ.get("WEB_CONCURRENCY") or min(2 * multiprocessing.cpu_count() + 1, 9))
+
+accesslog = "-"
+errorlog = "-"
+# Behind a proxy, trust its X-Forwarded-* headers only from the addresses listed here.
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")

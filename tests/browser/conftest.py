@@ -1,0 +1,69 @@
+"""Playwright fixtures for end-to-end tests in headless Chromium.
+
+We drive Debian's /usr/bin/chromium through Playwright's sync API directly rather
+than pytest-playwright, which wants browsers downloaded by `playwright install`.
+Tests here use pytest-django's `live_server` and are marked `browser`, so
+`pytest -m "not browser"` runs everything else.
+"""
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+# Playwright's sync API runs an asyncio event loop in this thread, and Django then
+# refuses ORM calls from "async context" (SynchronousOnlyOperation) in tests and
+# fixtures. Nothing here is really async, so the guard is safe to lift in tests.
+# https://docs.djangoproject.com/en/stable/topics/async/#async-safety
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",  # CI containers run as root, where Chromium's sandbox cannot start
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    # Keep the browser from calling home: tests run offline.
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+BROWSER_DIR = Path(__file__).parent
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if BROWSER_DIR in item.path.parents:
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} not found; install Debian's chromium (apt-get install chromium)")
+    playwright = sync_playwright().start()
+    try:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()
+    finally:
+        playwright.stop()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    """A fresh phone-sized page (360x740, touch) in its own context: no shared cookies."""
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740},
+        is_mobile=True,
+        has_touch=True,
+        device_scale_factor=2,
+    )
+    page = context.new_page()
+    yield page
+    context.close()

@@ -1,0 +1,146 @@
+"""The settings module: middleware order, environment handling, deploy checks.
+
+Tests that change the environment run a fresh interpreter, because settings are
+read once per process and the test process's settings must stay untouched.
+"""
+
+import os
+import subprocess
+import sys
+
+import pytest
+from django.conf import settings
+
+from scorekeeper.settings import BASE_DIR, DEV_SECRET_KEY
+
+PRODUCTION_SECRET_KEY = "x7Qe-2vN9rTb_Lm4KpZ8sWc1YhGd6FjA3uE0oRiVnXqMlBtySg5aPk"
+
+
+def run_python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """Run `code` in the venv's Python with only PATH, HOME and `env` set."""
+    clean_env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": os.environ.get("HOME", "/tmp"),
+        "DJANGO_SETTINGS_MODULE": "scorekeeper.settings",
+        **env,
+    }
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=BASE_DIR,
+        env=clean_env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_whitenoise_directly_follows_security_middleware():
+    security = settings.MIDDLEWARE.index("django.middleware.security.SecurityMiddleware")
+
+    assert settings.MIDDLEWARE[security + 1] == "whitenoise.middleware.WhiteNoiseMiddleware"
+
+
+def test_tests_use_plain_static_storage_so_they_need_no_collectstatic():
+    assert settings.TESTING is True
+    assert (
+        settings.STORAGES["staticfiles"]["BACKEND"]
+        == "django.contrib.staticfiles.storage.StaticFilesStorage"
+    )
+
+
+def test_production_uses_whitenoise_manifest_storage():
+    result = run_python(
+        "from django.conf import settings; print(settings.STORAGES['staticfiles']['BACKEND'])",
+        DEBUG="0",
+        SECRET_KEY=PRODUCTION_SECRET_KEY,
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "whitenoise.storage.CompressedManifestStaticFilesStorage"
+
+
+@pytest.mark.parametrize(
+    "secret_key",
+    [None, "", DEV_SECRET_KEY, "too-short-0123456789"],
+    ids=["unset", "empty", "dev-default", "short"],
+)
+def test_debug_off_refuses_to_start_without_a_real_secret_key(secret_key):
+    env = {"DEBUG": "0"} if secret_key is None else {"DEBUG": "0", "SECRET_KEY": secret_key}
+
+    result = run_python("from django.conf import settings; settings.SECRET_KEY", **env)
+
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_debug_off_starts_with_a_real_secret_key():
+    result = run_python(
+        "from django.conf import settings; print(settings.DEBUG, settings.SESSION_COOKIE_SECURE)",
+        DEBUG="0",
+        SECRET_KEY=PRODUCTION_SECRET_KEY,
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["False", "True"]
+
+
+def test_database_url_is_honoured():
+    result = run_python(
+        "from django.conf import settings; db = settings.DATABASES['default']; "
+        "print(db['ENGINE'], db['HOST'], db['PORT'], db['NAME'], "
+        "db['CONN_MAX_AGE'], db['CONN_HEALTH_CHECKS'])",
+        DATABASE_URL="postgres://scorer@db.example.com:5433/scores",
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [
+        "django.db.backends.postgresql",
+        "db.example.com",
+        "5433",
+        "scores",
+        "600",
+        "True",
+    ]
+
+
+def test_database_defaults_to_sqlite_in_the_project_root():
+    result = run_python(
+        "from django.conf import settings; db = settings.DATABASES['default']; "
+        "print(db['ENGINE'], db['NAME'])"
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["django.db.backends.sqlite3", str(BASE_DIR / "db.sqlite3")]
+
+
+def test_comma_separated_hosts_and_origins_are_split():
+    result = run_python(
+        "from django.conf import settings; "
+        "print(settings.ALLOWED_HOSTS, settings.CSRF_TRUSTED_ORIGINS)",
+        ALLOWED_HOSTS="a.example, b.example,",
+        CSRF_TRUSTED_ORIGINS="https://a.example",
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "['a.example', 'b.example'] ['https://a.example']"
+
+
+def test_deploy_check_passes_without_warnings():
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=BASE_DIR,
+        env={
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": os.environ.get("HOME", "/tmp"),
+            "DEBUG": "0",
+            "SECRET_KEY": PRODUCTION_SECRET_KEY,
+            "ALLOWED_HOSTS": "scores.example.com",
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
