@@ -1,0 +1,103 @@
+"""Admin for every model: filters and search; events are read-only (append-only log)."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from matches.models import Event, Match, Player, Round, RoundSide, Seat, Side
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ["position", "player", "side"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+class SideInline(admin.TabularInline):
+    model = Side
+    extra = 0
+    fields = ["index", "score"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["name", "created_at"]
+    search_fields = ["name"]
+    date_hierarchy = "created_at"
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "game", "player_count", "status", "winner_side", "started_at",
+                    "finished_at"]
+    list_filter = ["game", "status", "player_count", "started_at"]
+    search_fields = ["seats__player__name", "public_id"]
+    date_hierarchy = "started_at"
+    readonly_fields = ["public_id", "status", "winner_side", "finished_at"]
+    inlines = [SideInline, SeatInline]
+
+    def get_search_results(self, request, queryset, search_term):  # type: ignore[no-untyped-def]
+        results, _ = super().get_search_results(request, queryset, search_term)
+        return results.distinct(), False
+
+
+@admin.register(Side)
+class SideAdmin(admin.ModelAdmin):
+    list_display = ["match", "index", "score"]
+    list_filter = ["match__game"]
+    search_fields = ["seats__player__name"]
+    readonly_fields = ["score"]
+
+
+@admin.register(Seat)
+class SeatAdmin(admin.ModelAdmin):
+    list_display = ["match", "position", "player", "side"]
+    list_filter = ["match__game"]
+    search_fields = ["player__name"]
+    list_select_related = ["match", "player", "side"]
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = ["match", "number", "mode", "starter", "end", "finisher", "settled"]
+    list_filter = ["mode", "end", "settled", "match__game"]
+    search_fields = ["match__seats__player__name"]
+    list_select_related = ["match"]
+
+
+@admin.register(RoundSide)
+class RoundSideAdmin(admin.ModelAdmin):
+    list_display = ["round", "side", "placements", "settlement", "score"]
+    list_filter = ["round__match__game"]
+    readonly_fields = ["round", "side", "placements", "settlement", "score"]
+
+
+@admin.register(Event)
+class EventAdmin(admin.ModelAdmin):
+    """Events are the match's history: shown, never edited (use undo on the scorepad)."""
+
+    list_display = ["match", "number", "round", "seat", "kind", "tile", "at", "ends", "end_sum",
+                    "points"]
+    list_filter = ["kind", "match__game"]
+    search_fields = ["tile", "match__seats__player__name"]
+    list_select_related = ["match", "round"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False

@@ -1,0 +1,310 @@
+"""Stored matches: players, seats and sides, rounds and their events.
+
+Events are append-only and numbered per match; the scores derived from them are
+cached per side and per round (for fast lists and league tables) and are always
+written in the same transaction as the event that changed them, by
+``matches.services``. Every invariant the database can hold is a named constraint.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import F, Q
+from django.db.models.functions import Lower
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from matches import rules
+
+MAX_SEATS = 12  # Fives and Threes with double-twelve
+
+SEAT_OUTSIDE_TABLE = _("Seat %(position)s is not at this table of %(count)s players.")
+SIDE_OUTSIDE_MATCH = _("The side belongs to another match.")
+FINISHED_WITHOUT_WINNER = _("A finished match names its winner and when it finished.")
+PLAYERS_FOR_GAME = _("%(game)s is for %(low)s to %(high)s players, not %(count)s.")
+HANDS_AND_PIPS = _("Give the remaining hands or the pip totals, not both.")
+
+
+class GameKind(models.TextChoices):
+    ALL_FIVES = "all-fives", _("All Fives")
+    FIVE_UP = "five-up", _("Five Up")
+    FIVES_AND_THREES = "fives-and-threes", _("Fives and Threes")
+
+
+class MatchStatus(models.TextChoices):
+    IN_PROGRESS = "in-progress", _("In progress")
+    FINISHED = "finished", _("Finished")
+
+
+class RoundMode(models.TextChoices):
+    TRACKED = "tracked", _("Tracked (every tile)")
+    CALLED = "ends", _("Called (scoring ends only)")
+
+
+class RoundEnd(models.TextChoices):
+    NONE = "", _("In play")
+    DOMINO = "domino", _("Domino")
+    BLOCKED = "blocked", _("Blocked")
+
+
+class EventKind(models.TextChoices):
+    PLAY = "play", _("Play")
+    DRAW = "draw", _("Draw")
+    PASS = "pass", _("Pass")
+    CALL = "call", _("Called ends")
+
+
+def _scorer_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Player(models.Model):
+    name = models.CharField(_("name"), max_length=60)
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(Lower("name"), name="player_name_unique_ci"),
+            models.CheckConstraint(condition=~Q(name=""), name="player_name_not_blank"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Match(models.Model):
+    public_id = models.UUIDField(_("public id"), default=uuid.uuid4, unique=True, editable=False)
+    # whoever holds this token may score; everyone else with the public link only watches
+    scorer_token = models.CharField(max_length=40, default=_scorer_token, editable=False)
+    game = models.CharField(_("game"), max_length=20, choices=GameKind.choices)
+    options = models.JSONField(_("options"), default=dict, blank=True,
+                               help_text=_("As given in the match record; defaults omitted."))
+    player_count = models.PositiveSmallIntegerField(_("players"))
+    target = models.PositiveIntegerField(_("target"))
+    status = models.CharField(_("status"), max_length=12, choices=MatchStatus.choices,
+                              default=MatchStatus.IN_PROGRESS)
+    winner_side = models.PositiveSmallIntegerField(_("winning side"), null=True, blank=True)
+    started_at = models.DateTimeField(_("started"), default=timezone.now)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="matches")
+
+    class Meta:
+        ordering = ["-started_at", "-id"]
+        verbose_name_plural = _("matches")
+        constraints = [
+            models.CheckConstraint(condition=Q(game__in=GameKind.values), name="match_game_valid"),
+            models.CheckConstraint(condition=Q(status__in=MatchStatus.values),
+                                   name="match_status_valid"),
+            models.CheckConstraint(condition=Q(player_count__gte=2, player_count__lte=MAX_SEATS),
+                                   name="match_player_count_range"),
+            models.CheckConstraint(
+                condition=Q(game=GameKind.FIVES_AND_THREES) | Q(player_count__lte=4),
+                name="match_player_count_for_game"),
+            models.CheckConstraint(
+                condition=(Q(status=MatchStatus.FINISHED, winner_side__isnull=False,
+                             finished_at__isnull=False)
+                           | Q(status=MatchStatus.IN_PROGRESS, winner_side__isnull=True,
+                               finished_at__isnull=True)),
+                name="match_winner_iff_finished"),
+            models.CheckConstraint(condition=Q(target__gte=1), name="match_target_positive"),
+            models.CheckConstraint(
+                condition=Q(finished_at__isnull=True) | Q(finished_at__gte=F("started_at")),
+                name="match_finishes_after_start"),
+        ]
+        indexes = [models.Index(fields=["status", "-started_at"], name="match_status_started")]
+
+    def __str__(self) -> str:
+        return f"{self.get_game_display()} #{self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("matches:detail", kwargs={"public_id": self.public_id})
+
+    @property
+    def rules_game(self) -> rules.Game:
+        return rules.game_for(self.game)
+
+    def clean(self) -> None:
+        errors: dict[str, list[ValidationError]] = {}
+        if self.game in GameKind.values and self.player_count:
+            game = rules.game_for(self.game)
+            low, high = game.players
+            if not low <= self.player_count <= high:
+                errors.setdefault("player_count", []).append(ValidationError(
+                    PLAYERS_FOR_GAME, code="player_count",
+                    params={"game": game.name, "low": low, "high": high,
+                            "count": self.player_count}))
+        finished = self.status == MatchStatus.FINISHED
+        if finished != (self.winner_side is not None) or finished != bool(self.finished_at):
+            errors.setdefault("winner_side", []).append(
+                ValidationError(FINISHED_WITHOUT_WINNER, code="winner_iff_finished"))
+        if errors:
+            raise ValidationError(errors)
+
+
+class Side(models.Model):
+    """A player, or a partnership of two with four in All Fives and Five Up."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="sides")
+    index = models.PositiveSmallIntegerField(_("side"))
+    score = models.DecimalField(_("score"), max_digits=9, decimal_places=1, default=0)
+
+    class Meta:
+        ordering = ["match", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "index"], name="side_one_per_index"),
+            models.CheckConstraint(condition=Q(index__lt=MAX_SEATS), name="side_index_range"),
+        ]
+
+    def __str__(self) -> str:
+        return f"side {self.index + 1} of {self.match}"
+
+
+class Seat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField(_("seat"))
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    side = models.ForeignKey(Side, on_delete=models.CASCADE, related_name="seats")
+
+    class Meta:
+        ordering = ["match", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "position"], name="seat_one_per_position"),
+            models.CheckConstraint(condition=Q(position__lt=MAX_SEATS), name="seat_position_range"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} (seat {self.position})"
+
+    def clean(self) -> None:
+        errors = {}
+        match = getattr(self, "match", None)
+        if match is not None and self.position is not None and (
+                self.position >= match.player_count):
+            errors["position"] = ValidationError(
+                SEAT_OUTSIDE_TABLE, code="position",
+                params={"position": self.position, "count": match.player_count})
+        side = getattr(self, "side", None)
+        if side is not None and match is not None and side.match_id != match.pk:
+            errors["side"] = ValidationError(SIDE_OUTSIDE_MATCH, code="side")
+        if errors:
+            raise ValidationError(errors)
+
+
+class Round(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField(_("round"))
+    mode = models.CharField(_("mode"), max_length=8, choices=RoundMode.choices,
+                            default=RoundMode.TRACKED)
+    starter = models.PositiveSmallIntegerField(_("starter"), null=True, blank=True)
+    end = models.CharField(_("ended by"), max_length=8, choices=RoundEnd.choices, blank=True,
+                           default=RoundEnd.NONE)
+    finisher = models.PositiveSmallIntegerField(_("went out"), null=True, blank=True)
+    settled = models.BooleanField(_("settled"), default=False)
+    hands = models.JSONField(_("remaining hands"), null=True, blank=True)
+    pips = models.JSONField(_("remaining pips"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="round_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_from_one"),
+            models.CheckConstraint(condition=Q(mode__in=RoundMode.values),
+                                   name="round_mode_valid"),
+            models.CheckConstraint(condition=Q(end__in=RoundEnd.values), name="round_end_valid"),
+            models.CheckConstraint(condition=Q(hands__isnull=True) | Q(pips__isnull=True),
+                                   name="round_hands_or_pips"),
+            models.CheckConstraint(condition=Q(finisher__isnull=True) | Q(end=RoundEnd.DOMINO),
+                                   name="round_finisher_only_on_domino"),
+            models.CheckConstraint(
+                condition=Q(settled=False) | ~Q(end=RoundEnd.NONE),
+                name="round_settled_after_end"),
+            models.CheckConstraint(
+                condition=Q(settled=False) | Q(hands__isnull=False) | Q(pips__isnull=False),
+                name="round_settled_with_hands_or_pips"),
+        ]
+
+    def __str__(self) -> str:
+        return f"round {self.number} of {self.match}"
+
+    def clean(self) -> None:
+        if self.hands is not None and self.pips is not None:
+            raise ValidationError({"pips": ValidationError(HANDS_AND_PIPS, code="hands_or_pips")})
+
+
+class RoundSide(models.Model):
+    """A side's cached totals for one round: placements, settlement, running score."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="side_totals")
+    side = models.ForeignKey(Side, on_delete=models.CASCADE, related_name="round_totals")
+    placements = models.DecimalField(max_digits=9, decimal_places=1, default=0)
+    settlement = models.DecimalField(max_digits=9, decimal_places=1, default=0)
+    score = models.DecimalField(max_digits=9, decimal_places=1, default=0)
+
+    class Meta:
+        ordering = ["round", "side__index"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "side"], name="round_side_unique"),
+        ]
+
+
+class Event(models.Model):
+    """One play, draw, pass or called placement; append-only, numbered per match."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="events")
+    number = models.PositiveIntegerField(_("event"))
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    kind = models.CharField(_("kind"), max_length=4, choices=EventKind.choices)
+    tile = models.CharField(_("tile"), max_length=5, blank=True)
+    at = models.CharField(_("attachment point"), max_length=8, blank=True)
+    tiles_drawn = models.PositiveSmallIntegerField(_("tiles drawn"), null=True, blank=True)
+    ends = models.JSONField(_("scoring ends"), null=True, blank=True)
+    goes_out = models.BooleanField(_("went out"), default=False)
+    claim = models.DecimalField(_("claim"), max_digits=6, decimal_places=1, null=True,
+                                blank=True)
+    # derived by the rules engine when the event was recorded
+    end_sum = models.PositiveSmallIntegerField(_("end sum"), null=True, blank=True)
+    points = models.DecimalField(_("points counted"), max_digits=6, decimal_places=1,
+                                 null=True, blank=True)
+    refused = models.CharField(_("award refused"), max_length=200, blank=True)
+    recorded_at = models.DateTimeField(_("recorded"), default=timezone.now)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="event_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="event_number_from_one"),
+            models.CheckConstraint(condition=Q(kind__in=EventKind.values),
+                                   name="event_kind_valid"),
+            models.CheckConstraint(condition=Q(seat__lt=MAX_SEATS), name="event_seat_range"),
+            models.CheckConstraint(
+                condition=~Q(kind=EventKind.PLAY) | ~Q(tile=""), name="event_play_has_tile"),
+            models.CheckConstraint(
+                condition=~Q(kind=EventKind.DRAW) | Q(tiles_drawn__gte=1),
+                name="event_draw_has_count"),
+            models.CheckConstraint(
+                condition=~Q(kind=EventKind.CALL) | Q(ends__isnull=False),
+                name="event_call_has_ends"),
+            models.CheckConstraint(
+                condition=Q(kind__in=[EventKind.PLAY, EventKind.CALL]) | Q(
+                    tile="", at="", claim__isnull=True, ends__isnull=True),
+                name="event_fields_match_kind"),
+        ]
+
+    def __str__(self) -> str:
+        return f"event {self.number} of {self.match}"
+
+    def clean(self) -> None:
+        if self.seat is not None and getattr(self, "match", None) is not None and (
+                self.seat >= self.match.player_count):
+            raise ValidationError({"seat": ValidationError(
+                SEAT_OUTSIDE_TABLE, code="seat",
+                params={"position": self.seat, "count": self.match.player_count})})

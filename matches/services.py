@@ -1,0 +1,251 @@
+"""Writes. Every change to a match goes through the rules engine here, atomically.
+
+Each service replays the stored events, applies the one new action in the engine
+(a :class:`~matches.rules.RulesError` stops it before anything is written), then
+stores the action and refreshes the cached scores in the same transaction, so the
+cache always equals a fresh replay.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models.functions import Lower
+from django.utils import timezone
+
+from matches import rules
+from matches.models import (
+    Event,
+    EventKind,
+    Match,
+    MatchStatus,
+    Player,
+    Round,
+    RoundEnd,
+    RoundMode,
+    RoundSide,
+    Seat,
+    Side,
+)
+from matches.selectors import match_engine, score_decimal
+
+
+def player_get_or_create(*, name: str) -> Player:
+    name = " ".join(name.split())
+    player = Player.objects.filter(name__iexact=name).order_by(Lower("name")).first()
+    if player is None:
+        player = Player(name=name)
+        player.full_clean()
+        player.save()
+    return player
+
+
+@transaction.atomic
+def match_create(*, game: str, players: Sequence[str], options: Mapping[str, Any] | None = None,
+                 created_by: AbstractBaseUser | None = None) -> Match:
+    """A new match with its seats and sides; the first round is started separately."""
+    engine = rules.Match(rules.game_for(game), list(players), dict(options or {}))
+    return _store_match(engine, created_by=created_by)
+
+
+@transaction.atomic
+def round_start(*, match: Match, starter: int | None,
+                mode: str = RoundMode.TRACKED) -> Round:
+    """Open the next round with ``starter`` (the previous finisher, or a draw of lots)."""
+    match = _locked(match)
+    engine = match_engine(match)
+    rules_mode = rules.RoundMode.CALLED if mode == RoundMode.CALLED else rules.RoundMode.TRACKED
+    engine.do(rules.StartRound(starter, rules_mode))
+    round_ = Round(match=match, number=len(engine.rounds), mode=mode, starter=starter)
+    round_.full_clean()
+    round_.save()
+    _sync(match, engine, [round_])
+    return round_
+
+
+@transaction.atomic
+def event_record(*, match: Match, action: rules.Event) -> Event:
+    """Record a play, draw, pass or called placement in the current round."""
+    match = _locked(match)
+    engine = match_engine(match)
+    award = engine.do(action)
+    round_ = match.rounds.order_by("-number").first()
+    assert round_ is not None  # the engine refuses an event before the first round
+    event = _event_row(match, round_, action, award,
+                       number=match.events.count() + 1)
+    event.full_clean()
+    event.save()
+    rnd = engine.rounds[-1]
+    round_.end = rnd.end.value if rnd.end else RoundEnd.NONE
+    round_.finisher = rnd.finisher
+    round_.save(update_fields=["end", "finisher"])
+    _sync(match, engine, [round_])
+    return event
+
+
+@transaction.atomic
+def round_settle(*, match: Match, hands: Sequence[Sequence[rules.Tile]] | None = None,
+                 pips: Sequence[int] | None = None, result: rules.RoundEnd | None = None,
+                 domino_seat: int | None = None) -> Round:
+    """Settle the ended round from each hand's remaining tiles or pip totals."""
+    match = _locked(match)
+    engine = match_engine(match)
+    engine.settle(hands=hands, pips=pips, result=result, domino_seat=domino_seat)
+    rnd = engine.rounds[-1]
+    round_ = match.rounds.get(number=rnd.number)
+    round_.end = rnd.end.value if rnd.end else RoundEnd.NONE
+    round_.finisher = rnd.finisher
+    round_.settled = True
+    round_.hands = [[str(t) for t in hand] for hand in hands] if hands is not None else None
+    round_.pips = list(pips) if pips is not None else None
+    round_.full_clean()
+    round_.save()
+    _sync(match, engine, [round_])
+    return round_
+
+
+@transaction.atomic
+def event_undo(*, match: Match) -> rules.Action:
+    """Take back the last action: an event, a settlement or the start of a round."""
+    match = _locked(match)
+    engine = match_engine(match)
+    undone = engine.undo()
+    round_ = match.rounds.order_by("-number").first()
+    assert round_ is not None
+    touched: list[Round] = []
+    if isinstance(undone, rules.StartRound):
+        round_.delete()
+    elif isinstance(undone, rules.Settle):
+        round_.settled = False
+        round_.hands = round_.pips = None
+        if round_.mode == RoundMode.CALLED and not engine.rounds[-1].ended:
+            round_.end, round_.finisher = RoundEnd.NONE, None
+        round_.save()
+        touched.append(round_)
+    else:
+        match.events.order_by("-number").first().delete()  # type: ignore[union-attr]
+        rnd = engine.rounds[-1]
+        round_.end = rnd.end.value if rnd.end else RoundEnd.NONE
+        round_.finisher = rnd.finisher
+        round_.save(update_fields=["end", "finisher"])
+        touched.append(round_)
+    _sync(match, engine, touched)
+    return undone
+
+
+@transaction.atomic
+def match_import(*, document: Mapping[str, Any],
+                 created_by: AbstractBaseUser | None = None) -> Match:
+    """Verify a ``domino-match/1`` record by replaying it, then store it whole."""
+    engine = rules.replay(document)
+    match = _store_match(engine, created_by=created_by)
+    sides = {side.index: side for side in match.sides.all()}
+    number = 0
+    events: list[Event] = []
+    rounds: list[Round] = []
+    for rnd in engine.rounds:
+        settle = rnd.settle
+        round_ = Round(
+            match=match, number=rnd.number,
+            mode=RoundMode.CALLED if not rnd.tracked else RoundMode.TRACKED,
+            starter=rnd.starter, end=rnd.end.value if rnd.end else RoundEnd.NONE,
+            finisher=rnd.finisher, settled=rnd.settled,
+            hands=([[str(t) for t in hand] for hand in settle.hands]
+                   if settle and settle.hands is not None else None),
+            pips=list(settle.pips) if settle and settle.pips is not None else None,
+        )
+        round_.full_clean(validate_constraints=False)
+        round_.save()
+        rounds.append(round_)
+        for action, award in zip(rnd.events, rnd.awards, strict=True):
+            number += 1
+            events.append(_event_row(match, round_, action, award, number=number))
+    Event.objects.bulk_create(events)
+    _sync(match, engine, rounds, sides=sides)
+    return match
+
+
+# -- internals -----------------------------------------------------------------------
+
+
+def _locked(match: Match) -> Match:
+    """The match row, locked for this transaction: two phones cannot interleave writes."""
+    return Match.objects.select_for_update().get(pk=match.pk)
+
+
+def _store_match(engine: rules.Match, *, created_by: AbstractBaseUser | None) -> Match:
+    names = engine.names or [f"Seat {seat + 1}" for seat in range(engine.players)]
+    match = Match(game=engine.game.slug, options=dict(engine.options.given),
+                  player_count=engine.players, target=engine.options.target,
+                  created_by=created_by)
+    match.full_clean()
+    match.save()
+    sides = [Side(match=match, index=index) for index in range(len(engine.sides))]
+    Side.objects.bulk_create(sides)
+    for position, name in enumerate(names):
+        seat = Seat(match=match, position=position, player=player_get_or_create(name=name),
+                    side=sides[engine.side_of[position]])
+        seat.full_clean()
+        seat.save()
+    return match
+
+
+def _event_row(match: Match, round_: Round, action: rules.Action, award: rules.Award | None,
+               *, number: int) -> Event:
+    event = Event(match=match, round=round_, number=number, seat=action.seat)  # type: ignore[union-attr]
+    claim = getattr(action, "claim", None)
+    if claim is not None:
+        event.claim = score_decimal(claim)
+    if isinstance(action, rules.Play):
+        event.kind = EventKind.PLAY
+        event.tile = str(action.tile)
+        event.at = str(action.at) if action.at else ""
+    elif isinstance(action, rules.Draw):
+        event.kind, event.tiles_drawn = EventKind.DRAW, action.tiles
+    elif isinstance(action, rules.Pass):
+        event.kind = EventKind.PASS
+    elif isinstance(action, rules.Call):
+        event.kind = EventKind.CALL
+        event.ends = [str(end) for end in action.ends]
+        event.goes_out = action.goes_out
+    if award is not None:
+        event.end_sum = award.end_sum
+        event.points = score_decimal(award.counted)
+        event.refused = award.refused or ""
+    return event
+
+
+def _sync(match: Match, engine: rules.Match, rounds: Sequence[Round], *,
+          sides: dict[int, Side] | None = None) -> None:
+    """Refresh the cached scores and status from the engine's state."""
+    sides = sides or {side.index: side for side in match.sides.all()}
+    for index, score in enumerate(engine.scores):
+        side = sides[index]
+        side.score = score_decimal(score)
+    Side.objects.bulk_update(list(sides.values()), ["score"])
+    by_number = {rnd.number: rnd for rnd in engine.rounds}
+    for round_ in rounds:
+        rnd = by_number.get(round_.number)
+        if rnd is None:
+            continue
+        running = rnd.scores or engine.scores
+        awards = rnd.settlement.awards if rnd.settlement else [0] * len(sides)
+        RoundSide.objects.filter(round=round_).delete()
+        RoundSide.objects.bulk_create([
+            RoundSide(round=round_, side=sides[index],
+                      placements=score_decimal(rnd.placements[index]),
+                      settlement=score_decimal(awards[index]),
+                      score=score_decimal(running[index]))
+            for index in range(len(sides))
+        ])
+    finished = engine.winner is not None
+    match.status = MatchStatus.FINISHED if finished else MatchStatus.IN_PROGRESS
+    match.winner_side = engine.winner
+    if finished and match.finished_at is None:
+        match.finished_at = max(timezone.now(), match.started_at)
+    elif not finished:
+        match.finished_at = None
+    match.save(update_fields=["status", "winner_side", "finished_at"])
