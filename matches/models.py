@@ -254,6 +254,9 @@ class RoundSide(models.Model):
             models.UniqueConstraint(fields=["round", "side"], name="round_side_unique"),
         ]
 
+    def __str__(self) -> str:
+        return f"side {self.side.index + 1} in {self.round}"
+
 
 class Event(models.Model):
     """One play, draw, pass or called placement; append-only, numbered per match."""
