@@ -167,7 +167,7 @@ class Game:
         raise NotImplementedError
 
     def settle(self, options: MatchOptions, players: int, pips: Sequence[int],
-               finisher: int | None) -> Settlement:
+               finisher: int | None, labels: Sequence[str] | None = None) -> Settlement:
         """The round's settlement from each seat's remaining pips."""
         raise NotImplementedError
 
@@ -199,12 +199,12 @@ class AllFives(Game):
         return end_sum if end_sum > 0 and end_sum % 5 == 0 else 0
 
     def settle(self, options: MatchOptions, players: int, pips: Sequence[int],
-               finisher: int | None) -> Settlement:
+               finisher: int | None, labels: Sequence[str] | None = None) -> Settlement:
         sides = self.sides(players)
         side_pips = [sum(pips[seat] for seat in seats) for seats in sides]
         awards: list[Fraction | int] = [ZERO] * len(sides)
         steps: list[str] = []
-        names = [_side_name(seats) for seats in sides]
+        names = [_side_name(seats, labels) for seats in sides]
         for name, seats, total in zip(names, sides, side_pips, strict=True):
             shown = " + ".join(str(pips[seat]) for seat in seats)
             steps.append(f"{name}: {shown} = {total} pips" if len(seats) > 1
@@ -255,7 +255,7 @@ class FiveUp(Game):
         return end_sum // 5 if end_sum > 0 and end_sum % 5 == 0 else 0
 
     def settle(self, options: MatchOptions, players: int, pips: Sequence[int],
-               finisher: int | None) -> Settlement:
+               finisher: int | None, labels: Sequence[str] | None = None) -> Settlement:
         sides = self.sides(players)
         awards: list[Fraction | int] = [ZERO] * len(sides)
         steps = []
@@ -265,8 +265,8 @@ class FiveUp(Game):
                 rounded = round_to_five(pips[seat])
                 deduction = rounded // 5
                 awards[side] -= deduction
-                steps.append(f"seat {seat + 1}: {_rounding_step(pips[seat], rounded)}, "
-                             f"−{deduction}")
+                steps.append(f"{_side_name((seat,), labels)}: "
+                             f"{_rounding_step(pips[seat], rounded)}, −{deduction}")
         return Settlement(tuple(awards), tuple(steps))
 
     def ends_on_placement(self, options: MatchOptions) -> bool:
@@ -307,7 +307,7 @@ class FivesAndThrees(Game):
         return sum(end_sum // d for d in divisors if end_sum % d == 0)
 
     def settle(self, options: MatchOptions, players: int, pips: Sequence[int],
-               finisher: int | None) -> Settlement:
+               finisher: int | None, labels: Sequence[str] | None = None) -> Settlement:
         return Settlement((ZERO,) * players, ("remaining tiles score nothing",))
 
     def ends_on_placement(self, options: MatchOptions) -> bool:
@@ -334,8 +334,8 @@ def game_for(slug: object) -> Game:
         raise OptionError(f"unknown game {slug!r} (expected one of {', '.join(GAMES)})") from None
 
 
-def _side_name(seats: Sequence[int]) -> str:
-    return " + ".join(f"seat {seat + 1}" for seat in seats)
+def _side_name(seats: Sequence[int], labels: Sequence[str] | None = None) -> str:
+    return " + ".join(labels[seat] if labels else f"seat {seat}" for seat in seats)
 
 
 def _show(value: Fraction) -> str:

@@ -522,7 +522,7 @@ class Match:
             raise HandsMismatch("give hands or pips, not both")
         pips = (self._hands_pips(rnd, settle.hands, finisher) if settle.hands is not None
                 else self._check_pips(rnd, settle.pips, finisher))  # type: ignore[arg-type]
-        settlement = self.game.settle(self.options, self.players, pips, finisher)
+        settlement = self.game.settle(self.options, self.players, pips, finisher, self.labels)
         rnd.end, rnd.finisher = end, finisher
         rnd.settle, rnd.pips, rnd.settlement = settle, pips, settlement
         if rnd.turn is not None:

@@ -1,0 +1,206 @@
+"""What the pages draw: the board as SVG geometry, tallies and scores in each game's unit.
+
+Pure presentation built from the rules engine's state; no rule is decided here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from matches import rules
+
+UNIT = 20  # SVG units per tile half
+
+# (dx, dy) directions on the board
+EAST, WEST, NORTH, SOUTH = (1, 0), (-1, 0), (0, -1), (0, 1)
+
+PIP_SPOTS: dict[int, list[tuple[float, float]]] = {
+    0: [],
+    1: [(0.5, 0.5)],
+    2: [(0.27, 0.27), (0.73, 0.73)],
+    3: [(0.27, 0.27), (0.5, 0.5), (0.73, 0.73)],
+    4: [(0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)],
+    5: [(0.27, 0.27), (0.73, 0.27), (0.5, 0.5), (0.27, 0.73), (0.73, 0.73)],
+    6: [(0.27, 0.25), (0.73, 0.25), (0.27, 0.5), (0.73, 0.5), (0.27, 0.75), (0.73, 0.75)],
+}
+
+
+def show_score(value: int | Fraction) -> str:
+    """A score as the table writes it: halves as ½, never a float."""
+    if isinstance(value, int) or value.denominator == 1:
+        return str(int(value)).replace("-", "−")
+    sign = "−" if value < 0 else ""
+    whole = abs(value.numerator) // 2  # scores are whole or half: the denominator is 2
+    return f"{sign}{whole}½" if whole else f"{sign}½"
+
+
+# -- the board -------------------------------------------------------------------------
+
+
+@dataclass
+class Half:
+    """One unit square of a tile at (x, y), its pips in the same coordinates."""
+
+    x: float
+    y: float
+    value: int
+    spots: list[tuple[float, float]]
+    text: bool  # values above 6 are written, not drawn
+
+    @property
+    def text_x(self) -> float:
+        return self.x + 0.5
+
+    @property
+    def text_y(self) -> float:
+        return self.y + 0.72
+
+
+def half(x: float, y: float, value: int) -> Half:
+    return Half(x, y, value, [(x + sx, y + sy) for sx, sy in PIP_SPOTS.get(value, [])],
+                value > 6)
+
+
+@dataclass
+class TileShape:
+    tile: str
+    x: float
+    y: float
+    width: float
+    height: float
+    halves: list[Half]
+    spinner: bool
+    double: bool
+    newest: bool
+    divider: tuple[float, float, float, float]
+
+
+@dataclass
+class OpenEnd:
+    x: float
+    y: float
+    point: str
+    flank: bool
+
+
+@dataclass
+class Board:
+    tiles: list[TileShape] = field(default_factory=list)
+    ends: list[OpenEnd] = field(default_factory=list)
+    view_box: str = "0 0 100 40"
+    width: int = 320
+    height: int = 120
+    empty: bool = True
+
+
+def _perp(direction: tuple[int, int]) -> tuple[int, int]:
+    dx, dy = direction
+    return (-dy, dx)
+
+
+def board(layout: rules.Layout | None) -> Board:
+    """Lay the tree out on a grid: lines run straight, flanks leave a spinner crosswise."""
+    result = Board()
+    if layout is None or not len(layout):
+        return result
+    result.empty = False
+    # exits[(tile, key)] = (point, direction) where a child of that end or slot starts
+    exits: dict[tuple[rules.Tile, object], tuple[tuple[float, float], tuple[int, int]]] = {}
+    placed = list(layout.walk())
+    for index, (tile, parent, key, spinner) in enumerate(placed):
+        if parent is None:
+            if tile.is_double:
+                rect = (-0.5, -1.0, 1.0, 2.0)
+                exits[(tile, rules.Slot.LINE_A)] = ((-0.5, 0), WEST)
+                exits[(tile, rules.Slot.LINE_B)] = ((0.5, 0), EAST)
+                exits[(tile, rules.Slot.FLANK_A)] = ((0, -1), NORTH)
+                exits[(tile, rules.Slot.FLANK_B)] = ((0, 1), SOUTH)
+                halves = [(tile.low, (0, -0.5)), (tile.high, (0, 0.5))]
+            else:
+                rect = (-1.0, -0.5, 2.0, 1.0)
+                exits[(tile, tile.low)] = ((-1, 0), WEST)
+                exits[(tile, tile.high)] = ((1, 0), EAST)
+                halves = [(tile.low, (-0.5, 0)), (tile.high, (0.5, 0))]
+        else:
+            (ex, ey), direction = exits[(parent, key)]
+            dx, dy = direction
+            px, py = _perp(direction)
+            joined = key if isinstance(key, int) else parent.low
+            if tile.is_double:
+                # crosswise: one unit along the line, two across
+                cx, cy = ex + dx * 0.5, ey + dy * 0.5
+                rect = _rect_around(cx, cy, along=1, across=2, direction=direction)
+                exits[(tile, rules.Slot.LINE_B)] = ((ex + dx, ey + dy), direction)
+                exits[(tile, rules.Slot.FLANK_A)] = ((cx + px, cy + py), (px, py))
+                exits[(tile, rules.Slot.FLANK_B)] = ((cx - px, cy - py), (-px, -py))
+                halves = [(tile.low, (cx + px * 0.5, cy + py * 0.5)),
+                          (tile.high, (cx - px * 0.5, cy - py * 0.5))]
+            else:
+                cx, cy = ex + dx, ey + dy
+                rect = _rect_around(cx, cy, along=2, across=1, direction=direction)
+                outer = tile.other(joined)
+                exits[(tile, outer)] = ((ex + 2 * dx, ey + 2 * dy), direction)
+                halves = [(joined, (ex + dx * 0.5, ey + dy * 0.5)),
+                          (outer, (ex + dx * 1.5, ey + dy * 1.5))]
+        x, y, w, h = rect
+        divider = ((x + w / 2, y, x + w / 2, y + h) if w > h else (x, y + h / 2, x + w, y + h / 2))
+        result.tiles.append(TileShape(
+            tile=str(tile), x=x, y=y, width=w, height=h, spinner=spinner, double=tile.is_double,
+            newest=index == len(placed) - 1, divider=divider,
+            # each half is a unit square around its centre
+            halves=[half(hx - 0.5, hy - 0.5, value) for value, (hx, hy) in halves]))
+    for point in layout.open_points():
+        slot = layout.next_slot(point.tile) if point.tile.is_double else None
+        key: object = slot if point.tile.is_double else point.value
+        if (point.tile, key) in exits:
+            (ex, ey), _ = exits[(point.tile, key)]
+            result.ends.append(OpenEnd(ex, ey, str(point),
+                                       bool(slot and slot.is_flank)))
+    xs = [t.x for t in result.tiles] + [t.x + t.width for t in result.tiles]
+    ys = [t.y for t in result.tiles] + [t.y + t.height for t in result.tiles]
+    pad = 0.6
+    min_x, min_y = min(xs) - pad, min(ys) - pad
+    width, height = max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad
+    result.view_box = f"{min_x:g} {min_y:g} {width:g} {height:g}"
+    result.width = int(width * UNIT)
+    result.height = int(height * UNIT)
+    return result
+
+
+def _rect_around(cx: float, cy: float, *, along: float, across: float,
+                 direction: tuple[int, int]) -> tuple[float, float, float, float]:
+    w, h = (along, across) if direction[0] else (across, along)
+    return (cx - w / 2, cy - h / 2, w, h)
+
+
+# -- the tally ------------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    """The paper tally: a stroke per 5 raw points, a big X with four small x for 50."""
+
+    fifties: int
+    strokes: int
+    half: bool
+
+    @property
+    def fifty_xs(self) -> list[int]:
+        return [20 * i for i in range(self.fifties)]
+
+    @property
+    def stroke_xs(self) -> list[int]:
+        return [20 * self.fifties + 3 + 4 * i for i in range(self.strokes)]
+
+    @property
+    def width(self) -> int:
+        return 20 * self.fifties + 4 * self.strokes + 4
+
+
+def tally(raw: int | Fraction) -> Tally | None:
+    if raw <= 0:
+        return None
+    whole = int(raw)
+    strokes = whole // 5
+    return Tally(strokes // 10, strokes % 10, raw != whole)

@@ -1,0 +1,250 @@
+"""The scorepad's view of a match: everything the page shows, built from the engine.
+
+A read: it replays the stored events (selectors) and describes the table — whose
+turn, the board, which tiles can still be tapped, where a chosen tile may go and what
+it would score — without deciding any rule itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from matches import presenters, rules
+from matches.models import Match
+
+
+@dataclass
+class SeatView:
+    position: int
+    name: str
+    side: int
+    tiles: int | None  # tiles in hand, tracked rounds only
+    turn: bool
+
+
+@dataclass
+class SideView:
+    index: int
+    names: str
+    score: str
+    raw: str | None  # Five Up: the raw points beside the display points
+    tally: presenters.Tally | None
+    winner: bool
+    leading: bool
+
+
+@dataclass
+class PickTile:
+    tile: str
+    on_table: bool
+    playable: bool
+    selected: bool
+
+    @property
+    def halves(self) -> list[presenters.Half]:
+        low, high = (int(v) for v in self.tile.split("-"))
+        return [presenters.half(0, 0, low), presenters.half(1, 0, high)]
+
+
+@dataclass
+class Choice:
+    """A legal end for the chosen tile, with what placing it there would make."""
+
+    point: str
+    label: str
+    end_sum: int
+    points: int
+    flank: bool
+
+
+@dataclass
+class AwardView:
+    who: str
+    what: str
+    ends: str
+    end_sum: int
+    points: str
+    refused: str | None
+
+
+@dataclass
+class RoundView:
+    number: int
+    mode: str
+    placements: list[str]
+    settlement: list[str]
+    scores: list[str]
+    finisher: str | None
+    blocked: bool
+    steps: list[str]
+    ended: bool
+
+
+@dataclass
+class ScorepadView:
+    match: Match
+    engine: rules.Match
+    seq: int
+    phase: str
+    unit: str
+    names: list[str]
+    seats: list[SeatView]
+    sides: list[SideView]
+    board: presenters.Board
+    ends_text: str
+    end_sum: int
+    boneyard: int | None
+    round_number: int | None
+    mode: str | None
+    turn_name: str | None
+    turn_seat: int | None
+    picker: list[PickTile] = field(default_factory=list)
+    selected: str | None = None
+    choices: list[Choice] = field(default_factory=list)
+    last_award: AwardView | None = None
+    rounds: list[RoundView] = field(default_factory=list)
+    required_starter: int | None = None
+    winner: str | None = None
+    called_ends: int = 4
+    unseen: list[str] = field(default_factory=list)
+    can_undo: bool = False
+    value_range: range = range(7)
+    drawing: bool = True
+
+    @property
+    def called_range(self) -> range:
+        return range(self.called_ends)
+
+
+def score_text(match: rules.Match, value: int | Fraction) -> str:
+    return presenters.show_score(value)
+
+
+def build(match: Match, engine: rules.Match, *, selected: str | None = None) -> ScorepadView:
+    game = engine.game
+    names = list(engine.names or [])
+    rnd = engine.current_round
+    tracked_play = rnd is not None and rnd.tracked and engine.phase == "play"
+    seats = [
+        SeatView(position=seat, name=names[seat], side=engine.side_of[seat],
+                 tiles=rnd.counts[seat] if rnd is not None and rnd.tracked else None,
+                 turn=bool(tracked_play and rnd is not None and rnd.turn == seat))
+        for seat in range(engine.players)
+    ]
+    top = max(engine.scores)
+    sides = []
+    for index, seats_of_side in enumerate(engine.sides):
+        score = engine.scores[index]
+        raw = score * 5 if game.unit is rules.Unit.DISPLAY else score
+        sides.append(SideView(
+            index=index, names=" & ".join(names[s] for s in seats_of_side),
+            score=presenters.show_score(score),
+            raw=presenters.show_score(raw) if game.unit is rules.Unit.DISPLAY else None,
+            tally=presenters.tally(raw) if game.unit is not rules.Unit.POINTS else None,
+            winner=engine.winner == index, leading=score == top and score > 0))
+    layout = rnd.layout if rnd is not None and rnd.tracked else None
+    view = ScorepadView(
+        match=match, engine=engine, seq=len(engine.log), phase=engine.phase,
+        unit=game.unit.value, names=names, seats=seats, sides=sides,
+        board=presenters.board(layout),
+        ends_text=" + ".join(str(end.points) for end in layout.scoring_ends()) if layout else "",
+        end_sum=layout.end_sum if layout else 0,
+        boneyard=rnd.boneyard if rnd is not None and engine.options.drawing else None,
+        round_number=rnd.number if rnd else None,
+        mode=rnd.mode.value if rnd else None,
+        turn_name=names[rnd.turn] if tracked_play and rnd and rnd.turn is not None else None,
+        turn_seat=rnd.turn if tracked_play and rnd else None,
+        required_starter=engine.required_starter(),
+        winner=engine.side_name(engine.winner) if engine.winner is not None else None,
+        called_ends=game.max_called_ends or 6,
+        can_undo=bool(engine.log),
+        value_range=range(engine.options.tile_set.top + 1),
+        drawing=engine.options.drawing,
+    )
+    if layout is not None:
+        on_table = set(layout.tiles)
+        open_values = {point.value for point in layout.open_points()}
+        chosen = None
+        if selected:
+            try:
+                chosen = rules.Tile.parse(selected)
+            except rules.RulesError:
+                chosen = None
+        view.picker = [
+            PickTile(str(tile), tile in on_table,
+                     tile not in on_table and (not layout or tile.low in open_values
+                                               or tile.high in open_values),
+                     tile == chosen)
+            for tile in engine.options.tile_set.tiles
+        ]
+        if chosen is not None and chosen not in on_table and tracked_play:
+            view.selected = str(chosen)
+            view.choices = _choices(engine, layout, chosen)
+    if rnd is not None:
+        on_table_tiles = set(layout.tiles) if layout else set()
+        view.unseen = [str(t) for t in engine.options.tile_set.tiles if t not in on_table_tiles]
+        view.last_award = _last_award(engine, rnd)
+    view.rounds = _rounds(engine)
+    return view
+
+
+def _choices(engine: rules.Match, layout: rules.Layout, tile: rules.Tile) -> list[Choice]:
+    if not len(layout):
+        placed = layout.place(tile)
+        layout.undo()
+        points = engine.game.placement_points(placed.end_sum, engine.options.divisors)
+        return [Choice("", f"Open with {tile}", placed.end_sum, points, False)]
+    choices = []
+    for point in layout.legal_points(tile):
+        slot = layout.next_slot(point.tile) if point.tile.is_double else None
+        placed = layout.place(tile, point)
+        layout.undo()
+        if slot is not None:
+            label = f"{point.tile} {slot.value}"
+        else:
+            label = f"the {point.value} of {point.tile}"
+        points = engine.game.placement_points(placed.end_sum, engine.options.divisors)
+        choices.append(Choice(str(point), label, placed.end_sum, points,
+                              bool(slot and slot.is_flank)))
+    return choices
+
+
+def _last_award(engine: rules.Match, rnd: rules.Round) -> AwardView | None:
+    names = engine.names or []
+    for event, award in zip(reversed(rnd.events), reversed(rnd.awards), strict=True):
+        if award is None:
+            continue
+        if isinstance(event, rules.Play):
+            what = f"{event.tile}" + (f" on {event.at}" if event.at else " to open")
+        else:
+            what = "a called placement"
+        ends = ""
+        if isinstance(event, rules.Call):
+            ends = " + ".join(str(end.points) for end in event.ends)
+        counted = presenters.show_score(award.counted)
+        bonus = f" (+{award.bonus} for going out)" if award.bonus else ""
+        return AwardView(names[event.seat], what, ends, award.end_sum,
+                         f"{counted}{bonus}" if not award.refused else "0", award.refused)
+    return None
+
+
+def _rounds(engine: rules.Match) -> list[RoundView]:
+    summary = rules.summary(engine)
+    names = engine.names or []
+    views = []
+    for rnd, data in zip(engine.rounds, summary["rounds"], strict=True):
+        views.append(RoundView(
+            number=rnd.number, mode=rnd.mode.value,
+            placements=[presenters.show_score(_frac(v)) for v in data["placements"]],
+            settlement=[presenters.show_score(_frac(v)) for v in data["settlement"]],
+            scores=[presenters.show_score(_frac(v)) for v in data["scores"]],
+            finisher=names[rnd.finisher] if rnd.finisher is not None else None,
+            blocked=rnd.blocked, ended=rnd.ended,
+            steps=list(rnd.settlement.steps) if rnd.settlement else []))
+    return views
+
+
+def _frac(value: Any) -> int | Fraction:
+    return value if isinstance(value, int) else Fraction(value).limit_denominator(2)

@@ -1,0 +1,208 @@
+"""Forms of the scorepad: they parse what the scorer tapped into the engine's values.
+
+Field-level messages are translatable; rule violations come back from the services as
+:class:`~matches.rules.RulesError` and are added as non-field errors by the views.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from matches import rules
+from matches.models import GameKind, RoundMode
+
+MAX_PLAYERS = 12
+NOT_A_TILE = _("Tap a tile first.")
+NAMES_NEEDED = _("Enter a name for each player, in seat order (at least two).")
+DUPLICATE_NAMES = _("Each player needs a different name.")
+STARTER_OUTSIDE = _("The starter must be one of the players.")
+
+
+class SeqForm(forms.Form):
+    """Every scoring form carries the number of actions the scorer's page had seen,
+    so a repeated tap after a dropped connection is not applied twice."""
+
+    seq = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+
+
+class NewMatchForm(forms.Form):
+    game = forms.ChoiceField(label=_("Game"), choices=GameKind.choices,
+                             initial=GameKind.ALL_FIVES, widget=forms.RadioSelect)
+    target = forms.IntegerField(
+        label=_("Target"), required=False, min_value=1,
+        help_text=_("Leave empty for the game's own: All Fives 250 (two players) or 200, "
+                    "Five Up 61 display points, Fives and Threes 61."))
+    tile_set = forms.ChoiceField(label=_("Set (Fives and Threes)"), choices=[
+        ("double-six", _("Double-six")), ("double-nine", _("Double-nine")),
+        ("double-twelve", _("Double-twelve"))], initial="double-six", required=False)
+    deal = forms.ChoiceField(label=_("Deal (Fives and Threes)"), choices=[
+        ("full", _("Full: as many tiles as possible")), ("short", _("Short: a quicker game"))],
+        initial="full", required=False)
+    drawing = forms.BooleanField(label=_("Draw from the boneyard (Fives and Threes)"),
+                                 required=False)
+    advanced = forms.BooleanField(label=_("Advanced: 7, 11 and 13 score too (Fives and "
+                                          "Threes)"), required=False)
+    immediate_end = forms.BooleanField(
+        label=_("End at once on reaching the target, no overshoot (Fives and Threes)"),
+        required=False, initial=True)
+    starter = forms.CharField(label=_("Who starts"), initial="lots", required=False)
+    mode = forms.ChoiceField(label=_("First round"), choices=RoundMode.choices,
+                             initial=RoundMode.TRACKED)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for seat in range(MAX_PLAYERS):
+            self.fields[f"player_{seat}"] = forms.CharField(
+                label=_("Seat %(n)s") % {"n": seat + 1}, max_length=60, required=False)
+
+    def player_fields(self) -> list[forms.BoundField]:
+        return [self[f"player_{seat}"] for seat in range(MAX_PLAYERS)]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        names = [" ".join((data.get(f"player_{seat}") or "").split())
+                 for seat in range(MAX_PLAYERS)]
+        names = [name for name in names if name]
+        if len(names) < 2:
+            self.add_error("player_0", forms.ValidationError(NAMES_NEEDED, code="names"))
+            return data
+        if len({name.casefold() for name in names}) != len(names):
+            self.add_error("player_0", forms.ValidationError(DUPLICATE_NAMES, code="duplicate"))
+        data["players"] = names
+        game = data.get("game")
+        options: dict[str, Any] = {}
+        if data.get("target"):
+            options["target"] = data["target"]
+        if game == GameKind.FIVES_AND_THREES:
+            if data.get("tile_set") not in ("", None, "double-six"):
+                options["set"] = data["tile_set"]
+            if data.get("deal") not in ("", None, "full"):
+                options["deal"] = data["deal"]
+            if data.get("drawing"):
+                options["drawing"] = True
+            if data.get("advanced"):
+                options["divisors"] = [3, 5, 7, 11, 13]
+            if not data.get("immediate_end"):
+                options["immediate_end"] = False
+        data["options"] = options
+        if game:
+            try:
+                rules.game_for(game).options(len(names), options)
+            except rules.RulesError as error:
+                field = "target" if "target" in str(error) else "player_0"
+                self.add_error(field, forms.ValidationError(str(error), code="options"))
+        starter = data.get("starter") or "lots"
+        if starter != "lots":
+            if not starter.isdigit() or int(starter) >= len(names):
+                self.add_error("starter", forms.ValidationError(STARTER_OUTSIDE, code="starter"))
+            else:
+                data["starter_seat"] = int(starter)
+        return data
+
+
+class PlayForm(SeqForm):
+    tile = forms.CharField(max_length=7)
+    at = forms.CharField(max_length=10, required=False)
+    claim = forms.IntegerField(label=_("Called"), required=False, min_value=0)
+
+    def clean_tile(self) -> rules.Tile:
+        try:
+            return rules.Tile.parse(self.cleaned_data["tile"])
+        except rules.RulesError:
+            raise forms.ValidationError(NOT_A_TILE, code="tile") from None
+
+    def clean_at(self) -> rules.AttachmentPoint | None:
+        at = self.cleaned_data.get("at")
+        if not at:
+            return None
+        try:
+            return rules.AttachmentPoint.parse(at)
+        except rules.RulesError as error:
+            raise forms.ValidationError(str(error), code="at") from None
+
+
+class DrawForm(SeqForm):
+    tiles = forms.IntegerField(label=_("Tiles drawn"), min_value=1, initial=1)
+
+
+class CallForm(SeqForm):
+    """A called placement: its scoring ends (values; doubles marked), who placed it."""
+
+    seat = forms.IntegerField(min_value=0, max_value=MAX_PLAYERS - 1)
+    claim = forms.IntegerField(label=_("Called"), required=False, min_value=0)
+    goes_out = forms.BooleanField(label=_("Last tile (went out)"), required=False)
+
+    def __init__(self, *args: Any, ends: int = 4, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.end_count = ends
+        for index in range(ends):
+            self.fields[f"end_{index}"] = forms.IntegerField(min_value=0, max_value=12,
+                                                             required=False)
+            self.fields[f"double_{index}"] = forms.BooleanField(required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        ends = []
+        for index in range(self.end_count):
+            value = data.get(f"end_{index}")
+            if value is not None:
+                ends.append(rules.ScoringEnd(value, double=bool(data.get(f"double_{index}"))))
+        if not ends:
+            raise forms.ValidationError(_("Enter the values of the scoring ends."), code="ends")
+        data["ends"] = tuple(ends)
+        return data
+
+
+class SettleForm(SeqForm):
+    """Remaining tiles per seat (``hand_N`` tiles) or pip totals (``pips_N``)."""
+
+    entry = forms.ChoiceField(choices=[("pips", _("Pip totals")), ("tiles", _("Tiles"))])
+    result = forms.CharField(required=False)  # called rounds: "blocked" or "domino:SEAT"
+
+    def __init__(self, *args: Any, players: int = 2, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.players = players
+        for seat in range(players):
+            self.fields[f"pips_{seat}"] = forms.IntegerField(min_value=0, required=False)
+            self.fields[f"hand_{seat}"] = forms.MultipleChoiceField(required=False, choices=[])
+
+    def full_clean(self) -> None:
+        # tiles are checked by the engine (set, table, duplicates), not by a fixed choice list
+        for seat in range(self.players):
+            field = self.fields[f"hand_{seat}"]
+            if self.is_bound:
+                field.choices = [(t, t) for t in self.data.getlist(f"hand_{seat}")]
+        super().full_clean()
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("entry") == "tiles":
+            hands = []
+            for seat in range(self.players):
+                try:
+                    hands.append(tuple(rules.Tile.parse(t) for t in data.get(f"hand_{seat}", [])))
+                except rules.RulesError as error:
+                    self.add_error(f"hand_{seat}", str(error))
+            data["hands"] = tuple(hands)
+        else:
+            missing = [seat for seat in range(self.players) if data.get(f"pips_{seat}") is None]
+            for seat in missing:
+                self.add_error(f"pips_{seat}", _("Enter the pips left in this hand (0 if none)."))
+            data["pips"] = tuple(data.get(f"pips_{seat}") or 0 for seat in range(self.players))
+        result = data.get("result") or ""
+        data["round_end"], data["domino_seat"] = None, None
+        if result == "blocked":
+            data["round_end"] = rules.RoundEnd.BLOCKED
+        elif result.startswith("domino:") and result[7:].isdigit():
+            data["round_end"], data["domino_seat"] = rules.RoundEnd.DOMINO, int(result[7:])
+        elif result:
+            self.add_error("result", _("Say who went out, or that the round was blocked."))
+        return data
+
+
+class RoundForm(SeqForm):
+    starter = forms.CharField(required=False)  # a seat number, or "lots" for a draw of lots
+    mode = forms.ChoiceField(choices=RoundMode.choices, initial=RoundMode.TRACKED)

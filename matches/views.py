@@ -1,0 +1,236 @@
+"""Pages: the match list, a new match, the public view and the scorer's scorepad.
+
+Views parse input, call one service and render. With htmx they answer with the
+scorepad fragment (``matches/scorepad.html#scorepad``); without it, they redirect
+after a write, so the page works with JavaScript off too.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from typing import Any
+from uuid import UUID
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import HttpResponseClientRedirect
+
+from matches import rules, scorepad, selectors, services
+from matches.models import Match, MatchStatus, RoundMode
+from matches.scoring_forms import (
+    CallForm,
+    DrawForm,
+    NewMatchForm,
+    PlayForm,
+    RoundForm,
+    SeqForm,
+    SettleForm,
+)
+
+OUT_OF_DATE = _("That tap was already recorded, or the match moved on meanwhile: "
+                "here is the table as it stands now.")
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    in_progress = selectors.match_list(status=MatchStatus.IN_PROGRESS)[:20]
+    finished = selectors.match_list(status=MatchStatus.FINISHED)[:20]
+    return render(request, "matches/home.html",
+                  {"in_progress": in_progress, "finished": finished})
+
+
+@require_http_methods(["GET", "POST"])
+def match_new(request: HttpRequest) -> HttpResponse:
+    form = NewMatchForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            match = services.match_create(
+                game=data["game"], players=data["players"], options=data["options"],
+                created_by=request.user if request.user.is_authenticated else None)
+            engine = selectors.match_engine(match)
+            starter = data.get("starter_seat")
+            if starter is None:
+                starter = engine.draw_lots()
+                messages.info(request, _("Drawn by lots: %(name)s starts.")
+                              % {"name": engine.names[starter]})  # type: ignore[index]
+            services.round_start(match=match, starter=starter, mode=data["mode"])
+        except rules.RulesError as error:
+            form.add_error(None, str(error))
+        else:
+            return redirect(_scorer_url(match))
+    players = int(request.GET.get("players", 4)) if request.GET.get("players", "").isdigit() \
+        else 4
+    return render(request, "matches/new.html",
+                  {"form": form, "shown_players": max(2, min(players, 12))})
+
+
+@require_GET
+@vary_on_headers("HX-Request")
+def match_detail(request: HttpRequest, public_id: UUID) -> HttpResponse:
+    """The public, read-only view; it refreshes itself while the match is played."""
+    match = get_object_or_404(Match, public_id=public_id)
+    view = scorepad.build(match, selectors.match_engine(match))
+    template = "matches/scorepad.html#scorepad" if request.htmx else "matches/scorepad.html"
+    return render(request, template, {"view": view, "scorer": False})
+
+
+@require_GET
+@vary_on_headers("HX-Request")
+def scorepad_page(request: HttpRequest, public_id: UUID, token: str) -> HttpResponse:
+    match = _scorer_match(public_id, token)
+    return _render(request, match, selected=request.GET.get("tile"),
+                   entry=request.GET.get("entry"))
+
+
+@require_POST
+def play(request: HttpRequest, public_id: UUID, token: str) -> HttpResponse:
+    match = _scorer_match(public_id, token)
+    form = PlayForm(request.POST)
+
+    def act(seat: int) -> None:
+        data = form.cleaned_data
+        services.event_record(match=match, action=rules.Play(
+            seat, data["tile"], data["at"], data.get("claim")))
+
+    return _act(request, match, form, act, selected=request.POST.get("tile"))
+
+
+@require_POST
+def draw(request: HttpRequest, public_id: UUID, token: str) -> HttpResponse:
+    match = _scorer_match(public_id, token)
+    form = DrawForm(request.POST)
+    return _act(request, match, form, lambda seat: services.event_record(
+        match=match, action=rules.Draw(seat, form.cleaned_data["tiles"])))
+
+
+@require_POST
+def pass_turn(request: HttpRequest, public_id: UUID, token: str) -> HttpResponse:
+    match = _scorer_match(public_id, token)
+    form = SeqForm(request.POST)
+    return _act(request, match, form,
+                lambda seat: services.event_record(match=match, action=rules.Pass(seat)))
+
+
+@require_POST
+def call(request: HttpRequest, public_id: UUID, token: str) -> HttpResponse:
+    match = _scorer_match(public_id, token)
+    form = CallForm(request.POST, ends=match.rules_game.max_called_ends or 6)
+
+    def act(seat: int) -> None:
+        data = form.cleaned_data
+        services.event_record(match=match, action=rules.Call(
+            data["seat"], data["ends"], data.get("claim"), data.get("goes_out", False)))
+
+    return _act(request, match, form, act)
+
+
+@require_POST
+def settle(request: HttpRequest, public_id: UUID, token: str) -> HttpResponse:
+    match = _scorer_match(public_id, token)
+    form = SettleForm(request.POST, players=match.player_count)
+
+    def act(seat: int) -> None:
+        data = form.cleaned_data
+        services.round_settle(match=match, hands=data.get("hands"), pips=data.get("pips"),
+                              result=data["round_end"], domino_seat=data["domino_seat"])
+
+    return _act(request, match, form, act, entry=request.POST.get("entry"))
+
+
+@require_POST
+def round_next(request: HttpRequest, public_id: UUID, token: str) -> HttpResponse:
+    match = _scorer_match(public_id, token)
+    form = RoundForm(request.POST)
+
+    def act(seat: int) -> None:
+        data = form.cleaned_data
+        engine = selectors.match_engine(match)
+        starter_text = data.get("starter") or "lots"
+        required = engine.required_starter()
+        if required is not None:
+            starter = required
+        elif starter_text.isdigit():
+            starter = int(starter_text)
+        else:
+            starter = engine.draw_lots()
+            messages.info(request, _("Drawn by lots: %(name)s starts.")
+                          % {"name": engine.names[starter]})  # type: ignore[index]
+        services.round_start(match=match, starter=starter, mode=data.get("mode")
+                             or RoundMode.TRACKED)
+
+    return _act(request, match, form, act)
+
+
+@require_POST
+def undo(request: HttpRequest, public_id: UUID, token: str) -> HttpResponse:
+    match = _scorer_match(public_id, token)
+    form = SeqForm(request.POST)
+    return _act(request, match, form, lambda seat: services.event_undo(match=match))
+
+
+# -- helpers -------------------------------------------------------------------------
+
+
+def _scorer_match(public_id: UUID, token: str) -> Match:
+    match = get_object_or_404(Match, public_id=public_id)
+    if not secrets.compare_digest(match.scorer_token, token):
+        raise Http404(_("No such scorepad."))
+    return match
+
+
+def _scorer_url(match: Match, **query: str) -> str:
+    url = reverse("matches:scorepad", kwargs={"public_id": match.public_id,
+                                               "token": match.scorer_token})
+    if query:
+        url += "?" + "&".join(f"{key}={value}" for key, value in query.items() if value)
+    return url
+
+
+def _act(request: HttpRequest, match: Match, form: SeqForm, action: Callable[[int], Any], *,
+         selected: str | None = None, entry: str | None = None) -> HttpResponse:
+    """Validate, check the page was up to date, call the service, answer."""
+    engine = selectors.match_engine(match)
+    error = None
+    if form.is_valid():
+        if form.cleaned_data["seq"] != len(engine.log):
+            # a repeated tap (dropped connection) or another scorer: apply nothing twice
+            messages.warning(request, OUT_OF_DATE)
+            selected = None
+        else:
+            rnd = engine.current_round
+            seat = rnd.turn if rnd is not None and rnd.turn is not None else 0
+            try:
+                action(seat)
+            except rules.RulesError as exc:
+                error = str(exc)
+            else:
+                selected = None
+                if not request.htmx:
+                    return redirect(_scorer_url(match))
+    else:
+        error = "; ".join(str(e) for errors in form.errors.values() for e in errors)
+    if error and not request.htmx:
+        messages.error(request, error)
+        return redirect(_scorer_url(match, tile=selected or "", entry=entry or ""))
+    return _render(request, match, selected=selected, entry=entry, error=error, form=form)
+
+
+def _render(request: HttpRequest, match: Match, *, selected: str | None = None,
+            entry: str | None = None, error: str | None = None,
+            form: SeqForm | None = None) -> HttpResponse:
+    view = scorepad.build(match, selectors.match_engine(match), selected=selected)
+    context = {"view": view, "scorer": True, "error": error, "form": form,
+               "entry": entry if entry in ("tiles", "pips") else "pips",
+               "scorer_url": _scorer_url(match)}
+    template = "matches/scorepad.html#scorepad" if request.htmx else "matches/scorepad.html"
+    return render(request, template, context)
+
+
+__all__ = ["HttpResponseClientRedirect"]
