@@ -223,7 +223,7 @@ class Match:
         rnd = self.current_round
         if rnd is None or rnd.settled:
             return "start"
-        if rnd.tracked and rnd.ended:
+        if rnd.ended:
             return "settle"
         return "play"
 

@@ -3,6 +3,7 @@
 Used by the property tests, the benchmark and the demo club: every record it writes
 is a complete, legal ``domino-match/1`` document.
 
+>>> from matches.rules import replay
 >>> document = simulated_record(ALL_FIVES, 2, seed=7)
 >>> replay(document).finished
 True

@@ -41,11 +41,11 @@ class Tile:
     _text: str
 
     def __new__(cls, a: int, b: int) -> Tile:
+        if type(a) is not int or type(b) is not int or a < 0 or b < 0:
+            raise NotationError(f"{a!r}-{b!r} is not a tile (pips are whole numbers from 0)")
         key = (a, b) if a <= b else (b, a)
         tile = cls._interned.get(key)
         if tile is None:
-            if type(a) is not int or type(b) is not int or key[0] < 0:
-                raise NotationError(f"{a!r}-{b!r} is not a tile (pips are whole numbers from 0)")
             tile = object.__new__(cls)
             set_ = object.__setattr__
             set_(tile, "low", key[0])
