@@ -177,6 +177,7 @@ class Seat(models.Model):
         ordering = ["match", "position"]
         constraints = [
             models.UniqueConstraint(fields=["match", "position"], name="seat_one_per_position"),
+            models.UniqueConstraint(fields=["match", "player"], name="seat_one_per_player"),
             models.CheckConstraint(condition=Q(position__lt=MAX_SEATS), name="seat_position_range"),
         ]
 
@@ -291,7 +292,8 @@ class Event(models.Model):
             models.CheckConstraint(
                 condition=~Q(kind=EventKind.PLAY) | ~Q(tile=""), name="event_play_has_tile"),
             models.CheckConstraint(
-                condition=~Q(kind=EventKind.DRAW) | Q(tiles_drawn__gte=1),
+                condition=~Q(kind=EventKind.DRAW) | Q(tiles_drawn__isnull=False,
+                                                      tiles_drawn__gte=1),
                 name="event_draw_has_count"),
             models.CheckConstraint(
                 condition=~Q(kind=EventKind.CALL) | Q(ends__isnull=False),

@@ -35,6 +35,9 @@ class NewMatchForm(forms.Form):
         label=_("Target"), required=False, min_value=1,
         help_text=_("Leave empty for the game's own: All Fives 250 (two players) or 200, "
                     "Five Up 61 display points, Fives and Threes 61."))
+    hand_size = forms.IntegerField(
+        label=_("Tiles dealt to each"), required=False, min_value=1,
+        help_text=_("Leave empty for the game's own deal."))
     tile_set = forms.ChoiceField(label=_("Set (Fives and Threes)"), choices=[
         ("double-six", _("Double-six")), ("double-nine", _("Double-nine")),
         ("double-twelve", _("Double-twelve"))], initial="double-six", required=False)
@@ -76,6 +79,8 @@ class NewMatchForm(forms.Form):
         options: dict[str, Any] = {}
         if data.get("target"):
             options["target"] = data["target"]
+        if data.get("hand_size"):
+            options["hand_size"] = data["hand_size"]
         if game == GameKind.FIVES_AND_THREES:
             if data.get("tile_set") not in ("", None, "double-six"):
                 options["set"] = data["tile_set"]
@@ -92,7 +97,8 @@ class NewMatchForm(forms.Form):
             try:
                 rules.game_for(game).options(len(names), options)
             except rules.RulesError as error:
-                field = "target" if "target" in str(error) else "player_0"
+                field = next((name for name in ("target", "hand_size") if name in str(error)),
+                             "player_0")
                 self.add_error(field, forms.ValidationError(str(error), code="options"))
         starter = data.get("starter") or "lots"
         if starter != "lots":

@@ -12,9 +12,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models.functions import Lower
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from matches import rules
 from matches.models import (
@@ -32,9 +34,11 @@ from matches.models import (
 )
 from matches.selectors import match_engine, score_decimal
 
+PLAYERS_DIFFERENT = _("Each player needs a different name: %(name)s sits twice.")
+
 
 def player_get_or_create(*, name: str) -> Player:
-    name = " ".join(name.split())
+    name = name.strip()
     player = Player.objects.filter(name__iexact=name).order_by(Lower("name")).first()
     if player is None:
         player = Player(name=name)
@@ -178,6 +182,12 @@ def _locked(match: Match) -> Match:
 
 def _store_match(engine: rules.Match, *, created_by: AbstractBaseUser | None) -> Match:
     names = engine.names or [f"Seat {seat + 1}" for seat in range(engine.players)]
+    seen: set[str] = set()
+    for name in names:
+        if name.strip().casefold() in seen:  # one player cannot hold two seats
+            raise ValidationError({"players": ValidationError(
+                PLAYERS_DIFFERENT, code="players_different", params={"name": name.strip()})})
+        seen.add(name.strip().casefold())
     match = Match(game=engine.game.slug, options=dict(engine.options.given),
                   player_count=engine.players, target=engine.options.target,
                   created_by=created_by)

@@ -121,8 +121,9 @@ TEMPLATES = [
 ]
 
 DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+    # an empty DATABASE_URL counts as unset: the SQLite file
+    "default": dj_database_url.parse(
+        os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=600,
         # Re-check a persistent connection before reuse, so a restarted database
         # costs one failed ping rather than one failed request.

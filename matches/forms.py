@@ -1,0 +1,49 @@
+"""Forms. They read input only; the import itself is ``services.match_import``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import UploadedFile
+from django.core.validators import FileExtensionValidator
+from django.utils.translation import gettext_lazy as _
+
+RECORD_EXTENSIONS = ["json", "jsonl"]
+RECORD_FILE_MAX_BYTES = 10 * 1024 * 1024
+RECORD_FILE_TOO_BIG = _("%(name)s is larger than %(limit)s MB.")
+
+
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class MultipleFileField(forms.FileField):
+    """Several files in one field, as Django's docs show ("Uploading multiple files")."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("widget", MultipleFileInput(attrs={"accept": ".json,.jsonl"}))
+        super().__init__(*args, **kwargs)
+
+    def clean(self, data: Any, initial: Any = None) -> list[UploadedFile]:
+        single_clean = super().clean
+        if isinstance(data, list | tuple):
+            if not data and self.required:
+                raise ValidationError(self.error_messages["required"], code="required")
+            return [single_clean(item, initial) for item in data]
+        return [single_clean(data, initial)]
+
+
+def _size_limit(upload: UploadedFile) -> None:
+    if upload.size is not None and upload.size > RECORD_FILE_MAX_BYTES:
+        raise ValidationError(RECORD_FILE_TOO_BIG, code="file_size",
+                              params={"name": upload.name,
+                                      "limit": RECORD_FILE_MAX_BYTES // (1024 * 1024)})
+
+
+class RecordUploadForm(forms.Form):
+    files = MultipleFileField(
+        label=_("Match records"),
+        help_text=_("domino-match/1 records: .json (one match) or .jsonl (one per line)."),
+        validators=[FileExtensionValidator(RECORD_EXTENSIONS), _size_limit])

@@ -1,0 +1,61 @@
+"""Files of ``domino-match/1`` records, as the import command and the import page read them.
+
+``.jsonl`` holds one record per non-blank line, anything else one record. Parsing is
+``rules.iter_documents``; this module only adds the line numbers (so a refusal can say
+``games.jsonl:7``) and turns undecodable bytes into a refusal rather than a crash.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from matches import rules
+
+NOT_UTF8 = "the file is not UTF-8 text: {error}"
+
+
+@dataclass(frozen=True, slots=True)
+class RecordSource:
+    """One record of a file (or why it could not be read), and where it came from."""
+
+    name: str
+    line: int | None  # 1-based, for .jsonl only
+    document: dict[str, Any] | None
+    error: str | None = None
+
+    @property
+    def label(self) -> str:
+        return f"{self.name}:{self.line}" if self.line is not None else self.name
+
+
+def is_lines(name: str) -> bool:
+    return name.lower().endswith(".jsonl")
+
+
+def decode(data: bytes) -> str:
+    """UTF-8 text; a byte-order mark (as some Windows editors write) is dropped."""
+    return data.decode("utf-8-sig")
+
+
+def record_sources(name: str, data: bytes | str) -> Iterator[RecordSource]:
+    """Each record in ``data``, the contents of the file called ``name``."""
+    lines = is_lines(name)
+    if isinstance(data, bytes):
+        try:
+            text = decode(data)
+        except UnicodeDecodeError as error:
+            yield RecordSource(name, None, None, NOT_UTF8.format(error=error))
+            return
+    else:
+        text = data.removeprefix("\ufeff")
+    # iter_documents skips blank lines; number the ones it reads the same way.
+    numbers: Iterator[int | None] = (
+        (number for number, line in enumerate(text.splitlines(), start=1) if line.strip())
+        if lines else iter([None]))
+    for number, item in zip(numbers, rules.iter_documents(text, lines=lines), strict=True):
+        if isinstance(item, rules.RecordInvalid):
+            yield RecordSource(name, number, None, str(item))
+        else:
+            yield RecordSource(name, number, item)

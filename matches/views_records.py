@@ -1,0 +1,75 @@
+"""Match records over HTTP: download one match's record, upload records to import.
+
+The import page lists every record it read, in order: a link to each stored match, and
+for each refused one its file (and line) with the rules engine's exact message.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from uuid import UUID
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET, require_http_methods
+
+from matches import rules, services
+from matches.forms import RecordUploadForm
+from matches.models import Match
+from matches.record_files import record_sources
+from matches.selectors import match_record
+
+
+@dataclass(frozen=True, slots=True)
+class ImportResult:
+    source: str  # file name, and line for .jsonl
+    match: Match | None = None
+    error: str | None = None
+
+
+@require_GET
+def match_record_json(request: HttpRequest, public_id: UUID) -> HttpResponse:
+    match = get_object_or_404(Match, public_id=public_id)
+    response = JsonResponse(match_record(match), json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="match-{match.public_id}.json"'
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def records_import(request: HttpRequest) -> HttpResponse:
+    results: list[ImportResult] = []
+    if request.method == "POST":
+        form = RecordUploadForm(request.POST, request.FILES)
+        if form.is_valid():
+            for upload in form.cleaned_data["files"]:
+                results.extend(_import_file(upload.name or "upload", upload.read(),
+                                            user=request.user))
+            form = RecordUploadForm()
+    else:
+        form = RecordUploadForm()
+    return render(request, "matches/records_import.html", {
+        "form": form,
+        "results": results,
+        "stored": [result for result in results if result.match is not None],
+        "refused": [result for result in results if result.error is not None],
+    })
+
+
+def _import_file(name: str, data: bytes, *, user: object) -> list[ImportResult]:
+    results = []
+    for source in record_sources(name, data):
+        if source.document is None:
+            results.append(ImportResult(source.label, error=source.error))
+            continue
+        try:
+            match = services.match_import(document=source.document, created_by=user)  # type: ignore[arg-type]
+        except rules.RulesError as error:
+            results.append(ImportResult(source.label, error=str(error)))
+        except ValidationError as error:  # e.g. a player's name longer than the column
+            results.append(ImportResult(source.label, error="; ".join(error.messages)))
+        else:
+            results.append(ImportResult(source.label, match=match))
+    return results

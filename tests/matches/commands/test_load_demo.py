@@ -1,0 +1,57 @@
+"""manage.py load_demo: a demo club, imported from matches/demo/, loaded once."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+
+from matches import rules, selectors
+from matches.management.commands.load_demo import ALREADY_LOADED, DEMO_DIR
+from matches.models import Match, MatchStatus
+
+pytestmark = pytest.mark.django_db
+
+
+def load_demo() -> str:
+    out = StringIO()
+    call_command("load_demo", stdout=out)
+    return out.getvalue()
+
+
+def test_load_demo_stores_finished_matches_of_every_game_and_one_in_progress():
+    out = load_demo()
+
+    finished = set(Match.objects.filter(status=MatchStatus.FINISHED)
+                   .values_list("game", flat=True))
+    assert finished == {"all-fives", "five-up", "fives-and-threes"}
+    assert Match.objects.filter(status=MatchStatus.IN_PROGRESS).count() == 1
+    assert len(out.splitlines()) == Match.objects.count() == len(list(DEMO_DIR.glob("*.json")))
+    assert out.splitlines()[0].startswith("Loaded match ")
+
+
+def test_load_demo_has_a_partnership_match_and_a_double_nine_match():
+    load_demo()
+
+    partnership = Match.objects.get(game="all-fives", player_count=4)
+    assert partnership.sides.count() == 2
+    assert Match.objects.get(game="fives-and-threes").options == {"set": "double-nine"}
+
+
+def test_demo_matches_equal_their_records():
+    load_demo()
+
+    for match in Match.objects.all():
+        record = selectors.match_record(match)
+        assert rules.summary(rules.replay(record)) == selectors.match_summary(match)
+
+
+def test_load_demo_twice_does_not_duplicate():
+    load_demo()
+    count = Match.objects.count()
+
+    out = load_demo()
+
+    assert out == ALREADY_LOADED.format(count=count) + "\n"
+    assert Match.objects.count() == count

@@ -1,0 +1,64 @@
+"""Plain helpers for the Django-side tests: matches are made through the services."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from matches import rules, selectors, services
+from matches.models import Event, Match
+
+T = rules.Tile.parse
+A = rules.AttachmentPoint.parse
+
+
+def two_player_all_fives(**options: Any) -> Match:
+    """Olena and Taras, All Fives, two tiles each so a round ends in three plays."""
+    return services.match_create(game="all-fives", players=["Olena", "Taras"],
+                                 options={"hand_size": 2, **options})
+
+
+def play_short_round(match: Match) -> None:
+    """Round 1: 5-5 (10), 0-5 (10), 5-6 (0): Olena goes out; Taras is left with 1-2."""
+    services.round_start(match=match, starter=0)
+    services.event_record(match=match, action=rules.Play(0, T("5-5")))
+    services.event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5"), 10))
+    services.event_record(match=match, action=rules.Play(0, T("5-6"), A("5-5:5")))
+
+
+def snapshot(match: Match) -> dict[str, Any]:
+    """Everything a failed write must leave exactly as it was."""
+    match.refresh_from_db()
+    return {
+        "record": selectors.match_record(match),
+        "events": Event.objects.filter(match=match).count(),
+        "side_scores": list(match.sides.order_by("index").values_list("score", flat=True)),
+        "round_sides": list(
+            match.rounds.values_list("number", "side_totals__side__index",
+                                     "side_totals__placements", "side_totals__settlement",
+                                     "side_totals__score")
+            .order_by("number", "side_totals__side__index")),
+        "rounds": list(match.rounds.values_list("number", "end", "finisher", "settled",
+                                                "hands", "pips").order_by("number")),
+        "status": (match.status, match.winner_side, match.finished_at),
+    }
+
+
+def assert_cache_equals_replay(match: Match) -> None:
+    """Side scores, RoundSide rows and status equal a fresh replay's summary."""
+    match.refresh_from_db()
+    summary = rules.summary(selectors.match_engine(match))
+    assert list(match.sides.order_by("index").values_list("score", flat=True)) == \
+        summary["scores"]
+    rounds = list(match.rounds.order_by("number"))
+    assert len(rounds) == len(summary["rounds"])
+    for round_, expected in zip(rounds, summary["rounds"], strict=True):
+        rows = list(round_.side_totals.order_by("side__index"))
+        assert [row.side.index for row in rows] == list(range(len(summary["sides"])))
+        assert [row.placements for row in rows] == expected["placements"]
+        assert [row.settlement for row in rows] == expected["settlement"]
+        assert [row.score for row in rows] == expected["scores"]
+        assert round_.finisher == expected["finisher"]
+        assert (round_.end == "blocked") == expected["blocked"]
+    assert match.status == summary["status"]
+    assert match.winner_side == summary["winner"]
+    assert (match.finished_at is not None) == (summary["status"] == "finished")

@@ -1,0 +1,339 @@
+"""matches.services: every write goes through the rules, atomically, and keeps the cache
+equal to a fresh replay."""
+
+from __future__ import annotations
+
+import pytest
+
+from matches import rules, selectors, services
+from matches.models import Event, Match, MatchStatus, Player, Round, RoundSide, Seat, Side
+from tests.matches.helpers import (
+    A,
+    T,
+    assert_cache_equals_replay,
+    play_short_round,
+    snapshot,
+    two_player_all_fives,
+)
+from tests.samples import expected_summary, sample_document, sample_params, sample_text
+
+pytestmark = pytest.mark.django_db
+
+
+# -- match_create ----------------------------------------------------------------------
+
+
+def test_match_create_seats_four_all_fives_players_in_two_partnerships():
+    match = services.match_create(game="all-fives",
+                                  players=["Olena", "Taras", "Iryna", "Bohdan"])
+
+    sides = {side.index: sorted(side.seats.values_list("position", flat=True))
+             for side in match.sides.all()}
+    assert sides == {0: [0, 2], 1: [1, 3]}
+    assert list(match.seats.values_list("player__name", flat=True)) == \
+        ["Olena", "Taras", "Iryna", "Bohdan"]
+    assert match.status == MatchStatus.IN_PROGRESS
+    assert match.target == 200  # RULES.md: 250 for two players, 200 for three or four
+    assert match.rounds.count() == 0
+
+
+def test_match_create_gives_each_of_three_players_a_side():
+    match = services.match_create(game="five-up", players=["Olena", "Taras", "Iryna"])
+
+    assert [list(side.seats.values_list("position", flat=True))
+            for side in match.sides.order_by("index")] == [[0], [1], [2]]
+
+
+def test_match_create_reuses_a_player_whatever_the_case_and_spacing():
+    first = services.match_create(game="all-fives", players=["Olena", "Taras"])
+    second = services.match_create(game="all-fives", players=["  olena ", "Iryna"])
+
+    assert Player.objects.count() == 3
+    assert second.seats.get(position=0).player == first.seats.get(position=0).player
+
+
+def test_match_create_refuses_a_player_count_the_game_does_not_allow():
+    with pytest.raises(rules.OptionError):
+        services.match_create(game="all-fives", players=["A", "B", "C", "D", "E"])
+
+    assert Match.objects.count() == 0
+    assert Player.objects.count() == 0
+
+
+# -- a short round, step by step ---------------------------------------------------------
+
+
+def test_round_start_opens_round_one_with_zero_totals():
+    match = two_player_all_fives()
+
+    round_ = services.round_start(match=match, starter=0)
+
+    assert (round_.number, round_.starter, round_.end, round_.settled) == (1, 0, "", False)
+    assert list(round_.side_totals.values_list("placements", "settlement", "score")) == \
+        [(0, 0, 0), (0, 0, 0)]
+    assert_cache_equals_replay(match)
+
+
+def test_event_record_stores_the_play_and_its_award():
+    match = two_player_all_fives()
+    services.round_start(match=match, starter=0)
+
+    event = services.event_record(match=match, action=rules.Play(0, T("5-5")))
+
+    assert (event.number, event.seat, event.kind, event.tile, event.at) == \
+        (1, 0, "play", "5-5", "")
+    assert (event.end_sum, event.points) == (10, 10)
+    assert match.sides.get(index=0).score == 10
+    assert_cache_equals_replay(match)
+
+
+def test_a_short_round_keeps_the_cache_equal_to_a_replay_after_every_step():
+    match = two_player_all_fives()
+    services.round_start(match=match, starter=0)
+    assert_cache_equals_replay(match)
+    for action in [rules.Play(0, T("5-5")), rules.Play(1, T("0-5"), A("5-5:5"), 10),
+                   rules.Play(0, T("5-6"), A("5-5:5"))]:
+        services.event_record(match=match, action=action)
+        assert_cache_equals_replay(match)
+
+    round_ = services.round_settle(match=match, hands=[[], [T("1-2")]])
+    assert_cache_equals_replay(match)
+
+    assert (round_.end, round_.finisher, round_.settled) == ("domino", 0, True)
+    assert round_.hands == [[], ["1-2"]]
+    assert list(match.sides.order_by("index").values_list("score", flat=True)) == [15, 10]
+    assert list(round_.side_totals.values_list("placements", "settlement", "score")) == \
+        [(10, 5, 15), (10, 0, 10)]
+
+
+def test_the_round_ends_by_itself_when_a_hand_is_empty():
+    match = two_player_all_fives()
+
+    play_short_round(match)
+
+    round_ = match.rounds.get()
+    assert (round_.end, round_.finisher, round_.settled) == ("domino", 0, False)
+
+
+def test_round_settle_with_pips():
+    match = two_player_all_fives()
+    play_short_round(match)
+
+    round_ = services.round_settle(match=match, pips=[0, 3])
+
+    assert (round_.pips, round_.hands) == ([0, 3], None)
+    assert match.sides.get(index=0).score == 15
+    assert_cache_equals_replay(match)
+
+
+def test_event_undo_steps_back_through_a_settlement_into_the_previous_round():
+    match = two_player_all_fives()
+    play_short_round(match)
+    services.round_settle(match=match, hands=[[], [T("1-2")]])
+    services.round_start(match=match, starter=0)
+    services.event_record(match=match, action=rules.Play(0, T("6-6")))
+    assert_cache_equals_replay(match)
+
+    undone = [services.event_undo(match=match)]
+    assert_cache_equals_replay(match)
+    assert match.rounds.count() == 2 and match.events.count() == 3
+
+    undone.append(services.event_undo(match=match))  # the start of round 2
+    assert_cache_equals_replay(match)
+    assert match.rounds.count() == 1
+    assert RoundSide.objects.filter(round__match=match).count() == 2
+
+    undone.append(services.event_undo(match=match))  # the settlement of round 1
+    assert_cache_equals_replay(match)
+    round_ = match.rounds.get()
+    assert (round_.settled, round_.hands, round_.end) == (False, None, "domino")
+    assert list(match.sides.order_by("index").values_list("score", flat=True)) == [10, 10]
+
+    undone.append(services.event_undo(match=match))  # 5-6, Olena's going out
+    assert_cache_equals_replay(match)
+    round_.refresh_from_db()
+    assert (round_.end, round_.finisher) == ("", None)
+    assert match.events.count() == 2
+
+    assert [type(action) for action in undone] == \
+        [rules.Play, rules.StartRound, rules.Settle, rules.Play]
+
+
+def test_event_undo_with_nothing_to_undo_is_refused():
+    match = two_player_all_fives()
+
+    with pytest.raises(rules.RulesError, match="^there is nothing to undo$"):
+        services.event_undo(match=match)
+
+
+def test_event_undo_of_the_winning_play_reopens_the_match():
+    match = two_player_all_fives(target=10)
+    services.round_start(match=match, starter=0)
+    services.event_record(match=match, action=rules.Play(0, T("5-5")))
+    match.refresh_from_db()
+    assert (match.status, match.winner_side) == (MatchStatus.FINISHED, 0)
+    assert match.finished_at is not None
+
+    services.event_undo(match=match)
+
+    match.refresh_from_db()
+    assert (match.status, match.winner_side, match.finished_at) == \
+        (MatchStatus.IN_PROGRESS, None, None)
+    assert_cache_equals_replay(match)
+
+
+# -- atomicity: a refused action changes nothing -----------------------------------------
+
+
+def _match_mid_round():
+    match = two_player_all_fives()
+    services.round_start(match=match, starter=0)
+    services.event_record(match=match, action=rules.Play(0, T("5-5")))
+    return match
+
+
+@pytest.mark.parametrize(("action", "error", "message"), [
+    (rules.Play(1, T("1-2"), A("5-5:5")), rules.IllegalPlacement,
+     "tile 1-2 has no 5 to join 5-5:5"),
+    (rules.Play(0, T("0-5"), A("5-5:5")), rules.NotYourTurn,
+     "it is Taras's turn, not Olena's"),
+    (rules.Play(1, T("0-5"), A("5-5:5"), 15), rules.ClaimMismatch,
+     "claim 15 differs from the 10 the rules give (end sum 10)"),
+    (rules.Pass(1), rules.BoneyardNotEmpty,
+     "Taras cannot pass while the boneyard holds 24 tiles"),
+    (rules.Play(1, T("5-5"), A("5-5:5")), rules.TileOnTable, None),
+], ids=["illegal-placement", "wrong-turn", "claim-mismatch", "pass-with-boneyard",
+        "tile-on-table"])
+def test_a_refused_event_leaves_the_match_exactly_as_before(action, error, message):
+    match = _match_mid_round()
+    before = snapshot(match)
+
+    with pytest.raises(error) as excinfo:
+        services.event_record(match=match, action=action)
+
+    if message is not None:
+        assert str(excinfo.value) == message
+    assert snapshot(match) == before
+    assert_cache_equals_replay(match)
+
+
+def test_a_refused_settlement_leaves_the_match_exactly_as_before():
+    match = two_player_all_fives()
+    play_short_round(match)
+    before = snapshot(match)
+
+    with pytest.raises(rules.HandsMismatch):
+        services.round_settle(match=match, hands=[[], [T("5-5")]])  # 5-5 is on the table
+
+    assert snapshot(match) == before
+
+
+def test_a_refused_round_start_leaves_the_match_exactly_as_before():
+    match = two_player_all_fives()
+    play_short_round(match)
+    before = snapshot(match)
+
+    with pytest.raises(rules.RoundOver):
+        services.round_start(match=match, starter=0)  # round 1 is not settled yet
+
+    assert snapshot(match) == before
+
+
+def test_settling_a_round_that_has_not_ended_is_refused():
+    match = _match_mid_round()
+    before = snapshot(match)
+
+    with pytest.raises(rules.RoundOver):
+        services.round_settle(match=match, pips=[0, 3])
+
+    assert snapshot(match) == before
+
+
+# -- match_import ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sample_params("valid"))
+def test_match_import_of_a_valid_sample_gives_its_expected_summary(name):
+    match = services.match_import(document=sample_document(name))
+
+    expected = expected_summary(name)
+    assert selectors.match_summary(match) == expected
+    assert rules.summary(rules.replay(selectors.match_record(match))) == expected
+    assert match.status == expected["status"]
+    assert match.winner_side == expected["winner"]
+    assert_cache_equals_replay(match)
+
+
+@pytest.mark.parametrize("name", sample_params("valid"))
+def test_match_import_stores_the_record_event_for_event(name):
+    document = sample_document(name)
+
+    match = services.match_import(document=document)
+
+    # the same record the engine writes (tile notation normalised: "6-1" is 1-6)
+    assert selectors.match_record(match) == rules.export(rules.replay(document))
+    assert Event.objects.filter(match=match).count() == \
+        sum(len(r["events"]) for r in document["rounds"])
+
+
+@pytest.mark.parametrize("name", sample_params("invalid"))
+def test_match_import_refuses_an_invalid_sample_and_stores_nothing(name):
+    from tests.samples import sample_kind
+
+    before = (Match.objects.count(), Player.objects.count(), Event.objects.count(),
+              Round.objects.count(), Side.objects.count(), Seat.objects.count())
+    try:
+        document = rules.loads(sample_text("invalid", name))
+    except rules.RecordInvalid as error:
+        assert sample_kind(name) == "malformed-json", str(error)
+        return
+
+    with pytest.raises(rules.RecordInvalid):
+        services.match_import(document=document)
+
+    assert (Match.objects.count(), Player.objects.count(), Event.objects.count(),
+            Round.objects.count(), Side.objects.count(), Seat.objects.count()) == before
+
+
+def test_match_import_refusal_names_the_round_and_event():
+    document = {"format": "domino-match/1", "game": "all-fives", "players": ["A", "B"],
+                "rounds": [{"starter": 0, "events": [{"seat": 0, "play": "5-5"},
+                                                     {"seat": 0, "play": "5-6",
+                                                      "at": "5-5:5"}]}]}
+
+    message = "^round 1, event 2: it is seat 1's turn, not seat 0's$"
+    with pytest.raises(rules.RecordInvalid, match=message):
+        services.match_import(document=document)
+
+    assert Match.objects.count() == 0
+
+
+@pytest.mark.parametrize("name", [n for n in sample_params("valid")
+                                  if isinstance(n, str) and "unfinished" in n]
+                         or sample_params("valid")[:1])
+def test_match_import_stores_an_unfinished_sample_as_in_progress(name):
+    match = services.match_import(document=sample_document(name))
+
+    assert match.status == MatchStatus.IN_PROGRESS
+    assert (match.winner_side, match.finished_at) == (None, None)
+    assert expected_summary(name)["status"] == "in-progress"
+
+
+def test_match_import_records_who_imported(django_user_model):
+    user = django_user_model.objects.create_user("scorer", password="pw")
+    document = rules.export(rules.Match(rules.ALL_FIVES, ["Olena", "Taras"]))
+
+    match = services.match_import(document=document, created_by=user)
+
+    assert match.created_by == user
+    assert match.rounds.count() == 0
+
+
+@pytest.mark.django_db
+def test_one_player_cannot_hold_two_seats():
+    from django.core.exceptions import ValidationError
+
+    with pytest.raises(ValidationError) as caught:
+        services.match_create(game="all-fives", players=["Olena", " olena "])
+    assert caught.value.error_dict["players"][0].code == "players_different"
+    assert Match.objects.count() == 0

@@ -1,0 +1,210 @@
+"""matches.views_records (record.json, the import page) and the admin for every model."""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+import pytest
+from django.contrib import admin
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import RequestFactory
+from django.urls import reverse
+from django.utils.html import escape
+
+from matches import rules, selectors, services
+from matches.models import Event, Match, Player, Round, RoundSide, Seat, Side
+from matches.rules.simulate import simulated_record
+
+pytestmark = pytest.mark.django_db
+
+VALID = simulated_record(rules.ALL_FIVES, 2, seed=7)
+OTHER = simulated_record(rules.FIVE_UP, 3, seed=36)
+TURN_ORDER = {"format": "domino-match/1", "game": "all-fives", "players": ["A", "B"],
+              "rounds": [{"starter": 0, "events": [{"seat": 0, "play": "5-5"},
+                                                   {"seat": 0, "play": "5-6", "at": "5-5:5"}]}]}
+TURN_ORDER_ERROR = "round 1, event 2: it is seat 1's turn, not seat 0's"
+IMPORT_URL = "/import/"
+
+
+@pytest.fixture
+def match() -> Match:
+    return services.match_import(document=VALID)
+
+
+@pytest.fixture
+def scorer(client, django_user_model):
+    user = django_user_model.objects.create_user("scorer", password="pw")
+    client.force_login(user)
+    return user
+
+
+def upload(name: str, content: str) -> SimpleUploadedFile:
+    return SimpleUploadedFile(name, content.encode(), content_type="application/json")
+
+
+# -- record.json -----------------------------------------------------------------------
+
+
+def test_record_json_url():
+    public_id = uuid.UUID(int=1)
+
+    assert reverse("matches:record_json", kwargs={"public_id": public_id}) == \
+        f"/matches/{public_id}/record.json"
+    assert reverse("matches:import") == IMPORT_URL
+
+
+def test_record_json_downloads_the_match_record(client, match):
+    response = client.get(reverse("matches:record_json", args=[match.public_id]))
+
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    assert response["Content-Disposition"] == f'attachment; filename="match-{match.public_id}.json"'
+    assert json.loads(response.content) == selectors.match_record(match)
+
+
+def test_record_json_needs_no_login(client, match):
+    response = client.get(reverse("matches:record_json", args=[match.public_id]))
+
+    assert response.status_code == 200
+
+
+def test_record_json_of_an_unknown_match_is_404(client):
+    response = client.get(reverse("matches:record_json", args=[uuid.uuid4()]))
+
+    assert response.status_code == 404
+
+
+def test_record_json_refuses_post(client, match):
+    response = client.post(reverse("matches:record_json", args=[match.public_id]))
+
+    assert response.status_code == 405
+
+
+# -- the import page -------------------------------------------------------------------
+
+
+def test_import_page_requires_login(client):
+    response = client.get(IMPORT_URL)
+
+    assert response.status_code == 302
+    assert response["Location"] == f"{reverse('admin:login')}?next={IMPORT_URL}"
+
+
+def test_import_post_requires_login(client):
+    response = client.post(IMPORT_URL, {"files": [upload("a.json", json.dumps(VALID))]})
+
+    assert response.status_code == 302
+    assert Match.objects.count() == 0
+
+
+def test_import_page_shows_the_upload_form(client, scorer):
+    response = client.get(IMPORT_URL)
+
+    assert response.status_code == 200
+    assert b'enctype="multipart/form-data"' in response.content
+    assert b'accept=".json,.jsonl"' in response.content
+    assert b"multiple" in response.content
+    assert_template_used(response, "matches/records_import.html")
+
+
+def assert_template_used(response, name):
+    assert name in [template.name for template in response.templates]
+    assert "base.html" in [template.name for template in response.templates]
+
+
+def test_uploading_a_valid_json_record_stores_it_and_links_to_it(client, scorer):
+    response = client.post(IMPORT_URL, {"files": [upload("club.json", json.dumps(VALID))]})
+
+    assert response.status_code == 200
+    match = Match.objects.get()
+    assert match.created_by == scorer
+    assert selectors.match_record(match) == rules.export(rules.replay(VALID))
+    html = response.content.decode()
+    assert f'<a href="{match.get_absolute_url()}">Match {match.pk}</a>' in html
+    assert "1 stored, 0 refused" in html
+
+
+def test_uploading_jsonl_lists_the_exact_error_of_the_invalid_line_and_stores_the_rest(
+        client, scorer):
+    content = "\n".join([json.dumps(VALID), json.dumps(TURN_ORDER), json.dumps(OTHER)])
+
+    response = client.post(IMPORT_URL, {"files": [upload("night.jsonl", content)]})
+
+    assert response.status_code == 200
+    assert Match.objects.count() == 2
+    results = response.context["results"]
+    assert [(r.source, r.error) for r in results] == [
+        ("night.jsonl:1", None), ("night.jsonl:2", TURN_ORDER_ERROR), ("night.jsonl:3", None)]
+    html = response.content.decode()
+    assert "<code>night.jsonl:2</code>" in html
+    assert f"Refused: {escape(TURN_ORDER_ERROR)}" in html
+    assert "2 stored, 1 refused" in html
+    for match in Match.objects.all():
+        assert match.get_absolute_url() in html
+
+
+def test_uploading_several_files_imports_each(client, scorer):
+    response = client.post(IMPORT_URL, {"files": [upload("a.json", json.dumps(VALID)),
+                                                   upload("b.json", json.dumps(OTHER))]})
+
+    assert [r.source for r in response.context["results"]] == ["a.json", "b.json"]
+    assert Match.objects.count() == 2
+
+
+def test_uploading_malformed_json_lists_the_parse_error(client, scorer):
+    response = client.post(IMPORT_URL, {"files": [upload("bad.json", '{"format": ')]})
+
+    [result] = response.context["results"]
+    assert result.source == "bad.json"
+    assert result.error.startswith("not valid JSON: ")
+    assert Match.objects.count() == 0
+
+
+def test_uploading_another_kind_of_file_is_a_form_error(client, scorer):
+    response = client.post(IMPORT_URL, {"files": [upload("notes.txt", json.dumps(VALID))]})
+
+    assert response.status_code == 200
+    assert "files" in response.context["form"].errors
+    assert "File extension “txt” is not allowed." in \
+        response.context["form"].errors["files"][0]
+    assert Match.objects.count() == 0
+
+
+def test_posting_no_file_is_a_form_error(client, scorer):
+    response = client.post(IMPORT_URL, {})
+
+    assert response.context["form"].errors == {"files": ["This field is required."]}
+
+
+# -- admin -----------------------------------------------------------------------------
+
+MODELS = [Player, Match, Side, Seat, Round, RoundSide, Event]
+
+
+def _url(model, view: str, *args) -> str:
+    return reverse(f"admin:matches_{model._meta.model_name}_{view}", args=args)
+
+
+@pytest.mark.parametrize("model", MODELS, ids=[m.__name__ for m in MODELS])
+def test_admin_changelist_and_change_pages_open(admin_client, match, model):
+    assert admin_client.get(_url(model, "changelist")).status_code == 200
+    assert admin_client.get(_url(model, "changelist"), {"q": "Olena"}).status_code == 200
+    obj = model.objects.first()
+    assert admin_client.get(_url(model, "change", obj.pk)).status_code == 200
+
+
+def test_admin_event_offers_no_add_change_or_delete(admin_client, admin_user, match):
+    model_admin = admin.site._registry[Event]
+    request = RequestFactory().get("/")
+    request.user = admin_user
+    event = Event.objects.first()
+
+    assert not model_admin.has_add_permission(request)
+    assert not model_admin.has_change_permission(request, event)
+    assert not model_admin.has_delete_permission(request, event)
+    assert admin_client.get(_url(Event, "add")).status_code == 403
+    assert admin_client.get(_url(Event, "delete", event.pk)).status_code == 403
+    page = admin_client.get(_url(Event, "change", event.pk))
+    assert page.context["has_change_permission"] is False
+    assert b'name="_save"' not in page.content
