@@ -14,11 +14,13 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.urls import reverse
 
 from matches import services
-from matches.models import Match
+from matches.models import Match, MatchStatus
 
 DEMO_DIR = Path(__file__).resolve().parents[2] / "demo"
+SITE = "http://127.0.0.1:8000"  # where scripts/run serves it
 ALREADY_LOADED = "There are already {count} matches: the demo club was not loaded."
 
 
@@ -37,3 +39,8 @@ class Command(BaseCommand):
                                   match.seats.select_related("player").order_by("position"))
                 self.stdout.write(f"Loaded match {match.pk}: {match.get_game_display()}, "
                                   f"{match.get_status_display().lower()} ({names}).")
+                self.stdout.write(f"  watch: {SITE}{match.get_absolute_url()}")
+                if match.status == MatchStatus.IN_PROGRESS:
+                    scorer = reverse("matches:scorepad", kwargs={
+                        "public_id": match.public_id, "token": match.scorer_token})
+                    self.stdout.write(f"  score: {SITE}{scorer}")

@@ -27,8 +27,12 @@ def test_load_demo_stores_finished_matches_of_every_game_and_one_in_progress():
                    .values_list("game", flat=True))
     assert finished == {"all-fives", "five-up", "fives-and-threes"}
     assert Match.objects.filter(status=MatchStatus.IN_PROGRESS).count() == 1
-    assert len(out.splitlines()) == Match.objects.count() == len(list(DEMO_DIR.glob("*.json")))
-    assert out.splitlines()[0].startswith("Loaded match ")
+    loaded = [line for line in out.splitlines() if line.startswith("Loaded match ")]
+    assert len(loaded) == Match.objects.count() == len(list(DEMO_DIR.glob("*.json")))
+    # every match gets its public link; the one in progress also its scorer's link
+    assert out.count("  watch: http://127.0.0.1:8000/matches/") == len(loaded)
+    in_progress = Match.objects.get(status=MatchStatus.IN_PROGRESS)
+    assert f"/score/{in_progress.scorer_token}/" in out
 
 
 def test_load_demo_has_a_partnership_match_and_a_double_nine_match():

@@ -1,0 +1,81 @@
+"""Scores in the table's words, the paper tally and the board's geometry."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from matches import presenters, rules
+
+
+@pytest.mark.parametrize(("value", "shown"), [
+    (0, "0"), (250, "250"), (Fraction(5, 2), "2½"), (Fraction(1, 2), "½"),
+    (Fraction(-3, 2), "−1½"), (-4, "−4"), (Fraction(10, 2), "5"),
+])
+def test_show_score_writes_halves_as_a_half_sign(value, shown):
+    assert presenters.show_score(value) == shown
+
+
+@pytest.mark.parametrize(("raw", "fifties", "strokes", "half"), [
+    (0, None, None, None),
+    (-5, None, None, None),
+    (5, 0, 1, False),
+    (45, 0, 9, False),
+    (50, 1, 0, False),
+    (135, 2, 7, False),
+    (Fraction(25, 2), 0, 2, True),
+])
+def test_tally_is_a_stroke_per_five_and_a_big_x_per_fifty(raw, fifties, strokes, half):
+    tally = presenters.tally(raw)
+    if fifties is None:
+        assert tally is None
+        return
+    assert (tally.fifties, tally.strokes, tally.half) == (fifties, strokes, half)
+    assert len(tally.fifty_xs) == fifties and len(tally.stroke_xs) == strokes
+
+
+def layout(notation: str, policy=rules.SpinnerPolicy.FIRST_DOUBLE) -> rules.Layout:
+    return rules.Layout.from_notation(notation, policy)
+
+
+def test_an_empty_table_draws_nothing():
+    assert presenters.board(None).empty
+    assert presenters.board(rules.Layout()).empty
+
+
+def test_doubles_lie_crosswise_and_the_spinner_is_marked():
+    board = presenters.board(layout("1-4 1-1@1-4:1 4-4@1-4:4"))
+    shapes = {shape.tile: shape for shape in board.tiles}
+    assert (shapes["1-4"].width, shapes["1-4"].height) == (2, 1)
+    assert (shapes["1-1"].width, shapes["1-1"].height) == (1, 2)
+    assert shapes["1-1"].spinner and not shapes["4-4"].spinner
+    assert shapes["4-4"].newest and not shapes["1-4"].newest
+
+
+def test_tiles_never_overlap_along_a_line_and_flanks_leave_the_spinner_crosswise():
+    board = presenters.board(layout("1-4 1-1@1-4:1 4-4@1-4:4 3-4@4-4:4 1-2@1-1:1 1-5@1-1:1 "
+                                    "1-3@1-1:1"))
+    shapes = {shape.tile: shape for shape in board.tiles}
+    boxes = [(s.x, s.y, s.x + s.width, s.y + s.height) for s in board.tiles]
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            overlap = min(a[2], b[2]) - max(a[0], b[0]), min(a[3], b[3]) - max(a[1], b[1])
+            assert overlap[0] <= 0 or overlap[1] <= 0, (a, b)
+    spinner, north, south = shapes["1-1"], shapes["1-5"], shapes["1-3"]
+    assert (north.width, north.height) == (1, 2) == (south.width, south.height)
+    assert north.y + north.height == spinner.y and south.y == spinner.y + spinner.height
+
+
+def test_open_ends_are_marked_and_a_flank_once_both_line_sides_are_filled():
+    before = presenters.board(layout("1-4 1-1@1-4:1 4-4@1-4:4"))
+    assert sorted(end.point for end in before.ends) == ["1-1:1", "4-4:4"]
+    assert not any(end.flank for end in before.ends)
+    after = presenters.board(layout("1-4 1-1@1-4:1 4-4@1-4:4 1-2@1-1:1"))
+    assert [end.point for end in after.ends if end.flank] == ["1-1:1"]
+
+
+def test_values_above_six_are_written_not_drawn():
+    board = presenters.board(layout("7-9", rules.SpinnerPolicy.NONE))
+    halves = board.tiles[0].halves
+    assert [(h.value, h.text, h.spots) for h in halves] == [(7, True, []), (9, True, [])]

@@ -1,0 +1,246 @@
+"""The scorepad pages: start a match, score through htmx fragments, read-only watching."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from matches import rules, selectors, services
+from matches.models import Event, Match, MatchStatus
+from matches.views import OUT_OF_DATE
+from tests.matches.helpers import A, T, play_short_round, snapshot, two_player_all_fives
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def scorer_url(match: Match, name: str = "scorepad") -> str:
+    return reverse(f"matches:{name}", kwargs={"public_id": match.public_id,
+                                              "token": match.scorer_token})
+
+
+def seq(match: Match) -> int:
+    return len(selectors.match_engine(match).log)
+
+
+def scores(html: str) -> list[str]:
+    return re.findall(r'data-score="\d+">([^<]+)<', html)
+
+
+def error(html: str) -> str | None:
+    found = re.search(r'id="scorepad-error">([^<]+)<', html)
+    return found.group(1) if found else None
+
+
+# -- a new match ----------------------------------------------------------------------
+
+
+def test_new_match_starts_the_first_round_and_lands_on_the_scorer_link(client):
+    response = client.post(reverse("matches:new"), {
+        "game": "all-fives", "player_0": "Olena", "player_1": "Taras", "player_2": "",
+        "starter": "1", "mode": "tracked"})
+    match = Match.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == scorer_url(match)
+    engine = selectors.match_engine(match)
+    assert engine.names == ("Olena", "Taras")
+    assert engine.current_round.starter == 1
+    assert match.target == 250
+
+
+def test_new_match_by_a_draw_of_lots_says_who_starts(client):
+    response = client.post(reverse("matches:new"), {
+        "game": "five-up", "player_0": "Olena", "player_1": "Taras", "player_2": "Iryna",
+        "starter": "lots", "mode": "tracked"}, follow=True)
+    starter = selectors.match_engine(Match.objects.get()).current_round.starter
+    assert f"Drawn by lots: {['Olena', 'Taras', 'Iryna'][starter]} starts." in \
+        response.content.decode()
+
+
+def test_new_match_keeps_fives_and_threes_options(client):
+    client.post(reverse("matches:new"), {
+        "game": "fives-and-threes", "player_0": "A", "player_1": "B", "player_2": "C",
+        "tile_set": "double-nine", "deal": "short", "drawing": "on", "advanced": "on",
+        "starter": "0", "mode": "tracked", "target": "101"})
+    match = Match.objects.get()
+    assert match.options == {"target": 101, "set": "double-nine", "deal": "short",
+                             "drawing": True, "divisors": [3, 5, 7, 11, 13],
+                             "immediate_end": False}
+    assert selectors.match_engine(match).options.hand_size == 10
+
+
+@pytest.mark.parametrize(("data", "field", "message"), [
+    ({"player_0": "Olena"}, "player_0", "at least two"),
+    ({"player_0": "Olena", "player_1": "olena"}, "player_0", "different name"),
+    ({"player_0": "A", "player_1": "B", "player_2": "C", "player_3": "D", "player_4": "E"},
+     "player_0", "all-fives is for 2 to 4 players, not 5"),
+    ({"player_0": "A", "player_1": "B", "hand_size": "20"}, "hand_size", "too large"),
+    ({"player_0": "A", "player_1": "B", "starter": "5"}, "starter", "one of the players"),
+])
+def test_new_match_refuses_bad_input_and_keeps_what_was_typed(client, data, field, message):
+    response = client.post(reverse("matches:new"), {"game": "all-fives", "mode": "tracked",
+                                                    "immediate_end": "on", **data})
+    assert response.status_code == 200
+    assert Match.objects.count() == 0
+    form = response.context["form"]
+    assert message in " ".join(form.errors[field])
+    assert f'value="{data["player_0"]}"' in response.content.decode()
+
+
+# -- scoring --------------------------------------------------------------------------
+
+
+def test_tapping_a_tile_offers_only_its_legal_ends_with_what_they_make(client):
+    match = two_player_all_fives()
+    services.round_start(match=match, starter=0)
+    services.event_record(match=match, action=rules.Play(0, T("1-4")))
+    services.event_record(match=match, action=rules.Play(1, T("1-1"), A("1-4:1")))
+    html = client.get(scorer_url(match) + "?tile=4-4", **HTMX).content.decode()
+    points = re.findall(r'data-point="([^"]+)">([^<]+)<small>([^<]+)</small>', html)
+    assert [(p, s.strip()) for p, _, s in points] == [("1-4:4", "sum 10 → 10")]
+    # 1-1 is the spinner: a flank is not offered until both its line sides are filled
+    html = client.get(scorer_url(match) + "?tile=1-5", **HTMX).content.decode()
+    assert re.findall(r'data-point="([^"]+)"', html) == ["1-1:1"]
+    assert "1-1 line B" in html
+
+
+def test_a_play_through_htmx_answers_with_the_scorepad_fragment(client):
+    match = two_player_all_fives()
+    services.round_start(match=match, starter=0)
+    response = client.post(scorer_url(match, "play"),
+                           {"seq": seq(match), "tile": "5-5", "at": "", "claim": "10"}, **HTMX)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" not in html and 'id="scorepad"' in html
+    assert scores(html) == ["10", "0"]
+    assert Event.objects.get().points == 10
+
+
+def test_a_wrong_call_is_refused_plainly_and_nothing_is_stored(client):
+    match = two_player_all_fives()
+    services.round_start(match=match, starter=0)
+    services.event_record(match=match, action=rules.Play(0, T("5-5")))
+    before = snapshot(match)
+    html = client.post(scorer_url(match, "play"), {
+        "seq": seq(match), "tile": "0-5", "at": "5-5:5", "claim": "15"}, **HTMX).content.decode()
+    assert error(html) == "claim 15 differs from the 10 the rules give (end sum 10)"
+    assert snapshot(match) == before
+    # the tile stays chosen so the scorer can place it again without the call
+    assert 'name="tile" value="0-5"' in html
+
+
+def test_a_pass_while_the_boneyard_holds_tiles_is_refused_with_the_reason(client):
+    match = two_player_all_fives()
+    services.round_start(match=match, starter=0)
+    services.event_record(match=match, action=rules.Play(0, T("5-5")))
+    html = client.post(scorer_url(match, "pass"), {"seq": seq(match)}, **HTMX).content.decode()
+    assert error(html) == "Taras cannot pass while the boneyard holds 24 tiles"
+
+
+def test_a_repeated_tap_after_a_dropped_connection_is_not_applied_twice(client):
+    match = two_player_all_fives()
+    services.round_start(match=match, starter=0)
+    services.event_record(match=match, action=rules.Play(0, T("5-5")))
+    stale = seq(match)
+    client.post(scorer_url(match, "draw"), {"seq": stale, "tiles": "2"}, **HTMX)
+    html = client.post(scorer_url(match, "draw"), {"seq": stale, "tiles": "2"},
+                       **HTMX).content.decode()
+    assert str(OUT_OF_DATE) in html.replace("&#x27;", "'")
+    assert Event.objects.filter(kind="draw").count() == 1
+    assert selectors.match_engine(match).current_round.boneyard == 22
+
+
+def test_settling_by_tiles_shows_the_settlement_steps(client):
+    match = two_player_all_fives()
+    play_short_round(match)  # Olena goes out, Taras holds one tile
+    html = client.post(scorer_url(match, "settle"), {
+        "seq": seq(match), "entry": "tiles", "hand_1": ["3-6"]}, **HTMX).content.decode()
+    assert error(html) is None
+    assert "Round 1 settled" in html
+    assert "9 rounds up to 10 (remainder 4)" in html
+    assert scores(html) == ["20", "10"]
+
+
+def test_settling_with_impossible_pips_is_refused(client):
+    match = two_player_all_fives()
+    play_short_round(match)
+    html = client.post(scorer_url(match, "settle"), {
+        "seq": seq(match), "entry": "pips", "pips_0": "0", "pips_1": "13"},
+        **HTMX).content.decode()
+    assert error(html) == "pips: no 1 unseen tiles add up to 13 (Taras)"
+    assert not match.rounds.get().settled
+
+
+def test_undo_steps_back_into_the_previous_round(client):
+    match = two_player_all_fives()
+    play_short_round(match)
+    services.round_settle(match=match, pips=(0, 9))
+    services.round_start(match=match, starter=0)
+    for expected in (["20", "10"], ["10", "10"], ["10", "10"]):
+        # the round start, then the settlement, then the last tile of round 1
+        html = client.post(scorer_url(match, "undo"), {"seq": seq(match)},
+                           **HTMX).content.decode()
+        assert scores(html) == expected
+    assert match.rounds.count() == 1 and not match.rounds.get().settled
+
+
+def test_without_javascript_a_write_redirects_and_an_error_is_a_message(client):
+    match = two_player_all_fives()
+    services.round_start(match=match, starter=0)
+    response = client.post(scorer_url(match, "play"), {"seq": seq(match), "tile": "5-5"})
+    assert response.status_code == 302 and response["Location"] == scorer_url(match)
+    response = client.post(scorer_url(match, "pass"), {"seq": seq(match)}, follow=True)
+    assert "cannot pass while the boneyard holds" in response.content.decode()
+
+
+def test_a_called_round_records_the_ends_and_checks_the_sum(client):
+    match = two_player_all_fives()
+    services.round_start(match=match, starter=None, mode="ends")
+    html = client.post(scorer_url(match, "call"), {
+        "seq": seq(match), "seat": "1", "end_0": "6", "double_0": "on", "end_1": "3",
+        "claim": "15"}, **HTMX).content.decode()
+    assert error(html) is None
+    assert scores(html) == ["0", "15"]
+    html = client.post(scorer_url(match, "call"), {
+        "seq": seq(match), "seat": "0", "end_0": "4", "end_1": "2", "claim": "5"},
+        **HTMX).content.decode()
+    assert error(html) == "claim 5 differs from the 0 the rules give (end sum 6)"
+
+
+def test_the_scorer_link_needs_the_secret_token(client):
+    match = two_player_all_fives()
+    url = reverse("matches:scorepad", kwargs={"public_id": match.public_id, "token": "guess"})
+    assert client.get(url).status_code == 404
+    assert client.post(url + "undo/", {"seq": 0}).status_code == 404
+
+
+def test_the_public_link_is_read_only_and_refreshes_itself(client):
+    match = two_player_all_fives()
+    play_short_round(match)
+    html = client.get(match.get_absolute_url()).content.decode()
+    assert scores(html) == ["10", "10"]
+    assert "undo-button" not in html and 'class="picker"' not in html
+    assert 'hx-trigger="every 5s"' in html
+    assert match.scorer_token not in html
+
+
+def test_a_finished_match_shows_the_winner(client):
+    match = two_player_all_fives(target=20)
+    play_short_round(match)
+    services.round_settle(match=match, pips=(0, 9))  # Taras's 9 rounds up: Olena has 20
+    match.refresh_from_db()
+    assert match.status == MatchStatus.FINISHED
+    html = client.get(scorer_url(match)).content.decode()
+    assert 'id="winner"' in html and "Olena</strong> won the match" in html
+
+
+def test_home_lists_matches_in_progress_and_finished(client):
+    playing = two_player_all_fives()
+    done = two_player_all_fives(target=20)
+    play_short_round(done)
+    services.round_settle(match=done, pips=(0, 9))
+    html = client.get(reverse("matches:home")).content.decode()
+    assert html.index(playing.get_absolute_url()) < html.index("Finished") < \
+        html.index(done.get_absolute_url())
