@@ -139,8 +139,7 @@ class _Node:
         return self.filled < 2
 
 
-@dataclass(frozen=True, slots=True)
-class PlacementResult:
+class PlacementResult(NamedTuple):
     """What a placement did: where it went and the end sum it left."""
 
     tile: Tile
@@ -236,7 +235,7 @@ class Layout:
             if at is not None:
                 raise IllegalPlacement(
                     f"{tile} is the opening tile; there is nothing to attach it to at {at}")
-            node = _Node(tile, None, None, None, self._becomes_spinner(tile))
+            node = _Node(tile, None, None, None, tile.is_double and self._becomes_spinner(tile))
             self.end_sum = tile.pips
             slot = None
         else:
@@ -273,7 +272,7 @@ class Layout:
                 delta -= value
                 slot = None
                 key = value
-            node = _Node(tile, parent, key, value, self._becomes_spinner(tile))
+            node = _Node(tile, parent, key, value, tile.is_double and self._becomes_spinner(tile))
             parent.children.append(node)
             # a new double is terminal (both halves); any other tile adds its outer end
             delta += tile.pips if tile.is_double else tile.other(value)
