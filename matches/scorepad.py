@@ -80,6 +80,7 @@ class RoundView:
     blocked: bool
     steps: list[str]
     ended: bool
+    won_here: bool
 
 
 @dataclass
@@ -241,7 +242,7 @@ def _rounds(engine: rules.Match) -> list[RoundView]:
             settlement=[presenters.show_score(_frac(v)) for v in data["settlement"]],
             scores=[presenters.show_score(_frac(v)) for v in data["scores"]],
             finisher=names[rnd.finisher] if rnd.finisher is not None else None,
-            blocked=rnd.blocked, ended=rnd.ended,
+            blocked=rnd.blocked, ended=rnd.ended, won_here=rnd.won_here,
             steps=list(rnd.settlement.steps) if rnd.settlement else []))
     return views
 

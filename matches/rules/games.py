@@ -265,8 +265,9 @@ class FiveUp(Game):
                 rounded = round_to_five(pips[seat])
                 deduction = rounded // 5
                 awards[side] -= deduction
+                cost = f"−{deduction}" if deduction else "no deduction"
                 steps.append(f"{_side_name((seat,), labels)}: "
-                             f"{_rounding_step(pips[seat], rounded)}, −{deduction}")
+                             f"{_rounding_step(pips[seat], rounded)}, {cost}")
         return Settlement(tuple(awards), tuple(steps))
 
     def ends_on_placement(self, options: MatchOptions) -> bool:
@@ -339,7 +340,11 @@ def _side_name(seats: Sequence[int], labels: Sequence[str] | None = None) -> str
 
 
 def _show(value: Fraction) -> str:
-    return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
+    """Halves as the table writes them: 2½."""
+    whole, half = divmod(value.numerator, value.denominator)
+    if value.denominator == 1:
+        return str(whole)
+    return f"{whole}½" if whole else "½"
 
 
 def _rounding_step(pips: int, rounded: int) -> str:

@@ -278,7 +278,7 @@ def test_all_fives_split_halves_are_exact_fractions():
     settlement = af_settle([3, 3, 5])
     assert settlement.awards[0] == Fraction(5, 2)
     assert isinstance(settlement.awards[0], Fraction)
-    assert "split equally: 2.5 each" in settlement.steps
+    assert "split equally: 2½ each" in settlement.steps
 
 
 def test_all_fives_three_way_tie_gives_nothing():
