@@ -110,7 +110,9 @@ class ScoringEnd:
 class _Node:
     """A placed tile. Doubles count filled slots; other tiles keep their open values."""
 
-    __slots__ = ("tile", "parent", "parent_key", "joined", "spinner", "filled", "open", "children")
+    # no list of children: a node points only to its parent, so a layout holds no
+    # reference cycles and is freed by reference counting, without the cyclic collector
+    __slots__ = ("tile", "parent", "parent_key", "joined", "spinner", "capacity", "filled", "open")
 
     def __init__(self, tile: Tile, parent: _Node | None, parent_key: Slot | int | None,
                  joined: int | None, spinner: bool) -> None:
@@ -119,6 +121,7 @@ class _Node:
         self.parent_key = parent_key  # the parent's slot (double) or end value (other tile)
         self.joined = joined  # this tile's value that touches the parent
         self.spinner = spinner
+        self.capacity = 4 if spinner else 2  # slots: two line sides, and two flanks if a spinner
         # a double attached to the layout uses line side A for that connection
         self.filled = 0 if parent is None else 1
         if tile.is_double:
@@ -127,11 +130,6 @@ class _Node:
             self.open = [tile.low, tile.high]
         else:
             self.open = [tile.other(joined)]
-        self.children: list[_Node] = []
-
-    @property
-    def capacity(self) -> int:
-        return 4 if self.spinner else 2
 
     @property
     def terminal(self) -> bool:
@@ -245,9 +243,10 @@ class Layout:
             if parent is None:
                 raise IllegalPlacement(f"attachment point {at}: tile {at.tile} is not on the table")
             value = at.value
-            if not at.tile.has(value):
+            # (the comparisons are spelled out: this runs for every placement of a replay)
+            if value != at.tile.low and value != at.tile.high:
                 raise IllegalPlacement(f"attachment point {at}: tile {at.tile} has no {value} end")
-            if not tile.has(value):
+            if value != tile.low and value != tile.high:
                 raise IllegalPlacement(f"tile {tile} has no {value} to join {at}")
             delta = 0
             if parent.tile.is_double:
@@ -273,9 +272,9 @@ class Layout:
                 slot = None
                 key = value
             node = _Node(tile, parent, key, value, tile.is_double and self._becomes_spinner(tile))
-            parent.children.append(node)
             # a new double is terminal (both halves); any other tile adds its outer end
-            delta += tile.pips if tile.is_double else tile.other(value)
+            delta += tile.pips if tile.is_double else (
+                tile.high if value == tile.low else tile.low)
             self.end_sum += delta
         nodes[tile] = node
         self._order.append((node, before))
@@ -291,7 +290,6 @@ class Layout:
         del self._nodes[node.tile]
         parent = node.parent
         if parent is not None:
-            parent.children.pop()
             if parent.tile.is_double:
                 parent.filled -= 1
             else:

@@ -17,6 +17,7 @@ matches.rules.errors.BoneyardNotEmpty: Olena cannot pass while the boneyard hold
 from __future__ import annotations
 
 import enum
+import functools
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -143,10 +144,13 @@ class Round:
     pips: tuple[int, ...] | None = None
     won_here: bool = False  # the match was won during this round, before its settlement
     scores: list[Score] = field(default_factory=list)  # running scores after the round
+    tracked: bool = field(init=False)  # mode is TRACKED, kept as a plain attribute
 
     def __post_init__(self) -> None:
         if not self.placements:
             self.placements = [ZERO] * self.sides
+        # a plain attribute, not a property: replay reads it for every event
+        self.tracked = self.mode is RoundMode.TRACKED
 
     @property
     def ended(self) -> bool:
@@ -159,10 +163,6 @@ class Round:
     @property
     def blocked(self) -> bool:
         return self.end is RoundEnd.BLOCKED
-
-    @property
-    def tracked(self) -> bool:
-        return self.mode is RoundMode.TRACKED
 
 
 # -- the match -----------------------------------------------------------------------
@@ -193,9 +193,12 @@ class Match:
         # the game's seams, looked up once: replay runs them for every placement
         self._points = game.placement_points
         self._divisors = self.options.divisors
+        self._points_by_sum = _points_by_sum(game, self.options.divisors,
+                                             self.options.tile_set.pips)
         self._refuses_overshoot = game.refuses_overshoot(self.options)
         self._ends_on_placement = game.ends_on_placement(self.options)
         self._target = self.options.target
+        self._top = self.options.tile_set.top
         self.scores: list[Score] = [ZERO] * len(self.sides)
         self.rounds: list[Round] = []
         self.winner: int | None = None
@@ -380,10 +383,11 @@ class Match:
         seat = event.seat
         if type(seat) is not int or not 0 <= seat < self.players:
             self._check_seat(seat)
+        award: Award | None
         if type(event) is Call:
             if rnd.tracked:
                 raise RulesError("this round is tracked: enter the tile played, not its ends")
-            award: Award | None = self._call(rnd, event)
+            award = self._call(rnd, event)
         else:
             if not rnd.tracked:
                 raise RulesError("this round is called: enter the scoring ends of each "
@@ -408,7 +412,7 @@ class Match:
 
     def _play(self, rnd: Round, play: Play) -> Award:
         seat = play.seat
-        if play.tile.high > self.options.tile_set.top:
+        if play.tile.high > self._top:
             self.options.tile_set.check(play.tile)
         placed = rnd.layout.place(play.tile, play.at)
         domino = rnd.counts[seat] == 1
@@ -464,7 +468,8 @@ class Match:
                claim: Score | None) -> Award:
         """Score one placement; checks the claim before anything changes."""
         side = self.side_of[seat]
-        points = self._points(end_sum, self._divisors)
+        table = self._points_by_sum
+        points = table[end_sum] if end_sum < len(table) else self._points(end_sum, self._divisors)
         bonus = self.game.going_out_bonus if goes_out else 0
         total = points + bonus
         refused = None
@@ -601,6 +606,12 @@ class Match:
         # a called round names only its terminal doubles: those are certainly on the table
         return {Tile(end.value, end.value) for event in rnd.events
                 if isinstance(event, Call) for end in event.ends if end.double}
+
+
+@functools.cache
+def _points_by_sum(game: Game, divisors: tuple[int, ...], most: int) -> tuple[int, ...]:
+    """Placement points for every end sum up to ``most``: a lookup instead of a call."""
+    return tuple(game.placement_points(end_sum, divisors) for end_sum in range(most + 1))
 
 
 def _reachable(tiles: Sequence[int], total: int, count: int | None) -> bool:

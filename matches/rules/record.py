@@ -11,6 +11,7 @@ from collections.abc import Iterator, Mapping
 from fractions import Fraction
 from typing import Any, Final
 
+from . import layout
 from .errors import RecordError, RulesError
 from .games import game_for
 from .layout import AttachmentPoint, ScoringEnd
@@ -18,6 +19,9 @@ from .match import Action, Call, Draw, Match, Pass, Play, RoundEnd, RoundMode, S
 from .tiles import Tile
 
 FORMAT: Final = "domino-match/1"
+# the parsers' caches, read directly on the short way through a tracked play
+_TILES: Final = Tile._parsed
+_POINTS: Final = layout._PARSED_POINTS
 RECORD_KEYS: Final = frozenset({"format", "game", "players", "options", "rounds"})
 TRACKED_ROUND_KEYS: Final = frozenset({"mode", "starter", "events", "hands", "pips"})
 CALLED_ROUND_KEYS: Final = TRACKED_ROUND_KEYS | {"result"}
@@ -195,6 +199,20 @@ def _claim(doc: Mapping[str, Any]) -> Fraction | int | None:
     raise RecordError(f"claim must be a number of points, not {json.dumps(claim)}")
 
 def _tracked_event(doc: object) -> Play | Draw | Pass:
+    """One tracked event; a well-formed play takes the short way (most events are plays)."""
+    if type(doc) is dict and doc.keys() <= TRACKED_EVENT_KEYS:
+        seat, text, at, claim = doc.get("seat"), doc.get("play"), doc.get("at"), doc.get("claim")
+        if (type(seat) is int and type(text) is str and "draw" not in doc and "pass" not in doc
+                and (claim is None or type(claim) is int)):
+            tile = _TILES.get(text) or Tile.parse(text)
+            if at is None:
+                return Play(seat, tile, None, claim)
+            if type(at) is str:
+                return Play(seat, tile, _POINTS.get(at) or AttachmentPoint.parse(at), claim)
+    return _checked_tracked_event(doc)
+
+
+def _checked_tracked_event(doc: object) -> Play | Draw | Pass:
     if type(doc) is not dict:
         raise RecordError("an event is an object")
     if not doc.keys() <= TRACKED_EVENT_KEYS:
