@@ -56,16 +56,36 @@ def match_create(*, game: str, players: Sequence[str], options: Mapping[str, Any
 
 
 @transaction.atomic
+def match_start(*, game: str, players: Sequence[str], options: Mapping[str, Any] | None = None,
+                starter: int | None = None, mode: str = RoundMode.TRACKED,
+                created_by: AbstractBaseUser | None = None) -> tuple[Match, Round]:
+    """A new match and its first round, together or not at all (no starter: draw lots)."""
+    match = match_create(game=game, players=players, options=options, created_by=created_by)
+    return match, round_start(match=match, starter=starter, mode=mode, draw_lots=True)
+
+
+@transaction.atomic
 def round_start(*, match: Match, starter: int | None,
-                mode: str = RoundMode.TRACKED) -> Round:
-    """Open the next round with ``starter`` (the previous finisher, or a draw of lots)."""
+                mode: str = RoundMode.TRACKED, draw_lots: bool = False) -> Round:
+    """Open the next round with ``starter``.
+
+    With ``draw_lots`` and no starter, the seat that must start (the previous round's
+    finisher, in All Fives and Five Up) starts, or else the engine draws lots; the
+    returned round's ``lots_drawn`` (not stored) says which, for the page to announce.
+    """
     match = _locked(match)
     engine = match_engine(match)
+    lots_drawn = False
+    if starter is None and draw_lots:
+        starter = engine.required_starter()
+        if starter is None:
+            starter, lots_drawn = engine.draw_lots(), True
     rules_mode = rules.RoundMode.CALLED if mode == RoundMode.CALLED else rules.RoundMode.TRACKED
     engine.do(rules.StartRound(starter, rules_mode))
     round_ = Round(match=match, number=len(engine.rounds), mode=mode, starter=starter)
     round_.full_clean()
     round_.save()
+    round_.lots_drawn = lots_drawn  # type: ignore[attr-defined]
     _sync(match, engine, [round_])
     return round_
 

@@ -19,7 +19,6 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
-from django_htmx.http import HttpResponseClientRedirect
 
 from matches import rules, scorepad, selectors, services
 from matches.models import Match, MatchStatus, RoundMode
@@ -51,19 +50,16 @@ def match_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            match = services.match_create(
+            match, first = services.match_start(
                 game=data["game"], players=data["players"], options=data["options"],
+                starter=data.get("starter_seat"), mode=data["mode"],
                 created_by=request.user if request.user.is_authenticated else None)
-            engine = selectors.match_engine(match)
-            starter = data.get("starter_seat")
-            if starter is None:
-                starter = engine.draw_lots()
-                messages.info(request, _("Drawn by lots: %(name)s starts.")
-                              % {"name": engine.names[starter]})  # type: ignore[index]
-            services.round_start(match=match, starter=starter, mode=data["mode"])
         except rules.RulesError as error:
             form.add_error(None, str(error))
         else:
+            if first.lots_drawn:  # type: ignore[attr-defined]
+                messages.info(request, _("Drawn by lots: %(name)s starts.")
+                              % {"name": data["players"][first.starter]})
             return redirect(_scorer_url(match))
     players = int(request.GET.get("players", 4)) if request.GET.get("players", "").isdigit() \
         else 4
@@ -151,19 +147,13 @@ def round_next(request: HttpRequest, public_id: UUID, token: str) -> HttpRespons
 
     def act(seat: int) -> None:
         data = form.cleaned_data
-        engine = selectors.match_engine(match)
-        starter_text = data.get("starter") or "lots"
-        required = engine.required_starter()
-        if required is not None:
-            starter = required
-        elif starter_text.isdigit():
-            starter = int(starter_text)
-        else:
-            starter = engine.draw_lots()
+        chosen = data.get("starter") or "lots"
+        round_ = services.round_start(
+            match=match, starter=int(chosen) if chosen.isdigit() else None,
+            mode=data.get("mode") or RoundMode.TRACKED, draw_lots=True)
+        if round_.lots_drawn:  # type: ignore[attr-defined]
             messages.info(request, _("Drawn by lots: %(name)s starts.")
-                          % {"name": engine.names[starter]})  # type: ignore[index]
-        services.round_start(match=match, starter=starter, mode=data.get("mode")
-                             or RoundMode.TRACKED)
+                          % {"name": selectors.match_names(match)[round_.starter]})
 
     return _act(request, match, form, act)
 
@@ -232,5 +222,3 @@ def _render(request: HttpRequest, match: Match, *, selected: str | None = None,
     template = "matches/scorepad.html#scorepad" if request.htmx else "matches/scorepad.html"
     return render(request, template, context)
 
-
-__all__ = ["HttpResponseClientRedirect"]

@@ -337,3 +337,25 @@ def test_one_player_cannot_hold_two_seats():
         services.match_create(game="all-fives", players=["Olena", " olena "])
     assert caught.value.error_dict["players"][0].code == "players_different"
     assert Match.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_match_start_stores_the_match_and_its_first_round_or_nothing():
+    with pytest.raises(rules.RulesError, match="seat 5 is not at this table"):
+        services.match_start(game="all-fives", players=["Olena", "Taras"], starter=5)
+    assert Match.objects.count() == 0 and Player.objects.count() == 0
+    match, first = services.match_start(game="five-up", players=["Olena", "Taras", "Iryna"])
+    assert first.number == 1 and first.lots_drawn and first.starter in (0, 1, 2)
+
+
+@pytest.mark.django_db
+def test_round_start_lets_the_finisher_start_and_draws_lots_after_a_block():
+    match = two_player_all_fives()
+    play_short_round(match)
+    services.round_settle(match=match, pips=(0, 9))
+    second = services.round_start(match=match, starter=None, draw_lots=True)
+    assert (second.starter, second.lots_drawn) == (0, False)  # Olena went out
+    services.event_undo(match=match)
+    with pytest.raises(rules.RulesError, match="Olena placed the last tile of round 1 and "
+                                               "must start, not Taras"):
+        services.round_start(match=match, starter=1)

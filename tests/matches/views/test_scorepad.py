@@ -244,3 +244,14 @@ def test_home_lists_matches_in_progress_and_finished(client):
     html = client.get(reverse("matches:home")).content.decode()
     assert html.index(playing.get_absolute_url()) < html.index("Finished") < \
         html.index(done.get_absolute_url())
+
+
+def test_the_next_round_after_a_domino_is_started_by_the_finisher(client):
+    match = two_player_all_fives()
+    play_short_round(match)
+    services.round_settle(match=match, pips=(0, 9))
+    html = client.get(scorer_url(match)).content.decode()
+    assert "<strong>Olena</strong> placed the last tile and starts." in html
+    html = client.post(scorer_url(match, "round"), {"seq": seq(match), "mode": "tracked"},
+                       **HTMX).content.decode()
+    assert "Olena's turn" in html and "Drawn by lots" not in html
