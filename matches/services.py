@@ -8,7 +8,7 @@ cache always equals a fresh replay.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -35,6 +35,20 @@ from matches.models import (
 from matches.selectors import match_engine, score_decimal
 
 PLAYERS_DIFFERENT = _("Each player needs a different name: %(name)s sits twice.")
+OUT_OF_DATE = _("That tap was already recorded, or the match moved on meanwhile: "
+                "here is the table as it stands now.")
+
+
+class OutOfDate(Exception):
+    """The scorer's page had seen a different number of actions than the match holds.
+
+    Every scoring write may carry ``expected_seq`` (the number of actions its page
+    showed); a tap repeated after a dropped connection, or a second scorer's stale
+    page, is then refused instead of being applied twice.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(str(OUT_OF_DATE))
 
 
 def player_get_or_create(*, name: str) -> Player:
@@ -65,16 +79,15 @@ def match_start(*, game: str, players: Sequence[str], options: Mapping[str, Any]
 
 
 @transaction.atomic
-def round_start(*, match: Match, starter: int | None,
-                mode: str = RoundMode.TRACKED, draw_lots: bool = False) -> Round:
+def round_start(*, match: Match, starter: int | None, mode: str = RoundMode.TRACKED,
+                draw_lots: bool = False, expected_seq: int | None = None) -> Round:
     """Open the next round with ``starter``.
 
     With ``draw_lots`` and no starter, the seat that must start (the previous round's
     finisher, in All Fives and Five Up) starts, or else the engine draws lots; the
     returned round's ``lots_drawn`` (not stored) says which, for the page to announce.
     """
-    match = _locked(match)
-    engine = match_engine(match)
+    match, engine = _locked_engine(match, expected_seq)
     lots_drawn = False
     if starter is None and draw_lots:
         starter = engine.required_starter()
@@ -91,10 +104,40 @@ def round_start(*, match: Match, starter: int | None,
 
 
 @transaction.atomic
-def event_record(*, match: Match, action: rules.Event) -> Event:
+def event_record(*, match: Match, action: rules.Event,
+                 expected_seq: int | None = None) -> Event:
     """Record a play, draw, pass or called placement in the current round."""
-    match = _locked(match)
-    engine = match_engine(match)
+    match, engine = _locked_engine(match, expected_seq)
+    return _event_store(match, engine, action)
+
+
+def placement_record(*, match: Match, tile: rules.Tile, at: rules.AttachmentPoint | None = None,
+                     claim: int | None = None, expected_seq: int | None = None) -> Event:
+    """The seat whose turn it is places ``tile`` at ``at`` (the opening takes no point)."""
+    return _turn_record(match, lambda seat: rules.Play(seat, tile, at, claim), expected_seq)
+
+
+def draw_record(*, match: Match, tiles: int, expected_seq: int | None = None) -> Event:
+    """The seat whose turn it is draws ``tiles`` from the boneyard, one at a time."""
+    return _turn_record(match, lambda seat: rules.Draw(seat, tiles), expected_seq)
+
+
+def pass_record(*, match: Match, expected_seq: int | None = None) -> Event:
+    """The seat whose turn it is passes (refused while the boneyard holds tiles)."""
+    return _turn_record(match, rules.Pass, expected_seq)
+
+
+@transaction.atomic
+def _turn_record(match: Match, build: Callable[[int], rules.Event],
+                 expected_seq: int | None) -> Event:
+    match, engine = _locked_engine(match, expected_seq)
+    rnd = engine.current_round
+    # with no seat to act (no round, or it ended) the engine refuses whatever seat is named
+    seat = rnd.turn if rnd is not None and rnd.turn is not None else 0
+    return _event_store(match, engine, build(seat))
+
+
+def _event_store(match: Match, engine: rules.Match, action: rules.Event) -> Event:
     award = engine.do(action)
     round_ = match.rounds.order_by("-number").first()
     assert round_ is not None  # the engine refuses an event before the first round
@@ -113,10 +156,9 @@ def event_record(*, match: Match, action: rules.Event) -> Event:
 @transaction.atomic
 def round_settle(*, match: Match, hands: Sequence[Sequence[rules.Tile]] | None = None,
                  pips: Sequence[int] | None = None, result: rules.RoundEnd | None = None,
-                 domino_seat: int | None = None) -> Round:
+                 domino_seat: int | None = None, expected_seq: int | None = None) -> Round:
     """Settle the ended round from each hand's remaining tiles or pip totals."""
-    match = _locked(match)
-    engine = match_engine(match)
+    match, engine = _locked_engine(match, expected_seq)
     engine.settle(hands=hands, pips=pips, result=result, domino_seat=domino_seat)
     rnd = engine.rounds[-1]
     round_ = match.rounds.get(number=rnd.number)
@@ -132,10 +174,9 @@ def round_settle(*, match: Match, hands: Sequence[Sequence[rules.Tile]] | None =
 
 
 @transaction.atomic
-def event_undo(*, match: Match) -> rules.Action:
+def event_undo(*, match: Match, expected_seq: int | None = None) -> rules.Action:
     """Take back the last action: an event, a settlement or the start of a round."""
-    match = _locked(match)
-    engine = match_engine(match)
+    match, engine = _locked_engine(match, expected_seq)
     undone = engine.undo()
     round_ = match.rounds.order_by("-number").first()
     assert round_ is not None
@@ -195,9 +236,14 @@ def match_import(*, document: Mapping[str, Any],
 # -- internals -----------------------------------------------------------------------
 
 
-def _locked(match: Match) -> Match:
-    """The match row, locked for this transaction: two phones cannot interleave writes."""
-    return Match.objects.select_for_update().get(pk=match.pk)
+def _locked_engine(match: Match, expected_seq: int | None) -> tuple[Match, rules.Match]:
+    """The match row, locked for this transaction (two phones cannot interleave writes),
+    and its replay; refused if the scorer's page was out of date."""
+    match = Match.objects.select_for_update().get(pk=match.pk)
+    engine = match_engine(match)
+    if expected_seq is not None and expected_seq != len(engine.log):
+        raise OutOfDate
+    return match, engine
 
 
 def _store_match(engine: rules.Match, *, created_by: AbstractBaseUser | None) -> Match:

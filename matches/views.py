@@ -32,9 +32,6 @@ from matches.scoring_forms import (
     SettleForm,
 )
 
-OUT_OF_DATE = _("That tap was already recorded, or the match moved on meanwhile: "
-                "here is the table as it stands now.")
-
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
@@ -89,55 +86,45 @@ def scorepad_page(request: HttpRequest, public_id: UUID, token: str) -> HttpResp
 def play(request: HttpRequest, public_id: UUID, token: str) -> HttpResponse:
     match = _scorer_match(public_id, token)
     form = PlayForm(request.POST)
-
-    def act(seat: int) -> None:
-        data = form.cleaned_data
-        services.event_record(match=match, action=rules.Play(
-            seat, data["tile"], data["at"], data.get("claim")))
-
-    return _act(request, match, form, act, selected=request.POST.get("tile"))
+    return _act(request, match, form, lambda data: services.placement_record(
+        match=match, tile=data["tile"], at=data["at"], claim=data.get("claim"),
+        expected_seq=data["seq"]), selected=request.POST.get("tile"))
 
 
 @require_POST
 def draw(request: HttpRequest, public_id: UUID, token: str) -> HttpResponse:
     match = _scorer_match(public_id, token)
     form = DrawForm(request.POST)
-    return _act(request, match, form, lambda seat: services.event_record(
-        match=match, action=rules.Draw(seat, form.cleaned_data["tiles"])))
+    return _act(request, match, form, lambda data: services.draw_record(
+        match=match, tiles=data["tiles"], expected_seq=data["seq"]))
 
 
 @require_POST
 def pass_turn(request: HttpRequest, public_id: UUID, token: str) -> HttpResponse:
     match = _scorer_match(public_id, token)
     form = SeqForm(request.POST)
-    return _act(request, match, form,
-                lambda seat: services.event_record(match=match, action=rules.Pass(seat)))
+    return _act(request, match, form, lambda data: services.pass_record(
+        match=match, expected_seq=data["seq"]))
 
 
 @require_POST
 def call(request: HttpRequest, public_id: UUID, token: str) -> HttpResponse:
     match = _scorer_match(public_id, token)
     form = CallForm(request.POST, ends=match.rules_game.max_called_ends or 6)
-
-    def act(seat: int) -> None:
-        data = form.cleaned_data
-        services.event_record(match=match, action=rules.Call(
-            data["seat"], data["ends"], data.get("claim"), data.get("goes_out", False)))
-
-    return _act(request, match, form, act)
+    return _act(request, match, form, lambda data: services.event_record(
+        match=match, action=rules.Call(data["seat"], data["ends"], data.get("claim"),
+                                       data.get("goes_out", False)),
+        expected_seq=data["seq"]))
 
 
 @require_POST
 def settle(request: HttpRequest, public_id: UUID, token: str) -> HttpResponse:
     match = _scorer_match(public_id, token)
     form = SettleForm(request.POST, players=match.player_count)
-
-    def act(seat: int) -> None:
-        data = form.cleaned_data
-        services.round_settle(match=match, hands=data.get("hands"), pips=data.get("pips"),
-                              result=data["round_end"], domino_seat=data["domino_seat"])
-
-    return _act(request, match, form, act, entry=request.POST.get("entry"))
+    return _act(request, match, form, lambda data: services.round_settle(
+        match=match, hands=data.get("hands"), pips=data.get("pips"), result=data["round_end"],
+        domino_seat=data["domino_seat"], expected_seq=data["seq"]),
+        entry=request.POST.get("entry"))
 
 
 @require_POST
@@ -145,12 +132,12 @@ def round_next(request: HttpRequest, public_id: UUID, token: str) -> HttpRespons
     match = _scorer_match(public_id, token)
     form = RoundForm(request.POST)
 
-    def act(seat: int) -> None:
-        data = form.cleaned_data
+    def act(data: dict[str, Any]) -> None:
         chosen = data.get("starter") or "lots"
         round_ = services.round_start(
             match=match, starter=int(chosen) if chosen.isdigit() else None,
-            mode=data.get("mode") or RoundMode.TRACKED, draw_lots=True)
+            mode=data.get("mode") or RoundMode.TRACKED, draw_lots=True,
+            expected_seq=data["seq"])
         if round_.lots_drawn:  # type: ignore[attr-defined]
             messages.info(request, _("Drawn by lots: %(name)s starts.")
                           % {"name": selectors.match_names(match)[round_.starter]})
@@ -162,7 +149,8 @@ def round_next(request: HttpRequest, public_id: UUID, token: str) -> HttpRespons
 def undo(request: HttpRequest, public_id: UUID, token: str) -> HttpResponse:
     match = _scorer_match(public_id, token)
     form = SeqForm(request.POST)
-    return _act(request, match, form, lambda seat: services.event_undo(match=match))
+    return _act(request, match, form, lambda data: services.event_undo(
+        match=match, expected_seq=data["seq"]))
 
 
 # -- helpers -------------------------------------------------------------------------
@@ -183,29 +171,25 @@ def _scorer_url(match: Match, **query: str) -> str:
     return url
 
 
-def _act(request: HttpRequest, match: Match, form: SeqForm, action: Callable[[int], Any], *,
-         selected: str | None = None, entry: str | None = None) -> HttpResponse:
-    """Validate, check the page was up to date, call the service, answer."""
-    engine = selectors.match_engine(match)
+def _act(request: HttpRequest, match: Match, form: SeqForm,
+         action: Callable[[dict[str, Any]], Any], *, selected: str | None = None,
+         entry: str | None = None) -> HttpResponse:
+    """Validate, call the service, answer: the fragment (htmx) or a redirect."""
     error = None
-    if form.is_valid():
-        if form.cleaned_data["seq"] != len(engine.log):
-            # a repeated tap (dropped connection) or another scorer: apply nothing twice
-            messages.warning(request, OUT_OF_DATE)
-            selected = None
-        else:
-            rnd = engine.current_round
-            seat = rnd.turn if rnd is not None and rnd.turn is not None else 0
-            try:
-                action(seat)
-            except rules.RulesError as exc:
-                error = str(exc)
-            else:
-                selected = None
-                if not request.htmx:
-                    return redirect(_scorer_url(match))
-    else:
+    if not form.is_valid():
         error = "; ".join(str(e) for errors in form.errors.values() for e in errors)
+    else:
+        try:
+            action(form.cleaned_data)
+        except services.OutOfDate as stale:
+            messages.warning(request, str(stale))  # nothing applied twice
+            selected = None
+        except rules.RulesError as exc:
+            error = str(exc)
+        else:
+            if not request.htmx:
+                return redirect(_scorer_url(match))
+            selected = None
     if error and not request.htmx:
         messages.error(request, error)
         return redirect(_scorer_url(match, tile=selected or "", entry=entry or ""))

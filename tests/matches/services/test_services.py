@@ -359,3 +359,35 @@ def test_round_start_lets_the_finisher_start_and_draws_lots_after_a_block():
     with pytest.raises(rules.RulesError, match="Olena placed the last tile of round 1 and "
                                                "must start, not Taras"):
         services.round_start(match=match, starter=1)
+
+
+@pytest.mark.django_db
+def test_a_write_from_an_out_of_date_page_is_refused_and_changes_nothing():
+    match = two_player_all_fives()
+    services.round_start(match=match, starter=0)
+    services.placement_record(match=match, tile=T("5-5"), expected_seq=1)
+    before = snapshot(match)
+    for write in (
+        lambda: services.placement_record(match=match, tile=T("0-5"), at=A("5-5:5"),
+                                          expected_seq=1),
+        lambda: services.draw_record(match=match, tiles=1, expected_seq=1),
+        lambda: services.event_undo(match=match, expected_seq=3),
+        lambda: services.round_settle(match=match, pips=(0, 0), expected_seq=0),
+    ):
+        with pytest.raises(services.OutOfDate):
+            write()
+        assert snapshot(match) == before
+
+
+@pytest.mark.django_db
+def test_turn_records_act_for_the_seat_whose_turn_it_is():
+    match = two_player_all_fives()
+    services.round_start(match=match, starter=1)
+    assert services.placement_record(match=match, tile=T("5-5")).seat == 1
+    assert services.draw_record(match=match, tiles=3).seat == 0
+    event = services.placement_record(match=match, tile=T("0-5"), at=A("5-5:5"), claim=10)
+    assert (event.seat, event.points, event.end_sum) == (0, 10, 10)
+    assert services.draw_record(match=match, tiles=1).seat == 1  # Taras's turn: he draws
+    with pytest.raises(rules.BoneyardNotEmpty, match="Taras cannot pass while the boneyard "
+                                                     "holds 20 tiles"):
+        services.pass_record(match=match)

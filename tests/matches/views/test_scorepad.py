@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from matches import rules, selectors, services
 from matches.models import Event, Match, MatchStatus
-from matches.views import OUT_OF_DATE
+from matches.services import OUT_OF_DATE
 from tests.matches.helpers import A, T, play_short_round, snapshot, two_player_all_fives
 
 pytestmark = pytest.mark.django_db
