@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -12,9 +13,12 @@ from matches import rules
 from matches.models import Event, EventKind, Match, Round, RoundEnd, RoundMode, Seat
 
 
-def match_list(*, status: str | None = None, game: str | None = None) -> QuerySet[Match]:
+def match_list(*, status: str | None = None, game: str | None = None,
+               public_ids: Sequence[str] | None = None) -> QuerySet[Match]:
     matches = Match.objects.prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("player")), "sides")
+    if public_ids is not None:
+        matches = matches.filter(public_id__in=public_ids)
     if status:
         matches = matches.filter(status=status)
     if game:

@@ -32,13 +32,18 @@ from matches.scoring_forms import (
     SettleForm,
 )
 
+SCORING_KEY = "scoring"  # session key: public ids of the matches started on this device
+MAX_REMEMBERED = 20
+
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     in_progress = selectors.match_list(status=MatchStatus.IN_PROGRESS)[:20]
     finished = selectors.match_list(status=MatchStatus.FINISHED)[:20]
-    return render(request, "matches/home.html",
-                  {"in_progress": in_progress, "finished": finished})
+    scoring_here = [(match, _scorer_url(match)) for match in selectors.match_list(
+        public_ids=request.session.get(SCORING_KEY, []), status=MatchStatus.IN_PROGRESS)]
+    return render(request, "matches/home.html", {
+        "in_progress": in_progress, "finished": finished, "scoring_here": scoring_here})
 
 
 @require_http_methods(["GET", "POST"])
@@ -54,6 +59,9 @@ def match_new(request: HttpRequest) -> HttpResponse:
         except rules.RulesError as error:
             form.add_error(None, str(error))
         else:
+            # this phone keeps the scorer's link: the home page lists it under "Scoring here"
+            scoring = request.session.get(SCORING_KEY, [])
+            request.session[SCORING_KEY] = [str(match.public_id), *scoring][:MAX_REMEMBERED]
             if first.lots_drawn:  # type: ignore[attr-defined]
                 messages.info(request, _("Drawn by lots: %(name)s starts.")
                               % {"name": data["players"][first.starter]})

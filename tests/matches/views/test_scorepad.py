@@ -255,3 +255,16 @@ def test_the_next_round_after_a_domino_is_started_by_the_finisher(client):
     html = client.post(scorer_url(match, "round"), {"seq": seq(match), "mode": "tracked"},
                        **HTMX).content.decode()
     assert "Olena's turn" in html and "Drawn by lots" not in html
+
+
+def test_the_phone_that_started_a_match_finds_its_scorer_link_on_the_home_page(client):
+    client.post(reverse("matches:new"), {
+        "game": "all-fives", "player_0": "Olena", "player_1": "Taras", "starter": "0",
+        "mode": "tracked"})
+    match = Match.objects.get()
+    assert scorer_url(match) in client.get(reverse("matches:home")).content.decode()
+    # another phone only sees the public link
+    from django.test import Client
+
+    other = Client().get(reverse("matches:home")).content.decode()
+    assert match.get_absolute_url() in other and match.scorer_token not in other
