@@ -113,6 +113,7 @@ class ScorepadView:
     can_undo: bool = False
     value_range: range = range(7)
     drawing: bool = True
+    next_caller: int = 0  # called rounds: the seat after the last one that scored
 
     @property
     def called_range(self) -> range:
@@ -183,6 +184,11 @@ def build(match: Match, engine: rules.Match, *, selected: str | None = None) -> 
         if chosen is not None and chosen not in on_table and tracked_play:
             view.selected = str(chosen)
             view.choices = _choices(engine, layout, chosen)
+    if rnd is not None and not rnd.tracked:
+        if rnd.events:
+            view.next_caller = (rnd.events[-1].seat + 1) % engine.players
+        elif rnd.starter is not None:
+            view.next_caller = rnd.starter
     if rnd is not None:
         on_table_tiles = set(layout.tiles) if layout else set()
         view.unseen = [str(t) for t in engine.options.tile_set.tiles if t not in on_table_tiles]
