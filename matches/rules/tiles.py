@@ -26,10 +26,12 @@ _TILE_RE: Final = re.compile(
 class Tile:
     """An unordered pair of pip values, kept canonically as ``low-high``.
 
-    Instances are immutable and interned: ``Tile(3, 5) is Tile(5, 3)``.
+    Instances are immutable and interned: ``Tile(3, 5) is Tile(5, 3)``, so object
+    identity is equality and the default (C-level) hash serves: tiles are dictionary
+    keys on every placement.
     """
 
-    __slots__ = ("low", "high", "is_double", "pips", "_hash", "_text")
+    __slots__ = ("low", "high", "is_double", "pips", "_text")
     _interned: dict[tuple[int, int], Tile] = {}
     _parsed: dict[str, Tile] = {}
 
@@ -37,7 +39,6 @@ class Tile:
     high: int
     is_double: bool
     pips: int
-    _hash: int
     _text: str
 
     def __new__(cls, a: int, b: int) -> Tile:
@@ -52,7 +53,6 @@ class Tile:
             set_(tile, "high", key[1])
             set_(tile, "is_double", key[0] == key[1])
             set_(tile, "pips", key[0] + key[1])
-            set_(tile, "_hash", hash(key))
             set_(tile, "_text", f"{key[0]}-{key[1]}")
             cls._interned[key] = tile
         return tile
@@ -86,12 +86,6 @@ class Tile:
 
     def has(self, value: int) -> bool:
         return value == self.low or value == self.high
-
-    def __eq__(self, other: object) -> bool:
-        return self is other
-
-    def __hash__(self) -> int:
-        return self._hash
 
     def __lt__(self, other: Tile) -> bool:
         return (self.low, self.high) < (other.low, other.high)
