@@ -12,9 +12,10 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from typing import Any, Final
 
 from .errors import OptionError
@@ -71,11 +72,19 @@ class MatchOptions:
 
 @dataclass(frozen=True)
 class Settlement:
-    """Per-side changes after a round, with the steps that led there."""
+    """Per-side changes after a round, and the steps that led there.
+
+    The steps are words for the table, written only when shown: a replay settles
+    every round and reads none of them.
+    """
 
     awards: tuple[Fraction | int, ...]
-    steps: tuple[str, ...]
+    explain: Callable[[], list[str]] = field(compare=False, repr=False)
     winner: int | None = None  # the round's winning side, where the game has one
+
+    @cached_property
+    def steps(self) -> tuple[str, ...]:
+        return tuple(self.explain())
 
 
 class Game:
@@ -203,40 +212,49 @@ class AllFives(Game):
         sides = self.sides(players)
         side_pips = [sum(pips[seat] for seat in seats) for seats in sides]
         awards: list[Fraction | int] = [ZERO] * len(sides)
-        steps: list[str] = []
-        names = [_side_name(seats, labels) for seats in sides]
-        for name, seats, total in zip(names, sides, side_pips, strict=True):
-            shown = " + ".join(str(pips[seat]) for seat in seats)
-            steps.append(f"{name}: {shown} = {total} pips" if len(seats) > 1
-                         else f"{name}: {total} pips")
+        winner: int | None = None
+        lows: list[int] = []
+        third: int | None = None  # three players, two tie for lowest: split the third hand
         if finisher is not None:
             winner = next(i for i, seats in enumerate(sides) if finisher in seats)
-            steps.append(f"{names[winner]} went out and wins the round")
         else:
             lowest = min(side_pips)
             lows = [i for i, total in enumerate(side_pips) if total == lowest]
-            if len(lows) == len(sides) or (len(lows) > 1 and len(sides) == 2):
-                steps.append("blocked with equal lowest totals: no remainder award")
-                return Settlement(tuple(awards), tuple(steps))
-            if len(lows) == 2:  # three players, two tie for lowest: split the third hand
+            if len(lows) == 1:
+                winner = lows[0]
+            elif len(lows) == 2 and len(sides) == 3:
                 third = next(i for i in range(3) if i not in lows)
-                rounded = round_to_five(side_pips[third])
-                steps.append(f"blocked: {names[lows[0]]} and {names[lows[1]]} tie for lowest")
-                steps.append(_rounding_step(side_pips[third], rounded))
-                half = Fraction(rounded, 2)
                 for i in lows:
-                    awards[i] = half
-                steps.append(f"split equally: {_show(half)} each")
-                return Settlement(tuple(awards), tuple(steps))
-            winner = lows[0]
-            steps.append(f"blocked: {names[winner]} has the lowest total and wins the round")
+                    awards[i] = Fraction(round_to_five(side_pips[third]), 2)
+            # otherwise equal lowest totals: no remainder award
         opponents = sum(total for i, total in enumerate(side_pips) if i != winner)
-        rounded = round_to_five(opponents)
-        steps.append(f"opponents' pips: {opponents}")
-        steps.append(_rounding_step(opponents, rounded))
-        awards[winner] = rounded
-        steps.append(f"{names[winner]} scores {rounded}")
-        return Settlement(tuple(awards), tuple(steps), winner)
+        if winner is not None:
+            awards[winner] = round_to_five(opponents)
+
+        def explain() -> list[str]:
+            names = [_side_name(seats, labels) for seats in sides]
+            steps = []
+            for name, seats, total in zip(names, sides, side_pips, strict=True):
+                shown = " + ".join(str(pips[seat]) for seat in seats)
+                steps.append(f"{name}: {shown} = {total} pips" if len(seats) > 1
+                             else f"{name}: {total} pips")
+            if finisher is not None and winner is not None:
+                steps.append(f"{names[winner]} went out and wins the round")
+            elif winner is not None:
+                steps.append(f"blocked: {names[winner]} has the lowest total and wins the round")
+            elif third is not None:
+                steps.append(f"blocked: {names[lows[0]]} and {names[lows[1]]} tie for lowest")
+                steps.append(_rounding_step(side_pips[third], round_to_five(side_pips[third])))
+                steps.append(f"split equally: {_show(Fraction(awards[lows[0]]))} each")
+            else:
+                steps.append("blocked with equal lowest totals: no remainder award")
+            if winner is not None:
+                steps.append(f"opponents' pips: {opponents}")
+                steps.append(_rounding_step(opponents, round_to_five(opponents)))
+                steps.append(f"{names[winner]} scores {awards[winner]}")
+            return steps
+
+        return Settlement(tuple(awards), explain, winner)
 
 
 class FiveUp(Game):
@@ -258,17 +276,21 @@ class FiveUp(Game):
                finisher: int | None, labels: Sequence[str] | None = None) -> Settlement:
         sides = self.sides(players)
         awards: list[Fraction | int] = [ZERO] * len(sides)
-        steps = []
         # each hand is rounded on its own, partners included: never add before rounding
         for side, seats in enumerate(sides):
             for seat in seats:
+                awards[side] -= round_to_five(pips[seat]) // 5
+
+        def explain() -> list[str]:
+            steps = []
+            for seat in range(players):
                 rounded = round_to_five(pips[seat])
-                deduction = rounded // 5
-                awards[side] -= deduction
-                cost = f"−{deduction}" if deduction else "no deduction"
+                cost = f"−{rounded // 5}" if rounded else "no deduction"
                 steps.append(f"{_side_name((seat,), labels)}: "
                              f"{_rounding_step(pips[seat], rounded)}, {cost}")
-        return Settlement(tuple(awards), tuple(steps))
+            return steps
+
+        return Settlement(tuple(awards), explain)
 
     def ends_on_placement(self, options: MatchOptions) -> bool:
         return False
@@ -309,7 +331,7 @@ class FivesAndThrees(Game):
 
     def settle(self, options: MatchOptions, players: int, pips: Sequence[int],
                finisher: int | None, labels: Sequence[str] | None = None) -> Settlement:
-        return Settlement((ZERO,) * players, ("remaining tiles score nothing",))
+        return Settlement((ZERO,) * players, lambda: ["remaining tiles score nothing"])
 
     def ends_on_placement(self, options: MatchOptions) -> bool:
         return options.immediate_end
