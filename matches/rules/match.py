@@ -596,6 +596,8 @@ class Match:
                 continue
             count = rnd.counts[seat] if rnd.tracked else None
             if not _reachable(unseen, total, count):
+                if count == 1:
+                    raise HandsMismatch(f"pips: no unseen tile has {total} pips ({who})")
                 many = f"{count} unseen tiles" if count is not None else "unseen tiles"
                 raise HandsMismatch(f"pips: no {many} add up to {total} ({who})")
         return tuple(pips)

@@ -169,7 +169,7 @@ def test_settling_with_impossible_pips_is_refused(client):
     html = client.post(scorer_url(match, "settle"), {
         "seq": seq(match), "entry": "pips", "pips_0": "0", "pips_1": "13"},
         **HTMX).content.decode()
-    assert error(html) == "pips: no 1 unseen tiles add up to 13 (Taras)"
+    assert error(html) == "pips: no unseen tile has 13 pips (Taras)"
     assert not match.rounds.get().settled
 
 
