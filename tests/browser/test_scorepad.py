@@ -561,3 +561,26 @@ def test_screenshot_mid_round(live_server, page):
     DOCS.mkdir(exist_ok=True)
     page.screenshot(path=str(DOCS / "scorepad.png"))
     assert (DOCS / "scorepad.png").stat().st_size > 0
+
+
+def test_a_tap_lost_to_a_dropped_connection_is_shown_and_can_be_repeated(page: Page,
+                                                                         live_server):
+    start_match(page, live_server, game="all-fives", players=["Ann", "Bo"])
+    place(page, "5-5", shows="sum 10 → 10")
+    before = seq(page)
+    tap_tile(page, "0-5")
+    page.context.set_offline(True)
+    choice(page, "5-5:5").click()
+    expect(page.locator('.offline-banner[data-reason="offline"]')).to_be_visible()
+    # nothing was recorded, and the tile and its ends are still on the page to tap again
+    assert seq(page) == before
+    expect(page.locator('g.board-tile[data-tile="0-5"]')).to_have_count(0)
+    page.context.set_offline(False)
+    choice(page, "5-5:5").click()
+    wait_seq(page, before + 1)
+    expect(page.locator(".offline-banner:visible")).to_have_count(0)
+    expect(page.locator('.score[data-score="1"]')).to_have_text("10")
+    # a full reload shows the table as stored: the tap counted once
+    page.reload()
+    expect(page.locator('g.board-tile[data-tile="0-5"]')).to_have_count(1)
+    expect(page.locator('.score[data-score="1"]')).to_have_text("10")
