@@ -44,7 +44,10 @@ class MatchAdmin(admin.ModelAdmin):
     list_filter = ["game", "status", "player_count", "started_at"]
     search_fields = ["seats__player__name", "public_id"]
     date_hierarchy = "started_at"
-    readonly_fields = ["public_id", "status", "winner_side", "finished_at"]
+    # what the events decide (and what they were replayed under) is not edited here:
+    # a changed game or option would no longer match the stored events and scores
+    readonly_fields = ["public_id", "game", "options", "player_count", "target", "status",
+                       "winner_side", "started_at", "finished_at"]
     inlines = [SideInline, SeatInline]
 
     def get_search_results(self, request, queryset, search_term):  # type: ignore[no-untyped-def]
