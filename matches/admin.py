@@ -78,6 +78,13 @@ class RoundAdmin(admin.ModelAdmin):
     search_fields = ["match__seats__player__name"]
     list_select_related = ["match"]
 
+    # rounds change only through the scorepad's services (replayed through the rules)
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
 
 @admin.register(RoundSide)
 class RoundSideAdmin(admin.ModelAdmin):
