@@ -114,6 +114,7 @@ class ScorepadView:
     value_range: range = range(7)
     drawing: bool = True
     next_caller: int = 0  # called rounds: the seat after the last one that scored
+    out_by_call: bool = False  # Fives and Threes: going out is marked on the last call
 
     @property
     def called_range(self) -> range:
@@ -164,6 +165,7 @@ def build(match: Match, engine: rules.Match, *, selected: str | None = None) -> 
         can_undo=bool(engine.log),
         value_range=range(engine.options.tile_set.top + 1),
         drawing=engine.options.drawing,
+        out_by_call=bool(game.going_out_bonus),
     )
     if layout is not None:
         on_table = set(layout.tiles)

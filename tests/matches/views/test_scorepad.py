@@ -268,3 +268,21 @@ def test_the_phone_that_started_a_match_finds_its_scorer_link_on_the_home_page(c
 
     other = Client().get(reverse("matches:home")).content.decode()
     assert match.get_absolute_url() in other and match.scorer_token not in other
+
+
+def test_a_called_fives_and_threes_round_ends_with_the_going_out_call(client):
+    match = services.match_create(game="fives-and-threes", players=["Olena", "Taras"])
+    services.round_start(match=match, starter=None, mode="ends")
+    html = client.get(scorer_url(match)).content.decode()
+    assert "Olena went out" not in html and "Blocked: settle the round" in html
+    html = client.post(scorer_url(match, "call"), {
+        "seq": seq(match), "seat": "0", "end_0": "4", "end_1": "5", "goes_out": "on",
+        "claim": "4"}, **HTMX).content.decode()
+    assert error(html) is None
+    assert "sum 9 → <strong>4 (+1 for going out)</strong>" in html
+    assert "count the hands" in html  # the round ended by itself: only the hands remain
+    html = client.post(scorer_url(match, "settle"), {
+        "seq": seq(match), "entry": "pips", "pips_0": "0", "pips_1": "12"},
+        **HTMX).content.decode()
+    assert error(html) is None and scores(html) == ["4", "0"]
+    assert match.rounds.get().finisher == 0
