@@ -1,0 +1,41 @@
+"""Property: through every service, the cached scores equal a fresh replay of the events."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from matches import rules, selectors, services
+from matches.rules.simulate import simulated_match
+from tests.matches.helpers import assert_cache_equals_replay
+
+SHAPES = [
+    (rules.ALL_FIVES, 2, {"target": 60, "hand_size": 4}),
+    (rules.ALL_FIVES, 3, {"target": 60, "hand_size": 3}),
+    (rules.FIVE_UP, 4, {"target": 8, "hand_size": 3}),
+    (rules.FIVES_AND_THREES, 3, {"target": 15, "drawing": True, "hand_size": 4}),
+]
+
+
+@pytest.mark.django_db
+@settings(max_examples=6, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(shape=st.sampled_from(SHAPES), seed=st.integers(0, 10_000))
+def test_every_step_and_every_undo_keeps_the_cache_equal_to_a_replay(shape, seed):
+    game, players, options = shape
+    played = simulated_match(game, players, seed=seed, options=options, max_rounds=3)
+    match = services.match_create(game=game.slug, players=list(played.names), options=options)
+    for action in played.log:
+        if isinstance(action, rules.StartRound):
+            services.round_start(match=match, starter=action.starter)
+        elif isinstance(action, rules.Settle):
+            services.round_settle(match=match, hands=action.hands, pips=action.pips)
+        else:
+            services.event_record(match=match, action=action)
+        assert_cache_equals_replay(match)
+    assert rules.summary(selectors.match_engine(match)) == rules.summary(played)
+    for _ in played.log:
+        services.event_undo(match=match)
+        assert_cache_equals_replay(match)
+    assert match.rounds.count() == 0 and match.events.count() == 0
