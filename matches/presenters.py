@@ -152,9 +152,9 @@ def board(layout: rules.Layout | None) -> Board:
             halves=[half(hx - 0.5, hy - 0.5, value) for value, (hx, hy) in halves]))
     for point in layout.open_points():
         slot = layout.next_slot(point.tile) if point.tile.is_double else None
-        key: object = slot if point.tile.is_double else point.value
-        if (point.tile, key) in exits:
-            (ex, ey), _ = exits[(point.tile, key)]
+        exit_key: object = slot if point.tile.is_double else point.value
+        if (point.tile, exit_key) in exits:
+            (ex, ey), _ = exits[(point.tile, exit_key)]
             result.ends.append(OpenEnd(ex, ey, str(point),
                                        bool(slot and slot.is_flank)))
     xs = [t.x for t in result.tiles] + [t.x + t.width for t in result.tiles]

@@ -221,7 +221,7 @@ def _choices(engine: rules.Match, layout: rules.Layout, tile: rules.Tile) -> lis
 
 
 def _last_award(engine: rules.Match, rnd: rules.Round) -> AwardView | None:
-    names = engine.names or []
+    names: tuple[str, ...] = engine.names or ()
     for event, award in zip(reversed(rnd.events), reversed(rnd.awards), strict=True):
         if award is None:
             continue
@@ -241,7 +241,7 @@ def _last_award(engine: rules.Match, rnd: rules.Round) -> AwardView | None:
 
 def _rounds(engine: rules.Match) -> list[RoundView]:
     summary = rules.summary(engine)
-    names = engine.names or []
+    names: tuple[str, ...] = engine.names or ()
     views = []
     for rnd, data in zip(engine.rounds, summary["rounds"], strict=True):
         views.append(RoundView(
