@@ -257,3 +257,19 @@ def _rounds(engine: rules.Match) -> list[RoundView]:
 
 def _frac(value: Any) -> int | Fraction:
     return value if isinstance(value, int) else Fraction(value).limit_denominator(2)
+
+
+def describe(action: rules.Action, names: tuple[str, ...] | list[str]) -> str:
+    """An action in the table's words, for "Took back …"."""
+    if isinstance(action, rules.StartRound):
+        return "the start of the round"
+    if isinstance(action, rules.Settle):
+        return "the round's settlement"
+    who = names[action.seat]
+    if isinstance(action, rules.Play):
+        return f"{who}'s {action.tile}" + (f" on {action.at}" if action.at else " (the opening)")
+    if isinstance(action, rules.Draw):
+        return f"{who}'s draw of {action.tiles}"
+    if isinstance(action, rules.Pass):
+        return f"{who}'s pass"
+    return f"{who}'s called placement"

@@ -157,8 +157,13 @@ def round_next(request: HttpRequest, public_id: UUID, token: str) -> HttpRespons
 def undo(request: HttpRequest, public_id: UUID, token: str) -> HttpResponse:
     match = _scorer_match(public_id, token)
     form = SeqForm(request.POST)
-    return _act(request, match, form, lambda data: services.event_undo(
-        match=match, expected_seq=data["seq"]))
+
+    def act(data: dict[str, Any]) -> None:
+        undone = services.event_undo(match=match, expected_seq=data["seq"])
+        messages.info(request, _("Took back %(what)s.") % {
+            "what": scorepad.describe(undone, selectors.match_names(match))})
+
+    return _act(request, match, form, act)
 
 
 # -- helpers -------------------------------------------------------------------------

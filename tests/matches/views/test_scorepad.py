@@ -178,11 +178,14 @@ def test_undo_steps_back_into_the_previous_round(client):
     play_short_round(match)
     services.round_settle(match=match, pips=(0, 9))
     services.round_start(match=match, starter=0)
-    for expected in (["20", "10"], ["10", "10"], ["10", "10"]):
+    for expected, what in ((["20", "10"], "the start of the round"),
+                           (["10", "10"], "the round&#x27;s settlement"),
+                           (["10", "10"], "Olena&#x27;s 5-6 on 5-5:5")):
         # the round start, then the settlement, then the last tile of round 1
         html = client.post(scorer_url(match, "undo"), {"seq": seq(match)},
                            **HTMX).content.decode()
         assert scores(html) == expected
+        assert f"Took back {what}." in html
     assert match.rounds.count() == 1 and not match.rounds.get().settled
 
 
