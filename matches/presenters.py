@@ -26,13 +26,7 @@ PIP_SPOTS: dict[int, list[tuple[float, float]]] = {
 }
 
 
-def show_score(value: int | Fraction) -> str:
-    """A score as the table writes it: halves as ½, never a float."""
-    if isinstance(value, int) or value.denominator == 1:
-        return str(int(value)).replace("-", "−")
-    sign = "−" if value < 0 else ""
-    whole = abs(value.numerator) // 2  # scores are whole or half: the denominator is 2
-    return f"{sign}{whole}½" if whole else f"{sign}½"
+show_score = rules.show_points  # the engine's own words for a score (halves as ½)
 
 
 # -- the board -------------------------------------------------------------------------

@@ -109,7 +109,6 @@ class ScorepadView:
     required_starter: int | None = None
     winner: str | None = None
     called_ends: int = 4
-    unseen: list[str] = field(default_factory=list)
     can_undo: bool = False
     value_range: range = range(7)
     drawing: bool = True
@@ -119,10 +118,6 @@ class ScorepadView:
     @property
     def called_range(self) -> range:
         return range(self.called_ends)
-
-
-def score_text(match: rules.Match, value: int | Fraction) -> str:
-    return presenters.show_score(value)
 
 
 def build(match: Match, engine: rules.Match, *, selected: str | None = None) -> ScorepadView:
@@ -192,8 +187,6 @@ def build(match: Match, engine: rules.Match, *, selected: str | None = None) -> 
         elif rnd.starter is not None:
             view.next_caller = rnd.starter
     if rnd is not None:
-        on_table_tiles = set(layout.tiles) if layout else set()
-        view.unseen = [str(t) for t in engine.options.tile_set.tiles if t not in on_table_tiles]
         view.last_award = _last_award(engine, rnd)
     view.rounds = _rounds(engine)
     return view

@@ -31,6 +31,7 @@ from .games import (
     Unit,
     game_for,
     round_to_five,
+    show_points,
 )
 from .layout import AttachmentPoint, Layout, PlacementResult, ScoringEnd, Slot, SpinnerPolicy
 from .match import (
@@ -59,5 +60,6 @@ __all__ = [
     "Pass", "PlacementResult", "Play", "RecordError", "RecordInvalid", "Round", "RoundEnd",
     "RoundMode", "RoundOver", "RulesError", "ScoringEnd", "Settle", "Settlement", "Slot",
     "SpinnerPolicy", "StartRound", "Tile", "TileNotInSet", "TileOnTable", "TileSet", "Unit",
-    "export", "game_for", "iter_documents", "loads", "replay", "round_to_five", "summary",
+    "export", "game_for", "iter_documents", "loads", "replay", "round_to_five",
+    "show_points", "summary",
 ]

@@ -245,7 +245,7 @@ class AllFives(Game):
             elif third is not None:
                 steps.append(f"blocked: {names[lows[0]]} and {names[lows[1]]} tie for lowest")
                 steps.append(_rounding_step(side_pips[third], round_to_five(side_pips[third])))
-                steps.append(f"split equally: {_show(Fraction(awards[lows[0]]))} each")
+                steps.append(f"split equally: {show_points(awards[lows[0]])} each")
             else:
                 steps.append("blocked with equal lowest totals: no remainder award")
             if winner is not None:
@@ -361,12 +361,17 @@ def _side_name(seats: Sequence[int], labels: Sequence[str] | None = None) -> str
     return " + ".join(labels[seat] if labels else f"seat {seat}" for seat in seats)
 
 
-def _show(value: Fraction) -> str:
-    """Halves as the table writes them: 2½."""
-    whole, half = divmod(value.numerator, value.denominator)
-    if value.denominator == 1:
-        return str(whole)
-    return f"{whole}½" if whole else "½"
+def show_points(value: Fraction | int) -> str:
+    """A score as the table writes it: halves as ½ (never a float), minus as −.
+
+    >>> show_points(Fraction(5, 2)), show_points(Fraction(-1, 2)), show_points(-4)
+    ('2½', '−½', '−4')
+    """
+    if isinstance(value, int) or value.denominator == 1:
+        return str(int(value)).replace("-", "−")
+    sign = "−" if value < 0 else ""
+    whole = abs(value.numerator) // 2  # scores are whole or half: the denominator is 2
+    return f"{sign}{whole}½" if whole else f"{sign}½"
 
 
 def _rounding_step(pips: int, rounded: int) -> str:

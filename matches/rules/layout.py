@@ -155,7 +155,6 @@ class Layout:
         self.end_sum = 0
         self._nodes: dict[Tile, _Node] = {}
         self._order: list[tuple[_Node, int]] = []  # each node with the end sum before it
-        self._spinners = 0
         self._doubles = 0
 
     # -- reading ---------------------------------------------------------------------
@@ -280,8 +279,6 @@ class Layout:
         self._order.append((node, before))
         if tile.is_double:
             self._doubles += 1
-        if node.spinner:
-            self._spinners += 1
         return PlacementResult(tile, at, slot, node.spinner, self.end_sum)
 
     def undo(self) -> Tile:
@@ -297,8 +294,6 @@ class Layout:
                 parent.open.sort()
         if node.tile.is_double:
             self._doubles -= 1
-        if node.spinner:
-            self._spinners -= 1
         self.end_sum = before
         return node.tile
 

@@ -243,13 +243,6 @@ class Match:
             return None
         return rnd.finisher
 
-    @property
-    def unseen(self) -> list[Tile]:
-        """Tiles of the set not on the table this round."""
-        rnd = self.current_round
-        on_table = rnd.layout if rnd else ()
-        return [tile for tile in self.options.tile_set.tiles if tile not in on_table]
-
     # -- acting ----------------------------------------------------------------------
 
     def do(self, action: Action) -> Any:
