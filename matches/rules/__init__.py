@@ -2,7 +2,15 @@
 
 No Django import anywhere in this package: models, forms, services and views call in;
 nothing outside re-implements a rule. See RULES.md and match-record.md in ``shared/``.
+
+The same modules may run compiled by mypyc (see :mod:`matches.rules.native`);
+``COMPILED`` says which build this process imported.
 """
+
+from . import native
+
+# Before any submodule is imported: a fresh compiled build goes first on the path.
+COMPILED: bool = native.activate(__path__)
 
 from .errors import (
     BoneyardNotEmpty,
@@ -53,7 +61,8 @@ from .record import FORMAT, RecordInvalid, export, iter_documents, loads, replay
 from .tiles import DOUBLE_NINE, DOUBLE_SIX, DOUBLE_TWELVE, SETS, Tile, TileSet
 
 __all__ = [
-    "ALL_FIVES", "DOUBLE_NINE", "DOUBLE_SIX", "DOUBLE_TWELVE", "FIVES_AND_THREES", "FIVE_UP",
+    "ALL_FIVES", "COMPILED", "DOUBLE_NINE", "DOUBLE_SIX", "DOUBLE_TWELVE", "FIVES_AND_THREES",
+    "FIVE_UP",
     "FORMAT", "GAMES", "SETS", "Action", "AttachmentPoint", "Award", "BoneyardNotEmpty", "Call",
     "ClaimMismatch", "Draw", "DrawRefused", "Event", "Game", "HandsMismatch", "IllegalPlacement",
     "Layout", "Match", "MatchOptions", "MatchOver", "NotYourTurn", "NotationError", "OptionError",

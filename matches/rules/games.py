@@ -196,7 +196,7 @@ class AllFives(Game):
     name = "All Fives"
     unit = Unit.RAW
     policy = SpinnerPolicy.FIRST_DOUBLE
-    max_called_ends = 4
+    max_called_ends: int | None = 4
 
     def default_target(self, players: int) -> int:
         return 250 if players == 2 else 200
@@ -302,8 +302,8 @@ class FivesAndThrees(Game):
     unit = Unit.POINTS
     policy = SpinnerPolicy.NONE
     players = (2, 12)
-    partnerships_at = None
-    max_called_ends = 2
+    partnerships_at: int | None = None
+    max_called_ends: int | None = 2
     starter_follows_finisher = False  # the highest double starts each round
     going_out_bonus = 1
     own_options = frozenset({"set", "deal", "drawing", "divisors", "immediate_end"})

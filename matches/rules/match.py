@@ -290,7 +290,9 @@ class Match:
         last = self.log[-1]
         fresh = Match.replay(self.game, self.names or self.players, self.options, self.log[:-1],
                              labels=self.labels)
-        self.__dict__.update(fresh.__dict__)
+        # what play changes; everything else follows from the game, seats and options
+        self.scores, self.rounds, self.winner, self.log = (
+            fresh.scores, fresh.rounds, fresh.winner, fresh.log)
         return last
 
     @classmethod

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Final
+from typing import ClassVar, Final
 
 from .errors import NotationError, TileNotInSet
 
@@ -31,9 +31,10 @@ class Tile:
     keys on every placement.
     """
 
-    __slots__ = ("low", "high", "is_double", "pips", "_text")
-    _interned: dict[tuple[int, int], Tile] = {}
-    _parsed: dict[str, Tile] = {}
+    # No __slots__ and no ordering methods: a class compiled by mypyc with either
+    # loses the default identity hash. Interned, there are at most 91 tiles anyway.
+    _interned: ClassVar[dict[tuple[int, int], Tile]] = {}
+    _parsed: ClassVar[dict[str, Tile]] = {}
 
     low: int
     high: int
@@ -47,15 +48,19 @@ class Tile:
         key = (a, b) if a <= b else (b, a)
         tile = cls._interned.get(key)
         if tile is None:
-            tile = object.__new__(cls)
-            set_ = object.__setattr__
-            set_(tile, "low", key[0])
-            set_(tile, "high", key[1])
-            set_(tile, "is_double", key[0] == key[1])
-            set_(tile, "pips", key[0] + key[1])
-            set_(tile, "_text", f"{key[0]}-{key[1]}")
+            tile = super().__new__(cls)
+            tile._fill(key[0], key[1])
             cls._interned[key] = tile
         return tile
+
+    def _fill(self, low: int, high: int) -> None:
+        # past __setattr__, which refuses every later change (spelled out in full:
+        # mypyc compiles exactly this call to a plain store)
+        object.__setattr__(self, "low", low)
+        object.__setattr__(self, "high", high)
+        object.__setattr__(self, "is_double", low == high)
+        object.__setattr__(self, "pips", low + high)
+        object.__setattr__(self, "_text", f"{low}-{high}")
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Tile is immutable")
@@ -86,9 +91,6 @@ class Tile:
 
     def has(self, value: int) -> bool:
         return value == self.low or value == self.high
-
-    def __lt__(self, other: Tile) -> bool:
-        return (self.low, self.high) < (other.low, other.high)
 
     def __str__(self) -> str:
         return self._text

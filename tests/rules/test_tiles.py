@@ -45,9 +45,9 @@ def test_tile_is_immutable():
         Tile(1, 2).low = 3
 
 
-def test_tiles_order_by_low_then_high():
-    assert sorted([Tile(2, 3), Tile(0, 6), Tile(1, 1), Tile(0, 0)]) == [
-        Tile(0, 0), Tile(0, 6), Tile(1, 1), Tile(2, 3)]
+def test_tiles_hash_by_identity():
+    assert {Tile(3, 5): "a"}[Tile(5, 3)] == "a"
+    assert hash(Tile(3, 5)) == hash(Tile(5, 3)) != hash(Tile(3, 4))
 
 
 @pytest.mark.parametrize(("text", "message"), [
