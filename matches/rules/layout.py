@@ -224,6 +224,13 @@ class Layout:
 
     def place(self, tile: Tile, at: AttachmentPoint | None = None) -> PlacementResult:
         """Put ``tile`` on the table; the opening takes no point, every later tile one."""
+        end_sum = self.put(tile, at)
+        node = self._order[-1][0]
+        slot = node.parent_key if isinstance(node.parent_key, Slot) else None
+        return PlacementResult(tile, at, slot, node.spinner, end_sum)
+
+    def put(self, tile: Tile, at: AttachmentPoint | None = None) -> int:
+        """:meth:`place`, answering only the end sum: all that a replay needs."""
         nodes = self._nodes
         if tile in nodes:
             raise TileOnTable(f"tile {tile} is already on the table")
@@ -234,7 +241,6 @@ class Layout:
                     f"{tile} is the opening tile; there is nothing to attach it to at {at}")
             node = _Node(tile, None, None, None, tile.is_double and self._becomes_spinner(tile))
             self.end_sum = tile.pips
-            slot = None
         else:
             if at is None:
                 raise IllegalPlacement(f"tile {tile} needs an attachment point (c-d:v)")
@@ -257,18 +263,16 @@ class Layout:
                     raise IllegalPlacement(
                         f"cannot join {tile} at {at}: double {parent.tile} is not a spinner and "
                         "both its line sides are filled")
-                slot = SLOT_ORDER[parent.filled]
+                key: Slot | int = SLOT_ORDER[parent.filled]
                 parent.filled += 1
                 if parent.filled == 2:  # its last line side is filled: now internal
                     delta -= 2 * value
-                key: Slot | int = slot
             else:
                 if value not in parent.open:
                     raise IllegalPlacement(f"cannot join {tile} at {at}: the {value} end of "
                                            f"{at.tile} is already taken")
                 parent.open.remove(value)
                 delta -= value
-                slot = None
                 key = value
             node = _Node(tile, parent, key, value, tile.is_double and self._becomes_spinner(tile))
             # a new double is terminal (both halves); any other tile adds its outer end
@@ -279,7 +283,7 @@ class Layout:
         self._order.append((node, before))
         if tile.is_double:
             self._doubles += 1
-        return PlacementResult(tile, at, slot, node.spinner, self.end_sum)
+        return self.end_sum
 
     def undo(self) -> Tile:
         """Take back the last placement exactly."""

@@ -22,7 +22,7 @@ import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any
 
 from .errors import (
     BoneyardNotEmpty,
@@ -52,31 +52,61 @@ class RoundEnd(enum.Enum):
 
 
 # -- events --------------------------------------------------------------------------
+#
+# Events and awards are values: compared by their fields, never changed once made.
+# Their __init__ is written out rather than generated: replay makes two per placement,
+# and a written __init__ is what the compiled build (matches.rules.native) turns into
+# a plain C constructor; a generated one, or a NamedTuple's __new__, stays a Python call.
 
 
-class Play(NamedTuple):
+@dataclass(init=False)
+class Play:
     seat: int
     tile: Tile
-    at: AttachmentPoint | None = None
-    claim: Score | None = None
+    at: AttachmentPoint | None
+    claim: Score | None
+
+    def __init__(self, seat: int, tile: Tile, at: AttachmentPoint | None = None,
+                 claim: Score | None = None) -> None:
+        self.seat = seat
+        self.tile = tile
+        self.at = at
+        self.claim = claim
 
 
-class Draw(NamedTuple):
+@dataclass(init=False)
+class Draw:
     seat: int
-    tiles: int = 1  # how many, drawn one at a time
+    tiles: int  # how many, drawn one at a time
+
+    def __init__(self, seat: int, tiles: int = 1) -> None:
+        self.seat = seat
+        self.tiles = tiles
 
 
-class Pass(NamedTuple):
+@dataclass(init=False)
+class Pass:
     seat: int
 
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
 
-class Call(NamedTuple):
+
+@dataclass(init=False)
+class Call:
     """A scoring placement in a called round: the scoring ends it left."""
 
     seat: int
     ends: tuple[ScoringEnd, ...]
-    claim: Score | None = None
-    goes_out: bool = False  # the seat's last tile (Fives and Threes' bonus; ends the round)
+    claim: Score | None
+    goes_out: bool  # the seat's last tile (Fives and Threes' bonus; ends the round)
+
+    def __init__(self, seat: int, ends: tuple[ScoringEnd, ...], claim: Score | None = None,
+                 goes_out: bool = False) -> None:
+        self.seat = seat
+        self.ends = ends
+        self.claim = claim
+        self.goes_out = goes_out
 
 
 Event = Play | Draw | Pass | Call
@@ -104,7 +134,8 @@ class Settle:
 Action = StartRound | Play | Draw | Pass | Call | Settle
 
 
-class Award(NamedTuple):
+@dataclass(init=False)
+class Award:
     """What one placement scored: the end sum, the points and what counted."""
 
     seat: int
@@ -113,7 +144,17 @@ class Award(NamedTuple):
     points: int
     bonus: int
     counted: Score
-    refused: str | None = None  # why an award did not count (Fives and Threes overshoot)
+    refused: str | None  # why an award did not count (Fives and Threes overshoot)
+
+    def __init__(self, seat: int, side: int, end_sum: int, points: int, bonus: int,
+                 counted: Score, refused: str | None = None) -> None:
+        self.seat = seat
+        self.side = side
+        self.end_sum = end_sum
+        self.points = points
+        self.bonus = bonus
+        self.counted = counted
+        self.refused = refused
 
     @property
     def announced(self) -> int:
@@ -409,10 +450,10 @@ class Match:
         seat = play.seat
         if play.tile.high > self._top:
             self.options.tile_set.check(play.tile)
-        placed = rnd.layout.place(play.tile, play.at)
+        end_sum = rnd.layout.put(play.tile, play.at)
         domino = rnd.counts[seat] == 1
         try:
-            award = self._score(rnd, seat, placed.end_sum, domino, play.claim)
+            award = self._score(rnd, seat, end_sum, domino, play.claim)
         except RulesError:
             rnd.layout.undo()
             raise

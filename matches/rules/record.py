@@ -200,15 +200,16 @@ def _claim(doc: Mapping[str, Any]) -> Fraction | int | None:
 
 def _tracked_event(doc: object) -> Play | Draw | Pass:
     """One tracked event; a well-formed play takes the short way (most events are plays)."""
-    if type(doc) is dict and doc.keys() <= TRACKED_EVENT_KEYS:
+    if type(doc) is dict:
         seat, text, at, claim = doc.get("seat"), doc.get("play"), doc.get("at"), doc.get("claim")
-        if (type(seat) is int and type(text) is str and "draw" not in doc and "pass" not in doc
-                and (claim is None or type(claim) is int)):
+        # seat and play present, at and claim counted: any other key makes the length differ
+        if (type(seat) is int and type(text) is str
+                and len(doc) == 2 + (at is not None) + (claim is not None)
+                and (claim is None or type(claim) is int)
+                and (at is None or type(at) is str)):
             tile = _TILES.get(text) or Tile.parse(text)
-            if at is None:
-                return Play(seat, tile, None, claim)
-            if type(at) is str:
-                return Play(seat, tile, _POINTS.get(at) or AttachmentPoint.parse(at), claim)
+            point = None if at is None else _POINTS.get(at) or AttachmentPoint.parse(at)
+            return Play(seat, tile, point, claim)
     return _checked_tracked_event(doc)
 
 
