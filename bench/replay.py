@@ -5,6 +5,7 @@ Generates long random matches with ``matches.rules.simulate`` (not timed), then 
 
     .venv/bin/python bench/replay.py                 # 1000 matches per game
     .venv/bin/python bench/replay.py --matches 200 --seed 7 --passes 5
+    SCOREKEEPER_ENGINE=python .venv/bin/python bench/replay.py   # the plain-Python engine
 """
 
 from __future__ import annotations
@@ -18,7 +19,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from matches.rules import ALL_FIVES, FIVE_UP, FIVES_AND_THREES, Game, replay  # noqa: E402
+from matches.rules import (  # noqa: E402
+    ALL_FIVES,
+    COMPILED,
+    FIVE_UP,
+    FIVES_AND_THREES,
+    Game,
+    replay,
+)
 from matches.rules.simulate import simulated_record  # noqa: E402
 
 # (label, game, players, options): the shapes a club imports most
@@ -62,7 +70,9 @@ def main(argv: list[str] | None = None) -> int:
 
     header = (f"{'game':<26} {'players':>7} {'matches':>7} {'events/match':>12} "
               f"{'matches/s':>10} {'µs/event':>9}")
-    print(f"Python {sys.version.split()[0]}, best of {args.passes} passes, one core")
+    engine = "compiled (mypyc)" if COMPILED else "plain Python"
+    print(f"Python {sys.version.split()[0]}, {engine} engine, best of {args.passes} passes, "
+          "one core")
     print(header)
     print("-" * len(header))
     for label, game, players, options in CASES:

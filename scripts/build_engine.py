@@ -13,10 +13,13 @@ compiler keeps the pure-Python engine: the build says why and exits 0 unless
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,6 +57,26 @@ def build() -> None:
     native.STAMP.write_text(native.stamp())
 
 
+@contextlib.contextmanager
+def compiler_output_to(log: Path) -> Iterator[None]:
+    """Send everything written to stdout and stderr (gcc's too) to ``log``."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = os.dup(1), os.dup(2)
+    with log.open("wb") as sink:
+        os.dup2(sink.fileno(), 1)
+        os.dup2(sink.fileno(), 2)
+        try:
+            yield
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            os.close(saved[0])
+            os.close(saved[1])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--force", action="store_true", help="rebuild even if fresh")
@@ -68,13 +91,17 @@ def main(argv: list[str] | None = None) -> int:
         print("compiled engine: fresh")
         return 0
     start = time.perf_counter()
-    try:
-        build()
-    except Exception as error:  # no compiler, a mypyc limit: the pure-Python engine serves
-        shutil.rmtree(native.BUILD_DIR, ignore_errors=True)
-        print(f"compiled engine: not built ({type(error).__name__}: {error}); "
-              "the engine runs as plain Python", file=sys.stderr)
-        return 1 if args.strict else 0
+    with tempfile.TemporaryDirectory(prefix="engine-log-") as tmp:
+        log = Path(tmp) / "build.log"
+        try:
+            with compiler_output_to(log):
+                build()
+        except (Exception, SystemExit) as error:  # no compiler, a mypyc limit: plain Python
+            shutil.rmtree(native.BUILD_DIR, ignore_errors=True)
+            sys.stderr.write(log.read_text(errors="replace")[-4000:])
+            print(f"compiled engine: not built ({type(error).__name__}: {error}); "
+                  "the engine runs as plain Python", file=sys.stderr)
+            return 1 if args.strict else 0
     print(f"compiled engine: built in {time.perf_counter() - start:.0f} s")
     return 0
 

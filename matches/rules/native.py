@@ -17,7 +17,7 @@ import importlib.machinery
 import os
 import sys
 import warnings
-from collections.abc import MutableSequence
+from collections.abc import Mapping, MutableSequence
 from pathlib import Path
 from typing import Final
 
@@ -44,10 +44,10 @@ def stamp() -> str:
            f"{importlib.machinery.EXTENSION_SUFFIXES[0]}\n"
 
 
-def why_not_fresh() -> str | None:
-    """Why the compiled build cannot be used, or None if it can."""
+def why_not_fresh(build_dir: Path = BUILD_DIR) -> str | None:
+    """Why the compiled build in ``build_dir`` cannot be used, or None if it can."""
     try:
-        built = STAMP.read_text()
+        built = (build_dir / STAMP.name).read_text()
     except FileNotFoundError:
         return "it has not been built (scripts/setup builds it)"
     if built != stamp():
@@ -56,20 +56,21 @@ def why_not_fresh() -> str | None:
     return None
 
 
-def activate(package_path: MutableSequence[str]) -> bool:
+def activate(package_path: MutableSequence[str], *, build_dir: Path = BUILD_DIR,
+             environ: Mapping[str, str] = os.environ) -> bool:
     """Put the compiled build first on the package's path if it is fresh; say if it was."""
-    wanted = os.environ.get(ENVIRONMENT, "")
+    wanted = environ.get(ENVIRONMENT, "")
     if wanted == "python":
         return False
     if wanted not in ("", "compiled"):
         raise ImportError(f"{ENVIRONMENT} must be 'python' or 'compiled', not {wanted!r}")
-    reason = why_not_fresh()
+    reason = why_not_fresh(build_dir)
     if reason is not None:
         if wanted == "compiled":
             raise CompiledEngineUnavailable(f"the compiled rules engine is unavailable: {reason}")
-        if STAMP.exists():  # built once, now stale: worth a word; never built: quietly Python
+        if (build_dir / STAMP.name).exists():  # built once, now stale: say so; never built: quiet
             warnings.warn(f"matches.rules runs as plain Python: the compiled build is not "
                           f"used because {reason}", RuntimeWarning, stacklevel=3)
         return False
-    package_path.insert(0, str(BUILD_DIR))
+    package_path.insert(0, str(build_dir))
     return True
