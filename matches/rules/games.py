@@ -130,12 +130,12 @@ class Game:
                 raise OptionError(f"option {key!r} does not apply to {self.slug}")
         tile_set = DOUBLE_SIX
         if "set" in given:
-            if given["set"] not in SETS:
+            if type(given["set"]) is not str or given["set"] not in SETS:
                 raise OptionError(f"option set must be one of {', '.join(SETS)}, "
                                   f"not {given['set']!r}")
             tile_set = SETS[given["set"]]
         deal = given.get("deal", "full")
-        if deal not in ("full", "short"):
+        if type(deal) is not str or deal not in ("full", "short"):
             raise OptionError(f"option deal must be 'full' or 'short', not {deal!r}")
         self.check_players(players, tile_set)
         for flag in ("drawing", "immediate_end"):

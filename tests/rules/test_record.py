@@ -425,3 +425,47 @@ def test_a_mutated_record_is_refused_whole_or_replays(config, seed, rng):
     # replay is functional: the original is untouched and still gives the same result
     assert document == original
     assert summary(replay(document)) == expected
+
+
+# any JSON value: what a hand-edited or foreign record may hold where a field should be
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats()
+    | st.text(max_size=6) | st.sampled_from(["3-5", "3-5:5", "6-6", "5", "ends", "double-nine"]),
+    lambda children: (st.lists(children, max_size=3)
+                      | st.dictionaries(st.text(max_size=6), children, max_size=3)),
+    max_leaves=4)
+
+
+def _paths(node, path=()):
+    yield path
+    if isinstance(node, dict):
+        for key, child in node.items():
+            yield from _paths(child, (*path, key))
+    elif isinstance(node, list):
+        for index, child in enumerate(node):
+            yield from _paths(child, (*path, index))
+
+
+@settings(PROPERTY, max_examples=200)
+@given(config=configs, seed=seeds, data=st.data())
+def test_any_value_anywhere_is_refused_as_invalid_or_replays(config, seed, data):
+    # Nothing but RecordInvalid may escape: a TypeError here would be a 500 on the import
+    # page (and the compiled engine checks its arguments' types at every call).
+    game, players, options = config
+    # a copy: the record shares its options with CONFIGS
+    document = copy.deepcopy(simulated_record(game, players, seed=seed, options=options,
+                                              max_rounds=3))
+    by_depth = {}
+    for path in list(_paths(document))[1:]:
+        by_depth.setdefault(len(path), []).append(path)
+    # each depth as likely as any other: the record's own fields are few, events many
+    depth = data.draw(st.sampled_from(sorted(by_depth)))
+    *parents, last = data.draw(st.sampled_from(by_depth[depth]))
+    holder = document
+    for key in parents:
+        holder = holder[key]
+    holder[last] = data.draw(JSON_VALUES)
+    try:
+        replay(document)
+    except RecordInvalid as error:
+        assert str(error)
