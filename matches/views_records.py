@@ -1,7 +1,9 @@
 """Match records over HTTP: download one match's record, upload records to import.
 
 The import page lists every record it read, in order: a link to each stored match, and
-for each refused one its file (and line) with the rules engine's exact message.
+for each refused one its file (and line) with the rules engine's exact message. The
+upload redirects to that list (kept in the session until shown), so reloading the page
+never imports the same records twice.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from uuid import UUID
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from matches import rules, services
@@ -21,12 +23,15 @@ from matches.models import Match
 from matches.record_files import record_sources
 from matches.selectors import match_record
 
+RESULTS_KEY = "import_results"  # the session's results of the last upload, shown once
+
 
 @dataclass(frozen=True, slots=True)
 class ImportResult:
     source: str  # file name, and line for .jsonl
     match: Match | None = None
     error: str | None = None
+    deleted: int | None = None  # the id of a match stored, then deleted before shown
 
 
 @require_GET
@@ -40,22 +45,36 @@ def match_record_json(request: HttpRequest, public_id: UUID) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def records_import(request: HttpRequest) -> HttpResponse:
-    results: list[ImportResult] = []
     if request.method == "POST":
         form = RecordUploadForm(request.POST, request.FILES)
         if form.is_valid():
+            results: list[ImportResult] = []
             for upload in form.cleaned_data["files"]:
                 results.extend(_import_file(upload.name or "upload", upload.read(),
                                             user=request.user))
-            form = RecordUploadForm()
+            request.session[RESULTS_KEY] = [
+                [result.source, result.match.pk if result.match else None, result.error]
+                for result in results]
+            return redirect("matches:import")
+        results = []
     else:
         form = RecordUploadForm()
+        results = _shown_once(request)
     return render(request, "matches/records_import.html", {
         "form": form,
         "results": results,
-        "stored": [result for result in results if result.match is not None],
+        "stored": [result for result in results if result.error is None],
         "refused": [result for result in results if result.error is not None],
     })
+
+
+def _shown_once(request: HttpRequest) -> list[ImportResult]:
+    """The last upload's results, taken out of the session."""
+    kept = request.session.pop(RESULTS_KEY, [])
+    matches = Match.objects.in_bulk([pk for _, pk, _ in kept if pk is not None])
+    return [ImportResult(source, matches.get(pk), error,
+                         deleted=pk if pk is not None and pk not in matches else None)
+            for source, pk, error in kept]
 
 
 def _import_file(name: str, data: bytes, *, user: object) -> list[ImportResult]:

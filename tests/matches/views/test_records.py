@@ -114,8 +114,10 @@ def assert_template_used(response, name):
 
 
 def test_uploading_a_valid_json_record_stores_it_and_links_to_it(client, scorer):
-    response = client.post(IMPORT_URL, {"files": [upload("club.json", json.dumps(VALID))]})
+    response = client.post(IMPORT_URL, {"files": [upload("club.json", json.dumps(VALID))]},
+                           follow=True)
 
+    assert response.redirect_chain == [(IMPORT_URL, 302)]
     assert response.status_code == 200
     match = Match.objects.get()
     assert match.created_by == scorer
@@ -129,7 +131,8 @@ def test_uploading_jsonl_lists_the_exact_error_of_the_invalid_line_and_stores_th
         client, scorer):
     content = "\n".join([json.dumps(VALID), json.dumps(TURN_ORDER), json.dumps(OTHER)])
 
-    response = client.post(IMPORT_URL, {"files": [upload("night.jsonl", content)]})
+    response = client.post(IMPORT_URL, {"files": [upload("night.jsonl", content)]},
+                           follow=True)
 
     assert response.status_code == 200
     assert Match.objects.count() == 2
@@ -146,19 +149,50 @@ def test_uploading_jsonl_lists_the_exact_error_of_the_invalid_line_and_stores_th
 
 def test_uploading_several_files_imports_each(client, scorer):
     response = client.post(IMPORT_URL, {"files": [upload("a.json", json.dumps(VALID)),
-                                                   upload("b.json", json.dumps(OTHER))]})
+                                                   upload("b.json", json.dumps(OTHER))]},
+                           follow=True)
 
     assert [r.source for r in response.context["results"]] == ["a.json", "b.json"]
     assert Match.objects.count() == 2
 
 
 def test_uploading_malformed_json_lists_the_parse_error(client, scorer):
-    response = client.post(IMPORT_URL, {"files": [upload("bad.json", '{"format": ')]})
+    response = client.post(IMPORT_URL, {"files": [upload("bad.json", '{"format": ')]},
+                           follow=True)
 
     [result] = response.context["results"]
     assert result.source == "bad.json"
     assert result.error.startswith("not valid JSON: ")
     assert Match.objects.count() == 0
+
+
+def test_reloading_after_an_upload_imports_nothing_again(client, scorer):
+    response = client.post(IMPORT_URL, {"files": [upload("club.json", json.dumps(VALID))]})
+    assert response.status_code == 302
+    assert response["Location"] == IMPORT_URL
+
+    shown = client.get(IMPORT_URL)  # what the browser loads after the upload
+    reloaded = client.get(IMPORT_URL)
+
+    assert "1 stored, 0 refused" in shown.content.decode()
+    assert reloaded.context["results"] == []
+    assert "stored," not in reloaded.content.decode()
+    assert Match.objects.count() == 1
+
+
+def test_a_match_deleted_before_the_results_are_shown_says_so(client, scorer):
+    client.post(IMPORT_URL, {"files": [upload("club.json", json.dumps(VALID))]})
+    pk = Match.objects.get().pk
+    Match.objects.all().delete()
+
+    response = client.get(IMPORT_URL)
+
+    [result] = response.context["results"]
+    assert (result.source, result.match, result.error, result.deleted) == (
+        "club.json", None, None, pk)
+    html = response.content.decode()
+    assert f"Match {pk}: stored, since deleted" in html
+    assert "1 stored, 0 refused" in html
 
 
 def test_uploading_another_kind_of_file_is_a_form_error(client, scorer):
