@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib import admin
+from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from matches.models import Event, Match, Player, Round, RoundSide, Seat, Side
@@ -11,8 +12,8 @@ from matches.models import Event, Match, Player, Round, RoundSide, Seat, Side
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ["position", "player", "side"]
-    readonly_fields = fields
+    readonly_fields = ("position", "player", "side")
+    fields = readonly_fields
     can_delete = False
 
     def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
@@ -22,8 +23,8 @@ class SeatInline(admin.TabularInline):
 class SideInline(admin.TabularInline):
     model = Side
     extra = 0
-    fields = ["index", "score"]
-    readonly_fields = fields
+    readonly_fields = ("index", "score")
+    fields = readonly_fields
     can_delete = False
 
     def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
@@ -50,7 +51,8 @@ class MatchAdmin(admin.ModelAdmin):
                        "winner_side", "started_at", "finished_at"]
     inlines = [SideInline, SeatInline]
 
-    def get_search_results(self, request, queryset, search_term):  # type: ignore[no-untyped-def]
+    def get_search_results(self, request: HttpRequest, queryset: QuerySet[Match],
+                           search_term: str) -> tuple[QuerySet[Match], bool]:
         results, _ = super().get_search_results(request, queryset, search_term)
         return results.distinct(), False
 

@@ -43,7 +43,9 @@ def _size_limit(upload: UploadedFile) -> None:
 
 
 class RecordUploadForm(forms.Form):
-    files = MultipleFileField(
+    # Named as the upload's form field; Django's metaclass takes it off the class, so it
+    # does not hide Form.files (the type checker cannot know that).
+    files = MultipleFileField(  # type: ignore[assignment]
         label=_("Match records"),
         help_text=_("domino-match/1 records: .json (one match) or .jsonl (one per line)."),
         validators=[FileExtensionValidator(RECORD_EXTENSIONS), _size_limit])

@@ -212,6 +212,10 @@ class Round(models.Model):
     hands = models.JSONField(_("remaining hands"), null=True, blank=True)
     pips = models.JSONField(_("remaining pips"), null=True, blank=True)
 
+    # not stored: services.round_start sets it on the round it returns, for the page to
+    # announce a starter drawn by lots
+    lots_drawn: bool = False
+
     class Meta:
         ordering = ["match", "number"]
         constraints = [

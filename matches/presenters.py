@@ -102,6 +102,7 @@ def board(layout: rules.Layout | None) -> Board:
     # exits[(tile, key)] = (point, direction) where a child of that end or slot starts
     exits: dict[tuple[rules.Tile, object], tuple[tuple[float, float], tuple[int, int]]] = {}
     placed = list(layout.walk())
+    halves: list[tuple[int, tuple[float, float]]]  # each half's value and centre
     for index, (tile, parent, key, spinner) in enumerate(placed):
         if parent is None:
             if tile.is_double:

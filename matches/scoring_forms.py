@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.datastructures import MultiValueDict
 from django.utils.translation import gettext_lazy as _
 
 from matches import rules
@@ -177,9 +178,10 @@ class SettleForm(SeqForm):
 
     def full_clean(self) -> None:
         # tiles are checked by the engine (set, table, duplicates), not by a fixed choice list
-        for seat in range(self.players):
-            field = self.fields[f"hand_{seat}"]
-            if self.is_bound:
+        if self.is_bound and isinstance(self.data, MultiValueDict):  # a QueryDict from a POST
+            for seat in range(self.players):
+                field = self.fields[f"hand_{seat}"]
+                assert isinstance(field, forms.MultipleChoiceField)
                 field.choices = [(t, t) for t in self.data.getlist(f"hand_{seat}")]
         super().full_clean()
 

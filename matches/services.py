@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models.functions import Lower
@@ -63,7 +63,7 @@ def player_get_or_create(*, name: str) -> Player:
 
 @transaction.atomic
 def match_create(*, game: str, players: Sequence[str], options: Mapping[str, Any] | None = None,
-                 created_by: AbstractBaseUser | None = None) -> Match:
+                 created_by: User | None = None) -> Match:
     """A new match with its seats and sides; the first round is started separately."""
     engine = rules.Match(rules.game_for(game), list(players), dict(options or {}))
     return _store_match(engine, created_by=created_by)
@@ -72,7 +72,7 @@ def match_create(*, game: str, players: Sequence[str], options: Mapping[str, Any
 @transaction.atomic
 def match_start(*, game: str, players: Sequence[str], options: Mapping[str, Any] | None = None,
                 starter: int | None = None, mode: str = RoundMode.TRACKED,
-                created_by: AbstractBaseUser | None = None) -> tuple[Match, Round]:
+                created_by: User | None = None) -> tuple[Match, Round]:
     """A new match and its first round, together or not at all (no starter: draw lots)."""
     match = match_create(game=game, players=players, options=options, created_by=created_by)
     return match, round_start(match=match, starter=starter, mode=mode, draw_lots=True)
@@ -98,7 +98,7 @@ def round_start(*, match: Match, starter: int | None, mode: str = RoundMode.TRAC
     round_ = Round(match=match, number=len(engine.rounds), mode=mode, starter=starter)
     round_.full_clean()
     round_.save()
-    round_.lots_drawn = lots_drawn  # type: ignore[attr-defined]
+    round_.lots_drawn = lots_drawn
     _sync(match, engine, [round_])
     return round_
 
@@ -203,7 +203,7 @@ def event_undo(*, match: Match, expected_seq: int | None = None) -> rules.Action
 
 @transaction.atomic
 def match_import(*, document: Mapping[str, Any],
-                 created_by: AbstractBaseUser | None = None) -> Match:
+                 created_by: User | None = None) -> Match:
     """Verify a ``domino-match/1`` record by replaying it, then store it whole."""
     engine = rules.replay(document)
     match = _store_match(engine, created_by=created_by)
@@ -246,7 +246,7 @@ def _locked_engine(match: Match, expected_seq: int | None) -> tuple[Match, rules
     return match, engine
 
 
-def _store_match(engine: rules.Match, *, created_by: AbstractBaseUser | None) -> Match:
+def _store_match(engine: rules.Match, *, created_by: User | None) -> Match:
     names = engine.names or [f"Seat {seat + 1}" for seat in range(engine.players)]
     seen: set[str] = set()
     for name in names:

@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
+from django_htmx.middleware import HtmxDetails
 
 from matches import rules, scorepad, selectors, services
 from matches.models import Match, MatchStatus, RoundMode
@@ -31,6 +32,13 @@ from matches.scoring_forms import (
     SeqForm,
     SettleForm,
 )
+
+
+class HtmxHttpRequest(HttpRequest):
+    """A request as django-htmx's middleware leaves it (for the type checker)."""
+
+    htmx: HtmxDetails
+
 
 SCORING_KEY = "scoring"  # session key: public ids of the matches started on this device
 MAX_REMEMBERED = 20
@@ -62,7 +70,7 @@ def match_new(request: HttpRequest) -> HttpResponse:
             # this phone keeps the scorer's link: the home page lists it under "Scoring here"
             scoring = request.session.get(SCORING_KEY, [])
             request.session[SCORING_KEY] = [str(match.public_id), *scoring][:MAX_REMEMBERED]
-            if first.lots_drawn:  # type: ignore[attr-defined]
+            if first.lots_drawn:
                 messages.info(request, _("Drawn by lots: %(name)s starts.")
                               % {"name": data["players"][first.starter]})
             return redirect(_scorer_url(match))
@@ -74,7 +82,7 @@ def match_new(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 @vary_on_headers("HX-Request")
-def match_detail(request: HttpRequest, public_id: UUID) -> HttpResponse:
+def match_detail(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
     """The public, read-only view; it refreshes itself while the match is played."""
     match = get_object_or_404(Match, public_id=public_id)
     view = scorepad.build(match, selectors.match_engine(match))
@@ -84,14 +92,14 @@ def match_detail(request: HttpRequest, public_id: UUID) -> HttpResponse:
 
 @require_GET
 @vary_on_headers("HX-Request")
-def scorepad_page(request: HttpRequest, public_id: UUID, token: str) -> HttpResponse:
+def scorepad_page(request: HtmxHttpRequest, public_id: UUID, token: str) -> HttpResponse:
     match = _scorer_match(public_id, token)
     return _render(request, match, selected=request.GET.get("tile"),
                    entry=request.GET.get("entry"))
 
 
 @require_POST
-def play(request: HttpRequest, public_id: UUID, token: str) -> HttpResponse:
+def play(request: HtmxHttpRequest, public_id: UUID, token: str) -> HttpResponse:
     match = _scorer_match(public_id, token)
     form = PlayForm(request.POST)
     return _act(request, match, form, lambda data: services.placement_record(
@@ -100,7 +108,7 @@ def play(request: HttpRequest, public_id: UUID, token: str) -> HttpResponse:
 
 
 @require_POST
-def draw(request: HttpRequest, public_id: UUID, token: str) -> HttpResponse:
+def draw(request: HtmxHttpRequest, public_id: UUID, token: str) -> HttpResponse:
     match = _scorer_match(public_id, token)
     form = DrawForm(request.POST)
     return _act(request, match, form, lambda data: services.draw_record(
@@ -108,7 +116,7 @@ def draw(request: HttpRequest, public_id: UUID, token: str) -> HttpResponse:
 
 
 @require_POST
-def pass_turn(request: HttpRequest, public_id: UUID, token: str) -> HttpResponse:
+def pass_turn(request: HtmxHttpRequest, public_id: UUID, token: str) -> HttpResponse:
     match = _scorer_match(public_id, token)
     form = SeqForm(request.POST)
     return _act(request, match, form, lambda data: services.pass_record(
@@ -116,7 +124,7 @@ def pass_turn(request: HttpRequest, public_id: UUID, token: str) -> HttpResponse
 
 
 @require_POST
-def call(request: HttpRequest, public_id: UUID, token: str) -> HttpResponse:
+def call(request: HtmxHttpRequest, public_id: UUID, token: str) -> HttpResponse:
     match = _scorer_match(public_id, token)
     form = CallForm(request.POST, ends=match.rules_game.max_called_ends or 6)
     return _act(request, match, form, lambda data: services.event_record(
@@ -126,7 +134,7 @@ def call(request: HttpRequest, public_id: UUID, token: str) -> HttpResponse:
 
 
 @require_POST
-def settle(request: HttpRequest, public_id: UUID, token: str) -> HttpResponse:
+def settle(request: HtmxHttpRequest, public_id: UUID, token: str) -> HttpResponse:
     match = _scorer_match(public_id, token)
     form = SettleForm(request.POST, players=match.player_count)
     return _act(request, match, form, lambda data: services.round_settle(
@@ -136,7 +144,7 @@ def settle(request: HttpRequest, public_id: UUID, token: str) -> HttpResponse:
 
 
 @require_POST
-def round_next(request: HttpRequest, public_id: UUID, token: str) -> HttpResponse:
+def round_next(request: HtmxHttpRequest, public_id: UUID, token: str) -> HttpResponse:
     match = _scorer_match(public_id, token)
     form = RoundForm(request.POST)
 
@@ -146,7 +154,7 @@ def round_next(request: HttpRequest, public_id: UUID, token: str) -> HttpRespons
             match=match, starter=int(chosen) if chosen.isdigit() else None,
             mode=data.get("mode") or RoundMode.TRACKED, draw_lots=True,
             expected_seq=data["seq"])
-        if round_.lots_drawn:  # type: ignore[attr-defined]
+        if round_.lots_drawn and round_.starter is not None:
             messages.info(request, _("Drawn by lots: %(name)s starts.")
                           % {"name": selectors.match_names(match)[round_.starter]})
 
@@ -154,7 +162,7 @@ def round_next(request: HttpRequest, public_id: UUID, token: str) -> HttpRespons
 
 
 @require_POST
-def undo(request: HttpRequest, public_id: UUID, token: str) -> HttpResponse:
+def undo(request: HtmxHttpRequest, public_id: UUID, token: str) -> HttpResponse:
     match = _scorer_match(public_id, token)
     form = SeqForm(request.POST)
 
@@ -184,7 +192,7 @@ def _scorer_url(match: Match, **query: str) -> str:
     return url
 
 
-def _act(request: HttpRequest, match: Match, form: SeqForm,
+def _act(request: HtmxHttpRequest, match: Match, form: SeqForm,
          action: Callable[[dict[str, Any]], Any], *, selected: str | None = None,
          entry: str | None = None) -> HttpResponse:
     """Validate, call the service, answer: the fragment (htmx) or a redirect."""
@@ -209,7 +217,7 @@ def _act(request: HttpRequest, match: Match, form: SeqForm,
     return _render(request, match, selected=selected, entry=entry, error=error, form=form)
 
 
-def _render(request: HttpRequest, match: Match, *, selected: str | None = None,
+def _render(request: HtmxHttpRequest, match: Match, *, selected: str | None = None,
             entry: str | None = None, error: str | None = None,
             form: SeqForm | None = None) -> HttpResponse:
     view = scorepad.build(match, selectors.match_engine(match), selected=selected)

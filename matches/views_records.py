@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from uuid import UUID
 
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -49,9 +50,10 @@ def records_import(request: HttpRequest) -> HttpResponse:
         form = RecordUploadForm(request.POST, request.FILES)
         if form.is_valid():
             results: list[ImportResult] = []
+            # login_required: the user is signed in, so a User
+            user = request.user if isinstance(request.user, User) else None
             for upload in form.cleaned_data["files"]:
-                results.extend(_import_file(upload.name or "upload", upload.read(),
-                                            user=request.user))
+                results.extend(_import_file(upload.name or "upload", upload.read(), user=user))
             request.session[RESULTS_KEY] = [
                 [result.source, result.match.pk if result.match else None, result.error]
                 for result in results]
@@ -77,14 +79,14 @@ def _shown_once(request: HttpRequest) -> list[ImportResult]:
             for source, pk, error in kept]
 
 
-def _import_file(name: str, data: bytes, *, user: object) -> list[ImportResult]:
+def _import_file(name: str, data: bytes, *, user: User | None) -> list[ImportResult]:
     results = []
     for source in record_sources(name, data):
         if source.document is None:
             results.append(ImportResult(source.label, error=source.error))
             continue
         try:
-            match = services.match_import(document=source.document, created_by=user)  # type: ignore[arg-type]
+            match = services.match_import(document=source.document, created_by=user)
         except rules.RulesError as error:
             results.append(ImportResult(source.label, error=str(error)))
         except ValidationError as error:  # e.g. a player's name longer than the column

@@ -31,6 +31,7 @@ def test_tally_is_a_stroke_per_five_and_a_big_x_per_fifty(raw, fifties, strokes,
     if fifties is None:
         assert tally is None
         return
+    assert tally is not None
     assert (tally.fifties, tally.strokes, tally.half) == (fifties, strokes, half)
     assert len(tally.fifty_xs) == fifties and len(tally.stroke_xs) == strokes
 

@@ -180,7 +180,7 @@ def test_a_spinner_takes_line_sides_then_flanks_in_order():
         assert layout.next_slot(Tile(5, 5)) is not None
         slots.append(layout.place(Tile.parse(text), spinner).slot)
     assert slots == [Slot.LINE_A, Slot.LINE_B, Slot.FLANK_A, Slot.FLANK_B]
-    assert [s.is_flank for s in slots] == [False, False, True, True]
+    assert [s is not None and s.is_flank for s in slots] == [False, False, True, True]
     assert layout.next_slot(Tile(5, 5)) is None
     assert layout.end_sum == 0 + 6 + 2 + 3
     with pytest.raises(IllegalPlacement) as excinfo:
@@ -382,6 +382,7 @@ def _random_layout(rng, policy, steps):
     snapshots = [_snapshot(layout)]
     free = list(DOUBLE_SIX.tiles)
     for _ in range(steps):
+        choices: list[tuple[Tile, AttachmentPoint | None]]
         if not layout:
             choices = [(tile, None) for tile in free]
         else:

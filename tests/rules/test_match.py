@@ -18,6 +18,7 @@ from matches.rules import (
     Match,
     MatchOver,
     NotYourTurn,
+    Round,
     RoundEnd,
     RoundMode,
     RoundOver,
@@ -54,6 +55,12 @@ def run(match, *steps):
     for step in steps:
         result = act(match, step)
     return result
+
+
+def current(match: Match) -> Round:
+    """The round in play: these tests reach for it only once a round has started."""
+    assert match.current_round is not None
+    return match.current_round
 
 
 def tiles(*texts):
@@ -98,7 +105,7 @@ def test_turn_order_message_uses_labels():
 def test_play_passes_clockwise_and_a_draw_keeps_the_turn():
     match = Match(ALL_FIVES, 3)
     match.start_round(starter=2)
-    rnd = match.current_round
+    rnd = current(match)
     run(match, "2:5-5")
     assert rnd.turn == 0
     run(match, "0:draw3")
@@ -124,7 +131,7 @@ def test_a_draw_larger_than_the_boneyard_is_refused():
         run(match, "1:draw7")
     assert str(excinfo.value) == "seat 1 cannot draw 7: the boneyard holds 6"
     run(match, "1:draw6", "1:pass")
-    assert match.current_round.boneyard == 0
+    assert current(match).boneyard == 0
 
 
 def test_a_draw_of_no_tiles_is_refused():
@@ -140,7 +147,7 @@ def test_drawing_off_in_fives_and_threes_is_refused():
     match = Match(FIVES_AND_THREES, 2)
     match.start_round(starter=0)
     run(match, "0:5-5")
-    assert match.current_round.boneyard == 0
+    assert current(match).boneyard == 0
     with pytest.raises(DrawRefused) as excinfo:
         run(match, "1:draw1")
     assert str(excinfo.value) == "drawing is off in this match: there is no boneyard"
@@ -150,7 +157,7 @@ def test_drawing_off_in_fives_and_threes_is_refused():
 def test_drawing_on_in_fives_and_threes_gives_a_boneyard():
     match = Match(FIVES_AND_THREES, 4, {"set": "double-nine", "drawing": True})
     match.start_round(starter=0)
-    assert match.current_round.boneyard == 55 - 4 * 13
+    assert current(match).boneyard == 55 - 4 * 13
     run(match, "0:9-9", "1:draw1")
     with pytest.raises(BoneyardNotEmpty):
         run(match, "1:pass")
@@ -200,7 +207,7 @@ def test_a_tile_outside_the_set_or_already_played_is_refused():
 
 def test_domino_is_detected_by_the_hand_count():
     match = short_round()
-    rnd = match.current_round
+    rnd = current(match)
     assert rnd.end is RoundEnd.DOMINO and rnd.finisher == 0 and rnd.turn is None
     assert rnd.counts == [0, 1]
     assert match.phase == "settle"
@@ -213,20 +220,20 @@ def test_drawn_tiles_count_toward_the_hand():
     match = Match(ALL_FIVES, 2, {"hand_size": 1})
     match.start_round(starter=0)
     run(match, "0:5-5")  # one tile dealt, one played: domino at once
-    assert match.current_round.finisher == 0
+    assert current(match).finisher == 0
     match = Match(ALL_FIVES, 2, {"hand_size": 2})
     match.start_round(starter=0)
     run(match, "0:5-5", "1:draw1", "1:0-5@5-5:5", "0:5-6@5-5:5")
-    assert match.current_round.counts == [0, 2]
+    assert current(match).counts == [0, 2]
 
 
 def test_a_block_needs_every_seat_to_pass_in_a_row():
     match = Match(FIVES_AND_THREES, 3)
     match.start_round(starter=0)
     run(match, "0:6-6", "1:pass", "2:pass", "0:3-6@6-6:6", "1:pass", "2:pass")
-    assert match.phase == "play" and match.current_round.turn == 0
+    assert match.phase == "play" and current(match).turn == 0
     run(match, "0:pass")
-    rnd = match.current_round
+    rnd = current(match)
     assert rnd.end is RoundEnd.BLOCKED and rnd.blocked and rnd.finisher is None
     assert match.phase == "settle"
 
@@ -235,7 +242,7 @@ def test_a_block_in_a_drawing_game_once_the_boneyard_is_empty():
     match = Match(ALL_FIVES, 2, {"hand_size": 14})
     match.start_round(starter=0)
     run(match, "0:6-6", "1:pass", "0:pass")
-    assert match.current_round.blocked
+    assert current(match).blocked
 
 
 def test_settling_before_the_round_ends_is_refused():
@@ -283,7 +290,7 @@ def test_all_fives_is_won_at_once_by_a_placement_mid_round():
     award = run(match, "1:1-0@0-5:0")  # 1 + 4 = 5 → 15
     assert award.counted == 5 and match.finished and match.winner == 1
     assert match.phase == "finished" and match.status == "finished"
-    assert match.current_round.won_here and match.current_round.end is None
+    assert current(match).won_here and current(match).end is None
     with pytest.raises(MatchOver) as excinfo:
         run(match, "0:4-4@1-4:4")
     assert str(excinfo.value) == "the match was already won; no event may follow"
@@ -319,7 +326,7 @@ def test_five_up_does_not_end_mid_round_and_tied_leaders_play_on():
     match.settle(hands=[[], tiles("3-4")])  # 7 pips → 5 → −1
     assert match.scores == [4, 3]
     assert match.finished and match.winner == 0
-    assert not match.current_round.won_here
+    assert not current(match).won_here
 
 
 def test_five_up_settlement_can_decide_the_match():
@@ -367,7 +374,7 @@ def test_fives_and_threes_going_out_past_the_target_is_refused():
     assert (award.end_sum, award.points, award.bonus, award.announced) == (6, 2, 1, 3)
     assert award.counted == 0 and award.refused
     assert match.scores[0] == 59 and not match.finished
-    assert match.current_round.end is RoundEnd.DOMINO and match.current_round.finisher == 0
+    assert current(match).end is RoundEnd.DOMINO and current(match).finisher == 0
 
 
 def test_fives_and_threes_tracked_going_out_overshoot():
@@ -377,7 +384,7 @@ def test_fives_and_threes_tracked_going_out_overshoot():
     assert run(match, "1:2-4@1-2:2").counted == 1  # 1 + 4 = 5 → 1
     award = run(match, "0:4-5@2-4:4=0")  # 1 + 5 = 6 → 2, + 1 for going out; 1 + 3 > 3
     assert (award.points, award.bonus, award.counted) == (2, 1, 0)
-    assert match.scores == [1, 1] and match.current_round.finisher == 0
+    assert match.scores == [1, 1] and current(match).finisher == 0
     assert match.phase == "settle"
 
 
@@ -386,7 +393,7 @@ def test_fives_and_threes_reaching_the_target_exactly_wins_at_once():
     match.start_round(starter=0)
     assert run(match, "0:0-3").counted == 1  # 3 → 1
     assert run(match, "1:3-3@0-3:3").counted == 2  # 0 + 6 = 6 → 2: exactly the target
-    assert match.finished and match.winner == 1 and match.current_round.won_here
+    assert match.finished and match.winner == 1 and current(match).won_here
 
 
 def test_fives_and_threes_immediate_end_off_counts_everything_and_waits():
@@ -437,7 +444,7 @@ def test_a_failing_event_leaves_the_match_as_it_was(bad):
     match.start_round(starter=0)
     run(match, "0:5-5", "1:0-5@5-5:5", "0:5-6@5-5:5")
     before = copy.deepcopy(state(match))
-    rnd = match.current_round
+    rnd = current(match)
     layout_before = (rnd.layout.notation(), rnd.layout.end_sum, rnd.layout.open_points(),
                      list(rnd.counts), rnd.boneyard, rnd.turn, list(match.scores))
     with pytest.raises(RulesError):
@@ -450,6 +457,7 @@ def test_a_failing_event_leaves_the_match_as_it_was(bad):
 def test_a_failing_settlement_leaves_the_match_as_it_was():
     match = short_round()
     before = copy.deepcopy(state(match))
+    bad: dict[str, list]
     for bad in ({"hands": [[], tiles("5-5")]}, {"pips": [0, 99]}, {"hands": [[], []]}):
         with pytest.raises(HandsMismatch):
             match.settle(**bad)
@@ -533,7 +541,7 @@ def test_pips_must_be_reachable_with_the_seats_tile_count():
     match = Match(FIVES_AND_THREES, 2, {"hand_size": 3})
     match.start_round(starter=0)
     run(match, "0:6-6", "1:pass", "0:pass")
-    assert match.current_round.counts == [2, 3]
+    assert current(match).counts == [2, 3]
     match.settle(pips=[1, 31])  # 0-0 + 0-1; 5-6 + 4-6 + 5-5, the most three tiles can hold
     match3 = Match(FIVES_AND_THREES, 2, {"hand_size": 3})
     match3.start_round(starter=0)
@@ -552,7 +560,7 @@ def test_settlement_awards_land_on_the_winning_side():
     settlement = match.settle(hands=[[], tiles("3-4")])  # 7 → 5
     assert settlement.awards == (5, 0)
     assert match.scores == [10 + 5, 10]
-    assert match.current_round.scores == [15, 10]
+    assert current(match).scores == [15, 10]
 
 
 # -- starters --------------------------------------------------------------------------

@@ -44,6 +44,7 @@ def roundtrip(match):
 
 @needs_samples
 def test_the_samples_are_all_here():
+    assert MANIFEST is not None
     assert len(VALID) == MANIFEST["count"]["valid"] == 60
     assert len(INVALID) == MANIFEST["count"]["invalid"] == 64
 
@@ -181,6 +182,7 @@ def test_the_documented_example_replays():
     }
     match = replay(document)
     assert match.status == "in-progress" and match.scores == [10 + 0, 10]
+    assert match.current_round is not None
     assert [a.end_sum for a in match.current_round.awards if a] == [10, 10, 6, 4]
     assert export(match) == document
     result = summary(match)
@@ -300,7 +302,7 @@ def test_called_fives_and_threes_going_out_gets_the_bonus():
                       result={"domino": 1}, pips=[7, 0])
     match = replay(document)
     assert match.scores == [8, 3]  # 15 → 8; 6 → 2 + 1 for going out
-    assert match.current_round.finisher == 1
+    assert match.current_round is not None and match.current_round.finisher == 1
 
 
 # -- .jsonl ----------------------------------------------------------------------------
@@ -455,7 +457,7 @@ def test_any_value_anywhere_is_refused_as_invalid_or_replays(config, seed, data)
     # a copy: the record shares its options with CONFIGS
     document = copy.deepcopy(simulated_record(game, players, seed=seed, options=options,
                                               max_rounds=3))
-    by_depth = {}
+    by_depth: dict[int, list[tuple[str | int, ...]]] = {}
     for path in list(_paths(document))[1:]:
         by_depth.setdefault(len(path), []).append(path)
     # each depth as likely as any other: the record's own fields are few, events many

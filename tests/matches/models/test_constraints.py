@@ -64,7 +64,7 @@ def _new_event(match: Match, **fields) -> None:
     Event(match=match, round=match.rounds.get(), **values).save()
 
 
-CASES: dict[str, tuple[str, Callable[[Match], None]]] = {
+CASES: dict[str, tuple[str, Callable[[Match], object]]] = {
     # constraint name: (what is wrong, how to write it)
     "player_name_unique_ci": (
         "a second player whose name differs only in case",

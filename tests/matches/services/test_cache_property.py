@@ -25,6 +25,7 @@ SHAPES = [
 def test_every_step_and_every_undo_keeps_the_cache_equal_to_a_replay(shape, seed):
     game, players, options = shape
     played = simulated_match(game, players, seed=seed, options=options, max_rounds=3)
+    assert played.names is not None
     match = services.match_create(game=game.slug, players=list(played.names), options=options)
     for action in played.log:
         if isinstance(action, rules.StartRound):

@@ -233,6 +233,7 @@ def test_admin_event_offers_no_add_change_or_delete(admin_client, admin_user, ma
     request = RequestFactory().get("/")
     request.user = admin_user
     event = Event.objects.first()
+    assert event is not None
 
     assert not model_admin.has_add_permission(request)
     assert not model_admin.has_change_permission(request, event)
