@@ -1,6 +1,8 @@
 """Choosing the engine's build: compiled only while it matches its sources."""
 
 import os
+import subprocess
+import sys
 import warnings
 
 import pytest
@@ -79,3 +81,49 @@ def test_this_process_runs_the_build_it_should():
     assert matches.rules.COMPILED is expected
     compiled_module = type(matches.rules.Layout.put).__name__ != "function"
     assert compiled_module is expected
+
+
+# Replays simulated records of every game, and each once more with one value changed at
+# random, printing per record the summary or the refusal: the two builds must agree.
+BOTH_BUILDS_SCRIPT = """
+import copy, json, random
+import matches.rules as rules
+from matches.rules.simulate import simulated_record
+configs = [(rules.ALL_FIVES, 3, None), (rules.ALL_FIVES, 4, None),
+           (rules.FIVE_UP, 2, {"target": 31}), (rules.FIVES_AND_THREES, 3, None),
+           (rules.FIVES_AND_THREES, 4, {"set": "double-nine", "drawing": True})]
+values = [None, True, 0, 1, -1, 7, 2.5, "", "6-6", "1-2:2", "5", [], [0], {}]
+rng = random.Random(20261130)
+print("compiled" if rules.COMPILED else "plain")
+for number in range(60):
+    game, players, options = configs[number % len(configs)]
+    record = simulated_record(game, players, seed=number, options=options, max_rounds=4,
+                              pips=number % 2 == 0)
+    mutated = copy.deepcopy(record)
+    holder, key = mutated, "rounds"
+    while isinstance(holder[key], (dict, list)) and holder[key] and rng.random() < 0.8:
+        holder = holder[key]
+        key = rng.choice(list(holder)) if isinstance(holder, dict) else rng.randrange(len(holder))
+    holder[key] = rng.choice(values)
+    for document in (record, mutated):
+        try:
+            print(rules.record.dumps_summary(rules.replay(document)))
+        except rules.RecordInvalid as error:
+            print("refused:", error)
+"""
+
+
+def test_both_builds_answer_every_record_alike():
+    if native.why_not_fresh() is not None:
+        pytest.skip("the compiled build is not fresh")
+    outputs = {}
+    for build in ("python", "compiled"):
+        done = subprocess.run([sys.executable, "-c", BOTH_BUILDS_SCRIPT],
+                              cwd=native.PACKAGE_DIR.parents[1], capture_output=True, text=True,
+                              env={**os.environ, "SCOREKEEPER_ENGINE": build}, check=True)
+        outputs[build] = done.stdout.splitlines()
+    plain, compiled = outputs["python"], outputs["compiled"]
+    assert (plain[0], compiled[0]) == ("plain", "compiled")
+    assert len(plain) == 1 + 2 * 60
+    assert any(line.startswith("refused:") for line in plain)  # the mutations bite
+    assert compiled[1:] == plain[1:]
