@@ -53,10 +53,12 @@ class RoundEnd(enum.Enum):
 
 # -- events --------------------------------------------------------------------------
 #
-# Events and awards are values: compared by their fields, never changed once made.
-# Their __init__ is written out rather than generated: replay makes two per placement,
-# and a written __init__ is what the compiled build (matches.rules.native) turns into
-# a plain C constructor; a generated one, or a NamedTuple's __new__, stays a Python call.
+# Events and awards are values: compared by their fields, and nothing changes them once
+# made. Their __init__ is written out rather than generated: replay makes two per
+# placement, and a written __init__ is what the compiled build (matches.rules.native)
+# turns into a plain C constructor; a generated one, or a NamedTuple's __new__, stays a
+# Python call. Not frozen: getting past a freeze (object.__setattr__ per field) made a
+# replay on plain Python half as slow again (callgrind: 37k to 54k instructions an event).
 
 
 @dataclass(init=False)
