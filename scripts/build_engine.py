@@ -36,6 +36,7 @@ def build() -> None:
     from mypyc.build import mypycify
     from setuptools import Distribution
 
+    os.chdir(ROOT)  # mypy names the modules from the paths, relative to here
     sources = [str((native.PACKAGE_DIR / f"{name}.py").relative_to(ROOT))
                for name in native.MODULES]
     with tempfile.TemporaryDirectory(prefix="engine-build-") as tmp:
