@@ -194,15 +194,13 @@ def build(match: Match, engine: rules.Match, *, selected: str | None = None) -> 
 
 def _choices(engine: rules.Match, layout: rules.Layout, tile: rules.Tile) -> list[Choice]:
     if not len(layout):
-        placed = layout.place(tile)
-        layout.undo()
+        placed = layout.preview(tile)
         points = engine.game.placement_points(placed.end_sum, engine.options.divisors)
         return [Choice("", f"Open with {tile}", placed.end_sum, points, False)]
     choices = []
     for point in layout.legal_points(tile):
-        slot = layout.next_slot(point.tile) if point.tile.is_double else None
-        placed = layout.place(tile, point)
-        layout.undo()
+        placed = layout.preview(tile, point)
+        slot = placed.slot  # the slot of the double it joins, if any
         if slot is not None:
             label = f"{point.tile} {slot.value}"
         else:

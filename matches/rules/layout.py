@@ -229,6 +229,12 @@ class Layout:
         slot = node.parent_key if isinstance(node.parent_key, Slot) else None
         return PlacementResult(tile, at, slot, node.spinner, end_sum)
 
+    def preview(self, tile: Tile, at: AttachmentPoint | None = None) -> PlacementResult:
+        """What :meth:`place` would do, leaving the layout as it is."""
+        result = self.place(tile, at)
+        self.undo()
+        return result
+
     def put(self, tile: Tile, at: AttachmentPoint | None = None) -> int:
         """:meth:`place`, answering only the end sum: all that a replay needs."""
         nodes = self._nodes

@@ -68,7 +68,7 @@ def simulated_match(game: Game = ALL_FIVES, players: int = 2, *, seed: int = 0,
             else:
                 tile, point = choice
                 hands[seat].remove(tile)
-                end_sum = _peek_end_sum(match, tile, point)
+                end_sum = match.rounds[-1].layout.preview(tile, point).end_sum
                 claim = (game.placement_points(end_sum, match.options.divisors)
                          if claims and rng.random() < 0.5 else None)
                 try:
@@ -103,13 +103,6 @@ def _choose(match: Match, hand: Sequence[Tile],
         return (rng.choice(hand), None) if hand else None
     options = [(tile, point) for tile in hand for point in layout.legal_points(tile)]
     return rng.choice(options) if options else None
-
-
-def _peek_end_sum(match: Match, tile: Tile, point: AttachmentPoint | None) -> int:
-    layout = match.rounds[-1].layout
-    end_sum = layout.place(tile, point).end_sum
-    layout.undo()
-    return end_sum
 
 
 __all__ = ["NAMES", "RoundEnd", "simulated_match", "simulated_record"]

@@ -217,6 +217,17 @@ def test_placement_result_fields():
     assert third.slot is Slot.LINE_B and third.end_sum == 6
 
 
+def test_preview_says_what_a_placement_would_do_and_leaves_the_layout_as_it_was():
+    layout = Layout.from_notation("5-5 0-5@5-5:5 5-6@5-5:5", AF)
+    before = repr(layout)
+    flank = layout.preview(Tile(4, 5), AttachmentPoint.parse("5-5:5"))
+    assert (flank.slot, flank.end_sum) == (Slot.FLANK_A, 10)
+    assert repr(layout) == before and layout.end_sum == 6 and Tile(4, 5) not in layout
+    with pytest.raises(TileOnTable):
+        layout.preview(Tile(0, 5), AttachmentPoint.parse("5-6:6"))
+    assert repr(layout) == before
+
+
 def test_reading_the_layout():
     layout = Layout.from_notation(ROW7, AF)
     assert len(layout) == 5 and Tile(3, 4) in layout and Tile(3, 3) not in layout
