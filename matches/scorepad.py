@@ -8,8 +8,6 @@ it would score — without deciding any rule itself.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from fractions import Fraction
-from typing import Any
 
 from matches import presenters, rules
 from matches.models import Match
@@ -231,23 +229,18 @@ def _last_award(engine: rules.Match, rnd: rules.Round) -> AwardView | None:
 
 
 def _rounds(engine: rules.Match) -> list[RoundView]:
-    summary = rules.summary(engine)
     names: tuple[str, ...] = engine.names or ()
     views = []
-    for rnd, data in zip(engine.rounds, summary["rounds"], strict=True):
+    for rnd in engine.rounds:
         views.append(RoundView(
             number=rnd.number, mode=rnd.mode.value,
-            placements=[presenters.show_score(_frac(v)) for v in data["placements"]],
-            settlement=[presenters.show_score(_frac(v)) for v in data["settlement"]],
-            scores=[presenters.show_score(_frac(v)) for v in data["scores"]],
+            placements=[presenters.show_score(v) for v in rnd.placements],
+            settlement=[presenters.show_score(v) for v in rnd.settlement_awards],
+            scores=[presenters.show_score(v) for v in engine.scores_after(rnd)],
             finisher=names[rnd.finisher] if rnd.finisher is not None else None,
             blocked=rnd.blocked, ended=rnd.ended, won_here=rnd.won_here,
             steps=list(rnd.settlement.steps) if rnd.settlement else []))
     return views
-
-
-def _frac(value: Any) -> int | Fraction:
-    return value if isinstance(value, int) else Fraction(value).limit_denominator(2)
 
 
 def describe(action: rules.Action, names: tuple[str, ...] | list[str]) -> str:

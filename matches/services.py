@@ -307,8 +307,8 @@ def _sync(match: Match, engine: rules.Match, rounds: Sequence[Round], *,
         rnd = by_number.get(round_.number)
         if rnd is None:
             continue
-        running = rnd.scores or engine.scores
-        awards = rnd.settlement.awards if rnd.settlement else [0] * len(sides)
+        running = engine.scores_after(rnd)
+        awards = rnd.settlement_awards
         RoundSide.objects.filter(round=round_).delete()
         RoundSide.objects.bulk_create([
             RoundSide(round=round_, side=sides[index],

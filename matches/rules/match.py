@@ -207,6 +207,11 @@ class Round:
     def blocked(self) -> bool:
         return self.end is RoundEnd.BLOCKED
 
+    @property
+    def settlement_awards(self) -> list[Score]:
+        """What the settlement gave each side: nothing yet before it."""
+        return list(self.settlement.awards) if self.settlement else [ZERO] * self.sides
+
 
 # -- the match -----------------------------------------------------------------------
 
@@ -272,6 +277,10 @@ class Match:
         if rnd.ended:
             return "settle"
         return "play"
+
+    def scores_after(self, rnd: Round) -> list[Score]:
+        """Each side's running score after ``rnd``; for the round in play, as it stands."""
+        return rnd.scores or self.scores
 
     def who(self, seat: int) -> str:
         return self.labels[seat] if self.labels else f"seat {seat}"

@@ -333,17 +333,14 @@ def number(value: Fraction | int) -> int | float:
 
 def summary(match: Match) -> dict[str, Any]:
     """The result report of match-record.md ("Summary")."""
-    zero = [0] * len(match.sides)
     rounds = []
     for rnd in match.rounds:
-        scores = rnd.scores or match.scores
         rounds.append({
             "placements": [number(p) for p in rnd.placements],
-            "settlement": ([number(a) for a in rnd.settlement.awards] if rnd.settlement
-                           else list(zero)),
+            "settlement": [number(a) for a in rnd.settlement_awards],
             "finisher": rnd.finisher,
             "blocked": rnd.blocked,
-            "scores": [number(s) for s in scores],
+            "scores": [number(s) for s in match.scores_after(rnd)],
         })
     return {
         "game": match.game.slug,

@@ -563,6 +563,19 @@ def test_settlement_awards_land_on_the_winning_side():
     assert current(match).scores == [15, 10]
 
 
+def test_a_rounds_settlement_and_running_scores_before_and_after_it_is_settled():
+    match = short_round()
+    first = current(match)
+    assert first.settlement_awards == [0, 0]
+    assert match.scores_after(first) == [10, 10]  # the round in play: as it stands
+    match.settle(hands=[[], tiles("3-4")])
+    match.start_round(starter=0)
+    run(match, "0:5-5")
+    assert first.settlement_awards == [5, 0]
+    assert match.scores_after(first) == [15, 10]  # fixed once settled
+    assert match.scores_after(current(match)) == [25, 10]
+
+
 # -- starters --------------------------------------------------------------------------
 
 @pytest.mark.parametrize("game", [ALL_FIVES, FIVE_UP])
