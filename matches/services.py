@@ -145,9 +145,7 @@ def _event_store(match: Match, engine: rules.Match, action: rules.Event) -> Even
                        number=match.events.count() + 1)
     event.full_clean()
     event.save()
-    rnd = engine.rounds[-1]
-    round_.end = rnd.end.value if rnd.end else RoundEnd.NONE
-    round_.finisher = rnd.finisher
+    _copy_end(round_, engine.rounds[-1])
     round_.save(update_fields=["end", "finisher"])
     _sync(match, engine, [round_])
     return event
@@ -162,10 +160,9 @@ def round_settle(*, match: Match, hands: Sequence[Sequence[rules.Tile]] | None =
     engine.settle(hands=hands, pips=pips, result=result, domino_seat=domino_seat)
     rnd = engine.rounds[-1]
     round_ = match.rounds.get(number=rnd.number)
-    round_.end = rnd.end.value if rnd.end else RoundEnd.NONE
-    round_.finisher = rnd.finisher
+    _copy_end(round_, rnd)
     round_.settled = True
-    round_.hands = [[str(t) for t in hand] for hand in hands] if hands is not None else None
+    round_.hands = _hands_text(hands) if hands is not None else None
     round_.pips = list(pips) if pips is not None else None
     round_.full_clean()
     round_.save()
@@ -192,9 +189,7 @@ def event_undo(*, match: Match, expected_seq: int | None = None) -> rules.Action
         touched.append(round_)
     else:
         match.events.order_by("-number").first().delete()  # type: ignore[union-attr]
-        rnd = engine.rounds[-1]
-        round_.end = rnd.end.value if rnd.end else RoundEnd.NONE
-        round_.finisher = rnd.finisher
+        _copy_end(round_, engine.rounds[-1])
         round_.save(update_fields=["end", "finisher"])
         touched.append(round_)
     _sync(match, engine, touched)
@@ -216,12 +211,11 @@ def match_import(*, document: Mapping[str, Any],
         round_ = Round(
             match=match, number=rnd.number,
             mode=RoundMode.CALLED if not rnd.tracked else RoundMode.TRACKED,
-            starter=rnd.starter, end=rnd.end.value if rnd.end else RoundEnd.NONE,
-            finisher=rnd.finisher, settled=rnd.settled,
-            hands=([[str(t) for t in hand] for hand in settle.hands]
-                   if settle and settle.hands is not None else None),
+            starter=rnd.starter, settled=rnd.settled,
+            hands=_hands_text(settle.hands) if settle and settle.hands is not None else None,
             pips=list(settle.pips) if settle and settle.pips is not None else None,
         )
+        _copy_end(round_, rnd)
         round_.full_clean(validate_constraints=False)
         round_.save()
         rounds.append(round_)
@@ -267,6 +261,16 @@ def _store_match(engine: rules.Match, *, created_by: User | None) -> Match:
         seat.full_clean()
         seat.save()
     return match
+
+
+def _copy_end(round_: Round, rnd: rules.Round) -> None:
+    """How the engine's round ended (so far), onto its row."""
+    round_.end = rnd.end.value if rnd.end else RoundEnd.NONE
+    round_.finisher = rnd.finisher
+
+
+def _hands_text(hands: Sequence[Sequence[rules.Tile]]) -> list[list[str]]:
+    return [[str(tile) for tile in hand] for hand in hands]
 
 
 def _event_row(match: Match, round_: Round, action: rules.Action, award: rules.Award | None,
