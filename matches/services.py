@@ -32,6 +32,7 @@ from matches.models import (
     Seat,
     Side,
 )
+from matches.record_files import RecordSource
 from matches.selectors import match_engine, score_decimal
 
 PLAYERS_DIFFERENT = _("Each player needs a different name: %(name)s sits twice.")
@@ -225,6 +226,19 @@ def match_import(*, document: Mapping[str, Any],
     Event.objects.bulk_create(events)
     _sync(match, engine, rounds, sides=sides)
     return match
+
+
+def record_import(*, source: RecordSource,
+                  created_by: User | None = None) -> tuple[Match | None, str | None]:
+    """Store one record read from a file, or say why it was refused (then nothing is)."""
+    if source.document is None:
+        return None, source.error
+    try:
+        return match_import(document=source.document, created_by=created_by), None
+    except rules.RulesError as error:
+        return None, str(error)
+    except ValidationError as error:  # e.g. a player's name longer than the column
+        return None, "; ".join(error.messages)
 
 
 # -- internals -----------------------------------------------------------------------

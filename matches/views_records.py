@@ -13,12 +13,11 @@ from uuid import UUID
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
-from matches import rules, services
+from matches import services
 from matches.forms import RecordUploadForm
 from matches.models import Match
 from matches.record_files import record_sources
@@ -80,17 +79,5 @@ def _shown_once(request: HttpRequest) -> list[ImportResult]:
 
 
 def _import_file(name: str, data: bytes, *, user: User | None) -> list[ImportResult]:
-    results = []
-    for source in record_sources(name, data):
-        if source.document is None:
-            results.append(ImportResult(source.label, error=source.error))
-            continue
-        try:
-            match = services.match_import(document=source.document, created_by=user)
-        except rules.RulesError as error:
-            results.append(ImportResult(source.label, error=str(error)))
-        except ValidationError as error:  # e.g. a player's name longer than the column
-            results.append(ImportResult(source.label, error="; ".join(error.messages)))
-        else:
-            results.append(ImportResult(source.label, match=match))
-    return results
+    return [ImportResult(source.label, *services.record_import(source=source, created_by=user))
+            for source in record_sources(name, data)]

@@ -12,7 +12,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from matches import rules
@@ -70,12 +69,9 @@ class Command(BaseCommand):
                 return None, None, str(error)
         from matches import selectors, services  # only when storing: they load the ORM
 
-        try:
-            match = services.match_import(document=source.document)
-        except rules.RulesError as error:
-            return None, None, str(error)
-        except ValidationError as error:  # e.g. a player's name longer than the column
-            return None, None, "; ".join(error.messages)
+        match, refusal = services.record_import(source=source)
+        if match is None:
+            return None, None, refusal
         return selectors.match_summary(match), match.pk, None
 
     def _line(self, source: RecordSource, summary: dict[str, Any] | None, match_id: int | None,
