@@ -100,9 +100,5 @@ def score_decimal(value: int | Fraction) -> Decimal:
     return Decimal(value.numerator) / Decimal(value.denominator)
 
 
-def decimal_score(value: Decimal) -> int | Fraction:
-    return int(value) if value == value.to_integral_value() else Fraction(value)
-
-
 __all__ = ["RoundEnd", "match_actions", "match_engine", "match_list", "match_record",
            "match_summary"]

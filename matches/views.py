@@ -22,7 +22,7 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.middleware import HtmxDetails
 
 from matches import rules, scorepad, selectors, services
-from matches.models import Match, MatchStatus, RoundMode
+from matches.models import Match, MatchStatus, Round, RoundMode
 from matches.scoring_forms import (
     CallForm,
     DrawForm,
@@ -70,9 +70,7 @@ def match_new(request: HttpRequest) -> HttpResponse:
             # this phone keeps the scorer's link: the home page lists it under "Scoring here"
             scoring = request.session.get(SCORING_KEY, [])
             request.session[SCORING_KEY] = [str(match.public_id), *scoring][:MAX_REMEMBERED]
-            if first.lots_drawn:
-                messages.info(request, _("Drawn by lots: %(name)s starts.")
-                              % {"name": data["players"][first.starter]})
+            _announce_lots(request, first)
             return redirect(_scorer_url(match))
     players = int(request.GET.get("players", 4)) if request.GET.get("players", "").isdigit() \
         else 4
@@ -154,9 +152,7 @@ def round_next(request: HtmxHttpRequest, public_id: UUID, token: str) -> HttpRes
             match=match, starter=int(chosen) if chosen.isdigit() else None,
             mode=data.get("mode") or RoundMode.TRACKED, draw_lots=True,
             expected_seq=data["seq"])
-        if round_.lots_drawn and round_.starter is not None:
-            messages.info(request, _("Drawn by lots: %(name)s starts.")
-                          % {"name": selectors.match_names(match)[round_.starter]})
+        _announce_lots(request, round_)
 
     return _act(request, match, form, act)
 
@@ -175,6 +171,13 @@ def undo(request: HtmxHttpRequest, public_id: UUID, token: str) -> HttpResponse:
 
 
 # -- helpers -------------------------------------------------------------------------
+
+
+def _announce_lots(request: HttpRequest, round_: Round) -> None:
+    """Say whom the draw of lots chose, if the round's starter was drawn."""
+    if round_.lots_drawn and round_.starter is not None:
+        name = selectors.match_names(round_.match)[round_.starter]
+        messages.info(request, _("Drawn by lots: %(name)s starts.") % {"name": name})
 
 
 def _scorer_match(public_id: UUID, token: str) -> Match:
