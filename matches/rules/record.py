@@ -216,20 +216,15 @@ def _tracked_event(doc: object) -> Play | Draw | Pass:
 def _checked_tracked_event(doc: object) -> Play | Draw | Pass:
     if type(doc) is not dict:
         raise RecordError("an event is an object")
-    if not doc.keys() <= TRACKED_EVENT_KEYS:
-        _check_keys(doc, TRACKED_EVENT_KEYS, "an event")
-    seat = doc.get("seat")
-    if type(seat) is not int:
-        seat = _seat(doc)
+    _check_keys(doc, TRACKED_EVENT_KEYS, "an event")
+    seat = _seat(doc)
     kinds = ("play" in doc) + ("draw" in doc) + ("pass" in doc)
     if kinds != 1:
         raise RecordError("an event is exactly one of play, draw or pass")
     if "play" in doc:
         at = doc.get("at")
-        claim = doc.get("claim")
         return Play(seat, Tile.parse(doc["play"]),
-                    AttachmentPoint.parse(at) if at is not None else None,
-                    claim if type(claim) is int or claim is None else _claim(doc))
+                    AttachmentPoint.parse(at) if at is not None else None, _claim(doc))
     if "at" in doc or "claim" in doc:
         kind = "draw" if "draw" in doc else "pass"
         raise RecordError(f"{kind} takes no {'at' if 'at' in doc else 'claim'}")
