@@ -13,9 +13,11 @@ from django.utils.datastructures import MultiValueDict
 from django.utils.translation import gettext_lazy as _
 
 from matches import rules
-from matches.models import GameKind, RoundMode
+from matches.models import GameKind, Player, RoundMode
+from matches.rules.games import ADVANCED_DIVISORS
 
 MAX_PLAYERS = 12
+NAME_LENGTH = Player._meta.get_field("name").max_length  # what a player's row can hold
 NOT_A_TILE = _("Tap a tile first.")
 NAMES_NEEDED = _("Enter a name for each player, in seat order (at least two).")
 DUPLICATE_NAMES = _("Each player needs a different name.")
@@ -60,7 +62,8 @@ class NewMatchForm(forms.Form):
         super().__init__(*args, **kwargs)
         for seat in range(MAX_PLAYERS):
             self.fields[f"player_{seat}"] = forms.CharField(
-                label=_("Seat %(n)s") % {"n": seat + 1}, max_length=60, required=False)
+                label=_("Seat %(n)s") % {"n": seat + 1}, max_length=NAME_LENGTH,
+                required=False)
 
     def player_fields(self) -> list[forms.BoundField]:
         return [self[f"player_{seat}"] for seat in range(MAX_PLAYERS)]
@@ -90,7 +93,7 @@ class NewMatchForm(forms.Form):
             if data.get("drawing"):
                 options["drawing"] = True
             if data.get("advanced"):
-                options["divisors"] = [3, 5, 7, 11, 13]
+                options["divisors"] = list(ADVANCED_DIVISORS)
             if not data.get("immediate_end"):
                 options["immediate_end"] = False
         data["options"] = options
