@@ -10,6 +10,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlencode
 from uuid import UUID
 
 from django.contrib import messages
@@ -190,9 +191,8 @@ def _scorer_match(public_id: UUID, token: str) -> Match:
 def _scorer_url(match: Match, **query: str) -> str:
     url = reverse("matches:scorepad", kwargs={"public_id": match.public_id,
                                                "token": match.scorer_token})
-    if query:
-        url += "?" + "&".join(f"{key}={value}" for key, value in query.items() if value)
-    return url
+    given = {key: value for key, value in query.items() if value}
+    return f"{url}?{urlencode(given)}" if given else url
 
 
 def _act(request: HtmxHttpRequest, match: Match, form: SeqForm,

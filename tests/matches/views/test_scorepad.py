@@ -201,6 +201,14 @@ def test_without_javascript_a_write_redirects_and_an_error_is_a_message(client):
     assert "cannot pass while the boneyard holds" in response.content.decode()
 
 
+def test_a_refused_tap_redirects_back_with_the_tile_it_named_quoted(client):
+    match = two_player_all_fives()
+    services.round_start(match=match, starter=0)
+    response = client.post(scorer_url(match, "play"), {"seq": seq(match), "tile": "5-5&x=1"})
+    assert response.status_code == 302
+    assert response["Location"] == scorer_url(match) + "?tile=5-5%26x%3D1"
+
+
 def test_a_called_round_records_the_ends_and_checks_the_sum(client):
     match = two_player_all_fives()
     services.round_start(match=match, starter=None, mode="ends")
