@@ -127,6 +127,11 @@ class Match(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("matches:detail", kwargs={"public_id": self.public_id})
 
+    def get_scorer_url(self) -> str:
+        """The scorepad: whoever holds this link can score the match."""
+        return reverse("matches:scorepad", kwargs={"public_id": self.public_id,
+                                                   "token": self.scorer_token})
+
     @property
     def rules_game(self) -> rules.Game:
         return rules.game_for(self.game)

@@ -16,7 +16,6 @@ from uuid import UUID
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
@@ -189,8 +188,7 @@ def _scorer_match(public_id: UUID, token: str) -> Match:
 
 
 def _scorer_url(match: Match, **query: str) -> str:
-    url = reverse("matches:scorepad", kwargs={"public_id": match.public_id,
-                                               "token": match.scorer_token})
+    url = match.get_scorer_url()
     given = {key: value for key, value in query.items() if value}
     return f"{url}?{urlencode(given)}" if given else url
 

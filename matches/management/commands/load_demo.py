@@ -14,9 +14,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 from django.db import transaction
-from django.urls import reverse
 
-from matches import services
+from matches import selectors, services
 from matches.models import Match, MatchStatus
 
 DEMO_DIR = Path(__file__).resolve().parents[2] / "demo"
@@ -35,12 +34,9 @@ class Command(BaseCommand):
         with transaction.atomic():  # all of the demo or none of it
             for path in sorted(DEMO_DIR.glob("*.json")):
                 match = services.match_import(document=json.loads(path.read_text("utf-8")))
-                names = ", ".join(seat.player.name for seat in
-                                  match.seats.select_related("player").order_by("position"))
+                names = ", ".join(selectors.match_names(match))
                 self.stdout.write(f"Loaded match {match.pk}: {match.get_game_display()}, "
                                   f"{match.get_status_display().lower()} ({names}).")
                 self.stdout.write(f"  watch: {SITE}{match.get_absolute_url()}")
                 if match.status == MatchStatus.IN_PROGRESS:
-                    scorer = reverse("matches:scorepad", kwargs={
-                        "public_id": match.public_id, "token": match.scorer_token})
-                    self.stdout.write(f"  score: {SITE}{scorer}")
+                    self.stdout.write(f"  score: {SITE}{match.get_scorer_url()}")

@@ -201,6 +201,12 @@ def test_without_javascript_a_write_redirects_and_an_error_is_a_message(client):
     assert "cannot pass while the boneyard holds" in response.content.decode()
 
 
+def test_the_scorer_url_is_the_scorepad_with_the_matchs_token():
+    match = two_player_all_fives()
+    assert match.get_scorer_url() == scorer_url(match)
+    assert match.get_scorer_url() == f"/matches/{match.public_id}/score/{match.scorer_token}/"
+
+
 def test_a_refused_tap_redirects_back_with_the_tile_it_named_quoted(client):
     match = two_player_all_fives()
     services.round_start(match=match, starter=0)
