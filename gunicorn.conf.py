@@ -15,5 +15,7 @@ workers = int(os.environ.get("WEB_CONCURRENCY") or min(2 * multiprocessing.cpu_c
 
 accesslog = "-"
 errorlog = "-"
+# the access log redacts scorers' secrets from request lines and Referers
+logger_class = "scorekeeper.logs.GunicornLogger"
 # Behind a proxy, trust its X-Forwarded-* headers only from the addresses listed here.
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")

@@ -6,13 +6,23 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from matches.models import Event, Match, Player, Round, RoundSide, Seat, Side
+from matches.models import (
+    Change,
+    Event,
+    Match,
+    Player,
+    Round,
+    RoundSide,
+    ScorerGrant,
+    Seat,
+    Side,
+)
 
 
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
-    readonly_fields = ("position", "player", "side")
+    readonly_fields = ("position", "name", "player", "side")
     fields = readonly_fields
     can_delete = False
 
@@ -43,7 +53,7 @@ class MatchAdmin(admin.ModelAdmin):
     list_display = ["__str__", "game", "player_count", "status", "winner_side", "started_at",
                     "finished_at"]
     list_filter = ["game", "status", "player_count", "started_at"]
-    search_fields = ["seats__player__name", "public_id"]
+    search_fields = ["seats__name", "public_id"]
     date_hierarchy = "started_at"
     # what the events decide (and what they were replayed under) is not edited here:
     # a changed game or option would no longer match the stored events and scores
@@ -61,15 +71,15 @@ class MatchAdmin(admin.ModelAdmin):
 class SideAdmin(admin.ModelAdmin):
     list_display = ["match", "index", "score"]
     list_filter = ["match__game"]
-    search_fields = ["seats__player__name"]
+    search_fields = ["seats__name"]
     readonly_fields = ["score"]
 
 
 @admin.register(Seat)
 class SeatAdmin(admin.ModelAdmin):
-    list_display = ["match", "position", "player", "side"]
+    list_display = ["match", "position", "name", "player", "side"]
     list_filter = ["match__game"]
-    search_fields = ["player__name"]
+    search_fields = ["name"]
     list_select_related = ["match", "player", "side"]
 
 
@@ -77,7 +87,7 @@ class SeatAdmin(admin.ModelAdmin):
 class RoundAdmin(admin.ModelAdmin):
     list_display = ["match", "number", "mode", "starter", "end", "finisher", "settled"]
     list_filter = ["mode", "end", "settled", "match__game"]
-    search_fields = ["match__seats__player__name"]
+    search_fields = ["match__seats__name"]
     list_select_related = ["match"]
 
     # rounds change only through the scorepad's services (replayed through the rules)
@@ -102,7 +112,7 @@ class EventAdmin(admin.ModelAdmin):
     list_display = ["match", "number", "round", "seat", "kind", "tile", "at", "ends", "end_sum",
                     "points"]
     list_filter = ["kind", "match__game"]
-    search_fields = ["tile", "match__seats__player__name"]
+    search_fields = ["tile", "match__seats__name"]
     list_select_related = ["match", "round"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
@@ -112,4 +122,36 @@ class EventAdmin(admin.ModelAdmin):
         return False
 
     def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(Change)
+class ChangeAdmin(admin.ModelAdmin):
+    """A match's history of writes: shown, never edited (restore from the history page)."""
+
+    list_display = ["match", "version", "kind", "description", "grant", "user", "made_at"]
+    list_filter = ["kind", "match__game"]
+    search_fields = ["description", "match__seats__name"]
+    list_select_related = ["match", "grant", "user"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(ScorerGrant)
+class ScorerGrantAdmin(admin.ModelAdmin):
+    """Phones that may score a match; revoke one by setting "revoked"."""
+
+    list_display = ["match", "label", "is_creator", "created_at", "last_used_at", "revoked_at"]
+    list_filter = ["is_creator"]
+    list_select_related = ["match"]
+    readonly_fields = ["match", "label", "is_creator", "created_at", "last_used_at"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False

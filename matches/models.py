@@ -53,6 +53,18 @@ class RoundEnd(models.TextChoices):
     BLOCKED = "blocked", _("Blocked")
 
 
+class ChangeKind(models.TextChoices):
+    START = "start", _("Round started")
+    PLAY = "play", _("Tile placed")
+    DRAW = "draw", _("Drew")
+    PASS = "pass", _("Passed")
+    CALL = "call", _("Called placement")
+    SETTLE = "settle", _("Round settled")
+    UNDO = "undo", _("Undo")
+    RESTORE = "restore", _("Restored")
+    IMPORT = "import", _("Imported")
+
+
 class EventKind(models.TextChoices):
     PLAY = "play", _("Play")
     DRAW = "draw", _("Draw")
@@ -60,8 +72,12 @@ class EventKind(models.TextChoices):
     CALL = "call", _("Called ends")
 
 
-def _scorer_token() -> str:
+def new_scorer_token() -> str:
+    """The secret of a shared scorer's link (URL-safe ASCII)."""
     return secrets.token_urlsafe(24)
+
+
+_scorer_token = new_scorer_token  # the name migration 0001 refers to
 
 
 class Player(models.Model):
@@ -82,7 +98,7 @@ class Player(models.Model):
 class Match(models.Model):
     public_id = models.UUIDField(_("public id"), default=uuid.uuid4, unique=True, editable=False)
     # whoever holds this token may score; everyone else with the public link only watches
-    scorer_token = models.CharField(max_length=40, default=_scorer_token, editable=False)
+    scorer_token = models.CharField(max_length=40, default=new_scorer_token, editable=False)
     game = models.CharField(_("game"), max_length=20, choices=GameKind.choices)
     options = models.JSONField(_("options"), default=dict, blank=True,
                                help_text=_("As given in the match record; defaults omitted."))
@@ -95,6 +111,12 @@ class Match(models.Model):
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                                    on_delete=models.SET_NULL, related_name="matches")
+    # goes up by one with every write, undo and restore included; a page names the version
+    # it showed, so a write made on an older page is refused instead of applied blindly
+    version = models.PositiveIntegerField(_("version"), default=0, editable=False)
+    # the new-match form's own key: submitting the same form twice makes one match
+    creation_key = models.UUIDField(_("creation key"), null=True, blank=True, unique=True,
+                                    editable=False)
 
     class Meta:
         ordering = ["-started_at", "-id"]
@@ -128,9 +150,13 @@ class Match(models.Model):
         return reverse("matches:detail", kwargs={"public_id": self.public_id})
 
     def get_scorer_url(self) -> str:
-        """The scorepad: whoever holds this link can score the match."""
-        return reverse("matches:scorepad", kwargs={"public_id": self.public_id,
-                                                   "token": self.scorer_token})
+        """The scorepad, for a browser that holds a scorer grant for this match."""
+        return reverse("matches:scorepad", kwargs={"public_id": self.public_id})
+
+    def get_join_url(self) -> str:
+        """The shared scorer's link: whoever opens it may take a grant on their phone."""
+        return reverse("matches:join", kwargs={"public_id": self.public_id,
+                                               "token": self.scorer_token})
 
     @property
     def rules_game(self) -> rules.Game:
@@ -175,7 +201,11 @@ class Side(models.Model):
 class Seat(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField(_("seat"))
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    # the name as the table gave it; a casual match's names stay with the match
+    name = models.CharField(_("name"), max_length=60)
+    # a club's player, when the seat is one (casual matches name nobody site-wide)
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats",
+                               null=True, blank=True)
     side = models.ForeignKey(Side, on_delete=models.CASCADE, related_name="seats")
 
     class Meta:
@@ -183,11 +213,13 @@ class Seat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["match", "position"], name="seat_one_per_position"),
             models.UniqueConstraint(fields=["match", "player"], name="seat_one_per_player"),
+            models.UniqueConstraint(F("match"), Lower("name"), name="seat_name_unique_ci"),
+            models.CheckConstraint(condition=~Q(name=""), name="seat_name_not_blank"),
             models.CheckConstraint(condition=Q(position__lt=MAX_SEATS), name="seat_position_range"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.player} (seat {self.position})"
+        return f"{self.name} (seat {self.position})"
 
     def clean(self) -> None:
         errors = {}
@@ -216,15 +248,18 @@ class Round(models.Model):
     settled = models.BooleanField(_("settled"), default=False)
     hands = models.JSONField(_("remaining hands"), null=True, blank=True)
     pips = models.JSONField(_("remaining pips"), null=True, blank=True)
-
-    # not stored: services.round_start sets it on the round it returns, for the page to
-    # announce a starter drawn by lots
-    lots_drawn: bool = False
+    # the change that started the round, and the one that took its start back, if any
+    change = models.ForeignKey("Change", on_delete=models.RESTRICT, null=True, blank=True,
+                               related_name="rounds")
+    undone_by = models.ForeignKey("Change", on_delete=models.RESTRICT, null=True, blank=True,
+                                  related_name="undone_rounds")
 
     class Meta:
         ordering = ["match", "number"]
         constraints = [
-            models.UniqueConstraint(fields=["match", "number"], name="round_number_unique"),
+            models.UniqueConstraint(fields=["match", "number"],
+                                    condition=Q(undone_by__isnull=True),
+                                    name="round_number_unique"),
             models.CheckConstraint(condition=Q(number__gte=1), name="round_number_from_one"),
             models.CheckConstraint(condition=Q(mode__in=RoundMode.values),
                                    name="round_mode_valid"),
@@ -269,7 +304,9 @@ class RoundSide(models.Model):
 
 
 class Event(models.Model):
-    """One play, draw, pass or called placement; append-only, numbered per match."""
+    """One play, draw, pass or called placement; append-only, numbered per match.
+
+    Numbers only go up: an event taken back keeps its row and number (``undone_by``)."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="events")
@@ -289,6 +326,12 @@ class Event(models.Model):
                                  null=True, blank=True)
     refused = models.CharField(_("award refused"), max_length=200, blank=True)
     recorded_at = models.DateTimeField(_("recorded"), default=timezone.now)
+    # the change that recorded the event, and the one that took it back, if any;
+    # events are never deleted
+    change = models.ForeignKey("Change", on_delete=models.RESTRICT, null=True, blank=True,
+                               related_name="events")
+    undone_by = models.ForeignKey("Change", on_delete=models.RESTRICT, null=True, blank=True,
+                                  related_name="undone_events")
 
     class Meta:
         ordering = ["match", "number"]
@@ -322,3 +365,81 @@ class Event(models.Model):
             raise ValidationError({"seat": ValidationError(
                 SEAT_OUTSIDE_TABLE, code="seat",
                 params={"position": self.seat, "count": self.match.player_count})})
+
+
+class ScorerGrant(models.Model):
+    """One browser's right to score a match, held in that browser's session.
+
+    The shared scorer's link is exchanged for a grant on first visit, so the secret
+    leaves the address bar; a grant can be revoked without touching the others."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="grants")
+    label = models.CharField(_("phone"), max_length=80)
+    created_at = models.DateTimeField(_("since"), default=timezone.now)
+    last_used_at = models.DateTimeField(_("last used"), null=True, blank=True)
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+    # the phone that started the match: it may restore earlier versions
+    is_creator = models.BooleanField(_("started the match"), default=False)
+
+    class Meta:
+        ordering = ["match", "created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["match"], condition=Q(is_creator=True),
+                                    name="grant_one_creator_per_match"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.label} scoring {self.match}"
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_at is None
+
+
+class Change(models.Model):
+    """One write to a match, as it was made: who, when, what, and the version it made.
+
+    The change log is the match's history: undo and restore add to it and delete
+    nothing. ``key`` is the idempotency key of the tap that asked for the change, so
+    a resent tap finds its first answer here instead of being applied again.
+    ``action`` holds the engine action in :mod:`matches.actions`'s JSON; an import or
+    a restore holds the whole list of actions it set (``{"actions": [...]}``).
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="changes")
+    version = models.PositiveIntegerField(_("version"))
+    kind = models.CharField(_("kind"), max_length=8, choices=ChangeKind.choices)
+    key = models.UUIDField(_("tap key"), null=True, blank=True)
+    action = models.JSONField(_("action"))
+    description = models.CharField(_("what"), max_length=300)
+    restored_to = models.PositiveIntegerField(_("restored to version"), null=True, blank=True)
+    grant = models.ForeignKey(ScorerGrant, on_delete=models.SET_NULL, null=True, blank=True,
+                              related_name="changes")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
+                             blank=True, related_name="match_changes")
+    made_at = models.DateTimeField(_("when"), default=timezone.now)
+
+    class Meta:
+        ordering = ["match", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "version"], name="change_version_unique"),
+            models.UniqueConstraint(fields=["match", "key"], condition=Q(key__isnull=False),
+                                    name="change_key_unique"),
+            models.CheckConstraint(condition=Q(version__gte=1), name="change_version_from_one"),
+            models.CheckConstraint(condition=Q(kind__in=ChangeKind.values),
+                                   name="change_kind_valid"),
+            models.CheckConstraint(
+                condition=Q(kind=ChangeKind.RESTORE, restored_to__isnull=False)
+                | (~Q(kind=ChangeKind.RESTORE) & Q(restored_to__isnull=True)),
+                name="change_restored_to_iff_restore"),
+            models.CheckConstraint(
+                condition=Q(restored_to__isnull=True) | Q(restored_to__lt=F("version")),
+                name="change_restores_earlier_version"),
+        ]
+
+    # not stored: the services set them on the change they return, for the page
+    replayed: bool = False  # a resent tap: this change was made by its first sending
+    lots_drawn: bool = False  # a round start whose starter was drawn by lots
+
+    def __str__(self) -> str:
+        return f"version {self.version} of {self.match}"

@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+import segno
+
 from matches import rules
 
 UNIT = 20  # SVG units per tile half
@@ -199,3 +201,10 @@ def tally(raw: int | Fraction) -> Tally | None:
     whole = int(raw)
     strokes = whole // 5
     return Tally(strokes // 10, strokes % 10, raw != whole)
+
+
+def qr_svg(url: str) -> str:
+    """A QR code of ``url`` as inline SVG markup (segno), sized by the page's CSS."""
+    qr = segno.make(url, error="m")
+    return qr.svg_inline(scale=4, border=2, dark="#000", light="#fff", omitsize=True,
+                         title="QR code of the scorer's link")

@@ -85,7 +85,7 @@ class RoundView:
 class ScorepadView:
     match: Match
     engine: rules.Match
-    seq: int
+    version: int  # the match version this page shows: its writes name it
     phase: str
     unit: str
     names: list[str]
@@ -142,7 +142,7 @@ def build(match: Match, engine: rules.Match, *, selected: str | None = None) -> 
             winner=engine.winner == index, leading=score == top and score > 0))
     layout = rnd.layout if rnd is not None and rnd.tracked else None
     view = ScorepadView(
-        match=match, engine=engine, seq=len(engine.log), phase=engine.phase,
+        match=match, engine=engine, version=match.version, phase=engine.phase,
         unit=game.unit.value, names=names, seats=seats, sides=sides,
         board=presenters.board(layout),
         ends_text=" + ".join(str(end.points) for end in layout.scoring_ends()) if layout else "",
@@ -241,19 +241,3 @@ def _rounds(engine: rules.Match) -> list[RoundView]:
             blocked=rnd.blocked, ended=rnd.ended, won_here=rnd.won_here,
             steps=list(rnd.settlement.steps) if rnd.settlement else []))
     return views
-
-
-def describe(action: rules.Action, names: tuple[str, ...] | list[str]) -> str:
-    """An action in the table's words, for "Took back …"."""
-    if isinstance(action, rules.StartRound):
-        return "the start of the round"
-    if isinstance(action, rules.Settle):
-        return "the round's settlement"
-    who = names[action.seat]
-    if isinstance(action, rules.Play):
-        return f"{who}'s {action.tile}" + (f" on {action.at}" if action.at else " (the opening)")
-    if isinstance(action, rules.Draw):
-        return f"{who}'s draw of {action.tiles}"
-    if isinstance(action, rules.Pass):
-        return f"{who}'s pass"
-    return f"{who}'s called placement"

@@ -6,6 +6,7 @@ Field-level messages are translatable; rule violations come back from the servic
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django import forms
@@ -13,22 +14,34 @@ from django.utils.datastructures import MultiValueDict
 from django.utils.translation import gettext_lazy as _
 
 from matches import rules
-from matches.models import GameKind, Player, RoundMode
+from matches.models import GameKind, RoundMode, Seat
 from matches.rules.games import ADVANCED_DIVISORS
 
 MAX_PLAYERS = 12
-NAME_LENGTH = Player._meta.get_field("name").max_length  # what a player's row can hold
+NAME_LENGTH = Seat._meta.get_field("name").max_length  # what a seat's name can hold
 NOT_A_TILE = _("Tap a tile first.")
 NAMES_NEEDED = _("Enter a name for each player, in seat order (at least two).")
 DUPLICATE_NAMES = _("Each player needs a different name.")
 STARTER_OUTSIDE = _("The starter must be one of the players.")
 
 
-class SeqForm(forms.Form):
-    """Every scoring form carries the number of actions the scorer's page had seen,
-    so a repeated tap after a dropped connection is not applied twice."""
+class WriteForm(forms.Form):
+    """Every scoring form names the match version its page showed (a write made on an
+    older page is refused) and carries its tap's idempotency key, made when the page
+    was drawn (the same tap sent again is answered, not applied again)."""
 
-    seq = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    version = forms.IntegerField(min_value=0, max_value=2**31 - 1, widget=forms.HiddenInput)
+    key = forms.UUIDField(widget=forms.HiddenInput)
+
+
+class TurnForm(WriteForm):
+    """A tracked play, draw or pass names the seat whose turn the page showed."""
+
+    seat = forms.IntegerField(min_value=0, max_value=MAX_PLAYERS - 1, widget=forms.HiddenInput)
+
+
+class RestoreForm(WriteForm):
+    to_version = forms.IntegerField(min_value=0, max_value=2**31 - 1)
 
 
 class NewMatchForm(forms.Form):
@@ -57,6 +70,8 @@ class NewMatchForm(forms.Form):
     starter = forms.CharField(label=_("Who starts"), initial="lots", required=False)
     mode = forms.ChoiceField(label=_("First round"), choices=RoundMode.choices,
                              initial=RoundMode.TRACKED)
+    # made when the form is drawn: the same form submitted twice makes one match
+    creation_key = forms.UUIDField(initial=uuid.uuid4, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -113,7 +128,7 @@ class NewMatchForm(forms.Form):
         return data
 
 
-class PlayForm(SeqForm):
+class PlayForm(TurnForm):
     tile = forms.CharField(max_length=7)
     at = forms.CharField(max_length=10, required=False)
     claim = forms.IntegerField(label=_("Called"), required=False, min_value=0)
@@ -134,11 +149,11 @@ class PlayForm(SeqForm):
             raise forms.ValidationError(str(error), code="at") from None
 
 
-class DrawForm(SeqForm):
+class DrawForm(TurnForm):
     tiles = forms.IntegerField(label=_("Tiles drawn"), min_value=1, initial=1)
 
 
-class CallForm(SeqForm):
+class CallForm(WriteForm):
     """A called placement: its scoring ends (values; doubles marked), who placed it."""
 
     seat = forms.IntegerField(min_value=0, max_value=MAX_PLAYERS - 1)
@@ -166,7 +181,7 @@ class CallForm(SeqForm):
         return data
 
 
-class SettleForm(SeqForm):
+class SettleForm(WriteForm):
     """Remaining tiles per seat (``hand_N`` tiles) or pip totals (``pips_N``)."""
 
     entry = forms.ChoiceField(choices=[("pips", _("Pip totals")), ("tiles", _("Tiles"))])
@@ -214,6 +229,6 @@ class SettleForm(SeqForm):
         return data
 
 
-class RoundForm(SeqForm):
+class RoundForm(WriteForm):
     starter = forms.CharField(required=False)  # a seat number, or "lots" for a draw of lots
     mode = forms.ChoiceField(choices=RoundMode.choices, initial=RoundMode.TRACKED)

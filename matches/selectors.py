@@ -7,18 +7,34 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Q, QuerySet
 
 from matches import rules
-from matches.models import Event, EventKind, Match, Round, RoundEnd, RoundMode, Seat
+from matches.models import (
+    Change,
+    ChangeKind,
+    Event,
+    EventKind,
+    Match,
+    Round,
+    RoundEnd,
+    RoundMode,
+    ScorerGrant,
+)
 
 
 def match_list(*, status: str | None = None, game: str | None = None,
-               public_ids: Sequence[str] | None = None) -> QuerySet[Match]:
-    matches = Match.objects.prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("player")), "sides")
-    if public_ids is not None:
-        matches = matches.filter(public_id__in=public_ids)
+               public_ids: Sequence[str] | None = None,
+               created_by: AbstractBaseUser | AnonymousUser | None = None) -> QuerySet[Match]:
+    """Matches with their seats and sides. ``public_ids`` and ``created_by`` together:
+    the matches either names."""
+    matches = Match.objects.prefetch_related("seats", "sides")
+    if public_ids is not None or created_by is not None:
+        mine = Q(public_id__in=list(public_ids or []))
+        if created_by is not None and created_by.is_authenticated:
+            mine |= Q(created_by=created_by.pk)
+        matches = matches.filter(mine)
     if status:
         matches = matches.filter(status=status)
     if game:
@@ -27,7 +43,7 @@ def match_list(*, status: str | None = None, game: str | None = None,
 
 
 def match_names(match: Match) -> list[str]:
-    return [seat.player.name for seat in match.seats.select_related("player").order_by("position")]
+    return [seat.name for seat in match.seats.order_by("position")]
 
 
 def event_action(event: Event) -> rules.Event:
@@ -56,9 +72,9 @@ def round_settle_action(round_: Round) -> rules.Settle:
 
 def match_actions(match: Match) -> list[rules.Action]:
     """Every action of the match, in order: round starts, events and settlements."""
-    rounds = list(match.rounds.order_by("number"))
+    rounds = list(match.rounds.filter(undone_by=None).order_by("number"))
     events_by_round: dict[int, list[Event]] = {}
-    for event in match.events.order_by("number"):
+    for event in match.events.filter(undone_by=None).order_by("number"):
         events_by_round.setdefault(event.round_id, []).append(event)
     actions: list[rules.Action] = []
     for round_ in rounds:
@@ -76,6 +92,47 @@ def match_engine(match: Match) -> rules.Match:
     names = match_names(match)
     return rules.Match.replay(match.rules_game, names, match.options, match_actions(match),
                               labels=names)
+
+
+def actions_at(match: Match, version: int) -> list[dict[str, Any]]:
+    """The live actions (as :mod:`matches.actions` documents) at ``version``, read from
+    the change log alone: undo takes the last back, an import or a restore sets all."""
+    docs: list[dict[str, Any]] = []
+    for kind, action in (match.changes.filter(version__lte=version).order_by("version")
+                         .values_list("kind", "action")):
+        if kind in (ChangeKind.IMPORT, ChangeKind.RESTORE):
+            docs = list(action["actions"])
+        elif kind == ChangeKind.UNDO:
+            docs.pop()
+        else:
+            docs.append(action)
+    return docs
+
+
+def change_history(match: Match) -> QuerySet[Change]:
+    """Every change of the match, newest first, with who made it."""
+    return match.changes.select_related("grant", "user").order_by("-version")
+
+
+def scorer_grant(match: Match, grant_id: object) -> ScorerGrant | None:
+    """The live grant ``grant_id`` (from a browser's session) for ``match``, if any."""
+    if not isinstance(grant_id, int):
+        return None
+    return ScorerGrant.objects.filter(pk=grant_id, match=match, revoked_at=None).first()
+
+
+def match_grants(match: Match) -> QuerySet[ScorerGrant]:
+    return match.grants.order_by("-revoked_at", "created_at", "id")
+
+
+def can_restore(match: Match, *, grant: ScorerGrant | None,
+                user: AbstractBaseUser | AnonymousUser | None) -> bool:
+    """The phone that started the match, its creator's account or a site admin."""
+    if grant is not None and grant.is_creator and grant.revoked_at is None:
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    return bool(getattr(user, "is_staff", False)) or match.created_by_id == user.pk
 
 
 def match_record(match: Match) -> dict[str, Any]:

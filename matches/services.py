@@ -1,208 +1,273 @@
 """Writes. Every change to a match goes through the rules engine here, atomically.
 
-Each service replays the stored events, applies the one new action in the engine
-(a :class:`~matches.rules.RulesError` stops it before anything is written), then
-stores the action and refreshes the cached scores in the same transaction, so the
-cache always equals a fresh replay.
+Each service locks the match, replays its live actions, applies the one new action in
+the engine (a :class:`~matches.rules.RulesError` stops it before anything is written),
+then stores the action's rows, logs the :class:`~matches.models.Change` that makes
+the match's next version and refreshes the cached scores, all in one transaction, so
+the cache always equals a fresh replay.
+
+Every scoring write takes the ``version`` its page showed (an older one is refused:
+:class:`OutOfDate`) and the tap's idempotency ``key`` (a resent tap answers with the
+change it made the first time, marked ``replayed``, and applies nothing).
+Nothing is deleted: undo and restore mark the rows they take back.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
+from uuid import UUID
 
-from django.contrib.auth.models import User
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import User as Account
 from django.core.exceptions import ValidationError
-from django.db import transaction
-from django.db.models.functions import Lower
+from django.db import IntegrityError, transaction
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from matches import rules
+from matches.actions import action_doc, action_from_doc, describe
 from matches.models import (
+    Change,
+    ChangeKind,
     Event,
     EventKind,
     Match,
     MatchStatus,
-    Player,
     Round,
     RoundEnd,
     RoundMode,
     RoundSide,
+    ScorerGrant,
     Seat,
     Side,
+    new_scorer_token,
 )
 from matches.record_files import RecordSource
-from matches.selectors import match_engine, score_decimal
+from matches.selectors import actions_at, match_actions, match_engine, match_names, score_decimal
+
+User = AbstractBaseUser | AnonymousUser
 
 PLAYERS_DIFFERENT = _("Each player needs a different name: %(name)s sits twice.")
-OUT_OF_DATE = _("That tap was already recorded, or the match moved on meanwhile: "
-                "here is the table as it stands now.")
+OUT_OF_DATE = _("Not recorded: the match moved on since this page was drawn (another phone "
+                "scored, or the tap came late). Here is the table as it stands now.")
+NOTHING_TO_RESTORE = _("Version %(version)s is not an earlier version of this match.")
 
 
 class OutOfDate(Exception):
-    """The scorer's page had seen a different number of actions than the match holds.
+    """A write named an older version of the match than the one it holds.
 
-    Every scoring write may carry ``expected_seq`` (the number of actions its page
-    showed); a tap repeated after a dropped connection, or a second scorer's stale
-    page, is then refused instead of being applied twice.
+    Every scoring page names the version it showed; a write made on an older page (a
+    second phone's stale page, a tap that arrives late) is refused, never applied to a
+    table its scorer did not see. A resent tap is recognised first, by its key.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, given: int, current: int) -> None:
         super().__init__(str(OUT_OF_DATE))
+        self.given, self.current = given, current
 
 
-def player_get_or_create(*, name: str) -> Player:
-    name = name.strip()
-    player = Player.objects.filter(name__iexact=name).order_by(Lower("name")).first()
-    if player is None:
-        player = Player(name=name)
-        player.full_clean()
-        player.save()
-    return player
+@dataclass(frozen=True, slots=True)
+class MatchStarted:
+    match: Match
+    grant: ScorerGrant  # the starting phone's scorer grant
+    first: Change  # the first round's start
+    created: bool  # False: the same form was submitted before, and this is that match
 
 
 @transaction.atomic
 def match_create(*, game: str, players: Sequence[str], options: Mapping[str, Any] | None = None,
-                 created_by: User | None = None) -> Match:
+                 created_by: User | None = None, creation_key: UUID | None = None) -> Match:
     """A new match with its seats and sides; the first round is started separately."""
     engine = rules.Match(rules.game_for(game), list(players), dict(options or {}))
-    return _store_match(engine, created_by=created_by)
+    return _store_match(engine, created_by=created_by, creation_key=creation_key)
 
 
 @transaction.atomic
 def match_start(*, game: str, players: Sequence[str], options: Mapping[str, Any] | None = None,
                 starter: int | None = None, mode: str = RoundMode.TRACKED,
-                created_by: User | None = None) -> tuple[Match, Round]:
-    """A new match and its first round, together or not at all (no starter: draw lots)."""
-    match = match_create(game=game, players=players, options=options, created_by=created_by)
-    return match, round_start(match=match, starter=starter, mode=mode, draw_lots=True)
+                created_by: User | None = None, creation_key: UUID | None = None,
+                phone: str = "") -> MatchStarted:
+    """A new match, its first round and the starting phone's scorer grant, together or
+    not at all (no starter: draw lots).
+
+    The same ``creation_key`` twice (a double tap on "Start match", a resent form)
+    makes one match: the second call answers with the first one's match and grant.
+    """
+    if creation_key is not None and (done := _started_by(creation_key)) is not None:
+        return done
+    try:
+        with transaction.atomic():  # a savepoint: a lost race leaves this transaction usable
+            match = match_create(game=game, players=players, options=options,
+                                 created_by=created_by, creation_key=creation_key)
+    except IntegrityError:
+        # the same form, submitted twice at once: the other request stored it first
+        if creation_key is None or (done := _started_by(creation_key)) is None:
+            raise
+        return done
+    grant = ScorerGrant(match=match, label=phone[:80] or str(_("The phone that started it")),
+                        is_creator=True)
+    grant.full_clean()
+    grant.save()
+    first = round_start(match=match, starter=starter, mode=mode, draw_lots=True, grant=grant,
+                        user=created_by)
+    return MatchStarted(match=match, grant=grant, first=first, created=True)
 
 
 @transaction.atomic
 def round_start(*, match: Match, starter: int | None, mode: str = RoundMode.TRACKED,
-                draw_lots: bool = False, expected_seq: int | None = None) -> Round:
+                draw_lots: bool = False, version: int | None = None, key: UUID | None = None,
+                grant: ScorerGrant | None = None, user: User | None = None) -> Change:
     """Open the next round with ``starter``.
 
     With ``draw_lots`` and no starter, the seat that must start (the previous round's
     finisher, in All Fives and Five Up) starts, or else the engine draws lots; the
-    returned round's ``lots_drawn`` (not stored) says which, for the page to announce.
+    returned change's ``lots_drawn`` (not stored) says which, for the page to announce.
     """
-    match, engine = _locked_engine(match, expected_seq)
+    match, done = _begin(match, version=version, key=key)
+    if done is not None:
+        return done
+    engine = match_engine(match)
     lots_drawn = False
     if starter is None and draw_lots:
         starter = engine.required_starter()
         if starter is None:
             starter, lots_drawn = engine.draw_lots(), True
     rules_mode = rules.RoundMode.CALLED if mode == RoundMode.CALLED else rules.RoundMode.TRACKED
-    engine.do(rules.StartRound(starter, rules_mode))
-    round_ = Round(match=match, number=len(engine.rounds), mode=mode, starter=starter)
-    round_.full_clean()
-    round_.save()
-    round_.lots_drawn = lots_drawn
-    _sync(match, engine, [round_])
-    return round_
+    change = _record(match, engine, rules.StartRound(starter, rules_mode), key=key,
+                     grant=grant, user=user)
+    change.lots_drawn = lots_drawn
+    return change
 
 
 @transaction.atomic
-def event_record(*, match: Match, action: rules.Event,
-                 expected_seq: int | None = None) -> Event:
-    """Record a play, draw, pass or called placement in the current round."""
-    match, engine = _locked_engine(match, expected_seq)
-    return _event_store(match, engine, action)
+def event_record(*, match: Match, action: rules.Event, version: int | None = None,
+                 key: UUID | None = None, grant: ScorerGrant | None = None,
+                 user: User | None = None) -> Change:
+    """Record a play, draw, pass or called placement in the current round.
+
+    The action names its seat: a tap made for a seat whose turn it no longer is (the
+    table moved on) is refused by the engine rather than credited to someone else.
+    """
+    match, done = _begin(match, version=version, key=key)
+    if done is not None:
+        return done
+    return _record(match, match_engine(match), action, key=key, grant=grant, user=user)
 
 
-def placement_record(*, match: Match, tile: rules.Tile, at: rules.AttachmentPoint | None = None,
-                     claim: int | None = None, expected_seq: int | None = None) -> Event:
-    """The seat whose turn it is places ``tile`` at ``at`` (the opening takes no point)."""
-    return _turn_record(match, lambda seat: rules.Play(seat, tile, at, claim), expected_seq)
+def placement_record(*, match: Match, seat: int, tile: rules.Tile,
+                     at: rules.AttachmentPoint | None = None, claim: int | None = None,
+                     version: int | None = None, key: UUID | None = None,
+                     grant: ScorerGrant | None = None, user: User | None = None) -> Change:
+    """``seat`` places ``tile`` at ``at`` (the opening takes no point)."""
+    return event_record(match=match, action=rules.Play(seat, tile, at, claim), version=version,
+                        key=key, grant=grant, user=user)
 
 
-def draw_record(*, match: Match, tiles: int, expected_seq: int | None = None) -> Event:
-    """The seat whose turn it is draws ``tiles`` from the boneyard, one at a time."""
-    return _turn_record(match, lambda seat: rules.Draw(seat, tiles), expected_seq)
+def draw_record(*, match: Match, seat: int, tiles: int, version: int | None = None,
+                key: UUID | None = None, grant: ScorerGrant | None = None,
+                user: User | None = None) -> Change:
+    """``seat`` draws ``tiles`` from the boneyard, one at a time."""
+    return event_record(match=match, action=rules.Draw(seat, tiles), version=version, key=key,
+                        grant=grant, user=user)
 
 
-def pass_record(*, match: Match, expected_seq: int | None = None) -> Event:
-    """The seat whose turn it is passes (refused while the boneyard holds tiles)."""
-    return _turn_record(match, rules.Pass, expected_seq)
-
-
-@transaction.atomic
-def _turn_record(match: Match, build: Callable[[int], rules.Event],
-                 expected_seq: int | None) -> Event:
-    match, engine = _locked_engine(match, expected_seq)
-    rnd = engine.current_round
-    # with no seat to act (no round, or it ended) the engine refuses whatever seat is named
-    seat = rnd.turn if rnd is not None and rnd.turn is not None else 0
-    return _event_store(match, engine, build(seat))
-
-
-def _event_store(match: Match, engine: rules.Match, action: rules.Event) -> Event:
-    award = engine.do(action)
-    round_ = match.rounds.order_by("-number").first()
-    assert round_ is not None  # the engine refuses an event before the first round
-    event = _event_row(match, round_, action, award,
-                       number=match.events.count() + 1)
-    event.full_clean()
-    event.save()
-    _copy_end(round_, engine.rounds[-1])
-    round_.save(update_fields=["end", "finisher"])
-    _sync(match, engine, [round_])
-    return event
+def pass_record(*, match: Match, seat: int, version: int | None = None, key: UUID | None = None,
+                grant: ScorerGrant | None = None, user: User | None = None) -> Change:
+    """``seat`` passes (refused while the boneyard holds tiles)."""
+    return event_record(match=match, action=rules.Pass(seat), version=version, key=key,
+                        grant=grant, user=user)
 
 
 @transaction.atomic
 def round_settle(*, match: Match, hands: Sequence[Sequence[rules.Tile]] | None = None,
                  pips: Sequence[int] | None = None, result: rules.RoundEnd | None = None,
-                 domino_seat: int | None = None, expected_seq: int | None = None) -> Round:
+                 domino_seat: int | None = None, version: int | None = None,
+                 key: UUID | None = None, grant: ScorerGrant | None = None,
+                 user: User | None = None) -> Change:
     """Settle the ended round from each hand's remaining tiles or pip totals."""
-    match, engine = _locked_engine(match, expected_seq)
-    engine.settle(hands=hands, pips=pips, result=result, domino_seat=domino_seat)
-    rnd = engine.rounds[-1]
-    round_ = match.rounds.get(number=rnd.number)
-    _copy_end(round_, rnd)
-    round_.settled = True
-    round_.hands = _hands_text(hands) if hands is not None else None
-    round_.pips = list(pips) if pips is not None else None
-    round_.full_clean()
-    round_.save()
-    _sync(match, engine, [round_])
-    return round_
+    match, done = _begin(match, version=version, key=key)
+    if done is not None:
+        return done
+    settle = rules.Settle(tuple(tuple(hand) for hand in hands) if hands is not None else None,
+                          tuple(pips) if pips is not None else None, result, domino_seat)
+    return _record(match, match_engine(match), settle, key=key, grant=grant, user=user)
 
 
 @transaction.atomic
-def event_undo(*, match: Match, expected_seq: int | None = None) -> rules.Action:
-    """Take back the last action: an event, a settlement or the start of a round."""
-    match, engine = _locked_engine(match, expected_seq)
-    undone = engine.undo()
-    round_ = match.rounds.order_by("-number").first()
-    assert round_ is not None
-    touched: list[Round] = []
-    if isinstance(undone, rules.StartRound):
-        round_.delete()
-    elif isinstance(undone, rules.Settle):
-        round_.settled = False
-        round_.hands = round_.pips = None
-        if round_.mode == RoundMode.CALLED and not engine.rounds[-1].ended:
-            round_.end, round_.finisher = RoundEnd.NONE, None
-        round_.save()
-        touched.append(round_)
-    else:
-        match.events.order_by("-number").first().delete()  # type: ignore[union-attr]
-        _copy_end(round_, engine.rounds[-1])
-        round_.save(update_fields=["end", "finisher"])
-        touched.append(round_)
+def event_undo(*, match: Match, version: int | None = None, key: UUID | None = None,
+               grant: ScorerGrant | None = None, user: User | None = None) -> Change:
+    """Take back the last action: an event, a settlement or the start of a round.
+
+    Nothing is deleted: the rows it takes back are marked with this change, which
+    says who took back what and when; ``match_restore`` can bring them back.
+    """
+    match, done = _begin(match, version=version, key=key)
+    if done is not None:
+        return done
+    engine = match_engine(match)
+    undone = engine.undo()  # refused with nothing to undo, before anything is written
+    change = _log(match, ChangeKind.UNDO, action_doc(undone),
+                  describe(undone, match_names(match)), key=key, grant=grant, user=user)
+    touched = _take_back(match, undone, change)
     _sync(match, engine, touched)
-    return undone
+    return change
+
+
+@transaction.atomic
+def match_restore(*, match: Match, to_version: int, version: int | None = None,
+                  key: UUID | None = None, grant: ScorerGrant | None = None,
+                  user: User | None = None) -> Change:
+    """Bring the match back to how it stood at ``to_version``; recorded as one change.
+
+    The actions after the point where both versions agree are taken back (marked, not
+    deleted) and the earlier version's own are applied again through the engine.
+    """
+    match, done = _begin(match, version=version, key=key)
+    if done is not None:
+        return done
+    if not 0 <= to_version < match.version:
+        raise ValidationError({"to_version": ValidationError(
+            NOTHING_TO_RESTORE, code="to_version", params={"version": to_version})})
+    target = actions_at(match, to_version)
+    current = [action_doc(action) for action in match_actions(match)]
+    common = 0
+    while common < min(len(target), len(current)) and target[common] == current[common]:
+        common += 1
+    change = _log(match, ChangeKind.RESTORE, {"actions": target},
+                  str(_("the match as it stood at version %(version)s")
+                      % {"version": to_version}),
+                  key=key, grant=grant, user=user, restored_to=to_version)
+    touched: dict[int, Round] = {}
+    for doc in reversed(current[common:]):
+        for round_ in _take_back(match, action_from_doc(doc), change):
+            touched[round_.pk] = round_
+    names = match_names(match)
+    engine = rules.Match.replay(match.rules_game, names, match.options,
+                                [action_from_doc(doc) for doc in target[:common]],
+                                labels=names)
+    for doc in target[common:]:
+        for round_ in _apply(match, engine, action_from_doc(doc), change):
+            touched[round_.pk] = round_
+    _sync(match, engine, list(touched.values()))
+    return change
 
 
 @transaction.atomic
 def match_import(*, document: Mapping[str, Any],
                  created_by: User | None = None) -> Match:
-    """Verify a ``domino-match/1`` record by replaying it, then store it whole."""
+    """Verify a ``domino-match/1`` record by replaying it, then store it whole.
+
+    Its history starts with one change, the import, which holds every action."""
     engine = rules.replay(document)
     match = _store_match(engine, created_by=created_by)
+    change = None
+    if engine.log:
+        change = _log(match, ChangeKind.IMPORT,
+                      {"actions": [action_doc(a) for a in engine.log]},
+                      str(_("the match record")), key=None, grant=None, user=created_by)
     sides = {side.index: side for side in match.sides.all()}
     number = 0
     events: list[Event] = []
@@ -215,6 +280,7 @@ def match_import(*, document: Mapping[str, Any],
             starter=rnd.starter, settled=rnd.settled,
             hands=_hands_text(settle.hands) if settle and settle.hands is not None else None,
             pips=list(settle.pips) if settle and settle.pips is not None else None,
+            change=change,
         )
         _copy_end(round_, rnd)
         round_.full_clean(validate_constraints=False)
@@ -223,8 +289,36 @@ def match_import(*, document: Mapping[str, Any],
         for action, award in zip(rnd.events, rnd.awards, strict=True):
             number += 1
             events.append(_event_row(match, round_, action, award, number=number))
+            events[-1].change = change
     Event.objects.bulk_create(events)
     _sync(match, engine, rounds, sides=sides)
+    return match
+
+
+@transaction.atomic
+def grant_create(*, match: Match, phone: str) -> ScorerGrant:
+    """A new phone may score ``match`` (it opened the shared scorer's link)."""
+    grant = ScorerGrant(match=match, label=phone[:80] or str(_("A phone")))
+    grant.full_clean()
+    grant.save()
+    return grant
+
+
+@transaction.atomic
+def grant_revoke(*, grant: ScorerGrant) -> ScorerGrant:
+    """That phone scores no more; the changes it made keep naming it."""
+    if grant.revoked_at is None:
+        grant.revoked_at = timezone.now()
+        grant.save(update_fields=["revoked_at"])
+    return grant
+
+
+@transaction.atomic
+def scorer_link_rotate(*, match: Match) -> Match:
+    """A new shared scorer's link; the old one stops working (granted phones keep theirs)."""
+    match = Match.objects.select_for_update().get(pk=match.pk)
+    match.scorer_token = new_scorer_token()
+    match.save(update_fields=["scorer_token"])
     return match
 
 
@@ -244,36 +338,164 @@ def record_import(*, source: RecordSource,
 # -- internals -----------------------------------------------------------------------
 
 
-def _locked_engine(match: Match, expected_seq: int | None) -> tuple[Match, rules.Match]:
+def _begin(match: Match, *, version: int | None,
+           key: UUID | None) -> tuple[Match, Change | None]:
     """The match row, locked for this transaction (two phones cannot interleave writes),
-    and its replay; refused if the scorer's page was out of date."""
+    and the change an earlier request with the same key made, if any (then nothing more
+    is applied); a write made on an older version is refused."""
     match = Match.objects.select_for_update().get(pk=match.pk)
-    engine = match_engine(match)
-    if expected_seq is not None and expected_seq != len(engine.log):
-        raise OutOfDate
-    return match, engine
+    if key is not None:
+        done = match.changes.filter(key=key).first()
+        if done is not None:
+            done.replayed = True
+            return match, done
+    if version is not None and version != match.version:
+        raise OutOfDate(given=version, current=match.version)
+    return match, None
 
 
-def _store_match(engine: rules.Match, *, created_by: User | None) -> Match:
-    names = engine.names or [f"Seat {seat + 1}" for seat in range(engine.players)]
+def _record(match: Match, engine: rules.Match, action: rules.Action, *, key: UUID | None,
+            grant: ScorerGrant | None, user: User | None) -> Change:
+    """Apply one action (the engine refuses it before anything is written), store its
+    rows and log the change that makes the new version."""
+    change = _log(match, _CHANGE_KINDS[type(action)], action_doc(action),
+                  describe(action, match_names(match)), key=key, grant=grant, user=user)
+    _sync(match, engine, _apply(match, engine, action, change))
+    return change
+
+
+def _apply(match: Match, engine: rules.Match, action: rules.Action,
+           change: Change) -> list[Round]:
+    """The engine applies ``action`` (a refusal rolls the whole write back); its rows are
+    written, naming ``change``. Returns the rounds touched."""
+    result = engine.do(action)
+    if isinstance(action, rules.StartRound):
+        round_ = Round(match=match, number=len(engine.rounds),
+                       mode=RoundMode.CALLED if action.mode == rules.RoundMode.CALLED
+                       else RoundMode.TRACKED, starter=action.starter, change=change)
+        round_.full_clean()
+        round_.save()
+        return [round_]
+    round_ = _live_round(match)
+    rnd = engine.rounds[-1]
+    if isinstance(action, rules.Settle):
+        _copy_end(round_, rnd)
+        round_.settled = True
+        round_.hands = _hands_text(action.hands) if action.hands is not None else None
+        round_.pips = list(action.pips) if action.pips is not None else None
+        round_.full_clean()
+        round_.save()
+        return [round_]
+    last = match.events.aggregate(last=Max("number"))["last"] or 0
+    event = _event_row(match, round_, action, result, number=last + 1)
+    event.change = change
+    event.full_clean()
+    event.save()
+    _copy_end(round_, rnd)
+    round_.save(update_fields=["end", "finisher"])
+    return [round_]
+
+
+def _take_back(match: Match, action: rules.Action, change: Change) -> list[Round]:
+    """Mark the rows of the last live ``action`` as taken back by ``change``."""
+    round_ = _live_round(match)
+    if isinstance(action, rules.StartRound):
+        round_.undone_by = change
+        round_.save(update_fields=["undone_by"])
+        RoundSide.objects.filter(round=round_).delete()  # a cache of live rounds only
+        return [round_]
+    if isinstance(action, rules.Settle):
+        round_.settled = False
+        round_.hands = round_.pips = None
+        if round_.mode == RoundMode.CALLED:
+            # a called round ends by its settlement, unless a call went out
+            out = round_.events.filter(undone_by=None, goes_out=True).first()
+            round_.end = RoundEnd.DOMINO if out else RoundEnd.NONE
+            round_.finisher = out.seat if out else None
+        round_.save()
+        return [round_]
+    event = match.events.filter(undone_by=None).order_by("-number").first()
+    assert event is not None  # the engine refuses an undo with nothing to take back
+    event.undone_by = change
+    event.save(update_fields=["undone_by"])
+    # a round ends only by its last event: taking that back reopens the round
+    round_.end, round_.finisher = RoundEnd.NONE, None
+    round_.save(update_fields=["end", "finisher"])
+    return [round_]
+
+
+def _live_round(match: Match) -> Round:
+    round_ = match.rounds.filter(undone_by=None).order_by("-number").first()
+    assert round_ is not None  # the engine refuses an event before the first round
+    return round_
+
+
+def _log(match: Match, kind: str, action: dict[str, Any], description: str, *,
+         key: UUID | None, grant: ScorerGrant | None, user: User | None,
+         restored_to: int | None = None) -> Change:
+    """The change that makes the match's next version."""
+    match.version += 1
+    match.save(update_fields=["version"])
+    if grant is not None:
+        grant.last_used_at = timezone.now()
+        grant.save(update_fields=["last_used_at"])
+    return Change.objects.create(
+        match=match, version=match.version, kind=kind, key=key, action=action,
+        description=description[:300], restored_to=restored_to, grant=grant,
+        user=_account(user))
+
+
+def _account(user: User | None) -> Account | None:
+    """The signed-in account behind a request's user, if any (anonymous: none)."""
+    return user if isinstance(user, Account) and user.is_authenticated else None
+
+
+def _started_by(creation_key: UUID) -> MatchStarted | None:
+    match = Match.objects.filter(creation_key=creation_key).first()
+    if match is None:
+        return None
+    grant = match.grants.get(is_creator=True)
+    first = match.changes.order_by("version").first()
+    assert first is not None  # a match started by the form has its first round's start
+    return MatchStarted(match=match, grant=grant, first=first, created=False)
+
+
+_CHANGE_KINDS: dict[type, str] = {
+    rules.StartRound: ChangeKind.START, rules.Play: ChangeKind.PLAY,
+    rules.Draw: ChangeKind.DRAW, rules.Pass: ChangeKind.PASS, rules.Call: ChangeKind.CALL,
+    rules.Settle: ChangeKind.SETTLE,
+}
+
+
+def _store_match(engine: rules.Match, *, created_by: User | None,
+                 creation_key: UUID | None = None) -> Match:
+    names = [name.strip() for name in engine.names or
+             [f"Seat {seat + 1}" for seat in range(engine.players)]]
     seen: set[str] = set()
     for name in names:
-        if name.strip().casefold() in seen:  # one player cannot hold two seats
+        if name.casefold() in seen:  # one player cannot hold two seats
             raise ValidationError({"players": ValidationError(
-                PLAYERS_DIFFERENT, code="players_different", params={"name": name.strip()})})
-        seen.add(name.strip().casefold())
+                PLAYERS_DIFFERENT, code="players_different", params={"name": name})})
+        seen.add(name.casefold())
     match = Match(game=engine.game.slug, options=dict(engine.options.given),
                   player_count=engine.players, target=engine.options.target,
-                  created_by=created_by)
+                  created_by=_account(created_by),
+                  creation_key=creation_key)
     match.full_clean()
     match.save()
     sides = [Side(match=match, index=index) for index in range(len(engine.sides))]
     Side.objects.bulk_create(sides)
-    for position, name in enumerate(names):
-        seat = Seat(match=match, position=position, player=player_get_or_create(name=name),
-                    side=sides[engine.side_of[position]])
-        seat.full_clean()
-        seat.save()
+    seats = [Seat(match=match, position=position, name=name,
+                  side=sides[engine.side_of[position]])
+             for position, name in enumerate(names)]
+    for seat in seats:
+        seat.full_clean(validate_constraints=False)
+    try:
+        with transaction.atomic():
+            Seat.objects.bulk_create(seats)
+    except IntegrityError:  # the database folds case its own way: two names it calls equal
+        raise ValidationError({"players": ValidationError(
+            PLAYERS_DIFFERENT, code="players_different", params={"name": names[-1]})}) from None
     return match
 
 
@@ -323,7 +545,7 @@ def _sync(match: Match, engine: rules.Match, rounds: Sequence[Round], *,
     by_number = {rnd.number: rnd for rnd in engine.rounds}
     for round_ in rounds:
         rnd = by_number.get(round_.number)
-        if rnd is None:
+        if rnd is None or round_.undone_by_id is not None:
             continue
         running = engine.scores_after(rnd)
         awards = rnd.settlement_awards

@@ -1,8 +1,13 @@
-"""Pages: the match list, a new match, the public view and the scorer's scorepad.
+"""Pages: the home page, a new match, the public view and the scorer's scorepad.
 
 Views parse input, call one service and render. With htmx they answer with the
 scorepad fragment (``matches/scorepad.html#scorepad``); without it, they redirect
 after a write, so the page works with JavaScript off too.
+
+Scoring needs a scorer grant held in this browser's session: the phone that starts
+a match gets one, and the shared scorer's link (``join``) is exchanged for one on
+first use, then the browser goes on at token-free addresses. Scorer pages are never
+stored by caches (``never_cache`` sends ``no-store``).
 """
 
 from __future__ import annotations
@@ -14,23 +19,28 @@ from urllib.parse import urlencode
 from uuid import UUID
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.middleware import HtmxDetails
 
-from matches import rules, scorepad, selectors, services
-from matches.models import Match, MatchStatus, Round, RoundMode
+from matches import presenters, rules, scorepad, selectors, services
+from matches.models import Change, Match, MatchStatus, RoundMode, ScorerGrant
 from matches.scoring_forms import (
     CallForm,
     DrawForm,
     NewMatchForm,
     PlayForm,
+    RestoreForm,
     RoundForm,
-    SeqForm,
     SettleForm,
+    TurnForm,
+    WriteForm,
 )
 
 
@@ -40,18 +50,27 @@ class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
 
 
-SCORING_KEY = "scoring"  # session key: public ids of the matches started on this device
+GRANTS_KEY = "scorer_grants"  # session: {public id: scorer grant id} held by this browser
+OPENED_KEY = "opened"  # session: public ids of matches this browser has watched, newest first
 MAX_REMEMBERED = 20
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    in_progress = selectors.match_list(status=MatchStatus.IN_PROGRESS)[:20]
-    finished = selectors.match_list(status=MatchStatus.FINISHED)[:20]
-    scoring_here = [(match, _scorer_url(match)) for match in selectors.match_list(
-        public_ids=request.session.get(SCORING_KEY, []), status=MatchStatus.IN_PROGRESS)]
+    """This phone's matches: those it scores, those it has opened, those its user started.
+    Strangers' matches are not listed (their public links are theirs to share)."""
+    grants: dict[str, int] = request.session.get(GRANTS_KEY, {})
+    scoring = list(selectors.match_list(public_ids=list(grants), created_by=request.user)[:50])
+    scoring_ids = {str(match.public_id) for match in scoring}
+    opened = [match for match in selectors.match_list(
+        public_ids=request.session.get(OPENED_KEY, []))[:MAX_REMEMBERED]
+        if str(match.public_id) not in scoring_ids]
+    rows = [(match, match.get_scorer_url() if str(match.public_id) in grants
+             else match.get_absolute_url()) for match in scoring]
     return render(request, "matches/home.html", {
-        "in_progress": in_progress, "finished": finished, "scoring_here": scoring_here})
+        "scoring_here": [(m, url) for m, url in rows if m.status == MatchStatus.IN_PROGRESS],
+        "finished_here": [(m, url) for m, url in rows if m.status == MatchStatus.FINISHED],
+        "opened": opened})
 
 
 @require_http_methods(["GET", "POST"])
@@ -60,18 +79,18 @@ def match_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            match, first = services.match_start(
+            started = services.match_start(
                 game=data["game"], players=data["players"], options=data["options"],
                 starter=data.get("starter_seat"), mode=data["mode"],
-                created_by=request.user if request.user.is_authenticated else None)
+                created_by=request.user, creation_key=data["creation_key"],
+                phone=_phone_label(request))
         except rules.RulesError as error:
             form.add_error(None, str(error))
         else:
-            # this phone keeps the scorer's link: the home page lists it under "Scoring here"
-            scoring = request.session.get(SCORING_KEY, [])
-            request.session[SCORING_KEY] = [str(match.public_id), *scoring][:MAX_REMEMBERED]
-            _announce_lots(request, first)
-            return redirect(_scorer_url(match))
+            _hold_grant(request, started.grant)
+            if started.created:
+                _announce_lots(request, started.match, started.first)
+            return redirect(started.match.get_scorer_url())
     players = int(request.GET.get("players", 4)) if request.GET.get("players", "").isdigit() \
         else 4
     return render(request, "matches/new.html",
@@ -83,108 +102,299 @@ def match_new(request: HttpRequest) -> HttpResponse:
 def match_detail(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
     """The public, read-only view; it refreshes itself while the match is played."""
     match = get_object_or_404(Match, public_id=public_id)
+    _remember_opened(request, match)
     view = scorepad.build(match, selectors.match_engine(match))
     template = "matches/scorepad.html#scorepad" if request.htmx else "matches/scorepad.html"
     return render(request, template, {"view": view, "scorer": False})
 
 
+@never_cache
+@require_http_methods(["GET", "POST"])
+def join(request: HttpRequest, public_id: UUID, token: str) -> HttpResponse:
+    """The shared scorer's link: asks before this phone takes a grant (a link preview
+    must not make one), then leaves the secret behind for a token-free address."""
+    match = get_object_or_404(Match, public_id=public_id)
+    if not _token_matches(match, token):
+        response = render(request, "matches/join.html", {"match": match, "state": "invalid"},
+                          status=404)
+    elif _grant(request, match) is not None:
+        response = redirect(match.get_scorer_url())
+    elif request.method == "POST":
+        _hold_grant(request, services.grant_create(match=match, phone=_phone_label(request)))
+        messages.success(request, _("This phone now scores this match."))
+        response = redirect(match.get_scorer_url())
+    else:
+        response = render(request, "matches/join.html", {"match": match, "state": "confirm",
+                                                         "names": selectors.match_names(match)})
+    # the page's address holds the secret: no Referer from it to anyone
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+@never_cache
 @require_GET
 @vary_on_headers("HX-Request")
-def scorepad_page(request: HtmxHttpRequest, public_id: UUID, token: str) -> HttpResponse:
-    match = _scorer_match(public_id, token)
-    return _render(request, match, selected=request.GET.get("tile"),
+def scorepad_page(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
+    match, grant = _scorer(request, public_id)
+    if grant is None:
+        return _not_scorer(request, match)
+    sync = request.GET.get("sync")
+    if sync:
+        _announce_sync(request, match, sync)
+    return _render(request, match, grant, selected=request.GET.get("tile"),
                    entry=request.GET.get("entry"))
 
 
+@never_cache
 @require_POST
-def play(request: HtmxHttpRequest, public_id: UUID, token: str) -> HttpResponse:
-    match = _scorer_match(public_id, token)
+def play(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
+    match, grant = _scorer(request, public_id)
     form = PlayForm(request.POST)
-    return _act(request, match, form, lambda data: services.placement_record(
-        match=match, tile=data["tile"], at=data["at"], claim=data.get("claim"),
-        expected_seq=data["seq"]), selected=request.POST.get("tile"))
+    return _act(request, match, grant, form, lambda data: services.placement_record(
+        match=match, seat=data["seat"], tile=data["tile"], at=data["at"],
+        claim=data.get("claim"), **_write(data, grant, request)),
+        selected=request.POST.get("tile"))
 
 
+@never_cache
 @require_POST
-def draw(request: HtmxHttpRequest, public_id: UUID, token: str) -> HttpResponse:
-    match = _scorer_match(public_id, token)
+def draw(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
+    match, grant = _scorer(request, public_id)
     form = DrawForm(request.POST)
-    return _act(request, match, form, lambda data: services.draw_record(
-        match=match, tiles=data["tiles"], expected_seq=data["seq"]))
+    return _act(request, match, grant, form, lambda data: services.draw_record(
+        match=match, seat=data["seat"], tiles=data["tiles"], **_write(data, grant, request)))
 
 
+@never_cache
 @require_POST
-def pass_turn(request: HtmxHttpRequest, public_id: UUID, token: str) -> HttpResponse:
-    match = _scorer_match(public_id, token)
-    form = SeqForm(request.POST)
-    return _act(request, match, form, lambda data: services.pass_record(
-        match=match, expected_seq=data["seq"]))
+def pass_turn(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
+    match, grant = _scorer(request, public_id)
+    form = TurnForm(request.POST)
+    return _act(request, match, grant, form, lambda data: services.pass_record(
+        match=match, seat=data["seat"], **_write(data, grant, request)))
 
 
+@never_cache
 @require_POST
-def call(request: HtmxHttpRequest, public_id: UUID, token: str) -> HttpResponse:
-    match = _scorer_match(public_id, token)
+def call(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
+    match, grant = _scorer(request, public_id)
     form = CallForm(request.POST, ends=match.rules_game.max_called_ends or 6)
-    return _act(request, match, form, lambda data: services.event_record(
+    return _act(request, match, grant, form, lambda data: services.event_record(
         match=match, action=rules.Call(data["seat"], data["ends"], data.get("claim"),
                                        data.get("goes_out", False)),
-        expected_seq=data["seq"]))
+        **_write(data, grant, request)))
 
 
+@never_cache
 @require_POST
-def settle(request: HtmxHttpRequest, public_id: UUID, token: str) -> HttpResponse:
-    match = _scorer_match(public_id, token)
+def settle(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
+    match, grant = _scorer(request, public_id)
     form = SettleForm(request.POST, players=match.player_count)
-    return _act(request, match, form, lambda data: services.round_settle(
+    return _act(request, match, grant, form, lambda data: services.round_settle(
         match=match, hands=data.get("hands"), pips=data.get("pips"), result=data["round_end"],
-        domino_seat=data["domino_seat"], expected_seq=data["seq"]),
+        domino_seat=data["domino_seat"], **_write(data, grant, request)),
         entry=request.POST.get("entry"))
 
 
+@never_cache
 @require_POST
-def round_next(request: HtmxHttpRequest, public_id: UUID, token: str) -> HttpResponse:
-    match = _scorer_match(public_id, token)
+def round_next(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
+    match, grant = _scorer(request, public_id)
     form = RoundForm(request.POST)
 
-    def act(data: dict[str, Any]) -> None:
+    def act(data: dict[str, Any]) -> Change:
         chosen = data.get("starter") or "lots"
-        round_ = services.round_start(
+        change = services.round_start(
             match=match, starter=int(chosen) if chosen.isdigit() else None,
             mode=data.get("mode") or RoundMode.TRACKED, draw_lots=True,
-            expected_seq=data["seq"])
-        _announce_lots(request, round_)
+            **_write(data, grant, request))
+        if not change.replayed:
+            _announce_lots(request, match, change)
+        return change
 
-    return _act(request, match, form, act)
+    return _act(request, match, grant, form, act)
 
 
+@never_cache
 @require_POST
-def undo(request: HtmxHttpRequest, public_id: UUID, token: str) -> HttpResponse:
-    match = _scorer_match(public_id, token)
-    form = SeqForm(request.POST)
+def undo(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
+    match, grant = _scorer(request, public_id)
+    form = WriteForm(request.POST)
 
-    def act(data: dict[str, Any]) -> None:
-        undone = services.event_undo(match=match, expected_seq=data["seq"])
-        messages.info(request, _("Took back %(what)s.") % {
-            "what": scorepad.describe(undone, selectors.match_names(match))})
+    def act(data: dict[str, Any]) -> Change:
+        change = services.event_undo(match=match, **_write(data, grant, request))
+        if not change.replayed:
+            messages.info(request, _("Took back %(what)s.") % {"what": change.description})
+        return change
 
-    return _act(request, match, form, act)
+    return _act(request, match, grant, form, act)
+
+
+@never_cache
+@require_GET
+def history(request: HttpRequest, public_id: UUID) -> HttpResponse:
+    """Every change of the match, for its scorers, with restore where allowed."""
+    match, grant = _scorer(request, public_id)
+    if grant is None:
+        return _not_scorer(request, match)
+    return render(request, "matches/history.html", {
+        "match": match, "changes": selectors.change_history(match),
+        "can_restore": selectors.can_restore(match, grant=grant, user=request.user),
+        "names": selectors.match_names(match)})
+
+
+@never_cache
+@require_POST
+def restore(request: HttpRequest, public_id: UUID) -> HttpResponse:
+    match, grant = _scorer(request, public_id)
+    if grant is None:
+        return _not_scorer(request, match)
+    if not selectors.can_restore(match, grant=grant, user=request.user):
+        messages.error(request, _("Only the phone that started the match, or its creator's "
+                                  "account, can restore an earlier version."))
+        return redirect("matches:history", public_id=match.public_id)
+    form = RestoreForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose a version to restore."))
+        return redirect("matches:history", public_id=match.public_id)
+    data = form.cleaned_data
+    try:
+        change = services.match_restore(match=match, to_version=data["to_version"],
+                                        **_write(data, grant, request))
+    except services.OutOfDate as stale:
+        messages.warning(request, str(stale))
+        return redirect("matches:history", public_id=match.public_id)
+    except (rules.RulesError, ValidationError) as error:
+        messages.error(request, "; ".join(getattr(error, "messages", [str(error)])))
+        return redirect("matches:history", public_id=match.public_id)
+    if not change.replayed:
+        messages.success(request, _("Restored version %(version)s (now version %(now)s).")
+                         % {"version": data["to_version"], "now": change.version})
+    return redirect(match.get_scorer_url())
+
+
+@never_cache
+@require_GET
+def scorers(request: HttpRequest, public_id: UUID) -> HttpResponse:
+    """Hand scoring to another phone (a QR code of the scorer's link), replace the link,
+    see and revoke the phones that score."""
+    match, grant = _scorer(request, public_id)
+    if grant is None:
+        return _not_scorer(request, match)
+    join_url = request.build_absolute_uri(match.get_join_url())
+    response = render(request, "matches/scorers.html", {
+        "match": match, "grant": grant, "join_url": join_url,
+        "qr_svg": presenters.qr_svg(join_url), "grants": selectors.match_grants(match)})
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+@never_cache
+@require_POST
+def scorers_rotate(request: HttpRequest, public_id: UUID) -> HttpResponse:
+    match, grant = _scorer(request, public_id)
+    if grant is None:
+        return _not_scorer(request, match)
+    services.scorer_link_rotate(match=match)
+    messages.success(request, _("New scorer's link made: the old one no longer works."))
+    return redirect("matches:scorers", public_id=match.public_id)
+
+
+@never_cache
+@require_POST
+def scorers_revoke(request: HttpRequest, public_id: UUID, grant_id: int) -> HttpResponse:
+    match, grant = _scorer(request, public_id)
+    if grant is None:
+        return _not_scorer(request, match)
+    target = get_object_or_404(ScorerGrant, pk=grant_id, match=match)
+    services.grant_revoke(grant=target)
+    if target.pk == grant.pk:
+        messages.info(request, _("This phone no longer scores this match."))
+        return redirect(match.get_absolute_url())
+    messages.success(request, _("%(phone)s no longer scores this match.")
+                     % {"phone": target.label})
+    return redirect("matches:scorers", public_id=match.public_id)
 
 
 # -- helpers -------------------------------------------------------------------------
 
 
-def _announce_lots(request: HttpRequest, round_: Round) -> None:
+def _write(data: dict[str, Any], grant: ScorerGrant | None,
+           request: HttpRequest) -> dict[str, Any]:
+    """The arguments every scoring service takes from its form and its scorer."""
+    return {"version": data["version"], "key": data["key"], "grant": grant,
+            "user": request.user}
+
+
+def _announce_lots(request: HttpRequest, match: Match, change: Change) -> None:
     """Say whom the draw of lots chose, if the round's starter was drawn."""
-    if round_.lots_drawn and round_.starter is not None:
-        name = selectors.match_names(round_.match)[round_.starter]
+    if change.lots_drawn:
+        starter = change.action["start"]["starter"]
+        name = selectors.match_names(match)[starter]
         messages.info(request, _("Drawn by lots: %(name)s starts.") % {"name": name})
 
 
-def _scorer_match(public_id: UUID, token: str) -> Match:
+def _announce_sync(request: HttpRequest, match: Match, key: str) -> None:
+    """After a lost answer the page asks whether its tap was recorded; say which."""
+    try:
+        change = match.changes.filter(key=UUID(key)).first()
+    except ValueError:
+        return
+    if change is not None:
+        messages.success(request, _("Your last tap was recorded: %(what)s.")
+                         % {"what": change.description})
+    else:
+        messages.warning(request, _("Your last tap was not recorded. Tap it again if it is "
+                                    "still needed."))
+
+
+def _token_matches(match: Match, token: str) -> bool:
+    # bytes, so a token with any characters compares safely instead of raising
+    return secrets.compare_digest(match.scorer_token.encode(), token.encode())
+
+
+def _grant(request: HttpRequest, match: Match) -> ScorerGrant | None:
+    grants = request.session.get(GRANTS_KEY, {})
+    return selectors.scorer_grant(match, grants.get(str(match.public_id)))
+
+
+def _hold_grant(request: HttpRequest, grant: ScorerGrant) -> None:
+    grants = dict(request.session.get(GRANTS_KEY, {}))
+    grants[str(grant.match.public_id)] = grant.pk
+    if len(grants) > 200:  # the oldest first: dicts keep insertion order
+        grants = dict(list(grants.items())[-200:])
+    request.session[GRANTS_KEY] = grants
+
+
+def _remember_opened(request: HttpRequest, match: Match) -> None:
+    """The home page lists the matches this browser watched, newest first."""
+    opened: list[str] = request.session.get(OPENED_KEY, [])
+    public_id = str(match.public_id)
+    if opened[:1] != [public_id]:  # a poll of the same page writes no session
+        request.session[OPENED_KEY] = [public_id, *(p for p in opened if p != public_id)][
+            :MAX_REMEMBERED]
+
+
+def _scorer(request: HttpRequest, public_id: UUID) -> tuple[Match, ScorerGrant | None]:
     match = get_object_or_404(Match, public_id=public_id)
-    if not secrets.compare_digest(match.scorer_token, token):
-        raise Http404(_("No such scorepad."))
-    return match
+    return match, _grant(request, match)
+
+
+def _not_scorer(request: HttpRequest, match: Match) -> HttpResponse:
+    """This browser holds no grant: say how to get one, and where to watch instead."""
+    return render(request, "matches/join.html", {"match": match, "state": "not_scorer"},
+                  status=403)
+
+
+def _phone_label(request: HttpRequest) -> str:
+    """A name for a phone in the scorers' list, from what its browser says it is."""
+    agent = request.headers.get("User-Agent", "")
+    for word, label in (("iPhone", "iPhone"), ("iPad", "iPad"), ("Android", "Android phone"),
+                        ("Windows", "Windows computer"), ("Macintosh", "Mac"),
+                        ("Linux", "Linux computer")):
+        if word in agent:
+            return label
+    return _("A browser")
 
 
 def _scorer_url(match: Match, **query: str) -> str:
@@ -193,38 +403,48 @@ def _scorer_url(match: Match, **query: str) -> str:
     return f"{url}?{urlencode(given)}" if given else url
 
 
-def _act(request: HtmxHttpRequest, match: Match, form: SeqForm,
-         action: Callable[[dict[str, Any]], Any], *, selected: str | None = None,
+def _act(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, form: WriteForm,
+         action: Callable[[dict[str, Any]], Change], *, selected: str | None = None,
          entry: str | None = None) -> HttpResponse:
     """Validate, call the service, answer: the fragment (htmx) or a redirect."""
+    if grant is None:
+        return _not_scorer(request, match)
     error = None
     if not form.is_valid():
         error = "; ".join(str(e) for errors in form.errors.values() for e in errors)
     else:
         try:
-            action(form.cleaned_data)
+            change = action(form.cleaned_data)
         except services.OutOfDate as stale:
-            messages.warning(request, str(stale))  # nothing applied twice
+            messages.warning(request, str(stale))  # nothing applied to an unseen table
             selected = None
         except rules.RulesError as exc:
             error = str(exc)
         else:
+            if change.replayed:
+                messages.info(request, _("Already recorded: %(what)s.")
+                              % {"what": change.description})
             if not request.htmx:
                 return redirect(_scorer_url(match))
             selected = None
     if error and not request.htmx:
         messages.error(request, error)
         return redirect(_scorer_url(match, tile=selected or "", entry=entry or ""))
-    return _render(request, match, selected=selected, entry=entry, error=error, form=form)
+    return _render(request, match, grant, selected=selected, entry=entry, error=error,
+                   form=form)
 
 
-def _render(request: HtmxHttpRequest, match: Match, *, selected: str | None = None,
-            entry: str | None = None, error: str | None = None,
-            form: SeqForm | None = None) -> HttpResponse:
+def _render(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, *,
+            selected: str | None = None, entry: str | None = None, error: str | None = None,
+            form: WriteForm | None = None) -> HttpResponse:
+    match.refresh_from_db(fields=["version", "status", "winner_side", "finished_at"])
     view = scorepad.build(match, selectors.match_engine(match), selected=selected)
     context = {"view": view, "scorer": True, "error": error, "form": form,
                "entry": entry if entry in ("tiles", "pips") else "pips",
-               "scorer_url": _scorer_url(match)}
+               "scorer_url": _scorer_url(match), "grant": grant,
+               "sync_url": reverse("matches:scorepad", kwargs={"public_id": match.public_id})}
     template = "matches/scorepad.html#scorepad" if request.htmx else "matches/scorepad.html"
     return render(request, template, context)
+
+
 

@@ -170,11 +170,19 @@ WHITENOISE_AUTOREFRESH = DEBUG or TESTING
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Errors go to stderr, where gunicorn and the platform collect them.
+# Every record passes the one handler, which redacts scorers' secrets from request paths;
+# Django's own loggers (requests, the development server) are routed through it too.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"redact_secrets": {"()": "scorekeeper.logs.RedactSecrets"}},
+    "handlers": {"console": {"class": "logging.StreamHandler",
+                             "filters": ["redact_secrets"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "loggers": {
+        "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False},
+    },
 }
 
 if not DEBUG:

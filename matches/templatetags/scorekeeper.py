@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import uuid
 from decimal import Decimal
 from fractions import Fraction
 
 from django import template
+from django.utils.html import format_html
 
 from matches.presenters import show_score
 
@@ -18,3 +20,11 @@ def score(value: Decimal | int | None) -> str:
     if value is None:
         return ""
     return show_score(Fraction(value).limit_denominator(2))
+
+
+@register.simple_tag
+def write_fields(version: int) -> str:
+    """The hidden fields of every scoring form: the match version the page shows, and a
+    fresh idempotency key for this one tap (a resend of it is answered, not applied)."""
+    return format_html('<input type="hidden" name="version" value="{}">'
+                       '<input type="hidden" name="key" value="{}">', version, uuid.uuid4())

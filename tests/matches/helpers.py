@@ -25,20 +25,28 @@ def play_short_round(match: Match) -> None:
     services.event_record(match=match, action=rules.Play(0, T("5-6"), A("5-5:5")))
 
 
+def live(rows: Any) -> Any:
+    """The rows of a match's rounds or events that no undo or restore took back."""
+    return rows.filter(undone_by=None)
+
+
 def snapshot(match: Match) -> dict[str, Any]:
     """Everything a failed write must leave exactly as it was."""
     match.refresh_from_db()
     return {
         "record": selectors.match_record(match),
+        "version": match.version,
+        "changes": match.changes.count(),
         "events": Event.objects.filter(match=match).count(),
+        "live_events": Event.objects.filter(match=match, undone_by=None).count(),
         "side_scores": list(match.sides.order_by("index").values_list("score", flat=True)),
         "round_sides": list(
-            match.rounds.values_list("number", "side_totals__side__index",
-                                     "side_totals__placements", "side_totals__settlement",
-                                     "side_totals__score")
+            match.rounds.filter(undone_by=None).values_list(
+                "number", "side_totals__side__index", "side_totals__placements",
+                "side_totals__settlement", "side_totals__score")
             .order_by("number", "side_totals__side__index")),
-        "rounds": list(match.rounds.values_list("number", "end", "finisher", "settled",
-                                                "hands", "pips").order_by("number")),
+        "rounds": list(match.rounds.filter(undone_by=None).values_list(
+            "number", "end", "finisher", "settled", "hands", "pips").order_by("number")),
         "status": (match.status, match.winner_side, match.finished_at),
     }
 
@@ -49,7 +57,7 @@ def assert_cache_equals_replay(match: Match) -> None:
     summary = rules.summary(selectors.match_engine(match))
     assert list(match.sides.order_by("index").values_list("score", flat=True)) == \
         summary["scores"]
-    rounds = list(match.rounds.order_by("number"))
+    rounds = list(match.rounds.filter(undone_by=None).order_by("number"))
     assert len(rounds) == len(summary["rounds"])
     for round_, expected in zip(rounds, summary["rounds"], strict=True):
         rows = list(round_.side_totals.order_by("side__index"))

@@ -39,4 +39,4 @@ class Command(BaseCommand):
                                   f"{match.get_status_display().lower()} ({names}).")
                 self.stdout.write(f"  watch: {SITE}{match.get_absolute_url()}")
                 if match.status == MatchStatus.IN_PROGRESS:
-                    self.stdout.write(f"  score: {SITE}{match.get_scorer_url()}")
+                    self.stdout.write(f"  score: {SITE}{match.get_join_url()}")

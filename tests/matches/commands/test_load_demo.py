@@ -32,7 +32,7 @@ def test_load_demo_stores_finished_matches_of_every_game_and_one_in_progress():
     # every match gets its public link; the one in progress also its scorer's link
     assert out.count("  watch: http://127.0.0.1:8000/matches/") == len(loaded)
     in_progress = Match.objects.get(status=MatchStatus.IN_PROGRESS)
-    assert f"/score/{in_progress.scorer_token}/" in out
+    assert f"/join/{in_progress.scorer_token}/" in out
 
 
 def test_load_demo_has_a_partnership_match_and_a_double_nine_match():

@@ -6,6 +6,7 @@ database itself must refuse them.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from datetime import timedelta
 
@@ -19,11 +20,13 @@ from matches.models import (
     HANDS_AND_PIPS,
     PLAYERS_FOR_GAME,
     SEAT_OUTSIDE_TABLE,
+    Change,
     Event,
     Match,
     Player,
     Round,
     RoundSide,
+    ScorerGrant,
     Seat,
     Side,
 )
@@ -59,16 +62,30 @@ def _new_round(match: Match, **fields) -> None:
     Round(match=match, **fields).save()
 
 
+def _two_players(first: str, second: str) -> None:
+    Player.objects.create(name=first)
+    Player(name=second).save()
+
+
+def _new_change(match: Match, *, first_key: uuid.UUID | None = None, **fields) -> None:
+    if first_key is not None:
+        match.changes.filter(version=1).update(key=first_key)
+    values = {"version": 99, "kind": "play", "action": {}, "description": "x", **fields}
+    Change(match=match, **values).save()
+
+
 def _new_event(match: Match, **fields) -> None:
     values = {"number": 4, "seat": 1, "kind": "pass", **fields}
     Event(match=match, round=match.rounds.get(), **values).save()
 
 
+TAP_KEY = uuid.UUID("8a0d6c1e-5f57-4a4e-9d7c-2b8f0b4a9e11")
+
 CASES: dict[str, tuple[str, Callable[[Match], object]]] = {
     # constraint name: (what is wrong, how to write it)
     "player_name_unique_ci": (
         "a second player whose name differs only in case",
-        lambda m: Player(name="OLENA").save()),
+        lambda m: _two_players("Olena", "OLENA")),
     "player_name_not_blank": ("a player without a name", lambda m: Player(name="").save()),
     "match_game_valid": ("an unknown game", lambda m: _match(m, game="poker")),
     "match_status_valid": ("an unknown status", lambda m: _match(m, status="abandoned")),
@@ -89,12 +106,15 @@ CASES: dict[str, tuple[str, Callable[[Match], object]]] = {
     "side_index_range": ("side 12", lambda m: Side(match=m, index=12).save()),
     "seat_one_per_position": (
         "two seats with one position",
-        lambda m: Seat(match=m, position=0, player=Player.objects.create(name="Iryna"),
-                       side=m.sides.get(index=0)).save()),
+        lambda m: Seat(match=m, position=0, name="Iryna", side=m.sides.get(index=0)).save()),
     "seat_one_per_player": (
-        "one player in two seats",
-        lambda m: Seat(match=m, position=3, player=m.seats.get(position=0).player,
-                       side=m.sides.get(index=0)).save()),
+        "one club player in two seats",
+        lambda m: Seat.objects.filter(match=m).update(player=Player.objects.create(name="P"))),
+    "seat_name_unique_ci": (
+        "two seats whose names differ only in case",
+        lambda m: Seat(match=m, position=3, name="OLENA", side=m.sides.get(index=0)).save()),
+    "seat_name_not_blank": (
+        "a seat without a name", lambda m: Seat.objects.filter(match=m).update(name="")),
     "seat_position_range": (
         "seat position 12",
         lambda m: Seat.objects.filter(match=m, position=1).update(position=12)),
@@ -126,6 +146,23 @@ CASES: dict[str, tuple[str, Callable[[Match], object]]] = {
     "event_call_has_ends": ("a call without ends", lambda m: _new_event(m, kind="call")),
     "event_fields_match_kind": (
         "a pass with a tile", lambda m: _event(m, kind="pass")),
+    "grant_one_creator_per_match": (
+        "two phones that started one match",
+        lambda m: ScorerGrant.objects.bulk_create([
+            ScorerGrant(match=m, label="a", is_creator=True),
+            ScorerGrant(match=m, label="b", is_creator=True)])),
+    "change_version_unique": (
+        "two changes making one version", lambda m: _new_change(m, version=1)),
+    "change_key_unique": (
+        "one tap key on two changes",
+        lambda m: _new_change(m, key=TAP_KEY, first_key=TAP_KEY)),
+    "change_version_from_one": ("version 0", lambda m: _new_change(m, version=0)),
+    "change_kind_valid": ("an unknown kind", lambda m: _new_change(m, kind="redo")),
+    "change_restored_to_iff_restore": (
+        "a restore that names no version", lambda m: _new_change(m, kind="restore")),
+    "change_restores_earlier_version": (
+        "a restore of a later version",
+        lambda m: _new_change(m, kind="restore", restored_to=99)),
 }
 
 UNIQUE_COLUMNS = {  # SQLite names the columns of a violated unique constraint, not the name
@@ -134,6 +171,10 @@ UNIQUE_COLUMNS = {  # SQLite names the columns of a violated unique constraint, 
     "seat_one_per_position": "matches_seat.match_id, matches_seat.position",
     "seat_one_per_player": "matches_seat.match_id, matches_seat.player_id",
     "round_number_unique": "matches_round.match_id, matches_round.number",
+    "seat_name_unique_ci": "seat_name_unique_ci",
+    "change_version_unique": "matches_change.match_id, matches_change.version",
+    "change_key_unique": "matches_change.match_id, matches_change.key",
+    "grant_one_creator_per_match": "matches_scorergrant.match_id",
     "round_side_unique": "matches_roundside.round_id, matches_roundside.side_id",
     "event_number_unique": "matches_event.match_id, matches_event.number",
 }
@@ -141,7 +182,8 @@ UNIQUE_COLUMNS = {  # SQLite names the columns of a violated unique constraint, 
 
 def test_every_named_constraint_has_a_case():
     names = {constraint.name
-             for model in (Player, Match, Side, Seat, Round, RoundSide, Event)
+             for model in (Player, Match, Side, Seat, Round, RoundSide, Event, Change,
+                           ScorerGrant)
              for constraint in model._meta.constraints}
 
     assert names == set(CASES)
@@ -171,7 +213,7 @@ def test_the_database_refuses_a_draw_without_a_count(match):
 
 
 def test_the_fixture_match_itself_satisfies_every_constraint(match):
-    for model in (Match, Side, Seat, Round, RoundSide, Event):
+    for model in (Match, Side, Seat, Round, RoundSide, Event, Change, ScorerGrant):
         for row in model.objects.all():
             row.validate_constraints()
 
@@ -180,8 +222,7 @@ def test_the_fixture_match_itself_satisfies_every_constraint(match):
 
 
 def test_seat_clean_refuses_a_position_outside_the_table(match):
-    seat = Seat(match=match, position=2, player=Player.objects.create(name="Iryna"),
-                side=match.sides.get(index=0))
+    seat = Seat(match=match, position=2, name="Iryna", side=match.sides.get(index=0))
 
     with pytest.raises(ValidationError) as excinfo:
         seat.full_clean(validate_constraints=False)

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from matches import rules, selectors, services
 from matches.rules.simulate import simulated_match
-from tests.matches.helpers import assert_cache_equals_replay
+from tests.matches.helpers import assert_cache_equals_replay, live
 
 SHAPES = [
     (rules.ALL_FIVES, 2, {"target": 60, "hand_size": 4}),
@@ -39,4 +39,42 @@ def test_every_step_and_every_undo_keeps_the_cache_equal_to_a_replay(shape, seed
     for _ in played.log:
         services.event_undo(match=match)
         assert_cache_equals_replay(match)
-    assert match.rounds.count() == 0 and match.events.count() == 0
+    assert live(match.rounds).count() == 0 and live(match.events).count() == 0
+    # nothing was erased: restoring the last version before the undos brings it all back
+    match.refresh_from_db()
+    played_version = len(played.log)
+    services.match_restore(match=match, to_version=played_version)
+    assert_cache_equals_replay(match)
+    assert rules.summary(selectors.match_engine(match)) == rules.summary(played)
+    assert match.version == 2 * len(played.log) + 1
+
+
+@pytest.mark.django_db
+@settings(max_examples=6, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(shape=st.sampled_from(SHAPES), seed=st.integers(0, 10_000), data=st.data())
+def test_restoring_any_version_gives_the_match_as_it_stood_then(shape, seed, data):
+    game, players, options = shape
+    played = simulated_match(game, players, seed=seed, options=options, max_rounds=2)
+    assert played.names is not None
+    match = services.match_create(game=game.slug, players=list(played.names), options=options)
+    summaries = [rules.summary(selectors.match_engine(match))]
+    for action in played.log:
+        services.event_record(match=match, action=action) if isinstance(
+            action, rules.Play | rules.Draw | rules.Pass | rules.Call) else (
+            services.round_start(match=match, starter=action.starter)
+            if isinstance(action, rules.StartRound)
+            else services.round_settle(match=match, hands=action.hands, pips=action.pips))
+        summaries.append(rules.summary(selectors.match_engine(match)))
+    for _ in range(data.draw(st.integers(0, 3))):  # some undos, recorded as versions too
+        match.refresh_from_db()
+        if selectors.match_actions(match):
+            services.event_undo(match=match)
+            summaries.append(rules.summary(selectors.match_engine(match)))
+    for _ in range(3):
+        match.refresh_from_db()
+        to = data.draw(st.integers(0, match.version - 1))
+        services.match_restore(match=match, to_version=to)
+        assert rules.summary(selectors.match_engine(match)) == summaries[to]
+        assert_cache_equals_replay(match)
+        summaries.append(summaries[to])

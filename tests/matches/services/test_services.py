@@ -14,6 +14,7 @@ from tests.matches.helpers import (
     A,
     T,
     assert_cache_equals_replay,
+    live,
     play_short_round,
     snapshot,
     two_player_all_fives,
@@ -33,7 +34,7 @@ def test_match_create_seats_four_all_fives_players_in_two_partnerships():
     sides = {side.index: sorted(side.seats.values_list("position", flat=True))
              for side in match.sides.all()}
     assert sides == {0: [0, 2], 1: [1, 3]}
-    assert list(match.seats.values_list("player__name", flat=True)) == \
+    assert list(match.seats.values_list("name", flat=True)) == \
         ["Olena", "Taras", "Iryna", "Bohdan"]
     assert match.status == MatchStatus.IN_PROGRESS
     assert match.target == 200  # RULES.md: 250 for two players, 200 for three or four
@@ -47,12 +48,15 @@ def test_match_create_gives_each_of_three_players_a_side():
             for side in match.sides.order_by("index")] == [[0], [1], [2]]
 
 
-def test_match_create_reuses_a_player_whatever_the_case_and_spacing():
+def test_casual_names_stay_with_their_match():
     first = services.match_create(game="all-fives", players=["Olena", "Taras"])
     second = services.match_create(game="all-fives", players=["  olena ", "Iryna"])
 
-    assert Player.objects.count() == 3
-    assert second.seats.get(position=0).player == first.seats.get(position=0).player
+    # nobody's name becomes a site-wide player: each match keeps the names it was given
+    assert Player.objects.count() == 0
+    assert first.seats.get(position=0).name == "Olena"
+    assert second.seats.get(position=0).name == "olena"
+    assert second.seats.get(position=0).player is None
 
 
 def test_match_create_refuses_a_player_count_the_game_does_not_allow():
@@ -69,9 +73,12 @@ def test_match_create_refuses_a_player_count_the_game_does_not_allow():
 def test_round_start_opens_round_one_with_zero_totals():
     match = two_player_all_fives()
 
-    round_ = services.round_start(match=match, starter=0)
+    change = services.round_start(match=match, starter=0)
 
+    round_ = match.rounds.get()
     assert (round_.number, round_.starter, round_.end, round_.settled) == (1, 0, "", False)
+    assert (change.version, change.kind, change.action) == \
+        (1, "start", {"start": {"starter": 0, "mode": "tracked"}})
     assert list(round_.side_totals.values_list("placements", "settlement", "score")) == \
         [(0, 0, 0), (0, 0, 0)]
     assert_cache_equals_replay(match)
@@ -81,8 +88,11 @@ def test_event_record_stores_the_play_and_its_award():
     match = two_player_all_fives()
     services.round_start(match=match, starter=0)
 
-    event = services.event_record(match=match, action=rules.Play(0, T("5-5")))
+    change = services.event_record(match=match, action=rules.Play(0, T("5-5")))
 
+    event = match.events.get()
+    assert (change.version, change.kind, change.description) == (2, "play",
+                                                                  "Olena's 5-5 (the opening)")
     assert (event.number, event.seat, event.kind, event.tile, event.at) == \
         (1, 0, "play", "5-5", "")
     assert (event.end_sum, event.points) == (10, 10)
@@ -99,9 +109,10 @@ def test_a_short_round_keeps_the_cache_equal_to_a_replay_after_every_step():
         services.event_record(match=match, action=action)
         assert_cache_equals_replay(match)
 
-    round_ = services.round_settle(match=match, hands=[[], [T("1-2")]])
+    services.round_settle(match=match, hands=[[], [T("1-2")]])
     assert_cache_equals_replay(match)
 
+    round_ = match.rounds.get()
     assert (round_.end, round_.finisher, round_.settled) == ("domino", 0, True)
     assert round_.hands == [[], ["1-2"]]
     assert list(match.sides.order_by("index").values_list("score", flat=True)) == [15, 10]
@@ -122,8 +133,9 @@ def test_round_settle_with_pips():
     match = two_player_all_fives()
     play_short_round(match)
 
-    round_ = services.round_settle(match=match, pips=[0, 3])
+    services.round_settle(match=match, pips=[0, 3])
 
+    round_ = match.rounds.get()
     assert (round_.pips, round_.hands) == ([0, 3], None)
     assert match.sides.get(index=0).score == 15
     assert_cache_equals_replay(match)
@@ -139,16 +151,16 @@ def test_event_undo_steps_back_through_a_settlement_into_the_previous_round():
 
     undone = [services.event_undo(match=match)]
     assert_cache_equals_replay(match)
-    assert match.rounds.count() == 2 and match.events.count() == 3
+    assert live(match.rounds).count() == 2 and live(match.events).count() == 3
 
     undone.append(services.event_undo(match=match))  # the start of round 2
     assert_cache_equals_replay(match)
-    assert match.rounds.count() == 1
+    assert live(match.rounds).count() == 1
     assert RoundSide.objects.filter(round__match=match).count() == 2
 
     undone.append(services.event_undo(match=match))  # the settlement of round 1
     assert_cache_equals_replay(match)
-    round_ = match.rounds.get()
+    round_ = live(match.rounds).get()
     assert (round_.settled, round_.hands, round_.end) == (False, None, "domino")
     assert list(match.sides.order_by("index").values_list("score", flat=True)) == [10, 10]
 
@@ -156,10 +168,16 @@ def test_event_undo_steps_back_through_a_settlement_into_the_previous_round():
     assert_cache_equals_replay(match)
     round_.refresh_from_db()
     assert (round_.end, round_.finisher) == ("", None)
-    assert match.events.count() == 2
+    assert live(match.events).count() == 2
 
-    assert [type(action) for action in undone] == \
-        [rules.Play, rules.StartRound, rules.Settle, rules.Play]
+    assert [next(iter(change.action)) for change in undone] == \
+        ["play", "start", "settle", "play"]
+    assert [change.kind for change in undone] == ["undo"] * 4
+    # nothing was deleted: every row taken back names the undo that took it
+    assert match.events.count() == 4 and match.rounds.count() == 2
+    assert match.events.get(tile="6-6").undone_by == undone[0]
+    assert match.rounds.get(number=2).undone_by == undone[1]
+    assert match.events.get(tile="5-6").undone_by == undone[3]
 
 
 def test_event_undo_with_nothing_to_undo_is_refused():
@@ -366,8 +384,10 @@ def test_match_start_stores_the_match_and_its_first_round_or_nothing():
     with pytest.raises(rules.RulesError, match="seat 5 is not at this table"):
         services.match_start(game="all-fives", players=["Olena", "Taras"], starter=5)
     assert Match.objects.count() == 0 and Player.objects.count() == 0
-    match, first = services.match_start(game="five-up", players=["Olena", "Taras", "Iryna"])
-    assert first.number == 1 and first.lots_drawn and first.starter in (0, 1, 2)
+    started = services.match_start(game="five-up", players=["Olena", "Taras", "Iryna"])
+    first = started.match.rounds.get()
+    assert first.number == 1 and started.first.lots_drawn and first.starter in (0, 1, 2)
+    assert started.grant.is_creator and started.created
 
 
 @pytest.mark.django_db
@@ -376,7 +396,7 @@ def test_round_start_lets_the_finisher_start_and_draws_lots_after_a_block():
     play_short_round(match)
     services.round_settle(match=match, pips=(0, 9))
     second = services.round_start(match=match, starter=None, draw_lots=True)
-    assert (second.starter, second.lots_drawn) == (0, False)  # Olena went out
+    assert (second.action["start"]["starter"], second.lots_drawn) == (0, False)  # Olena out
     services.event_undo(match=match)
     with pytest.raises(rules.RulesError, match="Olena placed the last tile of round 1 and "
                                                "must start, not Taras"):
@@ -387,14 +407,14 @@ def test_round_start_lets_the_finisher_start_and_draws_lots_after_a_block():
 def test_a_write_from_an_out_of_date_page_is_refused_and_changes_nothing():
     match = two_player_all_fives()
     services.round_start(match=match, starter=0)
-    services.placement_record(match=match, tile=T("5-5"), expected_seq=1)
+    services.placement_record(match=match, seat=0, tile=T("5-5"), version=1)
     before = snapshot(match)
     for write in (
-        lambda: services.placement_record(match=match, tile=T("0-5"), at=A("5-5:5"),
-                                          expected_seq=1),
-        lambda: services.draw_record(match=match, tiles=1, expected_seq=1),
-        lambda: services.event_undo(match=match, expected_seq=3),
-        lambda: services.round_settle(match=match, pips=(0, 0), expected_seq=0),
+        lambda: services.placement_record(match=match, seat=1, tile=T("0-5"), at=A("5-5:5"),
+                                          version=1),
+        lambda: services.draw_record(match=match, seat=1, tiles=1, version=1),
+        lambda: services.event_undo(match=match, version=3),
+        lambda: services.round_settle(match=match, pips=(0, 0), version=0),
     ):
         with pytest.raises(services.OutOfDate):
             write()
@@ -402,14 +422,25 @@ def test_a_write_from_an_out_of_date_page_is_refused_and_changes_nothing():
 
 
 @pytest.mark.django_db
-def test_turn_records_act_for_the_seat_whose_turn_it_is():
+def test_play_draw_and_pass_are_refused_for_a_seat_whose_turn_it_is_not():
     match = two_player_all_fives()
     services.round_start(match=match, starter=1)
-    assert services.placement_record(match=match, tile=T("5-5")).seat == 1
-    assert services.draw_record(match=match, tiles=3).seat == 0
-    event = services.placement_record(match=match, tile=T("0-5"), at=A("5-5:5"), claim=10)
+    services.placement_record(match=match, seat=1, tile=T("5-5"))
+    before = snapshot(match)
+    for write in (
+        lambda: services.placement_record(match=match, seat=1, tile=T("0-5"), at=A("5-5:5")),
+        lambda: services.draw_record(match=match, seat=1, tiles=1),
+        lambda: services.pass_record(match=match, seat=1),
+    ):
+        with pytest.raises(rules.NotYourTurn):
+            write()
+        assert snapshot(match) == before
+    services.draw_record(match=match, seat=0, tiles=3)
+    change = services.placement_record(match=match, seat=0, tile=T("0-5"), at=A("5-5:5"),
+                                       claim=10)
+    event = live(match.events).order_by("-number").first()
     assert (event.seat, event.points, event.end_sum) == (0, 10, 10)
-    assert services.draw_record(match=match, tiles=1).seat == 1  # Taras's turn: he draws
+    assert change.description == "Olena's 0-5 on 5-5:5"
     with pytest.raises(rules.BoneyardNotEmpty, match="Taras cannot pass while the boneyard "
-                                                     "holds 20 tiles"):
-        services.pass_record(match=match)
+                                                     "holds 21 tiles"):
+        services.pass_record(match=match, seat=1)

@@ -13,7 +13,17 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from matches import rules, selectors, services
-from matches.models import Event, Match, Player, Round, RoundSide, Seat, Side
+from matches.models import (
+    Change,
+    Event,
+    Match,
+    Player,
+    Round,
+    RoundSide,
+    ScorerGrant,
+    Seat,
+    Side,
+)
 from matches.rules.simulate import simulated_record
 
 pytestmark = pytest.mark.django_db
@@ -213,7 +223,7 @@ def test_posting_no_file_is_a_form_error(client, scorer):
 
 # -- admin -----------------------------------------------------------------------------
 
-MODELS = [Player, Match, Side, Seat, Round, RoundSide, Event]
+MODELS = [Player, Match, Side, Seat, Round, RoundSide, Event, Change, ScorerGrant]
 
 
 def _url(model, view: str, *args) -> str:
@@ -222,6 +232,8 @@ def _url(model, view: str, *args) -> str:
 
 @pytest.mark.parametrize("model", MODELS, ids=[m.__name__ for m in MODELS])
 def test_admin_changelist_and_change_pages_open(admin_client, match, model):
+    Player.objects.create(name="Olena")  # a club's player; casual matches make none
+    ScorerGrant.objects.create(match=match, label="Olena's phone")
     assert admin_client.get(_url(model, "changelist")).status_code == 200
     assert admin_client.get(_url(model, "changelist"), {"q": "Olena"}).status_code == 200
     obj = model.objects.first()

@@ -3,26 +3,41 @@
 from __future__ import annotations
 
 import re
+import uuid
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from matches import rules, selectors, services
 from matches.models import Event, Match, MatchStatus
 from matches.services import OUT_OF_DATE
-from tests.matches.helpers import A, T, play_short_round, snapshot, two_player_all_fives
+from tests.matches.helpers import A, T, live, play_short_round, snapshot, two_player_all_fives
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 def scorer_url(match: Match, name: str = "scorepad") -> str:
-    return reverse(f"matches:{name}", kwargs={"public_id": match.public_id,
-                                              "token": match.scorer_token})
+    return reverse(f"matches:{name}", kwargs={"public_id": match.public_id})
 
 
-def seq(match: Match) -> int:
-    return len(selectors.match_engine(match).log)
+def join(client: Client, match: Match) -> None:
+    """This test client's browser scores ``match``: it takes a grant by the shared link."""
+    response = client.post(match.get_join_url())
+    assert response.status_code == 302 and response["Location"] == scorer_url(match)
+
+
+def w(match: Match, *, turn: bool = False) -> dict[str, object]:
+    """What the page's scoring forms send: its version, a fresh tap key (and the seat whose
+    turn the page shows, for a tracked play, draw or pass)."""
+    match.refresh_from_db()
+    fields: dict[str, object] = {"version": match.version, "key": str(uuid.uuid4())}
+    if turn:
+        rnd = selectors.match_engine(match).current_round
+        assert rnd is not None and rnd.turn is not None
+        fields["seat"] = rnd.turn
+    return fields
 
 
 def scores(html: str) -> list[str]:
@@ -38,7 +53,7 @@ def error(html: str) -> str | None:
 
 
 def test_new_match_starts_the_first_round_and_lands_on_the_scorer_link(client):
-    response = client.post(reverse("matches:new"), {
+    response = client.post(reverse("matches:new"), {"creation_key": str(uuid.uuid4()),
         "game": "all-fives", "player_0": "Olena", "player_1": "Taras", "player_2": "",
         "starter": "1", "mode": "tracked"})
     match = Match.objects.get()
@@ -51,7 +66,7 @@ def test_new_match_starts_the_first_round_and_lands_on_the_scorer_link(client):
 
 
 def test_new_match_by_a_draw_of_lots_says_who_starts(client):
-    response = client.post(reverse("matches:new"), {
+    response = client.post(reverse("matches:new"), {"creation_key": str(uuid.uuid4()),
         "game": "five-up", "player_0": "Olena", "player_1": "Taras", "player_2": "Iryna",
         "starter": "lots", "mode": "tracked"}, follow=True)
     first = selectors.match_engine(Match.objects.get()).current_round
@@ -62,7 +77,7 @@ def test_new_match_by_a_draw_of_lots_says_who_starts(client):
 
 
 def test_new_match_keeps_fives_and_threes_options(client):
-    client.post(reverse("matches:new"), {
+    client.post(reverse("matches:new"), {"creation_key": str(uuid.uuid4()),
         "game": "fives-and-threes", "player_0": "A", "player_1": "B", "player_2": "C",
         "tile_set": "double-nine", "deal": "short", "drawing": "on", "advanced": "on",
         "starter": "0", "mode": "tracked", "target": "101"})
@@ -78,17 +93,39 @@ def test_new_match_keeps_fives_and_threes_options(client):
     ({"player_0": "Olena", "player_1": "olena"}, "player_0", "different name"),
     ({"player_0": "A", "player_1": "B", "player_2": "C", "player_3": "D", "player_4": "E"},
      "player_0", "all-fives is for 2 to 4 players, not 5"),
-    ({"player_0": "A", "player_1": "B", "hand_size": "20"}, "hand_size", "too large"),
+    ({"player_0": "A", "player_1": "B", "hand_size": "20"}, "hand_size",
+     "hand_size x 2 players <= 28 tiles, not 20"),
     ({"player_0": "A", "player_1": "B", "starter": "5"}, "starter", "one of the players"),
 ])
 def test_new_match_refuses_bad_input_and_keeps_what_was_typed(client, data, field, message):
-    response = client.post(reverse("matches:new"), {"game": "all-fives", "mode": "tracked",
-                                                    "immediate_end": "on", **data})
+    response = client.post(reverse("matches:new"), {
+        "game": "all-fives", "mode": "tracked", "immediate_end": "on",
+        "creation_key": str(uuid.uuid4()), **data})
     assert response.status_code == 200
     assert Match.objects.count() == 0
     form = response.context["form"]
     assert message in " ".join(form.errors[field])
     assert f'value="{data["player_0"]}"' in response.content.decode()
+
+
+def test_the_same_new_match_form_submitted_twice_makes_one_match(client):
+    form = {"creation_key": str(uuid.uuid4()), "game": "all-fives", "player_0": "Olena",
+            "player_1": "Taras", "starter": "lots", "mode": "tracked"}
+    first = client.post(reverse("matches:new"), form)
+    second = client.post(reverse("matches:new"), form)
+    match = Match.objects.get()
+    assert first["Location"] == second["Location"] == match.get_scorer_url()
+    assert match.rounds.count() == 1 and match.version == 1
+    assert client.get(match.get_scorer_url()).status_code == 200
+
+
+def test_names_that_differ_only_by_case_are_one_name_however_the_database_folds(client):
+    response = client.post(reverse("matches:new"), {
+        "creation_key": str(uuid.uuid4()), "game": "all-fives", "player_0": "İvan",
+        "player_1": "ivan", "starter": "0", "mode": "tracked"})
+    # Python's casefold tells "İvan" from "ivan"; whatever the database says, no 500
+    assert response.status_code in (200, 302)
+    assert Match.objects.count() == (1 if response.status_code == 302 else 0)
 
 
 # -- scoring --------------------------------------------------------------------------
@@ -99,6 +136,7 @@ def test_tapping_a_tile_offers_only_its_legal_ends_with_what_they_make(client):
     services.round_start(match=match, starter=0)
     services.event_record(match=match, action=rules.Play(0, T("1-4")))
     services.event_record(match=match, action=rules.Play(1, T("1-1"), A("1-4:1")))
+    join(client, match)
     html = client.get(scorer_url(match) + "?tile=4-4", **HTMX).content.decode()
     points = re.findall(r'data-point="([^"]+)">([^<]+)<small>([^<]+)</small>', html)
     assert [(p, s.strip()) for p, _, s in points] == [("1-4:4", "sum 10 → 10")]
@@ -111,8 +149,9 @@ def test_tapping_a_tile_offers_only_its_legal_ends_with_what_they_make(client):
 def test_a_play_through_htmx_answers_with_the_scorepad_fragment(client):
     match = two_player_all_fives()
     services.round_start(match=match, starter=0)
+    join(client, match)
     response = client.post(scorer_url(match, "play"),
-                           {"seq": seq(match), "tile": "5-5", "at": "", "claim": "10"}, **HTMX)
+                           {**w(match, turn=True), "tile": "5-5", "at": "", "claim": "10"}, **HTMX)
     html = response.content.decode()
     assert response.status_code == 200
     assert "<html" not in html and 'id="scorepad"' in html
@@ -125,8 +164,10 @@ def test_a_wrong_call_is_refused_plainly_and_nothing_is_stored(client):
     services.round_start(match=match, starter=0)
     services.event_record(match=match, action=rules.Play(0, T("5-5")))
     before = snapshot(match)
+    join(client, match)
     html = client.post(scorer_url(match, "play"), {
-        "seq": seq(match), "tile": "0-5", "at": "5-5:5", "claim": "15"}, **HTMX).content.decode()
+        **w(match, turn=True), "tile": "0-5", "at": "5-5:5", "claim": "15"},
+        **HTMX).content.decode()
     assert error(html) == "claim 15 differs from the 10 the rules give (end sum 10)"
     assert snapshot(match) == before
     # the tile stays chosen so the scorer can place it again without the call
@@ -137,7 +178,8 @@ def test_a_pass_while_the_boneyard_holds_tiles_is_refused_with_the_reason(client
     match = two_player_all_fives()
     services.round_start(match=match, starter=0)
     services.event_record(match=match, action=rules.Play(0, T("5-5")))
-    html = client.post(scorer_url(match, "pass"), {"seq": seq(match)}, **HTMX).content.decode()
+    join(client, match)
+    html = client.post(scorer_url(match, "pass"), w(match, turn=True), **HTMX).content.decode()
     assert error(html) == "Taras cannot pass while the boneyard holds 24 tiles"
 
 
@@ -145,10 +187,15 @@ def test_a_repeated_tap_after_a_dropped_connection_is_not_applied_twice(client):
     match = two_player_all_fives()
     services.round_start(match=match, starter=0)
     services.event_record(match=match, action=rules.Play(0, T("5-5")))
-    stale = seq(match)
-    client.post(scorer_url(match, "draw"), {"seq": stale, "tiles": "2"}, **HTMX)
-    html = client.post(scorer_url(match, "draw"), {"seq": stale, "tiles": "2"},
-                       **HTMX).content.decode()
+    join(client, match)
+    tap = {**w(match, turn=True), "tiles": "2"}
+    client.post(scorer_url(match, "draw"), tap, **HTMX)
+    html = client.post(scorer_url(match, "draw"), tap, **HTMX).content.decode()
+    assert "Already recorded: Taras&#x27;s draw of 2." in html
+    assert Event.objects.filter(kind="draw").count() == 1
+    # the same page's other tap, made on the version it showed, is refused as stale
+    stale = {**tap, "key": str(uuid.uuid4())}
+    html = client.post(scorer_url(match, "draw"), stale, **HTMX).content.decode()
     assert str(OUT_OF_DATE) in html.replace("&#x27;", "'")
     assert Event.objects.filter(kind="draw").count() == 1
     rnd = selectors.match_engine(match).current_round
@@ -158,8 +205,9 @@ def test_a_repeated_tap_after_a_dropped_connection_is_not_applied_twice(client):
 def test_settling_by_tiles_shows_the_settlement_steps(client):
     match = two_player_all_fives()
     play_short_round(match)  # Olena goes out, Taras holds one tile
+    join(client, match)
     html = client.post(scorer_url(match, "settle"), {
-        "seq": seq(match), "entry": "tiles", "hand_1": ["3-6"]}, **HTMX).content.decode()
+        **w(match), "entry": "tiles", "hand_1": ["3-6"]}, **HTMX).content.decode()
     assert error(html) is None
     assert "Round 1 settled" in html
     assert "9 rounds up to 10 (remainder 4)" in html
@@ -169,8 +217,9 @@ def test_settling_by_tiles_shows_the_settlement_steps(client):
 def test_settling_with_impossible_pips_is_refused(client):
     match = two_player_all_fives()
     play_short_round(match)
+    join(client, match)
     html = client.post(scorer_url(match, "settle"), {
-        "seq": seq(match), "entry": "pips", "pips_0": "0", "pips_1": "13"},
+        **w(match), "entry": "pips", "pips_0": "0", "pips_1": "13"},
         **HTMX).content.decode()
     assert error(html) == "pips: no unseen tile has 13 pips (Taras)"
     assert not match.rounds.get().settled
@@ -181,36 +230,39 @@ def test_undo_steps_back_into_the_previous_round(client):
     play_short_round(match)
     services.round_settle(match=match, pips=(0, 9))
     services.round_start(match=match, starter=0)
+    join(client, match)
     for expected, what in ((["20", "10"], "the start of the round"),
                            (["10", "10"], "the round&#x27;s settlement"),
                            (["10", "10"], "Olena&#x27;s 5-6 on 5-5:5")):
         # the round start, then the settlement, then the last tile of round 1
-        html = client.post(scorer_url(match, "undo"), {"seq": seq(match)},
+        html = client.post(scorer_url(match, "undo"), w(match),
                            **HTMX).content.decode()
         assert scores(html) == expected
         assert f"Took back {what}." in html
-    assert match.rounds.count() == 1 and not match.rounds.get().settled
+    assert live(match.rounds).count() == 1 and not live(match.rounds).get().settled
 
 
 def test_without_javascript_a_write_redirects_and_an_error_is_a_message(client):
     match = two_player_all_fives()
     services.round_start(match=match, starter=0)
-    response = client.post(scorer_url(match, "play"), {"seq": seq(match), "tile": "5-5"})
+    join(client, match)
+    response = client.post(scorer_url(match, "play"), {**w(match, turn=True), "tile": "5-5"})
     assert response.status_code == 302 and response["Location"] == scorer_url(match)
-    response = client.post(scorer_url(match, "pass"), {"seq": seq(match)}, follow=True)
+    response = client.post(scorer_url(match, "pass"), w(match, turn=True), follow=True)
     assert "cannot pass while the boneyard holds" in response.content.decode()
 
 
-def test_the_scorer_url_is_the_scorepad_with_the_matchs_token():
+def test_the_scorer_url_holds_no_secret_and_the_join_link_does():
     match = two_player_all_fives()
-    assert match.get_scorer_url() == scorer_url(match)
-    assert match.get_scorer_url() == f"/matches/{match.public_id}/score/{match.scorer_token}/"
+    assert match.get_scorer_url() == scorer_url(match) == f"/matches/{match.public_id}/score/"
+    assert match.get_join_url() == f"/matches/{match.public_id}/join/{match.scorer_token}/"
 
 
 def test_a_refused_tap_redirects_back_with_the_tile_it_named_quoted(client):
     match = two_player_all_fives()
     services.round_start(match=match, starter=0)
-    response = client.post(scorer_url(match, "play"), {"seq": seq(match), "tile": "5-5&x=1"})
+    join(client, match)
+    response = client.post(scorer_url(match, "play"), {**w(match, turn=True), "tile": "5-5&x=1"})
     assert response.status_code == 302
     assert response["Location"] == scorer_url(match) + "?tile=5-5%26x%3D1"
 
@@ -218,22 +270,30 @@ def test_a_refused_tap_redirects_back_with_the_tile_it_named_quoted(client):
 def test_a_called_round_records_the_ends_and_checks_the_sum(client):
     match = two_player_all_fives()
     services.round_start(match=match, starter=None, mode="ends")
+    join(client, match)
     html = client.post(scorer_url(match, "call"), {
-        "seq": seq(match), "seat": "1", "end_0": "6", "double_0": "on", "end_1": "3",
+        **w(match), "seat": "1", "end_0": "6", "double_0": "on", "end_1": "3",
         "claim": "15"}, **HTMX).content.decode()
     assert error(html) is None
     assert scores(html) == ["0", "15"]
     html = client.post(scorer_url(match, "call"), {
-        "seq": seq(match), "seat": "0", "end_0": "4", "end_1": "2", "claim": "5"},
+        **w(match), "seat": "0", "end_0": "4", "end_1": "2", "claim": "5"},
         **HTMX).content.decode()
     assert error(html) == "claim 5 differs from the 0 the rules give (end sum 6)"
 
 
-def test_the_scorer_link_needs_the_secret_token(client):
+def test_scoring_needs_a_grant_and_the_join_link_its_secret(client):
     match = two_player_all_fives()
-    url = reverse("matches:scorepad", kwargs={"public_id": match.public_id, "token": "guess"})
-    assert client.get(url).status_code == 404
-    assert client.post(url + "undo/", {"seq": 0}).status_code == 404
+    services.round_start(match=match, starter=0)
+    before = snapshot(match)
+    assert client.get(scorer_url(match)).status_code == 403
+    assert client.post(scorer_url(match, "undo"), w(match)).status_code == 403
+    for guess in ("guess", "ünïcødé", match.scorer_token[:-1]):
+        url = reverse("matches:join", kwargs={"public_id": match.public_id, "token": guess})
+        assert client.get(url).status_code == 404
+        assert client.post(url).status_code == 404
+    assert client.get(scorer_url(match)).status_code == 403
+    assert snapshot(match) == before
 
 
 def test_the_public_link_is_read_only_and_refreshes_itself(client):
@@ -252,57 +312,65 @@ def test_a_finished_match_shows_the_winner(client):
     services.round_settle(match=match, pips=(0, 9))  # Taras's 9 rounds up: Olena has 20
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED
+    join(client, match)
     html = client.get(scorer_url(match)).content.decode()
     assert 'id="winner"' in html and "Olena</strong> won the match" in html
 
 
-def test_home_lists_matches_in_progress_and_finished(client):
+def test_home_lists_this_phones_matches_only(client):
     playing = two_player_all_fives()
     done = two_player_all_fives(target=20)
     play_short_round(done)
     services.round_settle(match=done, pips=(0, 9))
+    watched = two_player_all_fives()
+    stranger = two_player_all_fives()
+    join(client, playing)
+    join(client, done)
+    client.get(watched.get_absolute_url())
     html = client.get(reverse("matches:home")).content.decode()
-    assert html.index(playing.get_absolute_url()) < html.index("Finished") < \
-        html.index(done.get_absolute_url())
+    assert html.index(playing.get_scorer_url()) < html.index("Finished here") < \
+        html.index(done.get_absolute_url()) < html.index("Watched on this phone") < \
+        html.index(watched.get_absolute_url())
+    assert str(stranger.public_id) not in html
 
 
 def test_the_next_round_after_a_domino_is_started_by_the_finisher(client):
     match = two_player_all_fives()
     play_short_round(match)
     services.round_settle(match=match, pips=(0, 9))
+    join(client, match)
     html = client.get(scorer_url(match)).content.decode()
     assert "<strong>Olena</strong> placed the last tile and starts." in html
-    html = client.post(scorer_url(match, "round"), {"seq": seq(match), "mode": "tracked"},
+    html = client.post(scorer_url(match, "round"), {**w(match), "mode": "tracked"},
                        **HTMX).content.decode()
     assert "Olena's turn" in html and "Drawn by lots" not in html
 
 
 def test_the_phone_that_started_a_match_finds_its_scorer_link_on_the_home_page(client):
-    client.post(reverse("matches:new"), {
+    client.post(reverse("matches:new"), {"creation_key": str(uuid.uuid4()),
         "game": "all-fives", "player_0": "Olena", "player_1": "Taras", "starter": "0",
         "mode": "tracked"})
     match = Match.objects.get()
     assert scorer_url(match) in client.get(reverse("matches:home")).content.decode()
-    # another phone only sees the public link
-    from django.test import Client
-
+    # another phone sees nothing of it: strangers' matches are not listed
     other = Client().get(reverse("matches:home")).content.decode()
-    assert match.get_absolute_url() in other and match.scorer_token not in other
+    assert str(match.public_id) not in other and match.scorer_token not in other
 
 
 def test_a_called_fives_and_threes_round_ends_with_the_going_out_call(client):
     match = services.match_create(game="fives-and-threes", players=["Olena", "Taras"])
     services.round_start(match=match, starter=None, mode="ends")
+    join(client, match)
     html = client.get(scorer_url(match)).content.decode()
     assert "Olena went out" not in html and "Blocked: settle the round" in html
     html = client.post(scorer_url(match, "call"), {
-        "seq": seq(match), "seat": "0", "end_0": "4", "end_1": "5", "goes_out": "on",
+        **w(match), "seat": "0", "end_0": "4", "end_1": "5", "goes_out": "on",
         "claim": "4"}, **HTMX).content.decode()
     assert error(html) is None
     assert "sum 9 → <strong>4 (+1 for going out)</strong>" in html
     assert "count the hands" in html  # the round ended by itself: only the hands remain
     html = client.post(scorer_url(match, "settle"), {
-        "seq": seq(match), "entry": "pips", "pips_0": "0", "pips_1": "12"},
+        **w(match), "entry": "pips", "pips_0": "0", "pips_1": "12"},
         **HTMX).content.decode()
     assert error(html) is None and scores(html) == ["4", "0"]
     assert match.rounds.get().finisher == 0
