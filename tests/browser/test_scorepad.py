@@ -590,17 +590,63 @@ def test_a_tap_whose_answer_was_lost_is_found_recorded_and_not_applied_twice(pag
     place(page, "5-5", shows="sum 10 → 10")
     before = seq(page)
 
-    def lose_the_answer(route):
-        route.fetch()  # the server receives and records the tap ...
+    lost = []
+
+    def lose_the_first_answer(route):
+        if lost:
+            route.continue_()
+            return
+        lost.append(route.fetch())  # the server receives and records the tap ...
         route.abort()  # ... and its answer never reaches the phone
 
-    page.route("**/score/play/", lose_the_answer)
+    page.route("**/score/play/", lose_the_first_answer)
     tap_tile(page, "0-5")
     choice(page, "5-5:5").click()
-    page.unroute("**/score/play/")
     messages = page.locator(".messages")
     expect(messages).to_contain_text("Your last tap was recorded: Bo's 0-5 on 5-5:5.")
     expect(messages).to_have_attribute("role", "status")
     wait_seq(page, before + 1)
     expect(page.locator('g.board-tile[data-tile="0-5"]')).to_have_count(1)
     expect(page.locator('.score[data-score="1"]')).to_have_text("10")
+
+
+# -- scorers, links and starting once -------------------------------------------------
+
+
+def test_a_double_tap_on_start_makes_one_match(live_server, page):
+    from matches.models import Match
+
+    page.goto(live_server.url + "/new/")
+    page.fill("input[name=player_0]", "Ann")
+    page.fill("input[name=player_1]", "Bo")
+    page.select_option("select#id_starter", "0")
+    page.dblclick("#start-match")
+    expect(page.locator("#scorepad")).to_be_visible()
+    assert Match.objects.count() == 1
+
+
+def test_scoring_is_handed_to_another_phone_and_the_old_link_dies_when_replaced(
+        live_server, page, browser):
+    start_match(page, live_server, game="all-fives", players=["Ann", "Bo"])
+    page.click("text=Scorers & QR code")
+    expect(page.locator("h1")).to_have_text("Scorers")
+    expect(page.locator("#scorer-qr svg")).to_be_visible()
+    link = page.locator("input.link-input").input_value()
+    assert "/join/" in link
+
+    other = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
+    other.goto(link)  # what the camera opens after scanning the code
+    other.click("#join-button")
+    expect(other).to_have_url(re.compile(r"/matches/[0-9a-f-]{36}/score/$"))
+    other.wait_for_function("() => window.htmx !== undefined")
+    place(other, "5-5", shows="sum 10 → 10")
+
+    page.click("#rotate-link")
+    expect(page.locator(".messages")).to_contain_text("the old one no longer works")
+    late = browser.new_context().new_page()
+    late.goto(link)
+    expect(late.locator("h1")).to_have_text("This scorer's link no longer works")
+    # the phone already scoring goes on
+    place(other, "0-5", "5-5:5")
+    other.context.close()
+    late.context.close()

@@ -210,7 +210,7 @@ def test_restore_refuses_a_version_that_is_not_earlier(table):
 def test_the_shared_link_is_exchanged_for_a_grant_and_left_behind(table):
     client = Client()
     ask = client.get(table.get_join_url())
-    assert ask.status_code == 200 and ask["Referrer-Policy"] == "no-referrer"
+    assert ask.status_code == 200 and ask["Referrer-Policy"] == "strict-origin"
     assert "no-store" in ask["Cache-Control"]
     assert not ScorerGrant.objects.filter(match=table).exists()  # a link preview makes none
 
