@@ -308,6 +308,11 @@ def scorers_revoke(request: HttpRequest, public_id: UUID, grant_id: int) -> Http
     if grant is None:
         return _not_scorer(request, match)
     target = get_object_or_404(ScorerGrant, pk=grant_id, match=match)
+    if target.is_creator and target.pk != grant.pk:
+        # a leaked link must not lock out the phone that can restore what it did
+        messages.error(request, _("The phone that started the match can only be revoked "
+                                  "from that phone."))
+        return redirect("matches:scorers", public_id=match.public_id)
     services.grant_revoke(grant=target)
     if target.pk == grant.pk:
         messages.info(request, _("This phone no longer scores this match."))

@@ -28,6 +28,10 @@ class IllegalPlacement(RulesError):
     """A tile that cannot join the layout where it was said to."""
 
 
+class DuplicateEnd(RulesError):
+    """A called placement listing one terminal double twice (the set holds one of each)."""
+
+
 class NotYourTurn(RulesError):
     """A seat acting out of turn."""
 

@@ -152,9 +152,8 @@ class Game:
                 raise OptionError(f"option {key} must be a positive integer, not {given[key]!r}")
         hand_size = given.get("hand_size") or self.default_hand_size(players, tile_set, deal)
         if players * hand_size > tile_set.size:
-            raise OptionError(f"option hand_size {hand_size} is too large: {players} hands of "
-                              f"{hand_size} need {players * hand_size} tiles, the "
-                              f"{tile_set.slug} set has {tile_set.size}")
+            raise OptionError(f"option hand_size must be a positive integer with hand_size x "
+                              f"{players} players <= {tile_set.size} tiles, not {hand_size}")
         return MatchOptions(
             target=given.get("target") or self.default_target(players),
             tile_set=tile_set,

@@ -22,17 +22,19 @@ import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, Final
 
 from .errors import (
     BoneyardNotEmpty,
     ClaimMismatch,
     DrawRefused,
+    DuplicateEnd,
     HandsMismatch,
     MatchOver,
     NotYourTurn,
     RoundOver,
     RulesError,
+    TileNotInSet,
 )
 from .games import ALL_FIVES, ZERO, Game, MatchOptions, Settlement
 from .layout import AttachmentPoint, Layout, ScoringEnd
@@ -503,8 +505,16 @@ class Match:
         if limit is not None and len(call.ends) > limit:
             raise RulesError(f"{self.game.slug} has at most {limit} scoring ends, "
                              f"not {len(call.ends)}")
+        doubles: set[int] = set()
         for end in call.ends:
-            self.options.tile_set.check_value(end.value)
+            if not end.double:
+                self.options.tile_set.check_value(end.value)
+                continue
+            if not 0 <= end.value <= self._top:
+                raise TileNotInSet(f"end '{end}' is not a double of the set")
+            if end.value in doubles:  # a terminal double is one tile: the set has one
+                raise DuplicateEnd(f"end {end} is listed twice: the set has one {end}")
+            doubles.add(end.value)
         end_sum = sum(end.points for end in call.ends)
         award = self._score(rnd, call.seat, end_sum, call.goes_out, call.claim)
         if call.goes_out:
@@ -618,7 +628,9 @@ class Match:
             if not rnd.tracked and seat != finisher and not hand:
                 raise HandsMismatch(f"hands: {who} did not go out, so holds at least one tile")
             for tile in hand:
-                self.options.tile_set.check(tile)
+                if tile.high > self._top:
+                    raise TileNotInSet(f"hands: {who} shows {tile}, which is not in the "
+                                       f"{self.options.tile_set.slug} set")
                 if tile in on_table:
                     raise HandsMismatch(f"hands: {who} shows {tile}, which is on the table")
                 if tile in shown:
@@ -647,6 +659,20 @@ class Match:
                     raise HandsMismatch(f"pips: no unseen tile has {total} pips ({who})")
                 many = f"{count} unseen tiles" if count is not None else "unseen tiles"
                 raise HandsMismatch(f"pips: no {many} add up to {total} ({who})")
+        # Each total is possible alone; now all of them at once, from one set of tiles.
+        holders = [seat for seat in range(self.players) if seat != finisher
+                   and (not rnd.tracked or rnd.counts[seat] > 0)]
+        needs = [(rnd.counts[seat] if rnd.tracked else _AT_LEAST_ONE, pips[seat])
+                 for seat in holders]
+        by_value = [0] * (2 * self.options.tile_set.top + 1)
+        for value in unseen:
+            by_value[value] += 1
+        if _dealable(by_value, needs, _DEAL_BUDGET) is False:
+            names = [self.who(seat) for seat in holders]
+            totals = [str(pips[seat]) for seat in holders]
+            verb = "holds" if len(holders) == 1 else "hold"
+            raise HandsMismatch(f"pips: no way to deal the unseen tiles so that "
+                                f"{_listed(names)} {verb} {_listed(totals)} together")
         return tuple(pips)
 
     def _known_on_table(self, rnd: Round) -> set[Tile] | Layout:
@@ -676,6 +702,245 @@ def _reachable(tiles: Sequence[int], total: int, count: int | None) -> bool:
         for k in range(count, 0, -1):
             by_count[k] |= by_count[k - 1] << pips
     return bool(by_count[count] >> total & 1)
+
+
+# -- dealing pip totals jointly ------------------------------------------------------
+#
+# Pip totals that are each possible alone may still be impossible together: two seats
+# cannot both hold the one 12-12. `_dealable` looks for one deal of the unseen tiles that
+# gives every seat its total (and its tile count, where the round tracked it). Only the
+# pip values matter, not which tiles, so the unseen tiles are a count per value
+# (`avail[v]`: how many are worth v pips) and a seat takes a multiset of values. The tiles
+# no seat takes (the boneyard, or tiles never dealt) are one more "seat", the rest: its
+# count and total are what the seats leave, so every deal is an exact partition and the
+# last seat left takes exactly what remains.
+#
+# The search is depth first, seat by seat, always on the seat with the least room (the
+# one closest to the least or the most its count can hold), taking its values from the
+# highest down. It prunes with bounds: what the lower values can still give the seat,
+# and what the other seats need together (those with the most pips a tile compete for
+# the big tiles, those with the fewest for the small ones); and it remembers the states
+# (tiles left, seats left) that failed. It is exact, but the problem is hard in general,
+# so it counts its steps: after `_DEAL_BUDGET` it gives up and answers None, and the
+# caller then accepts the totals, each of which passed alone: never refuse what may be a
+# real deal. A count rather than a clock, so that a record replays the same on any
+# machine and on either build. The worst inputs found by the searches in
+# tests/rules/test_pips_joint.py stay far below the budget.
+
+_AT_LEAST_ONE: Final = -1  # a seat's count is unknown (a called round): one tile or more
+_ANY: Final = -2  # the rest of a called round: any number of tiles, none included
+_DEAL_BUDGET: Final = 20_000  # steps of the search: some 60 ms at most in plain Python
+
+
+def _dealable(avail: list[int], needs: Sequence[tuple[int, int]], budget: int) -> bool | None:
+    """Whether the tiles (``avail[v]`` of them worth v pips) can be dealt to the seats.
+
+    ``needs`` holds each seat's (tile count, pip total); the count is ``_AT_LEAST_ONE``
+    where it is unknown. Each tile goes to one seat at most. None: the search ran out of
+    its ``budget`` of steps before it could tell.
+    """
+    tiles = sum(avail)
+    pips = sum(value * count for value, count in enumerate(avail))
+    held = sum(count for count, _ in needs)
+    rest = pips - sum(total for _, total in needs)
+    counted = all(count >= 0 for count, _ in needs)
+    if rest < 0 or counted and held > tiles:
+        return False
+    seats = sorted([*needs, (tiles - held if counted else _ANY, rest)])
+    return _Dealer(list(avail), budget).place(tuple(seats))
+
+
+class _Left:
+    """The tiles left when a seat starts to take its own, summed up for the bounds.
+
+    ``low[j]`` and ``high[j]``: the j smallest and the j largest together; ``at_least[v]``:
+    how many are worth v or more. ``rich`` and ``poor``: the other seats' needs as
+    growing groups (tiles, pips), from the most pips a tile down and from the fewest up.
+    """
+
+    def __init__(self, avail: list[int]) -> None:
+        values: list[int] = []
+        for value, count in enumerate(avail):
+            values.extend([value] * count)
+        tiles = len(values)
+        self.tiles = tiles
+        self.low = [0] * (tiles + 1)
+        self.high = [0] * (tiles + 1)
+        for j in range(tiles):
+            self.low[j + 1] = self.low[j] + values[j]
+            self.high[j + 1] = self.high[j] + values[tiles - 1 - j]
+        self.pips = self.low[tiles]
+        self.at_least = [0] * (len(avail) + 1)
+        for value in range(len(avail) - 1, -1, -1):
+            self.at_least[value] = self.at_least[value + 1] + avail[value]
+        self.rich: list[tuple[int, int]] = []
+        self.poor: list[tuple[int, int]] = []
+
+    def fit(self, count: int, total: int) -> bool:
+        """Whether one seat's need fits the tiles left, on its own."""
+        if count >= 0:
+            return count <= self.tiles and self.low[count] <= total <= self.high[count]
+        if count == _AT_LEAST_ONE:
+            return self.tiles > 0 and self.low[1] <= total <= self.pips
+        return total <= self.pips
+
+    def room(self, count: int, total: int) -> int:
+        """How far a seat's total is from the least or the most it could hold."""
+        if count >= 0:
+            return min(total - self.low[count], self.high[count] - total)
+        return min(total, self.pips - total)
+
+
+def _groups(seats: Sequence[tuple[int, int]], rich: bool) -> list[tuple[int, int]]:
+    """The counted seats as growing groups (tiles, pips), the most pips a tile first if
+    ``rich``, else the fewest: the groups that compete hardest for the big or small tiles."""
+    order = sorted([(total / count, count, total) for count, total in seats if count > 0],
+                   reverse=rich)
+    groups: list[tuple[int, int]] = []
+    tiles = pips = 0
+    for _, count, total in order:
+        tiles += count
+        pips += total
+        groups.append((tiles, pips))
+    return groups
+
+
+def _groups_fit(avail: list[int], groups: list[tuple[int, int]], rich: bool) -> bool:
+    """Whether each group can reach its pips with the biggest tiles (``rich``), or stay
+    down to them with the smallest."""
+    value = len(avail) - 1 if rich else 0
+    step = -1 if rich else 1
+    spare = avail[value]  # tiles worth `value` not yet counted
+    tiles = pips = 0
+    for want, total in groups:
+        while tiles < want:
+            while spare == 0:
+                value += step
+                if not 0 <= value < len(avail):
+                    return False
+                spare = avail[value]
+            use = min(spare, want - tiles)
+            tiles += use
+            pips += use * value
+            spare -= use
+        if pips < total if rich else pips > total:
+            return False
+    return True
+
+
+class _Dealer:
+    """One search of `_dealable`: the tiles left, the steps left, the failed states."""
+
+    def __init__(self, avail: list[int], budget: int) -> None:
+        self.avail = avail
+        self.steps = budget
+        self.failed: set[tuple[tuple[int, ...], tuple[tuple[int, int], ...]]] = set()
+
+    def place(self, seats: tuple[tuple[int, int], ...]) -> bool | None:
+        """Deal the tiles left to ``seats`` (sorted (count, total) pairs) exactly."""
+        self.steps -= 1
+        if self.steps < 0:
+            return None
+        avail = self.avail
+        left = _Left(avail)
+        best = -1
+        room = 0
+        for index, (count, total) in enumerate(seats):
+            if not left.fit(count, total):
+                return False
+            slack = left.room(count, total)
+            if best < 0 or slack < room:
+                best, room = index, slack
+        if len(seats) == 1:  # the last seat takes what is left (the totals add up to it)
+            count, total = seats[0]
+            return total == left.pips and (count == left.tiles or count < 0)
+        # groups of seats: those with the most pips a tile, and the fewest, together
+        if not (_groups_fit(avail, _groups(seats, True), True)
+                and _groups_fit(avail, _groups(seats, False), False)):
+            return False
+        # seats of unknown count take one tile each at least: the j smallest totals
+        # together need the j smallest tiles at least
+        smallest = sorted([total for count, total in seats if count == _AT_LEAST_ONE])
+        if len(smallest) > left.tiles:
+            return False
+        pips = 0
+        for j, total in enumerate(smallest):
+            pips += total
+            if pips < left.low[j + 1]:
+                return False
+        key = (tuple(avail), seats)
+        if key in self.failed:
+            return False
+        count, total = seats[best]
+        others = seats[:best] + seats[best + 1:]
+        if len(others) > 1:  # one other seat only: it takes what this one leaves
+            left.rich = _groups(others, True)
+            left.poor = _groups(others, False)
+        # a seat with more pips a tile than the tiles left tries the fewest big tiles
+        # first, leaving the big ones to the others; one with fewer, the most
+        sparing = count > 0 and total * left.tiles > left.pips * count
+        found = self.take(count, total, count if count >= 0 else 0, len(avail) - 1, sparing,
+                          others, left)
+        if found is False:
+            self.failed.add(key)
+        return found
+
+    def take(self, count: int, total: int, left: int, value: int, sparing: bool,
+             seats: tuple[tuple[int, int], ...], tiles: _Left) -> bool | None:
+        """Give one seat ``total`` more pips in tiles worth ``value`` or less, then go on.
+
+        ``count`` is the seat's kind (a tile count, ``_AT_LEAST_ONE`` or ``_ANY``); for a
+        counted seat ``left`` is how many tiles it still takes, otherwise how many it took.
+        ``tiles`` describes the tiles as they were before this seat took any: the values
+        below ``value`` are still all there.
+        """
+        self.steps -= 1
+        if self.steps < 0:
+            return None
+        avail = self.avail
+        counted = count >= 0
+        if counted and left == 0:
+            return False if total else self.place(seats)
+        if not counted and total == 0 and (left > 0 or count == _ANY):
+            # done; the 0-0 could come too, but it is as well left to the others
+            return self.place(seats)
+        value = min(value, total)  # a tile worth more than what is left cannot come
+        if value < 0:
+            return False
+        most = min(avail[value], total // value if value else avail[value])
+        if counted:
+            most = min(most, left)
+        below = tiles.at_least[value]  # tiles worth `value` or more: the lower ones after
+        high = tiles.high
+        first, stop, step = (0, most + 1, 1) if sparing else (most, -1, -1)
+        for taken in range(first, stop, step):
+            more = total - taken * value
+            if counted:
+                after = left - taken  # tiles still to take, all worth less than `value`
+                if after > tiles.tiles - below or not tiles.low[after] <= more <= (
+                        high[below + after] - high[below]):
+                    continue
+            else:
+                after = left + taken
+                if more > high[tiles.tiles] - high[below]:  # all the lower tiles together
+                    continue
+            avail[value] -= taken
+            if taken and not (_groups_fit(avail, tiles.rich, True)
+                              and _groups_fit(avail, tiles.poor, False)):
+                found: bool | None = False  # the others could no longer be served
+            else:
+                found = self.take(count, more, after, value - 1, sparing, seats, tiles)
+            avail[value] += taken
+            if found is not False:
+                return found
+        return False
+
+
+def _listed(words: Sequence[str]) -> str:
+    """"a", "a and b", "a, b and c"."""
+    if len(words) < 2:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def _show(value: Score) -> str:

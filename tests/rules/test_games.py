@@ -134,7 +134,14 @@ def test_unknown_game(slug, shown):
     (FIVES_AND_THREES, 2, {"divisors": [3, 3]},
      "option divisors must be a list of different whole numbers of at least 2, not [3, 3]"),
     (ALL_FIVES, 4, {"hand_size": 8},
-     "option hand_size 8 is too large: 4 hands of 8 need 32 tiles, the double-six set has 28"),
+     "option hand_size must be a positive integer with hand_size x 4 players <= 28 tiles, "
+     "not 8"),
+    (FIVES_AND_THREES, 5, {"set": "double-twelve", "hand_size": 91},
+     "option hand_size must be a positive integer with hand_size x 5 players <= 91 tiles, "
+     "not 91"),
+    (FIVES_AND_THREES, 5, {"set": "double-nine", "hand_size": 12},
+     "option hand_size must be a positive integer with hand_size x 5 players <= 55 tiles, "
+     "not 12"),
 ])
 def test_option_errors(game, players, given, message):
     with pytest.raises(OptionError) as excinfo:

@@ -13,6 +13,7 @@ from matches.rules import (
     BoneyardNotEmpty,
     ClaimMismatch,
     DrawRefused,
+    DuplicateEnd,
     HandsMismatch,
     IllegalPlacement,
     Match,
@@ -533,8 +534,20 @@ def test_duplicate_tiles_in_hands_are_refused():
 
 def test_hands_outside_the_set_are_refused():
     match = short_round()
-    with pytest.raises(TileNotInSet, match="^tile 6-7 is not in the double-six set$"):
+    with pytest.raises(TileNotInSet) as excinfo:
         match.settle(hands=[[], tiles("6-7")])
+    assert str(excinfo.value) == "hands: seat 1 shows 6-7, which is not in the double-six set"
+
+
+def test_hands_outside_a_larger_set_are_refused_in_a_called_round():
+    match = Match(FIVES_AND_THREES, 3, {"set": "double-twelve", "hand_size": 3})
+    match.start_round(mode=RoundMode.CALLED)
+    match.call(1, ends("6-6", "3"))
+    with pytest.raises(TileNotInSet) as excinfo:
+        match.settle(result=RoundEnd.BLOCKED, hands=[tiles("12-13"), tiles("1-2"), tiles("0-0")])
+    assert str(excinfo.value) == ("hands: seat 0 shows 12-13, which is not in the "
+                                  "double-twelve set")
+    assert not current(match).settled  # refused: the round still waits for its count
 
 
 def test_pips_must_be_reachable_with_the_seats_tile_count():
@@ -658,8 +671,32 @@ def test_called_round_limits_and_checks():
         match.call(0, [])
     with pytest.raises(TileNotInSet, match="^7 is not a value of the double-six set$"):
         match.call(0, ends("7"))
+    with pytest.raises(TileNotInSet) as excinfo:
+        match.call(0, ends("2", "7-7"))
+    assert str(excinfo.value) == "end '7-7' is not a double of the set"
+    with pytest.raises(DuplicateEnd) as duplicate:
+        match.call(0, ends("0-0", "0-0"))
+    assert str(duplicate.value) == "end 0-0 is listed twice: the set has one 0-0"
+    assert isinstance(duplicate.value, RulesError)
+    with pytest.raises(DuplicateEnd, match="^end 5-5 is listed twice: the set has one 5-5$"):
+        match.call(0, [ScoringEnd(5, double=True), ScoringEnd(1), ScoringEnd(5, double=True)])
     with pytest.raises(ClaimMismatch, match=r"^claim 10 differs from the 5 the rules give "
                                             r"\(end sum 5\)$"):
         match.call(0, ends("2", "3"), claim=10)
     match.settle(result=RoundEnd.DOMINO, domino_seat=1, pips=[12, 0])
     assert match.scores == [0, 15 + 10]
+
+
+def test_called_ends_may_repeat_values_but_not_doubles():
+    match = Match(FIVES_AND_THREES, 2, {"set": "double-nine"})
+    match.start_round(mode=RoundMode.CALLED)
+    assert match.call(0, ends("3", "3")).counted == 2  # two open 3s: end sum 6
+    assert match.call(1, ends("9-9", "0-0")).counted == 6  # end sum 18: 18 / 3
+    with pytest.raises(DuplicateEnd) as duplicate:
+        match.call(0, ends("9-9", "9-9"))
+    assert str(duplicate.value) == "end 9-9 is listed twice: the set has one 9-9"
+    with pytest.raises(TileNotInSet) as excinfo:
+        match.call(0, ends("10-10"))
+    assert str(excinfo.value) == "end '10-10' is not a double of the set"
+    assert match.scores == [2, 6]  # the refused calls changed nothing
+    assert len(current(match).events) == 2

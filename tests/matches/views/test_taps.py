@@ -257,6 +257,28 @@ def test_a_revoked_phone_scores_no_more(table):
     assert a.get(url(table, "scorers")).content.decode().count("revoked") >= 1
 
 
+def test_another_phone_cannot_revoke_the_phone_that_started_the_match():
+    creator = Client()
+    creator.post(reverse("matches:new"), {
+        "creation_key": str(uuid.uuid4()), "game": "all-fives", "player_0": "Olena",
+        "player_1": "Taras", "starter": "0", "mode": "tracked"})
+    match = Match.objects.get()
+    intruder = phone(match)
+    first = match.grants.get(is_creator=True)
+    answer = intruder.post(reverse("matches:scorers_revoke", kwargs={
+        "public_id": match.public_id, "grant_id": first.pk}), follow=True).content.decode()
+    assert "can only be revoked from that phone" in answer
+    first.refresh_from_db()
+    assert first.active
+    # the creator takes the intruder's right back, and replaces the leaked link
+    intruder_grant = match.grants.get(is_creator=False)
+    creator.post(reverse("matches:scorers_revoke", kwargs={
+        "public_id": match.public_id, "grant_id": intruder_grant.pk}))
+    creator.post(url(match, "scorers_rotate"))
+    assert intruder.get(url(match, "scorepad")).status_code == 403
+    assert creator.get(url(match, "scorepad")).status_code == 200
+
+
 def test_logs_never_hold_a_scorers_secret(table):
     handler = next(h for h in logging.getLogger().handlers
                    if any(isinstance(f, RedactSecrets) for f in h.filters))
