@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from matches import views, views_records
+from matches.views import records as views_records
+from matches.views import scoring as views
 
 app_name = "matches"
 

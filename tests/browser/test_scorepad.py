@@ -590,7 +590,7 @@ def test_a_tap_whose_answer_was_lost_is_found_recorded_and_not_applied_twice(pag
     place(page, "5-5", shows="sum 10 → 10")
     before = seq(page)
 
-    lost = []
+    lost: list[object] = []
 
     def lose_the_first_answer(route):
         if lost:

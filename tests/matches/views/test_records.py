@@ -1,4 +1,4 @@
-"""matches.views_records (record.json, the import page) and the admin for every model."""
+"""matches.views.records (record.json, the import page) and the admin for every model."""
 
 from __future__ import annotations
 

@@ -12,6 +12,7 @@ import uuid
 from typing import Any
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 
@@ -200,7 +201,7 @@ def test_the_creator_restores_an_earlier_version_and_that_is_recorded_too():
 
 def test_restore_refuses_a_version_that_is_not_earlier(table):
     creator_grant = ScorerGrant.objects.create(match=table, label="creator", is_creator=True)
-    with pytest.raises(services.ValidationError):
+    with pytest.raises(ValidationError):
         services.match_restore(match=table, to_version=1, grant=creator_grant)
 
 
