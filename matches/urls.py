@@ -2,6 +2,8 @@
 
 from django.urls import path
 
+from matches.views import clubs as club_views
+from matches.views import leagues as league_views
 from matches.views import records as views_records
 from matches.views import scoring as views
 
@@ -16,6 +18,32 @@ urlpatterns = [
     path("matches/<uuid:public_id>/record.json", views_records.match_record_json,
          name="record_json"),
     path("import/", views_records.records_import, name="import"),
+    path("clubs/", club_views.club_list, name="clubs"),
+    path("clubs/new/", club_views.club_new, name="club_new"),
+    path("clubs/<slug:slug>/", club_views.club_page, name="club"),
+    path("clubs/<slug:slug>/invite/", club_views.club_invite, name="club_invite"),
+    path("clubs/<slug:slug>/join/<str:token>/", club_views.club_join, name="club_join"),
+    path("clubs/<slug:slug>/members/<int:pk>/role/", club_views.member_role,
+         name="club_member_role"),
+    path("clubs/<slug:slug>/players/add/", club_views.player_add, name="club_player_add"),
+    path("clubs/<slug:slug>/players/<int:pk>/claim/", club_views.player_claim,
+         name="club_player_claim"),
+    path("clubs/<slug:slug>/seasons/new/", league_views.season_new, name="season_new"),
+    path("clubs/<slug:slug>/seasons/<slug:season>/", league_views.season_page, name="season"),
+    path("clubs/<slug:slug>/seasons/<slug:season>/entrants/", league_views.entrant_add,
+         name="season_entrant_add"),
+    path("clubs/<slug:slug>/seasons/<slug:season>/generate/", league_views.fixtures_generate,
+         name="season_generate"),
+    path("clubs/<slug:slug>/seasons/<slug:season>/adjust/", league_views.adjustment_add,
+         name="season_adjust"),
+    path("clubs/<slug:slug>/seasons/<slug:season>/lock/", league_views.season_lock,
+         name="season_lock"),
+    path("clubs/<slug:slug>/seasons/<slug:season>/export/<str:what>",
+         league_views.season_export, name="season_export"),
+    path("clubs/<slug:slug>/seasons/<slug:season>/fixtures/<int:pk>/",
+         league_views.fixture_page, name="fixture"),
+    path("clubs/<slug:slug>/seasons/<slug:season>/fixtures/<int:pk>/<slug:action>/",
+         league_views.fixture_action, name="fixture_action"),
     path("matches/<uuid:public_id>/join/<str:token>/", views.join, name="join"),
     path(scorer, views.scorepad_page, name="scorepad"),
     path(scorer + "history/", views.history, name="history"),

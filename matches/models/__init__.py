@@ -1,6 +1,20 @@
 """Stored data, one module per concern: ``scoring`` (matches, their rounds, events,
-changes and scorer grants)."""
+changes and scorer grants), ``clubs`` (clubs, members, players) and ``leagues``
+(seasons, divisions, entrants, fixtures)."""
 
+from matches.models.clubs import ROLE_RANK, Club, Membership, Player, Role, Visibility
+from matches.models.leagues import (
+    Adjustment,
+    Division,
+    Entrant,
+    EntrantKind,
+    Fixture,
+    FixtureChange,
+    FixtureFormat,
+    FixtureGame,
+    FixtureStatus,
+    Season,
+)
 from matches.models.scoring import (
     FINISHED_WITHOUT_WINNER,
     HANDS_AND_PIPS,
@@ -15,7 +29,6 @@ from matches.models.scoring import (
     GameKind,
     Match,
     MatchStatus,
-    Player,
     Round,
     RoundEnd,
     RoundMode,
@@ -28,6 +41,22 @@ from matches.models.scoring import (
 )
 
 __all__ = [
+    "Adjustment",
+    "Club",
+    "Division",
+    "Entrant",
+    "EntrantKind",
+    "Fixture",
+    "FixtureChange",
+    "FixtureFormat",
+    "FixtureGame",
+    "FixtureStatus",
+    "Membership",
+    "Player",
+    "Role",
+    "ROLE_RANK",
+    "Season",
+    "Visibility",
     "Change",
     "ChangeKind",
     "Event",

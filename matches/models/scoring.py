@@ -80,21 +80,6 @@ def new_scorer_token() -> str:
 _scorer_token = new_scorer_token  # the name migration 0001 refers to
 
 
-class Player(models.Model):
-    name = models.CharField(_("name"), max_length=60)
-    created_at = models.DateTimeField(_("created"), default=timezone.now)
-
-    class Meta:
-        ordering = ["name"]
-        constraints = [
-            models.UniqueConstraint(Lower("name"), name="player_name_unique_ci"),
-            models.CheckConstraint(condition=~Q(name=""), name="player_name_not_blank"),
-        ]
-
-    def __str__(self) -> str:
-        return self.name
-
-
 class Match(models.Model):
     public_id = models.UUIDField(_("public id"), default=uuid.uuid4, unique=True, editable=False)
     # whoever holds this token may score; everyone else with the public link only watches
@@ -204,7 +189,7 @@ class Seat(models.Model):
     # the name as the table gave it; a casual match's names stay with the match
     name = models.CharField(_("name"), max_length=60)
     # a club's player, when the seat is one (casual matches name nobody site-wide)
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats",
+    player = models.ForeignKey("Player", on_delete=models.PROTECT, related_name="seats",
                                null=True, blank=True)
     side = models.ForeignKey(Side, on_delete=models.CASCADE, related_name="seats")
 

@@ -1,5 +1,19 @@
-"""Reads, one module per concern: ``scoring`` (matches)."""
+"""Reads, one module per concern: ``scoring`` (matches), ``clubs`` and ``leagues``."""
 
+from matches.selectors.clubs import (
+    club_for_viewer,
+    club_members,
+    club_players,
+    club_seasons,
+    membership,
+    visible_clubs,
+)
+from matches.selectors.leagues import (
+    counted,
+    division_document,
+    division_table,
+    season_divisions,
+)
 from matches.selectors.scoring import (
     actions_at,
     can_restore,
@@ -19,6 +33,16 @@ from matches.selectors.scoring import (
 )
 
 __all__ = [
+    "counted",
+    "division_document",
+    "division_table",
+    "season_divisions",
+    "club_for_viewer",
+    "club_members",
+    "club_seasons",
+    "club_players",
+    "membership",
+    "visible_clubs",
     "actions_at",
     "can_restore",
     "change_history",

@@ -1,5 +1,32 @@
-"""Writes, one module per concern: ``scoring`` (matches)."""
+"""Writes, one module per concern: ``scoring`` (matches), ``clubs`` (clubs, members,
+players) and ``leagues`` (seasons, fixtures, sign-off)."""
 
+from matches.services.clubs import (
+    club_create,
+    club_invite,
+    club_join,
+    club_update,
+    invite_club,
+    membership_set_role,
+    player_add,
+    player_claim,
+    require_role,
+)
+from matches.services.leagues import (
+    adjustment_add,
+    entrant_add,
+    fixture_confirm,
+    fixture_dispute,
+    fixture_games_enter,
+    fixture_redate,
+    fixture_resolve,
+    fixture_submit,
+    fixture_void,
+    fixture_walkover,
+    fixtures_generate,
+    season_create,
+    season_lock,
+)
 from matches.services.scoring import (
     NOTHING_TO_RESTORE,
     OUT_OF_DATE,
@@ -25,6 +52,28 @@ from matches.services.scoring import (
 )
 
 __all__ = [
+    "adjustment_add",
+    "entrant_add",
+    "fixture_confirm",
+    "fixture_dispute",
+    "fixture_games_enter",
+    "fixture_redate",
+    "fixture_resolve",
+    "fixture_submit",
+    "fixture_void",
+    "fixture_walkover",
+    "fixtures_generate",
+    "season_create",
+    "season_lock",
+    "club_create",
+    "club_invite",
+    "club_join",
+    "club_update",
+    "invite_club",
+    "membership_set_role",
+    "player_add",
+    "player_claim",
+    "require_role",
     "draw_record",
     "event_record",
     "event_undo",

@@ -1,0 +1,45 @@
+"""Reads for clubs: which clubs a viewer may see, members, players, roles."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Q, QuerySet
+from django.http import Http404
+
+from matches.models import Club, Membership, Player, Season, Visibility
+
+Viewer = AbstractBaseUser | AnonymousUser | None
+
+
+def membership(club: Club, user: Viewer) -> Membership | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return Membership.objects.filter(club=club, user=user.pk).first()
+
+
+def visible_clubs(user: Viewer) -> QuerySet[Club]:
+    """Public clubs, and the members-only clubs ``user`` belongs to."""
+    visible = Q(visibility=Visibility.PUBLIC)
+    if user is not None and user.is_authenticated:
+        visible |= Q(memberships__user=user.pk)
+    return Club.objects.filter(visible).distinct()
+
+
+def club_for_viewer(slug: str, user: Viewer) -> Club:
+    """The club, if ``user`` may read it; a members-only club is a 404 to others."""
+    club = visible_clubs(user).filter(slug=slug).first()
+    if club is None:
+        raise Http404("No such club.")
+    return club
+
+
+def club_members(club: Club) -> QuerySet[Membership]:
+    return club.memberships.select_related("user").order_by("user__username")
+
+
+def club_players(club: Club) -> QuerySet[Player]:
+    return club.players.select_related("user").order_by("name")
+
+
+def club_seasons(club: Club) -> QuerySet[Season]:
+    return club.seasons.order_by("-starts_on", "id")

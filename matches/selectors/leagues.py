@@ -1,0 +1,91 @@
+"""Reads for leagues: a division as a ``domino-league/1`` document, and its table.
+
+One standings service: the league page, the exports and ``league_table`` all read the
+table that ``matches.rules.league`` computes from such a document. A fixed number of
+queries whatever the number of fixtures.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+
+from matches.models import (
+    Adjustment,
+    Division,
+    Entrant,
+    Fixture,
+    FixtureGame,
+    FixtureStatus,
+    Season,
+)
+from matches.rules import league as league_rules
+
+
+def season_divisions(season: Season) -> QuerySet[Division]:
+    """The season's divisions with everything their tables and fixture lists read."""
+    return season.divisions.prefetch_related(
+        Prefetch("entrants", queryset=Entrant.objects.prefetch_related(
+            "players", Prefetch("adjustments", queryset=Adjustment.objects.order_by("made_at")))
+            .select_related("captain")),
+        Prefetch("fixtures", queryset=Fixture.objects.select_related("home", "away")
+                 .prefetch_related(Prefetch("games", queryset=FixtureGame.objects
+                                            .order_by("number")))
+                 .order_by("week", "date", "id")),
+    ).order_by("order", "id")
+
+
+def counted(fixture: Fixture, season: Season) -> bool:
+    """Whether the fixture's result counts in the table: confirmed ones always;
+    submitted ones too when the season says so (shown as not yet confirmed)."""
+    if fixture.status == FixtureStatus.CONFIRMED:
+        return True
+    return season.count_submitted and fixture.status == FixtureStatus.SUBMITTED
+
+
+def division_document(division: Division, season: Season) -> dict[str, Any]:
+    """The division as ``domino-league/1``: entrants, scheme, and the fixtures that have
+    a counted result, a postponement or a voiding (unplayed ones have none to give)."""
+    fixtures: list[dict[str, Any]] = []
+    for fixture in division.fixtures.all():
+        doc: dict[str, Any] = {"home": fixture.home.name, "away": fixture.away.name}
+        if fixture.date is not None:
+            doc["date"] = fixture.date.isoformat()
+        if fixture.status == FixtureStatus.POSTPONED:
+            doc["postponed"] = True
+        elif fixture.status == FixtureStatus.VOID:
+            doc["void"] = True
+        elif counted(fixture, season) and fixture.walkover:
+            doc["walkover"] = fixture.walkover
+        elif counted(fixture, season):
+            doc["result"] = [fixture.home_games, fixture.away_games]
+            games = [[g.home_score, g.away_score] for g in fixture.games.all()
+                     if g.home_score is not None and g.away_score is not None]
+            if len(games) == (fixture.home_games or 0) + (fixture.away_games or 0):
+                doc["games"] = games
+        else:
+            continue
+        fixtures.append(doc)
+    document: dict[str, Any] = {
+        "format": "domino-league/1",
+        "name": f"{season.name} — {division.name}",
+        "game": season.game,
+        "options": dict(season.options),
+        "entrants": [{"name": e.name, **({"players": [p.name for p in e.players.all()]}
+                                         if e.players.all() else {})}
+                     for e in division.entrants.all()],
+        "fixtures": fixtures,
+        "adjustments": [{"entrant": e.name, "points": a.points, "reason": a.reason}
+                        for e in division.entrants.all() for a in e.adjustments.all()],
+    }
+    if season.scoring:
+        document["scoring"] = dict(season.scoring)
+    if season.tiebreaks:
+        document["tiebreaks"] = list(season.tiebreaks)
+    return document
+
+
+def division_table(division: Division, season: Season) -> league_rules.Table:
+    """The division's standings, by the league rules."""
+    return league_rules.standings(league_rules.read_league(division_document(division, season)))

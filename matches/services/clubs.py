@@ -1,0 +1,148 @@
+"""Writes for clubs: create one, invite and admit members, set roles, add and claim
+players. Every service checks that ``by`` may do it (:class:`PermissionDenied`)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from django.core import signing
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
+from django.utils.text import slugify
+from django.utils.translation import gettext_lazy as _
+
+from matches.models import ROLE_RANK, Club, Membership, Player, Role, Visibility
+
+INVITE_SALT = "matches.club-invite"
+INVITE_MAX_AGE = 7 * 24 * 3600  # an invite link works for a week
+
+NOT_ALLOWED = _("Only a club %(role)s or above can do that.")
+INVITE_INVALID = _("This invite link is not valid: ask the club for a new one.")
+INVITE_EXPIRED = _("This invite link has expired: ask the club for a new one.")
+LAST_OWNER = _("A club keeps at least one owner: make someone else owner first.")
+OWNER_ONLY = _("Only an owner can make or unmake owners and admins.")
+PLAYER_TAKEN = _("%(name)s is already claimed by another member.")
+ALREADY_A_PLAYER = _("You are already %(name)s in this club.")
+NOT_A_MEMBER = _("Only the club's members can claim a player.")
+NAME_TAKEN = _("The club already has a player called %(name)s.")
+
+
+def require_role(club: Club, user: User | None, role: str) -> Membership:
+    """``user``'s membership of ``club`` if it is at least ``role``; else PermissionDenied."""
+    membership = None
+    if user is not None and user.is_authenticated:
+        membership = Membership.objects.filter(club=club, user=user).first()
+    if membership is None or not membership.at_least(role):
+        raise PermissionDenied(NOT_ALLOWED % {"role": Role(role).label.lower()})
+    return membership
+
+
+@transaction.atomic
+def club_create(*, name: str, by: User, visibility: str = Visibility.PUBLIC) -> Club:
+    """A new club, owned by ``by``; its address comes from its name."""
+    name = " ".join(name.split())
+    base = slugify(name)[:70] or "club"
+    slug, n = base, 1
+    while Club.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    club = Club(name=name, slug=slug, visibility=visibility, created_by=by)
+    club.full_clean()
+    club.save()
+    Membership.objects.create(club=club, user=by, role=Role.OWNER)
+    return club
+
+
+@transaction.atomic
+def club_update(*, club: Club, by: User, name: str, visibility: str) -> Club:
+    require_role(club, by, Role.ADMIN)
+    club.name, club.visibility = " ".join(name.split()), visibility
+    club.full_clean()
+    club.save(update_fields=["name", "visibility"])
+    return club
+
+
+def club_invite(*, club: Club, by: User, role: str = Role.MEMBER) -> str:
+    """A signed invite token (a week long) to join ``club`` as ``role``.
+
+    Captains invite members and scorers; admins up to captain; owners any role."""
+    inviter = require_role(club, by, Role.CAPTAIN)
+    if ROLE_RANK[role] >= ROLE_RANK[inviter.role] and inviter.role != Role.OWNER:
+        raise PermissionDenied(NOT_ALLOWED % {"role": Role(role).label.lower()})
+    return signing.dumps({"club": club.pk, "role": role}, salt=INVITE_SALT, compress=True)
+
+
+def invite_club(token: str) -> tuple[Club, str]:
+    """The club and role an invite token names; ValidationError if it is bad or old."""
+    try:
+        data = signing.loads(token, salt=INVITE_SALT, max_age=INVITE_MAX_AGE)
+    except signing.SignatureExpired:
+        raise ValidationError(INVITE_EXPIRED, code="expired") from None
+    except signing.BadSignature:
+        raise ValidationError(INVITE_INVALID, code="invalid") from None
+    club = Club.objects.filter(pk=data.get("club")).first()
+    if club is None or data.get("role") not in Role.values:
+        raise ValidationError(INVITE_INVALID, code="invalid")
+    return club, data["role"]
+
+
+@transaction.atomic
+def club_join(*, token: str, user: User) -> Membership:
+    """``user`` joins the club the invite names; a member already keeps the higher role."""
+    club, role = invite_club(token)
+    membership, created = Membership.objects.select_for_update().get_or_create(
+        club=club, user=user, defaults={"role": role})
+    if not created and ROLE_RANK[role] > ROLE_RANK[membership.role]:
+        membership.role = role
+        membership.save(update_fields=["role"])
+    return membership
+
+
+@transaction.atomic
+def membership_set_role(*, membership: Membership, role: str, by: User) -> Membership:
+    """Admins set roles up to captain; only owners make or unmake owners and admins."""
+    acting = require_role(membership.club, by, Role.ADMIN)
+    high = (Role.OWNER, Role.ADMIN)
+    if (role in high or membership.role in high) and acting.role != Role.OWNER:
+        raise PermissionDenied(OWNER_ONLY)
+    if membership.role == Role.OWNER and role != Role.OWNER and not Membership.objects.filter(
+            club=membership.club, role=Role.OWNER).exclude(pk=membership.pk).exists():
+        raise ValidationError({"role": ValidationError(LAST_OWNER, code="last_owner")})
+    membership.role = role
+    membership.full_clean()
+    membership.save(update_fields=["role"])
+    return membership
+
+
+@transaction.atomic
+def player_add(*, club: Club, name: str, by: User) -> Player:
+    """A player at the club's tables (a guest until a member claims them)."""
+    require_role(club, by, Role.CAPTAIN)
+    name = " ".join(name.split())
+    player = Player(club=club, name=name)
+    player.full_clean(validate_constraints=False)
+    if Player.objects.filter(club=club, name__iexact=name).exists():
+        raise ValidationError({"name": ValidationError(NAME_TAKEN, code="taken",
+                                                       params={"name": name})})
+    try:
+        with transaction.atomic():
+            player.save()
+    except IntegrityError:  # the same name added at the same moment by another captain
+        raise ValidationError({"name": ValidationError(NAME_TAKEN, code="taken",
+                                                       params={"name": name})}) from None
+    return player
+
+
+@transaction.atomic
+def player_claim(*, player: Player, user: User) -> Player:
+    """A member says "this player is me"."""
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    if not Membership.objects.filter(club=player.club_id, user=user).exists():
+        raise PermissionDenied(NOT_A_MEMBER)
+    if player.user_id is not None and player.user_id != user.pk:
+        raise ValidationError(PLAYER_TAKEN, code="taken", params={"name": player.name})
+    mine = Player.objects.filter(club=player.club_id, user=user).exclude(pk=player.pk).first()
+    if mine is not None:
+        raise ValidationError(ALREADY_A_PLAYER, code="already", params={"name": mine.name})
+    player.user = user
+    player.save(update_fields=["user"])
+    return player

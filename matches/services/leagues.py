@@ -1,0 +1,331 @@
+"""Writes for league seasons: set a season up, generate its fixtures, key in results,
+and the sign-off: the home captain submits, the away captain confirms or disputes, a
+league admin resolves disputes, adjusts points and locks the season.
+
+Every change to a fixture after its submission is logged (:class:`FixtureChange`:
+who, when, before and after). The points scheme and tie-breakers are checked by the
+league rules (``matches.rules.league``), the same ones that compute the table.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext_lazy as _
+
+from matches import rules
+from matches.models import (
+    Adjustment,
+    Club,
+    Division,
+    Entrant,
+    Fixture,
+    FixtureChange,
+    FixtureGame,
+    FixtureStatus,
+    Player,
+    Role,
+    Season,
+)
+from matches.rules import fixtures as fixture_rules
+from matches.rules import league as league_rules
+from matches.services.clubs import require_role
+
+SEASON_LOCKED = _("The season is locked: its results can no longer change.")
+NOT_CAPTAIN = _("Only %(entrant)s's captain or a league admin can do that.")
+OWN_FIXTURE = _("A captain cannot confirm or dispute their own side's result: the other "
+                "captain does.")
+WRONG_STATUS = _("This fixture is %(status)s: that cannot be done now.")
+NO_GAMES = _("Enter the games' scores first.")
+FIXTURES_EXIST = _("This division already has its fixtures.")
+TOO_FEW = _("A division needs at least two entrants for fixtures.")
+PLAYER_OUTSIDE = _("%(name)s is not one of the club's players.")
+DISPUTE_NEEDS_WHY = _("Say what is wrong with the result.")
+
+
+@transaction.atomic
+def season_create(*, club: Club, by: User, name: str, starts_on: datetime.date,
+                  game: str, options: dict[str, Any] | None = None,
+                  scoring: dict[str, Any] | None = None, tiebreaks: Sequence[str] | None = None,
+                  fixture_format: str = "single", singles: int = 0, pairs: int = 0,
+                  race_to: int | None = None, count_submitted: bool = False,
+                  divisions: Sequence[str] = ("Division 1",),
+                  ends_on: datetime.date | None = None) -> Season:
+    """A season of the club's league, with its divisions; the rules check the scheme."""
+    require_role(club, by, Role.ADMIN)
+    document: dict[str, Any] = {"format": "domino-league/1", "name": name, "game": game,
+                                "options": dict(options or {}), "entrants": []}
+    if scoring:
+        document["scoring"] = dict(scoring)
+    if tiebreaks is not None:
+        document["tiebreaks"] = list(tiebreaks)
+    try:
+        league_rules.read_league(document)
+    except rules.RulesError as error:
+        raise ValidationError(str(error), code="league") from None
+    base = slugify(name)[:70] or "season"
+    slug, n = base, 1
+    while club.seasons.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    season = Season(club=club, name=" ".join(name.split()), slug=slug, starts_on=starts_on,
+                    ends_on=ends_on, game=game, options=dict(options or {}),
+                    scoring=dict(scoring or {}),
+                    tiebreaks=list(tiebreaks) if tiebreaks is not None else [],
+                    fixture_format=fixture_format, singles=singles, pairs=pairs,
+                    race_to=race_to, count_submitted=count_submitted)
+    season.full_clean()
+    season.save()
+    for order, division in enumerate(divisions):
+        Division.objects.create(season=season, name=" ".join(division.split()), order=order)
+    return season
+
+
+@transaction.atomic
+def entrant_add(*, division: Division, by: User, name: str, kind: str = "team",
+                players: Sequence[Player] = (), captain: User | None = None) -> Entrant:
+    season = division.season
+    require_role(season.club, by, Role.ADMIN)
+    _not_locked(season)
+    for player in players:
+        if player.club_id != season.club_id:
+            raise ValidationError({"players": ValidationError(
+                PLAYER_OUTSIDE, code="player", params={"name": player.name})})
+    entrant = Entrant(division=division, name=" ".join(name.split()), kind=kind,
+                      captain=captain)
+    entrant.full_clean()
+    entrant.save()
+    entrant.players.set(players)
+    return entrant
+
+
+@transaction.atomic
+def fixtures_generate(*, division: Division, by: User, legs: int = 1,
+                      start: datetime.date | None = None, every_days: int = 7) -> int:
+    """A round robin (single or double) from the rules' generator; returns how many."""
+    season = division.season
+    require_role(season.club, by, Role.ADMIN)
+    _not_locked(season)
+    if division.fixtures.exists():
+        raise ValidationError(FIXTURES_EXIST, code="exists")
+    entrants = {e.name: e for e in division.entrants.all()}
+    if len(entrants) < 2:
+        raise ValidationError(TOO_FEW, code="too_few")
+    schedule = fixture_rules.round_robin(list(entrants), legs=legs,
+                                         start=start or season.starts_on,
+                                         every_days=every_days)
+    Fixture.objects.bulk_create([
+        Fixture(division=division, week=f.week, date=f.date, home=entrants[f.home],
+                away=entrants[f.away]) for f in schedule.fixtures])
+    return len(schedule.fixtures)
+
+
+@transaction.atomic
+def fixture_redate(*, fixture: Fixture, by: User, date: datetime.date | None,
+                   postponed: bool = False) -> Fixture:
+    """Postpone a fixture (no date yet, or a new one) or put it back on a date."""
+    fixture = _locked(fixture)
+    _captain_or_admin(fixture, by, fixture.home)
+    if fixture.status not in (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED):
+        raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()})
+    before = _state(fixture)
+    fixture.date = date
+    fixture.status = FixtureStatus.POSTPONED if postponed else FixtureStatus.SCHEDULED
+    fixture.save(update_fields=["date", "status"])
+    _log(fixture, by, str(_("postponed") if postponed else _("re-dated")), before)
+    return fixture
+
+
+@transaction.atomic
+def fixture_games_enter(*, fixture: Fixture, by: User,
+                        scores: Sequence[tuple[int, int]]) -> Fixture:
+    """Key in each game's final score (home, away), for games kept on paper."""
+    fixture = _locked(fixture)
+    _captain_or_admin(fixture, by, fixture.home)
+    if fixture.status not in (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED):
+        raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()})
+    _set_games(fixture, scores)
+    return fixture
+
+
+@transaction.atomic
+def fixture_submit(*, fixture: Fixture, by: User) -> Fixture:
+    """The home captain sends the completed fixture to the away captain."""
+    fixture = _locked(fixture)
+    _captain_or_admin(fixture, by, fixture.home)
+    if fixture.status not in (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED):
+        raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()})
+    home, away = _games_won(fixture)
+    before = _state(fixture)
+    fixture.home_games, fixture.away_games = home, away
+    fixture.status, fixture.submitted_at = FixtureStatus.SUBMITTED, timezone.now()
+    fixture.full_clean()
+    fixture.save()
+    _log(fixture, by, str(_("submitted")), before)
+    return fixture
+
+
+@transaction.atomic
+def fixture_confirm(*, fixture: Fixture, by: User) -> Fixture:
+    """The away captain agrees: the result counts in the table."""
+    fixture = _locked(fixture)
+    _other_captain(fixture, by)
+    before = _state(fixture)
+    fixture.status = FixtureStatus.CONFIRMED
+    fixture.save(update_fields=["status"])
+    _log(fixture, by, str(_("confirmed")), before)
+    return fixture
+
+
+@transaction.atomic
+def fixture_dispute(*, fixture: Fixture, by: User, message: str) -> Fixture:
+    """The away captain disagrees, saying why; a league admin resolves it."""
+    fixture = _locked(fixture)
+    _other_captain(fixture, by)
+    if not message.strip():
+        raise ValidationError({"message": ValidationError(DISPUTE_NEEDS_WHY, code="why")})
+    before = _state(fixture)
+    fixture.status, fixture.dispute = FixtureStatus.DISPUTED, message.strip()
+    fixture.save(update_fields=["status", "dispute"])
+    _log(fixture, by, str(_("disputed")), before)
+    return fixture
+
+
+@transaction.atomic
+def fixture_resolve(*, fixture: Fixture, by: User,
+                    scores: Sequence[tuple[int, int]] | None = None) -> Fixture:
+    """A league admin settles a disputed (or any submitted) fixture, with corrected
+    game scores if need be; the result is confirmed."""
+    fixture = _locked(fixture)
+    require_role(fixture.division.season.club, by, Role.ADMIN)
+    if fixture.status not in (FixtureStatus.DISPUTED, FixtureStatus.SUBMITTED):
+        raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()})
+    before = _state(fixture)
+    if scores is not None:
+        _set_games(fixture, scores)
+        fixture.home_games, fixture.away_games = _games_won(fixture)
+    fixture.status = FixtureStatus.CONFIRMED
+    fixture.full_clean()
+    fixture.save()
+    _log(fixture, by, str(_("resolved by the league")), before)
+    return fixture
+
+
+@transaction.atomic
+def fixture_walkover(*, fixture: Fixture, by: User, side: str) -> Fixture:
+    """A league admin records a walkover: ``side`` (home or away) turned up."""
+    fixture = _locked(fixture)
+    require_role(fixture.division.season.club, by, Role.ADMIN)
+    before = _state(fixture)
+    fixture.home_games = fixture.away_games = None
+    fixture.walkover, fixture.status = side, FixtureStatus.CONFIRMED
+    fixture.full_clean()
+    fixture.save()
+    _log(fixture, by, str(_("walkover")), before)
+    return fixture
+
+
+@transaction.atomic
+def fixture_void(*, fixture: Fixture, by: User) -> Fixture:
+    fixture = _locked(fixture)
+    require_role(fixture.division.season.club, by, Role.ADMIN)
+    before = _state(fixture)
+    fixture.home_games = fixture.away_games = None
+    fixture.walkover, fixture.status = "", FixtureStatus.VOID
+    fixture.save()
+    _log(fixture, by, str(_("made void")), before)
+    return fixture
+
+
+@transaction.atomic
+def adjustment_add(*, entrant: Entrant, by: User, points: int, reason: str) -> Adjustment:
+    season = entrant.division.season
+    require_role(season.club, by, Role.ADMIN)
+    _not_locked(season)
+    adjustment = Adjustment(entrant=entrant, points=points, reason=reason.strip(), made_by=by)
+    adjustment.full_clean()
+    adjustment.save()
+    return adjustment
+
+
+@transaction.atomic
+def season_lock(*, season: Season, by: User) -> Season:
+    require_role(season.club, by, Role.ADMIN)
+    season.locked = True
+    season.save(update_fields=["locked"])
+    return season
+
+
+# -- internals -----------------------------------------------------------------------
+
+
+def _locked(fixture: Fixture) -> Fixture:
+    fixture = (Fixture.objects.select_for_update()
+               .select_related("division__season__club", "home", "away").get(pk=fixture.pk))
+    _not_locked(fixture.division.season)
+    return fixture
+
+
+def _not_locked(season: Season) -> None:
+    if season.locked:
+        raise ValidationError(SEASON_LOCKED, code="locked")
+
+
+def _captain_or_admin(fixture: Fixture, by: User, entrant: Entrant) -> None:
+    if entrant.captain_id is not None and entrant.captain_id == by.pk:
+        return
+    try:
+        require_role(fixture.division.season.club, by, Role.ADMIN)
+    except PermissionDenied:
+        raise PermissionDenied(NOT_CAPTAIN % {"entrant": entrant.name}) from None
+
+
+def _other_captain(fixture: Fixture, by: User) -> None:
+    """Only the away captain confirms or disputes; never the home captain."""
+    if fixture.status != FixtureStatus.SUBMITTED:
+        raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()})
+    if fixture.home.captain_id == by.pk:
+        raise PermissionDenied(OWN_FIXTURE)
+    if fixture.away.captain_id != by.pk:
+        raise PermissionDenied(NOT_CAPTAIN % {"entrant": fixture.away.name})
+
+
+def _set_games(fixture: Fixture, scores: Sequence[tuple[int, int]]) -> None:
+    fixture.games.all().delete()
+    games = [FixtureGame(fixture=fixture, number=n, home_score=h, away_score=a)
+             for n, (h, a) in enumerate(scores, start=1)]
+    for game in games:
+        game.full_clean(exclude=["fixture"], validate_constraints=False)
+        if game.home_score == game.away_score:
+            raise ValidationError(
+                _("Game %(n)s: a game has a winner; %(h)s–%(a)s is level.")
+                % {"n": game.number, "h": game.home_score, "a": game.away_score})
+    FixtureGame.objects.bulk_create(games)
+
+
+def _games_won(fixture: Fixture) -> tuple[int, int]:
+    scored = [(g.home_score, g.away_score) for g in fixture.games.all()
+              if g.home_score is not None and g.away_score is not None]
+    if not scored:
+        raise ValidationError(NO_GAMES, code="no_games")
+    home = sum(1 for h, a in scored if h > a)  # type: ignore[operator]
+    return home, len(scored) - home
+
+
+def _state(fixture: Fixture) -> dict[str, Any]:
+    return {"status": fixture.status, "date": fixture.date.isoformat() if fixture.date else None,
+            "result": [fixture.home_games, fixture.away_games],
+            "walkover": fixture.walkover or None,
+            "games": [[g.home_score, g.away_score] for g in fixture.games.all()]}
+
+
+def _log(fixture: Fixture, by: User, what: str, before: dict[str, Any]) -> None:
+    FixtureChange.objects.create(fixture=fixture, user=by, what=what, before=before,
+                                 after=_state(fixture))

@@ -1,0 +1,168 @@
+"""Club pages: the list, a new club, a club's page (members, players, invites, seasons),
+joining by an invite link. Reads go through selectors, writes through one service each;
+a members-only club is a 404 to everyone else."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from matches import selectors, services
+from matches.models import ROLE_RANK, Club, Membership, Player, Role, Visibility
+
+
+class ClubForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("Club name"), max_length=80)
+    visibility = forms.ChoiceField(label=gettext_lazy("Who can read the club's pages"),
+                                   choices=Visibility.choices, initial=Visibility.PUBLIC,
+                                   widget=forms.RadioSelect)
+
+
+class PlayerForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("Player's name"), max_length=60)
+
+
+class RoleForm(forms.Form):
+    role = forms.ChoiceField(label=gettext_lazy("Role"), choices=Role.choices)
+
+
+@require_GET
+def club_list(request: HttpRequest) -> HttpResponse:
+    clubs = selectors.visible_clubs(request.user).order_by("name")
+    mine = set()
+    if request.user.is_authenticated:
+        mine = set(Membership.objects.filter(user=request.user).values_list("club", flat=True))
+    return render(request, "matches/clubs.html", {"clubs": clubs, "mine": mine})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def club_new(request: HttpRequest) -> HttpResponse:
+    form = ClubForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = _user(request)
+        club = services.club_create(name=form.cleaned_data["name"], by=user,
+                                    visibility=form.cleaned_data["visibility"])
+        messages.success(request, _("Club created. Invite its members from here."))
+        return redirect(club)
+    return render(request, "matches/club_new.html", {"form": form})
+
+
+@require_GET
+def club_page(request: HttpRequest, slug: str) -> HttpResponse:
+    club = selectors.club_for_viewer(slug, request.user)
+    return _club_page(request, club)
+
+
+@require_POST
+def club_invite(request: HttpRequest, slug: str) -> HttpResponse:
+    club = selectors.club_for_viewer(slug, request.user)
+    form = RoleForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose the role the invite gives."))
+        return redirect(club)
+    token = services.club_invite(club=club, by=_user(request), role=form.cleaned_data["role"])
+    link = request.build_absolute_uri(reverse("matches:club_join", kwargs={
+        "slug": club.slug, "token": token}))
+    return _club_page(request, club, invite_link=link, invite_role=form.cleaned_data["role"])
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def club_join(request: HttpRequest, slug: str, token: str) -> HttpResponse:
+    try:
+        club, role = services.invite_club(token)
+    except ValidationError as error:
+        return render(request, "matches/club_join.html", {"error": error.messages[0]},
+                      status=404)
+    if club.slug != slug:
+        return render(request, "matches/club_join.html",
+                      {"error": _("This invite link is not valid: ask the club for a new one.")},
+                      status=404)
+    if request.method == "POST":
+        services.club_join(token=token, user=_user(request))
+        messages.success(request, _("Welcome to %(club)s.") % {"club": club.name})
+        return redirect(club)
+    return render(request, "matches/club_join.html", {"club": club,
+                                                      "role": Role(role).label})
+
+
+@require_POST
+def member_role(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    club = selectors.club_for_viewer(slug, request.user)
+    target = get_object_or_404(Membership, pk=pk, club=club)
+    form = RoleForm(request.POST)
+    if form.is_valid():
+        try:
+            services.membership_set_role(membership=target, role=form.cleaned_data["role"],
+                                         by=_user(request))
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+        else:
+            messages.success(request, _("%(user)s is now %(role)s.") % {
+                "user": target.user.get_username(), "role": target.get_role_display()})
+    return redirect(club)
+
+
+@require_POST
+def player_add(request: HttpRequest, slug: str) -> HttpResponse:
+    club = selectors.club_for_viewer(slug, request.user)
+    form = PlayerForm(request.POST)
+    if form.is_valid():
+        try:
+            player = services.player_add(club=club, name=form.cleaned_data["name"],
+                                         by=_user(request))
+        except ValidationError as error:
+            form.add_error("name", error.messages[0])
+        else:
+            messages.success(request, _("%(name)s added.") % {"name": player.name})
+            return redirect(club)
+    return _club_page(request, club, player_form=form, status=400)
+
+
+@login_required
+@require_POST
+def player_claim(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    club = selectors.club_for_viewer(slug, request.user)
+    player = get_object_or_404(Player, pk=pk, club=club)
+    try:
+        services.player_claim(player=player, user=_user(request))
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, _("You are %(name)s in this club.") % {"name": player.name})
+    return redirect(club)
+
+
+def _club_page(request: HttpRequest, club: Club, *, invite_link: str | None = None,
+               invite_role: str | None = None, player_form: PlayerForm | None = None,
+               status: int = 200) -> HttpResponse:
+    me = selectors.membership(club, request.user)
+    rank = ROLE_RANK[me.role] if me else -1
+    return render(request, "matches/club.html", {
+        "club": club, "me": me,
+        "can_invite": rank >= ROLE_RANK[Role.CAPTAIN],
+        "can_set_roles": rank >= ROLE_RANK[Role.ADMIN],
+        "can_add_players": rank >= ROLE_RANK[Role.CAPTAIN],
+        "members": selectors.club_members(club), "players": selectors.club_players(club),
+        "seasons": selectors.club_seasons(club),
+        "roles": Role.choices, "invite_link": invite_link, "invite_role": invite_role,
+        "player_form": player_form or PlayerForm(),
+        "my_player": next((p for p in selectors.club_players(club)
+                           if me and p.user_id == me.user_id), None),
+    }, status=status)
+
+
+def _user(request: HttpRequest) -> User:
+    if not isinstance(request.user, User) or not request.user.is_authenticated:
+        raise PermissionDenied(_("Sign in first."))
+    return request.user

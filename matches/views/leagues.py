@@ -1,0 +1,455 @@
+"""League pages: a season's tables and fixture lists, a new season, a fixture night's
+result and its sign-off, and the exports (CSV of tables and fixtures, ``domino-league/1``).
+
+Reads go through selectors (a fixed number of queries per page), writes through one
+service each; a service's refusal comes back as a message beside what caused it.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from matches import rules, selectors, services
+from matches.models import (
+    ROLE_RANK,
+    Division,
+    Entrant,
+    EntrantKind,
+    Fixture,
+    FixtureFormat,
+    FixtureStatus,
+    GameKind,
+    Role,
+    Season,
+)
+
+MAX_GAMES = 40  # games a fixture night can have
+TIEBREAK_NAMES = {
+    "wins": gettext_lazy("fixtures won"), "game_difference": gettext_lazy("game difference"),
+    "games_for": gettext_lazy("games won"), "score_difference": gettext_lazy("score difference"),
+    "score_for": gettext_lazy("score for"), "head_to_head": gettext_lazy("head to head"),
+    "head_to_head_games": gettext_lazy("head-to-head games"),
+}
+
+
+class SeasonForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("Season name"), max_length=120)
+    starts_on = forms.DateField(label=gettext_lazy("First fixture night"),
+                                widget=forms.DateInput(attrs={"type": "date"}))
+    game = forms.ChoiceField(label=gettext_lazy("Game"), choices=GameKind.choices)
+    fixture_format = forms.ChoiceField(label=gettext_lazy("A fixture is"),
+                                       choices=FixtureFormat.choices)
+    singles = forms.IntegerField(label=gettext_lazy("Singles games"), min_value=0,
+                                 max_value=MAX_GAMES, initial=0, required=False)
+    pairs = forms.IntegerField(label=gettext_lazy("Pairs games"), min_value=0,
+                               max_value=MAX_GAMES, initial=0, required=False)
+    race_to = forms.IntegerField(label=gettext_lazy("Race to (games)"), min_value=1,
+                                 max_value=MAX_GAMES, required=False)
+    win = forms.IntegerField(label=gettext_lazy("Points for a win"), min_value=0,
+                             max_value=100, initial=2)
+    draw = forms.IntegerField(label=gettext_lazy("Points for a draw"), min_value=0,
+                              max_value=100, initial=1)
+    loss = forms.IntegerField(label=gettext_lazy("Points for a loss"), min_value=0,
+                              max_value=100, initial=0)
+    per_game = forms.IntegerField(label=gettext_lazy("Points per game won"), min_value=0,
+                                  max_value=100, initial=0)
+    tiebreaks = forms.MultipleChoiceField(
+        label=gettext_lazy("Tie-breakers, in this order"), required=False,
+        choices=list(TIEBREAK_NAMES.items()),
+        initial=["game_difference", "games_for"], widget=forms.CheckboxSelectMultiple)
+    count_submitted = forms.BooleanField(
+        label=gettext_lazy("Count submitted results before the away captain confirms"),
+        required=False)
+    divisions = forms.CharField(label=gettext_lazy("Divisions, one a line"),
+                                initial="Division 1", widget=forms.Textarea(attrs={"rows": 2}))
+
+    def clean_divisions(self) -> list[str]:
+        names = [" ".join(line.split()) for line in self.cleaned_data["divisions"].splitlines()]
+        names = [name for name in names if name]
+        if not names:
+            raise forms.ValidationError(_("Name at least one division."))
+        if len({n.casefold() for n in names}) != len(names):
+            raise forms.ValidationError(_("Each division needs a different name."))
+        return names
+
+
+class EntrantForm(forms.Form):
+    division = forms.IntegerField(widget=forms.HiddenInput)
+    name = forms.CharField(label=gettext_lazy("Team, pair or player"), max_length=80)
+    kind = forms.ChoiceField(label=gettext_lazy("Kind"), choices=EntrantKind.choices)
+    captain = forms.CharField(label=gettext_lazy("Captain's username (optional)"),
+                              max_length=150, required=False)
+
+
+class GenerateForm(forms.Form):
+    division = forms.IntegerField(widget=forms.HiddenInput)
+    legs = forms.TypedChoiceField(label=gettext_lazy("Round robin"), coerce=int,
+                                  choices=[(1, gettext_lazy("Single: each pair meets once")),
+                                           (2, gettext_lazy("Double: home and away"))])
+
+
+class AdjustmentForm(forms.Form):
+    entrant = forms.IntegerField(label=gettext_lazy("Entrant"), min_value=1,
+                                 max_value=2**31 - 1)
+    points = forms.IntegerField(label=gettext_lazy("Points (negative to deduct)"),
+                                min_value=-1000, max_value=1000)
+    reason = forms.CharField(label=gettext_lazy("Reason"), max_length=200)
+
+
+class DisputeForm(forms.Form):
+    message = forms.CharField(label=gettext_lazy("What is wrong"), max_length=1000,
+                              widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class RedateForm(forms.Form):
+    date = forms.DateField(label=gettext_lazy("New date"), required=False,
+                           widget=forms.DateInput(attrs={"type": "date"}))
+    postponed = forms.BooleanField(label=gettext_lazy("Postponed"), required=False)
+
+
+@require_http_methods(["GET", "POST"])
+def season_new(request: HttpRequest, slug: str) -> HttpResponse:
+    club = selectors.club_for_viewer(slug, request.user)
+    services.require_role(club, _user_or_none(request), Role.ADMIN)
+    form = SeasonForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        scoring = {key: data[key] for key in ("win", "draw", "loss", "per_game")}
+        try:
+            season = services.season_create(
+                club=club, by=_user(request), name=data["name"], starts_on=data["starts_on"],
+                game=data["game"], scoring=scoring, tiebreaks=data["tiebreaks"],
+                fixture_format=data["fixture_format"], singles=data["singles"] or 0,
+                pairs=data["pairs"] or 0, race_to=data["race_to"],
+                count_submitted=data["count_submitted"], divisions=data["divisions"])
+        except ValidationError as error:
+            _form_errors(form, error)
+        else:
+            messages.success(request, _("Season created: add its entrants, then generate "
+                                        "the fixtures."))
+            return redirect(season)
+    return render(request, "matches/season_new.html", {"club": club, "form": form})
+
+
+@require_GET
+def season_page(request: HttpRequest, slug: str, season: str) -> HttpResponse:
+    club = selectors.club_for_viewer(slug, request.user)
+    the_season = get_object_or_404(Season, club=club, slug=season)
+    me = selectors.membership(club, request.user)
+    divisions = []
+    for division in selectors.season_divisions(the_season):
+        table = selectors.division_table(division, the_season)
+        form = _form_guide(division, the_season)
+        divisions.append({
+            "division": division,
+            "rows": [{"row": row, "difference": row.games_for - row.games_against,
+                      "form": form.get(row.entrant, ""),
+                      "decided_by": TIEBREAK_NAMES.get(row.decided_by or "", "")}
+                     for row in table.rows],
+            "weeks": _weeks(division),
+            "adjustments": [a for e in division.entrants.all() for a in e.adjustments.all()],
+        })
+    admin = me is not None and ROLE_RANK[me.role] >= ROLE_RANK[Role.ADMIN]
+    return render(request, "matches/season.html", {
+        "club": club, "season": the_season, "divisions": divisions, "admin": admin,
+        "entrant_kinds": EntrantKind.choices, "seasons": selectors.club_seasons(club)})
+
+
+@require_POST
+def entrant_add(request: HttpRequest, slug: str, season: str) -> HttpResponse:
+    the_season, division = _season_division(request, slug, season, EntrantForm)
+    form = EntrantForm(request.POST)
+    return _post(request, the_season, form, lambda data: services.entrant_add(
+        division=division, by=_user(request), name=data["name"], kind=data["kind"],
+        captain=User.objects.filter(username=data["captain"]).first()
+        if data["captain"] else None), _("Entrant added."))
+
+
+@require_POST
+def fixtures_generate(request: HttpRequest, slug: str, season: str) -> HttpResponse:
+    the_season, division = _season_division(request, slug, season, GenerateForm)
+    form = GenerateForm(request.POST)
+    return _post(request, the_season, form, lambda data: services.fixtures_generate(
+        division=division, by=_user(request), legs=data["legs"]), _("Fixtures generated."))
+
+
+@require_POST
+def adjustment_add(request: HttpRequest, slug: str, season: str) -> HttpResponse:
+    club = selectors.club_for_viewer(slug, request.user)
+    the_season = get_object_or_404(Season, club=club, slug=season)
+    form = AdjustmentForm(request.POST)
+
+    def write(data: dict[str, Any]) -> object:
+        entrant = Entrant.objects.filter(pk=data["entrant"], division__season=the_season).first()
+        if entrant is None:
+            raise ValidationError(_("Choose the entrant to adjust."))
+        return services.adjustment_add(entrant=entrant, by=_user(request),
+                                       points=data["points"], reason=data["reason"])
+
+    return _post(request, the_season, form, write, _("Points adjusted."))
+
+
+@require_POST
+def season_lock(request: HttpRequest, slug: str, season: str) -> HttpResponse:
+    club = selectors.club_for_viewer(slug, request.user)
+    the_season = get_object_or_404(Season, club=club, slug=season)
+    services.season_lock(season=the_season, by=_user(request))
+    messages.success(request, _("Season locked: its results can no longer change."))
+    return redirect(the_season)
+
+
+@require_GET
+def fixture_page(request: HttpRequest, slug: str, season: str, pk: int) -> HttpResponse:
+    fixture, the_season = _fixture(request, slug, season, pk)
+    return _fixture_page(request, fixture, the_season)
+
+
+@require_POST
+def fixture_action(request: HttpRequest, slug: str, season: str, pk: int,
+                   action: str) -> HttpResponse:
+    """Every write on a fixture: its games, submit, confirm, dispute, resolve, walkover,
+    void, re-date. Each calls its one service."""
+    fixture, the_season = _fixture(request, slug, season, pk)
+    user = _user(request)
+    dispute_form = DisputeForm(request.POST if action == "dispute" else None)
+    redate_form = RedateForm(request.POST if action == "redate" else None)
+    try:
+        if action == "games":
+            services.fixture_games_enter(fixture=fixture, by=user, scores=_scores(request))
+            done = _("Scores saved.")
+        elif action == "submit":
+            services.fixture_submit(fixture=fixture, by=user)
+            done = _("Submitted: the away captain confirms or disputes it.")
+        elif action == "confirm":
+            services.fixture_confirm(fixture=fixture, by=user)
+            done = _("Result confirmed: it counts in the table.")
+        elif action == "dispute":
+            if not dispute_form.is_valid():
+                raise ValidationError(_("Say what is wrong with the result."))
+            services.fixture_dispute(fixture=fixture, by=user,
+                                     message=dispute_form.cleaned_data["message"])
+            done = _("Disputed: a league admin will resolve it.")
+        elif action == "resolve":
+            services.fixture_resolve(fixture=fixture, by=user,
+                                     scores=_scores(request) or None)
+            done = _("Resolved and confirmed.")
+        elif action in ("walkover-home", "walkover-away"):
+            services.fixture_walkover(fixture=fixture, by=user, side=action.split("-")[1])
+            done = _("Walkover recorded.")
+        elif action == "void":
+            services.fixture_void(fixture=fixture, by=user)
+            done = _("Fixture made void.")
+        elif action == "redate":
+            if not redate_form.is_valid():
+                raise ValidationError(_("Give a valid date."))
+            services.fixture_redate(fixture=fixture, by=user,
+                                    date=redate_form.cleaned_data["date"],
+                                    postponed=redate_form.cleaned_data["postponed"])
+            done = _("Fixture re-dated.")
+        else:
+            raise ValidationError(_("Unknown action."))
+    except ValidationError as error:
+        fixture.refresh_from_db()
+        return _fixture_page(request, fixture, the_season, error=" ".join(error.messages),
+                             dispute_form=dispute_form, status=400)
+    messages.success(request, done)
+    return redirect(fixture)
+
+
+@require_GET
+def season_export(request: HttpRequest, slug: str, season: str, what: str) -> HttpResponse:
+    """``table.csv``, ``fixtures.csv`` or ``league.json`` (``domino-league/1``), per division
+    (``?division=``; the first by default)."""
+    if what not in ("table.csv", "fixtures.csv", "league.json"):
+        raise Http404("No such export.")
+    club = selectors.club_for_viewer(slug, request.user)
+    the_season = get_object_or_404(Season, club=club, slug=season)
+    divisions = list(selectors.season_divisions(the_season))
+    division = next((d for d in divisions if str(d.pk) == request.GET.get("division")),
+                    divisions[0] if divisions else None)
+    if division is None:
+        return HttpResponse(_("This season has no division."), status=404,
+                            content_type="text/plain")
+    name = f"{the_season.slug}-{division.pk}"
+    if what == "league.json":
+        response: HttpResponse = JsonResponse(
+            selectors.division_document(division, the_season), json_dumps_params={"indent": 1})
+        response["Content-Disposition"] = f'attachment; filename="{name}.json"'
+        return response
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    writer = csv.writer(response)
+    if what == "table.csv":
+        response["Content-Disposition"] = f'attachment; filename="{name}-table.csv"'
+        writer.writerow(["rank", "entrant", "played", "won", "drawn", "lost", "games_for",
+                         "games_against", "score_for", "score_against", "adjustment",
+                         "points"])
+        for row in selectors.division_table(division, the_season).rows:
+            writer.writerow([f"{row.rank}=" if row.shared else row.rank, row.entrant,
+                             row.played, row.won, row.drawn, row.lost, row.games_for,
+                             row.games_against, row.score_for, row.score_against,
+                             row.adjustment, row.points])
+    else:
+        response["Content-Disposition"] = f'attachment; filename="{name}-fixtures.csv"'
+        writer.writerow(["week", "date", "home", "away", "status", "home_games", "away_games",
+                         "walkover", "games"])
+        for fixture in division.fixtures.all():
+            writer.writerow([fixture.week, fixture.date.isoformat() if fixture.date else "",
+                             fixture.home.name, fixture.away.name, fixture.status,
+                             "" if fixture.home_games is None else fixture.home_games,
+                             "" if fixture.away_games is None else fixture.away_games,
+                             fixture.walkover,
+                             json.dumps([[g.home_score, g.away_score]
+                                         for g in fixture.games.all()]) if
+                             fixture.games.all() else ""])
+    return response
+
+
+# -- helpers -------------------------------------------------------------------------
+
+
+def _user_or_none(request: HttpRequest) -> User | None:
+    return request.user if isinstance(request.user, User) else None
+
+
+def _user(request: HttpRequest) -> User:
+    user = _user_or_none(request)
+    if user is None or not user.is_authenticated:
+        raise PermissionDenied(_("Sign in first."))
+    return user
+
+
+def _season_division(request: HttpRequest, slug: str, season: str,
+                     form_class: type[forms.Form]) -> tuple[Season, Division]:
+    club = selectors.club_for_viewer(slug, request.user)
+    the_season = get_object_or_404(Season, club=club, slug=season)
+    raw = str(request.POST.get("division", ""))
+    division = get_object_or_404(Division, season=the_season,
+                                 pk=int(raw) if raw.isascii() and raw.isdigit() and
+                                 len(raw) < 10 else 0)
+    return the_season, division
+
+
+def _post(request: HttpRequest, season: Season, form: forms.Form,
+          write: Callable[[dict[str, Any]], object], done: str) -> HttpResponse:
+    if not form.is_valid():
+        messages.error(request, "; ".join(e for errors in form.errors.values()
+                                          for e in errors))
+        return redirect(season)
+    try:
+        write(form.cleaned_data)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    except rules.RulesError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, done)
+    return redirect(season)
+
+
+def _form_errors(form: forms.Form, error: ValidationError) -> None:
+    if hasattr(error, "error_dict"):
+        for field, errors in error.error_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, error)
+
+
+def _fixture(request: HttpRequest, slug: str, season: str,
+             pk: int) -> tuple[Fixture, Season]:
+    club = selectors.club_for_viewer(slug, request.user)
+    the_season = get_object_or_404(Season, club=club, slug=season)
+    fixture = get_object_or_404(Fixture.objects.select_related(
+        "home__captain", "away__captain", "division"), pk=pk, division__season=the_season)
+    return fixture, the_season
+
+
+def _fixture_page(request: HttpRequest, fixture: Fixture, season: Season, *,
+                  error: str | None = None, dispute_form: DisputeForm | None = None,
+                  status: int = 200) -> HttpResponse:
+    me = selectors.membership(season.club, request.user)
+    user_pk = request.user.pk if request.user.is_authenticated else None
+    admin = me is not None and ROLE_RANK[me.role] >= ROLE_RANK[Role.ADMIN]
+    home_captain = user_pk is not None and fixture.home.captain_id == user_pk
+    away_captain = user_pk is not None and fixture.away.captain_id == user_pk
+    editable = fixture.status in (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED)
+    games = list(fixture.games.all())
+    rows = max(len(games), _games_a_night(season))
+    return render(request, "matches/fixture.html", {
+        "season": season, "fixture": fixture, "games": games,
+        "game_rows": [(n, games[n - 1] if n <= len(games) else None)
+                      for n in range(1, rows + 1)],
+        "changes": fixture.changes.select_related("user"), "admin": admin,
+        "can_enter": (home_captain or admin) and editable and not season.locked,
+        "can_sign": away_captain and fixture.status == FixtureStatus.SUBMITTED
+        and not season.locked,
+        "can_resolve": admin and fixture.status in (FixtureStatus.SUBMITTED,
+                                                    FixtureStatus.DISPUTED)
+        and not season.locked,
+        "error": error, "dispute_form": dispute_form or DisputeForm(),
+        "redate_form": RedateForm(initial={"date": fixture.date}),
+    }, status=status)
+
+
+def _games_a_night(season: Season) -> int:
+    if season.fixture_format == FixtureFormat.GAMES:
+        return season.singles + season.pairs
+    if season.fixture_format == FixtureFormat.RACE and season.race_to:
+        return 2 * season.race_to - 1
+    return 1
+
+
+def _scores(request: HttpRequest) -> list[tuple[int, int]]:
+    """The games' scores as keyed in: ``home_N`` and ``away_N``, empty rows skipped."""
+    scores = []
+    for n in range(1, MAX_GAMES + 1):
+        home, away = (str(request.POST.get(f"{side}_{n}", "")).strip()
+                      for side in ("home", "away"))
+        if not home and not away:
+            continue
+        if not (home.isascii() and home.isdigit() and away.isascii() and away.isdigit()
+                and len(home) < 6 and len(away) < 6):
+            raise ValidationError(_("Game %(n)s: give both scores as whole numbers.")
+                                  % {"n": n})
+        scores.append((int(home), int(away)))
+    return scores
+
+
+def _weeks(division: Division) -> list[tuple[int, list[Fixture]]]:
+    weeks: dict[int, list[Fixture]] = {}
+    for fixture in division.fixtures.all():
+        weeks.setdefault(fixture.week, []).append(fixture)
+    return sorted(weeks.items())
+
+
+def _form_guide(division: Division, season: Season) -> dict[str, str]:
+    """Each entrant's last five counted results, oldest first: W, D or L."""
+    results: dict[int, list[str]] = {}
+    for fixture in sorted(division.fixtures.all(),
+                          key=lambda f: (f.date or datetime.date.max, f.week, f.pk)):
+        if not selectors.counted(fixture, season):
+            continue
+        if fixture.walkover:
+            home, away = (1, 0) if fixture.walkover == "home" else (0, 1)
+        else:
+            home, away = fixture.home_games or 0, fixture.away_games or 0
+        for entrant, mine, theirs in ((fixture.home_id, home, away),
+                                      (fixture.away_id, away, home)):
+            results.setdefault(entrant, []).append(
+                "W" if mine > theirs else "D" if mine == theirs else "L")
+    names = {e.pk: e.name for e in division.entrants.all()}
+    return {names[pk]: "".join(r[-5:]) for pk, r in results.items() if pk in names}
+

@@ -1,0 +1,148 @@
+"""Club pages for each role: create, invite, join, roles, players, privacy."""
+
+from __future__ import annotations
+
+import time
+from unittest import mock
+
+import pytest
+from django.core import signing
+from django.core.exceptions import ValidationError
+from django.test import Client
+from django.urls import reverse
+
+from matches import services
+from matches.models import Club, Membership, Player, Role, Visibility
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def people(django_user_model):
+    return {name: django_user_model.objects.create_user(name, password="pw")
+            for name in ("owner", "admin", "captain", "scorer", "member", "outsider")}
+
+
+@pytest.fixture
+def club(people) -> Club:
+    club = services.club_create(name="Royal Oak Dominoes", by=people["owner"])
+    for role in ("admin", "captain", "scorer", "member"):
+        Membership.objects.create(club=club, user=people[role], role=role)
+    return club
+
+
+def as_(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def url(name: str, club: Club, **kwargs) -> str:
+    return reverse(f"matches:{name}", kwargs={"slug": club.slug, **kwargs})
+
+
+def test_a_signed_in_user_creates_a_club_and_owns_it(people):
+    response = as_(people["outsider"]).post(reverse("matches:club_new"), {
+        "name": "  Bowes   Dragons ", "visibility": "members"})
+    club = Club.objects.get()
+    assert response["Location"] == club.get_absolute_url() == "/clubs/bowes-dragons/"
+    assert (club.name, club.visibility) == ("Bowes Dragons", Visibility.MEMBERS)
+    assert Membership.objects.get(club=club).role == Role.OWNER
+    assert Client().get(reverse("matches:club_new"))["Location"].startswith("/accounts/login/")
+
+
+def test_a_members_only_club_is_not_found_by_others(club, people):
+    club.visibility = Visibility.MEMBERS
+    club.save()
+    assert Client().get(club.get_absolute_url()).status_code == 404
+    assert as_(people["outsider"]).get(club.get_absolute_url()).status_code == 404
+    assert as_(people["member"]).get(club.get_absolute_url()).status_code == 200
+    listed = as_(people["outsider"]).get(reverse("matches:clubs")).content.decode()
+    assert club.name not in listed
+    # writes are refused the same way
+    assert as_(people["outsider"]).post(url("club_player_add", club),
+                                        {"name": "X"}).status_code == 404
+
+
+def test_a_public_club_is_read_by_anyone_without_member_details(club):
+    html = Client().get(club.get_absolute_url()).content.decode()
+    assert "Royal Oak Dominoes" in html and 'id="members"' not in html
+
+
+def test_invites_join_with_the_role_they_give_and_expire(club, people):
+    response = as_(people["captain"]).post(url("club_invite", club), {"role": "scorer"})
+    link = response.context["invite_link"]
+    newcomer = as_(people["outsider"])
+    assert newcomer.get(link).status_code == 200
+    newcomer.post(link)
+    assert Membership.objects.get(club=club, user=people["outsider"]).role == Role.SCORER
+    # a captain cannot invite a captain or above; an admin can invite captains
+    assert as_(people["captain"]).post(url("club_invite", club),
+                                       {"role": "captain"}).status_code == 403
+    assert as_(people["admin"]).post(url("club_invite", club),
+                                     {"role": "captain"}).status_code == 200
+    # a tampered or expired token is refused with a message
+    token = link.rstrip("/").rsplit("/", 1)[1]
+    bad = link.replace(token, token[:-2] + "xx")
+    assert "not valid" in newcomer.get(bad).content.decode()
+    old = signing.dumps({"club": club.pk, "role": "member"}, salt=services.clubs.INVITE_SALT,
+                        compress=True)
+    with mock.patch.object(time, "time", return_value=time.time() + 8 * 24 * 3600):
+        expired = newcomer.get(url("club_join", club, token=old))
+    assert expired.status_code == 404 and "expired" in expired.content.decode()
+
+
+@pytest.mark.parametrize("who", ["member", "scorer", "captain"])
+def test_who_cannot_set_roles(club, people, who):
+    target = Membership.objects.get(club=club, user=people["member"])
+    response = as_(people[who]).post(url("club_member_role", club, pk=target.pk),
+                                     {"role": "admin"})
+    assert response.status_code == 403
+    target.refresh_from_db()
+    assert target.role == Role.MEMBER
+
+
+def test_admins_set_roles_below_admin_and_only_owners_above(club, people):
+    member = Membership.objects.get(club=club, user=people["member"])
+    as_(people["admin"]).post(url("club_member_role", club, pk=member.pk), {"role": "captain"})
+    member.refresh_from_db()
+    assert member.role == Role.CAPTAIN
+    assert as_(people["admin"]).post(url("club_member_role", club, pk=member.pk),
+                                     {"role": "admin"}).status_code == 403
+    as_(people["owner"]).post(url("club_member_role", club, pk=member.pk), {"role": "admin"})
+    member.refresh_from_db()
+    assert member.role == Role.ADMIN
+
+
+def test_the_last_owner_stays_an_owner(club, people):
+    owner = Membership.objects.get(club=club, user=people["owner"])
+    with pytest.raises(ValidationError, match="at least one owner"):
+        services.membership_set_role(membership=owner, role="member", by=people["owner"])
+    owner.refresh_from_db()
+    assert owner.role == Role.OWNER
+
+
+def test_a_member_cannot_edit_another_club(club, people, django_user_model):
+    other = services.club_create(name="Elsewhere", by=people["outsider"])
+    assert as_(people["owner"]).post(url("club_player_add", other),
+                                     {"name": "Intruder"}).status_code == 403
+    assert as_(people["owner"]).post(url("club_invite", other),
+                                     {"role": "member"}).status_code == 403
+    assert not Player.objects.filter(club=other).exists()
+
+
+def test_captains_add_players_and_members_claim_themselves(club, people):
+    assert as_(people["member"]).post(url("club_player_add", club),
+                                      {"name": "Ann Dale"}).status_code == 403
+    as_(people["captain"]).post(url("club_player_add", club), {"name": "Ann Dale"})
+    again = as_(people["captain"]).post(url("club_player_add", club), {"name": "ann dale"})
+    assert again.status_code == 400 and "already has a player" in again.content.decode()
+    ann = Player.objects.get(club=club)
+    assert ann.user is None  # a guest until claimed
+    as_(people["member"]).post(url("club_player_claim", club, pk=ann.pk))
+    ann.refresh_from_db()
+    assert ann.user == people["member"]
+    taken = as_(people["scorer"]).post(url("club_player_claim", club, pk=ann.pk), follow=True)
+    assert "already claimed" in taken.content.decode()
+    assert as_(people["outsider"]).post(url("club_player_claim", club, pk=ann.pk)).status_code \
+        == 403
