@@ -61,7 +61,8 @@ def season_create(*, club: Club, by: User, name: str, starts_on: datetime.date,
     """A season of the club's league, with its divisions; the rules check the scheme."""
     require_role(club, by, Role.ADMIN)
     document: dict[str, Any] = {"format": "domino-league/1", "name": name, "game": game,
-                                "options": dict(options or {}), "entrants": []}
+                                "options": dict(options or {}), "entrants": [],
+                                "fixtures": []}
     if scoring:
         document["scoring"] = dict(scoring)
     if tiebreaks is not None:

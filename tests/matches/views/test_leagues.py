@@ -1,0 +1,239 @@
+"""League seasons end to end through the pages: the spec's example table from stored
+fixtures, the sign-off with a dispute, who may do what, exports, and a fixed number of
+queries however many fixtures there are."""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+import json
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from matches import selectors, services
+from matches.models import (
+    Club,
+    Division,
+    Fixture,
+    FixtureChange,
+    FixtureStatus,
+    Membership,
+    Season,
+)
+from matches.rules import league as league_rules
+
+pytestmark = pytest.mark.django_db
+
+SPEC_STANDINGS = {  # ../shared/league-record.md, "Standings"
+    "league": "Teesdale Monday League 2026/27 — Division A",
+    "standings": [
+        {"rank": 1, "entrant": "Middleton Club", "played": 1, "won": 1, "drawn": 0, "lost": 0,
+         "games_for": 5, "games_against": 4, "score_for": 0, "score_against": 0,
+         "adjustment": 0, "points": 7},
+        {"rank": 2, "entrant": "Royal Oak A", "played": 1, "won": 1, "drawn": 0, "lost": 0,
+         "games_for": 2, "games_against": 1, "score_for": 180, "score_against": 113,
+         "adjustment": 0, "points": 4},
+        {"rank": 3, "entrant": "Bowes Dragons", "played": 2, "won": 0, "drawn": 0, "lost": 2,
+         "games_for": 5, "games_against": 7, "score_for": 113, "score_against": 180,
+         "adjustment": -3, "points": 4},
+    ]}
+
+
+@pytest.fixture
+def people(django_user_model):
+    return {name: django_user_model.objects.create_user(name, password="pw")
+            for name in ("admin", "oak", "bowes", "middleton", "member")}
+
+
+@pytest.fixture
+def club(people) -> Club:
+    club = services.club_create(name="Teesdale", by=people["admin"])
+    for name in ("oak", "bowes", "middleton"):
+        Membership.objects.create(club=club, user=people[name], role="captain")
+    Membership.objects.create(club=club, user=people["member"], role="member")
+    return club
+
+
+@pytest.fixture
+def season(club, people) -> Season:
+    season = services.season_create(
+        club=club, by=people["admin"], name="Teesdale Monday League 2026/27",
+        starts_on=datetime.date(2026, 9, 7), game="fives-and-threes",
+        options={"deal": "short"}, fixture_format="games", singles=3,
+        scoring={"win": 2, "draw": 1, "loss": 0, "per_game": 1,
+                 "close_loss": {"margin": 1, "points": 1},
+                 "heavy_win": {"margin": 6, "points": 1}, "walkover": [5, 4]},
+        tiebreaks=["game_difference", "games_for", "head_to_head"], divisions=["Division A"])
+    division = season.divisions.get()
+    for name, captain in (("Royal Oak A", "oak"), ("Bowes Dragons", "bowes"),
+                          ("Middleton Club", "middleton")):
+        services.entrant_add(division=division, by=people["admin"], name=name,
+                             captain=people[captain])
+    return season
+
+
+def as_(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def fixture_url(fixture: Fixture, action: str | None = None) -> str:
+    season = fixture.division.season
+    kwargs = {"slug": season.club.slug, "season": season.slug, "pk": fixture.pk}
+    if action is None:
+        return reverse("matches:fixture", kwargs=kwargs)
+    return reverse("matches:fixture_action", kwargs={**kwargs, "action": action})
+
+
+def meeting(season: Season, home: str, away: str) -> Fixture:
+    division = season.divisions.get()
+    fixture = Fixture.objects.filter(division=division, home__name=home,
+                                     away__name=away).first()
+    if fixture is None:
+        fixture = Fixture.objects.create(division=division, week=99,
+                                         home=division.entrants.get(name=home),
+                                         away=division.entrants.get(name=away))
+    return fixture
+
+
+def test_the_specs_example_table_from_stored_fixtures(season, people):
+    admin, oak, bowes = (as_(people[n]) for n in ("admin", "oak", "bowes"))
+    first = meeting(season, "Royal Oak A", "Bowes Dragons")
+    oak.post(fixture_url(first, "games"), {"home_1": "61", "away_1": "40", "home_2": "61",
+                                           "away_2": "12", "home_3": "58", "away_3": "61"})
+    oak.post(fixture_url(first, "submit"))
+    bowes.post(fixture_url(first, "confirm"))
+    admin.post(fixture_url(meeting(season, "Bowes Dragons", "Middleton Club"),
+                           "walkover-away"))
+    admin.post(fixture_url(meeting(season, "Middleton Club", "Royal Oak A"), "redate"),
+               {"date": "", "postponed": "on"})
+    admin.post(reverse("matches:season_adjust", kwargs={
+        "slug": season.club.slug, "season": season.slug}), {
+        "entrant": season.divisions.get().entrants.get(name="Bowes Dragons").pk,
+        "points": "-3", "reason": "result sent late"})
+
+    division = selectors.season_divisions(season).get()
+    table = selectors.division_table(division, season)
+    assert league_rules.table_json(table) == SPEC_STANDINGS
+    page = Client().get(season.get_absolute_url()).content.decode()
+    assert "result sent late" in page and "Middleton Club" in page
+    rows = list(csv.reader(io.StringIO(Client().get(reverse("matches:season_export", kwargs={
+        "slug": season.club.slug, "season": season.slug, "what": "table.csv"})).content
+        .decode())))
+    assert rows[1][:2] == ["1", "Middleton Club"] and rows[3][-1] == "4"
+    exported = json.loads(Client().get(reverse("matches:season_export", kwargs={
+        "slug": season.club.slug, "season": season.slug, "what": "league.json"})).content)
+    assert league_rules.table_json(league_rules.standings(
+        league_rules.read_league(exported))) == SPEC_STANDINGS
+
+
+def test_the_sign_off_with_a_dispute_resolved_by_the_league(season, people):
+    oak, bowes, admin = (as_(people[n]) for n in ("oak", "bowes", "admin"))
+    fixture = meeting(season, "Royal Oak A", "Bowes Dragons")
+    oak.post(fixture_url(fixture, "games"), {"home_1": "61", "away_1": "40",
+                                             "home_2": "20", "away_2": "61"})
+    # the home captain may not confirm their own result
+    oak.post(fixture_url(fixture, "submit"))
+    assert oak.post(fixture_url(fixture, "confirm")).status_code == 403
+    fixture.refresh_from_db()
+    assert (fixture.status, fixture.home_games, fixture.away_games) == ("submitted", 1, 1)
+    # only confirmed results count
+    table = selectors.division_table(selectors.season_divisions(season).get(), season)
+    assert all(row.played == 0 for row in table.rows)
+
+    empty = bowes.post(fixture_url(fixture, "dispute"), {"message": " "})
+    assert empty.status_code == 400 and "Say what is wrong" in empty.content.decode()
+    bowes.post(fixture_url(fixture, "dispute"), {"message": "game 2 was 61-58 to us"})
+    fixture.refresh_from_db()
+    assert fixture.status == FixtureStatus.DISPUTED
+    assert as_(people["member"]).post(fixture_url(fixture, "resolve")).status_code == 403
+
+    admin.post(fixture_url(fixture, "resolve"), {"home_1": "61", "away_1": "40",
+                                                 "home_2": "58", "away_2": "61",
+                                                 "home_3": "61", "away_3": "30"})
+    fixture.refresh_from_db()
+    assert (fixture.status, fixture.home_games, fixture.away_games) == ("confirmed", 2, 1)
+    log = list(FixtureChange.objects.filter(fixture=fixture).values_list("what", flat=True))
+    assert log == ["submitted", "disputed", "resolved by the league"]
+    resolved = FixtureChange.objects.get(fixture=fixture, what="resolved by the league")
+    assert (resolved.before["result"], resolved.after["result"]) == ([1, 1], [2, 1])
+    page = Client().get(fixture_url(fixture)).content.decode()
+    assert "resolved by the league" in page and "game 2 was 61-58 to us" not in page
+
+    admin.post(reverse("matches:season_lock", kwargs={"slug": season.club.slug,
+                                                      "season": season.slug}))
+    locked = admin.post(fixture_url(fixture, "void"))
+    assert locked.status_code == 400 and "locked" in locked.content.decode()
+
+
+def test_who_may_enter_and_sign_a_fixture(season, people):
+    fixture = meeting(season, "Royal Oak A", "Bowes Dragons")
+    for who in ("bowes", "middleton", "member"):  # not the home captain, not an admin
+        response = as_(people[who]).post(fixture_url(fixture, "games"),
+                                         {"home_1": "61", "away_1": "40"})
+        assert response.status_code == 403
+    assert Client().post(fixture_url(fixture, "games")).status_code == 403
+    as_(people["oak"]).post(fixture_url(fixture, "games"), {"home_1": "61", "away_1": "40"})
+    as_(people["oak"]).post(fixture_url(fixture, "submit"))
+    # a third captain cannot confirm someone else's fixture
+    assert as_(people["middleton"]).post(fixture_url(fixture, "confirm")).status_code == 403
+    level = as_(people["oak"]).post(fixture_url(meeting(season, "Middleton Club",
+                                                        "Royal Oak A"), "games"),
+                                    {"home_1": "50", "away_1": "50"})
+    assert level.status_code == 403  # Oak is away there
+
+
+def test_bad_scores_get_a_message_and_change_nothing(season, people):
+    fixture = meeting(season, "Royal Oak A", "Bowes Dragons")
+    oak = as_(people["oak"])
+    for body, message in (({"home_1": "61", "away_1": "61"}, "level"),
+                          ({"home_1": "61", "away_1": "x"}, "whole numbers"),
+                          ({"home_1": "²", "away_1": "3"}, "whole numbers")):
+        response = oak.post(fixture_url(fixture, "games"), body)
+        assert response.status_code == 400 and message in response.content.decode()
+        assert fixture.games.count() == 0
+    assert oak.post(fixture_url(fixture, "submit")).status_code == 400  # no scores yet
+
+
+def test_fixtures_are_generated_once_for_a_division(season, people):
+    admin = as_(people["admin"])
+    division = season.divisions.get()
+    url = reverse("matches:season_generate", kwargs={"slug": season.club.slug,
+                                                     "season": season.slug})
+    admin.post(url, {"division": division.pk, "legs": "2"})
+    assert division.fixtures.count() == 6  # three entrants, home and away
+    assert sorted(division.fixtures.values_list("week", flat=True).distinct()) == \
+        list(range(1, 7))
+    assert division.fixtures.get(week=1).date == datetime.date(2026, 9, 7)
+    again = admin.post(url, {"division": division.pk, "legs": "1"}, follow=True)
+    assert "already has its fixtures" in again.content.decode()
+    assert as_(people["oak"]).post(url, {"division": division.pk, "legs": "1"}).status_code \
+        == 403
+
+
+def test_the_season_page_runs_a_fixed_number_of_queries(season, people,
+                                                        django_assert_max_num_queries):
+    client = Client()
+    division = season.divisions.get()
+
+    def page_queries() -> None:
+        with django_assert_max_num_queries(14):
+            assert client.get(season.get_absolute_url()).status_code == 200
+
+    page_queries()
+    more = Division.objects.create(season=season, name="Division B", order=1)
+    for n in range(8):
+        services.entrant_add(division=more, by=people["admin"], name=f"Team {n}")
+    services.fixtures_generate(division=more, by=people["admin"], legs=2)
+    services.fixtures_generate(division=division, by=people["admin"], legs=2)
+    for fixture in Fixture.objects.filter(division=more)[:20]:
+        services.fixture_games_enter(fixture=fixture, by=people["admin"],
+                                     scores=[(61, 10), (20, 61), (61, 5)])
+        services.fixture_submit(fixture=fixture, by=people["admin"])
+        services.fixture_resolve(fixture=fixture, by=people["admin"])
+    assert Fixture.objects.filter(division=more).count() == 56
+    page_queries()
