@@ -24,6 +24,7 @@ from matches.services.leagues import (
     fixture_void,
     fixture_walkover,
     fixtures_generate,
+    league_import,
     season_create,
     season_lock,
 )
@@ -63,6 +64,7 @@ __all__ = [
     "fixture_void",
     "fixture_walkover",
     "fixtures_generate",
+    "league_import",
     "season_create",
     "season_lock",
     "club_create",

@@ -71,19 +71,11 @@ def season_create(*, club: Club, by: User, name: str, starts_on: datetime.date,
         league_rules.read_league(document)
     except rules.RulesError as error:
         raise ValidationError(str(error), code="league") from None
-    base = slugify(name)[:70] or "season"
-    slug, n = base, 1
-    while club.seasons.filter(slug=slug).exists():
-        n += 1
-        slug = f"{base}-{n}"
-    season = Season(club=club, name=" ".join(name.split()), slug=slug, starts_on=starts_on,
-                    ends_on=ends_on, game=game, options=dict(options or {}),
-                    scoring=dict(scoring or {}),
-                    tiebreaks=list(tiebreaks) if tiebreaks is not None else [],
-                    fixture_format=fixture_format, singles=singles, pairs=pairs,
-                    race_to=race_to, count_submitted=count_submitted)
-    season.full_clean()
-    season.save()
+    season = _season_row(
+        club=club, name=name, game=game, options=dict(options or {}), starts_on=starts_on,
+        scoring=dict(scoring or {}), tiebreaks=list(tiebreaks) if tiebreaks is not None else [],
+        ends_on=ends_on, fixture_format=fixture_format, singles=singles, pairs=pairs,
+        race_to=race_to, count_submitted=count_submitted)
     for order, division in enumerate(divisions):
         Division.objects.create(season=season, name=" ".join(division.split()), order=order)
     return season
@@ -330,3 +322,66 @@ def _state(fixture: Fixture) -> dict[str, Any]:
 def _log(fixture: Fixture, by: User, what: str, before: dict[str, Any]) -> None:
     FixtureChange.objects.create(fixture=fixture, user=by, what=what, before=before,
                                  after=_state(fixture))
+
+
+@transaction.atomic
+def league_import(*, club: Club, document: dict[str, Any], by: User | None = None) -> Season:
+    """A ``domino-league/1`` document stored as a season of ``club`` with one division:
+    its entrants, fixtures (results confirmed), adjustments. The league rules read it
+    first; a refused document stores nothing."""
+    league = league_rules.read_league(document)
+    if by is not None:
+        require_role(club, by, Role.ADMIN)
+    dates = [f.date for f in league.fixtures if f.date is not None]
+    season = _season_row(
+        club=club, name=league.name, game=league.game.slug, options=dict(league.options),
+        starts_on=min(dates) if dates else timezone.localdate(),
+        scoring=dict(document.get("scoring") or {}),
+        tiebreaks=list(document.get("tiebreaks") or []))
+    division = Division.objects.create(season=season, name=str(_("Division")), order=0)
+    players = {p.name.casefold(): p for p in club.players.all()}
+    entrants: dict[str, Entrant] = {}
+    for entrant in league.entrants:
+        row = Entrant.objects.create(division=division, name=entrant.name)
+        row.players.set([players[name.casefold()] for name in entrant.players
+                         if name.casefold() in players])
+        entrants[entrant.name.casefold()] = row
+    weeks = {date: n for n, date in enumerate(sorted(set(dates)), start=1)}
+    for fixture in league.fixtures:
+        row = Fixture(division=division, date=fixture.date,
+                      week=weeks[fixture.date] if fixture.date else len(weeks) + fixture.number,
+                      home=entrants[fixture.home.casefold()],
+                      away=entrants[fixture.away.casefold()])
+        if fixture.postponed:
+            row.status = FixtureStatus.POSTPONED
+        elif fixture.void:
+            row.status = FixtureStatus.VOID
+        elif fixture.walkover is not None:
+            row.status, row.walkover = FixtureStatus.CONFIRMED, fixture.walkover.value
+        elif fixture.result is not None:
+            row.status = FixtureStatus.CONFIRMED
+            row.home_games, row.away_games = fixture.result
+        row.full_clean()
+        row.save()
+        if fixture.games:
+            FixtureGame.objects.bulk_create([
+                FixtureGame(fixture=row, number=n, home_score=h, away_score=a)
+                for n, (h, a) in enumerate(fixture.games, start=1)])
+    for adjustment in league.adjustments:
+        Adjustment.objects.create(entrant=entrants[adjustment.entrant.casefold()],
+                                  points=adjustment.points, reason=adjustment.reason,
+                                  made_by=by)
+    return season
+
+
+def _season_row(*, club: Club, name: str, **fields: Any) -> Season:
+    """A season row with a free address (the caller has checked the scheme)."""
+    base = slugify(name)[:70] or "season"
+    slug, n = base, 1
+    while club.seasons.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    season = Season(club=club, name=" ".join(name.split())[:120], slug=slug, **fields)
+    season.full_clean()
+    season.save()
+    return season

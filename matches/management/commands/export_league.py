@@ -1,0 +1,29 @@
+"""``manage.py export_league CLUB SEASON``: each division of a season as one
+``domino-league/1`` document, one JSON line per division."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from matches import selectors
+from matches.models import Season
+
+
+class Command(BaseCommand):
+    help = "Print a season's divisions as domino-league/1 documents (one JSON line each)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("club", help="the club's address (slug)")
+        parser.add_argument("season", help="the season's address (slug)")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        season = Season.objects.filter(club__slug=options["club"],
+                                       slug=options["season"]).first()
+        if season is None:
+            raise CommandError(f"no season {options['season']!r} in club {options['club']!r}")
+        for division in selectors.season_divisions(season):
+            self.stdout.write(json.dumps(selectors.division_document(division, season),
+                                         ensure_ascii=False))

@@ -1,0 +1,33 @@
+"""Accounts: a user made by signing up.
+
+Casual matches need no account; clubs do. Signing in, out and resetting a password are
+Django's own views (``django.contrib.auth.urls``); only creating the account is ours.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import password_validation
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+
+@transaction.atomic
+def account_create(*, username: str, password: str, email: str = "") -> User:
+    """A new active user with ``password`` (hashed); ``email`` is optional, but without
+    one the password cannot be reset.
+
+    The sign-up form has checked all of this already; the checks are repeated here so
+    that no other caller (a shell, a later club invitation) can store a weak password or
+    a taken name. Errors are keyed by this function's arguments.
+    """
+    user = User(username=username, email=email)
+    try:
+        password_validation.validate_password(password, user)
+    except ValidationError as exc:
+        raise ValidationError({"password": exc.error_list}) from exc
+    user.set_password(password)
+    # full_clean: a valid and free username, a well-formed e-mail address
+    user.full_clean()
+    user.save()
+    return user
