@@ -34,9 +34,11 @@ from matches.models import (
     Role,
     Season,
 )
+from matches.models.scoring import MatchStatus, Seat
 from matches.rules import fixtures as fixture_rules
 from matches.rules import league as league_rules
 from matches.services.clubs import require_role
+from matches.services.scoring import MatchStarted, match_start
 
 SEASON_LOCKED = _("The season is locked: its results can no longer change.")
 NOT_CAPTAIN = _("Only %(entrant)s's captain or a league admin can do that.")
@@ -149,6 +151,47 @@ def fixture_games_enter(*, fixture: Fixture, by: User,
 
 
 @transaction.atomic
+def fixture_game_start(*, fixture: Fixture, by: User, number: int,
+                       home_players: Sequence[Player], away_players: Sequence[Player],
+                       phone: str = "") -> MatchStarted:
+    """Game ``number`` of the fixture night, played on the scorepad in the league's rules:
+    a match with the chosen players (partners opposite: home in seats 1 and 3), linked
+    to the game, so its final score flows to the fixture by itself."""
+    fixture = _locked(fixture)
+    _captain_or_admin(fixture, by, fixture.home)
+    if fixture.status not in (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED):
+        raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()})
+    if not 1 <= number <= 40:
+        raise ValidationError(_("Choose a game of the night."), code="number")
+    if len(home_players) != len(away_players) or len(home_players) not in (1, 2):
+        raise ValidationError(_("A game is one player a side, or a pair a side."),
+                              code="players")
+    squads = {fixture.home_id: set(fixture.home.players.values_list("pk", flat=True)),
+              fixture.away_id: set(fixture.away.players.values_list("pk", flat=True))}
+    for entrant, players in ((fixture.home, home_players), (fixture.away, away_players)):
+        for player in players:
+            if player.pk not in squads[entrant.pk]:
+                raise ValidationError(_("%(name)s is not in %(entrant)s's squad.")
+                                      % {"name": player.name, "entrant": entrant.name})
+    game = fixture.games.filter(number=number).first()
+    if game is not None and (game.match_id is not None or game.home_score is not None):
+        raise ValidationError(_("Game %(n)s already has its score.") % {"n": number})
+    season = fixture.division.season
+    seats = [p.name for pair in zip(home_players, away_players, strict=True) for p in pair]
+    started = match_start(game=season.game, players=seats, options=dict(season.options),
+                          created_by=by, phone=phone)
+    for position, player in enumerate(p for pair in zip(home_players, away_players,
+                                                           strict=True) for p in pair):
+        Seat.objects.filter(match=started.match, position=position).update(player=player)
+    game = game or FixtureGame(fixture=fixture, number=number)
+    game.match = started.match
+    game.save()
+    game.home_players.set(home_players)
+    game.away_players.set(away_players)
+    return started
+
+
+@transaction.atomic
 def fixture_submit(*, fixture: Fixture, by: User) -> Fixture:
     """The home captain sends the completed fixture to the away captain."""
     fixture = _locked(fixture)
@@ -157,6 +200,10 @@ def fixture_submit(*, fixture: Fixture, by: User) -> Fixture:
         raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()})
     home, away = _games_won(fixture)
     before = _state(fixture)
+    for game in fixture.games.select_related("match").prefetch_related("match__sides"):
+        if game.match is not None and (score := game_scores(game)) is not None:
+            game.home_score, game.away_score = score  # the scorepad's final score, kept
+            game.save(update_fields=["home_score", "away_score"])
     fixture.home_games, fixture.away_games = home, away
     fixture.status, fixture.submitted_at = FixtureStatus.SUBMITTED, timezone.now()
     fixture.full_clean()
@@ -291,24 +338,44 @@ def _other_captain(fixture: Fixture, by: User) -> None:
 
 
 def _set_games(fixture: Fixture, scores: Sequence[tuple[int, int]]) -> None:
-    fixture.games.all().delete()
-    games = [FixtureGame(fixture=fixture, number=n, home_score=h, away_score=a)
-             for n, (h, a) in enumerate(scores, start=1)]
-    for game in games:
-        game.full_clean(exclude=["fixture"], validate_constraints=False)
-        if game.home_score == game.away_score:
+    """Key in game scores by number; a game scored on the scorepad keeps its match, and
+    its score comes from there (a keyed-in score for it is refused)."""
+    existing = {game.number: game for game in fixture.games.all()}
+    for number, (home, away) in enumerate(scores, start=1):
+        if home == away:
             raise ValidationError(
                 _("Game %(n)s: a game has a winner; %(h)s–%(a)s is level.")
-                % {"n": game.number, "h": game.home_score, "a": game.away_score})
-    FixtureGame.objects.bulk_create(games)
+                % {"n": number, "h": home, "a": away})
+        game = existing.get(number) or FixtureGame(fixture=fixture, number=number)
+        if game.match_id is not None:
+            raise ValidationError(_("Game %(n)s is scored on the scorepad: its score comes "
+                                    "from there.") % {"n": number})
+        game.home_score, game.away_score = home, away
+        game.full_clean(exclude=["fixture"], validate_constraints=False)
+        game.save()
+    # keyed-in games beyond the new list are gone; scorepad games stay
+    fixture.games.filter(number__gt=len(scores), match__isnull=True).delete()
+
+
+def game_scores(game: FixtureGame) -> tuple[int, int] | None:
+    """A game's final score: keyed in, or its scorepad match's once that is finished."""
+    if game.match is not None:
+        if game.match.status != MatchStatus.FINISHED:
+            return None
+        sides = {side.index: side.score for side in game.match.sides.all()}
+        return int(sides[0]), int(sides[1])
+    if game.home_score is None or game.away_score is None:
+        return None
+    return game.home_score, game.away_score
 
 
 def _games_won(fixture: Fixture) -> tuple[int, int]:
-    scored = [(g.home_score, g.away_score) for g in fixture.games.all()
-              if g.home_score is not None and g.away_score is not None]
+    scored = [score for game in fixture.games.select_related("match")
+              .prefetch_related("match__sides") if (score := game_scores(game)) is not None]
     if not scored:
         raise ValidationError(NO_GAMES, code="no_games")
-    home = sum(1 for h, a in scored if h > a)  # type: ignore[operator]
+    home = sum(1 for h, a in scored if h > a)
+    # the scores of finished scorepad games are kept on the fixture's games too
     return home, len(scored) - home
 
 

@@ -33,9 +33,11 @@ from matches.models import (
     FixtureFormat,
     FixtureStatus,
     GameKind,
+    Player,
     Role,
     Season,
 )
+from matches.views.scoring import hold_grant, phone_label
 
 MAX_GAMES = 40  # games a fixture night can have
 TIEBREAK_NAMES = {
@@ -228,6 +230,17 @@ def fixture_action(request: HttpRequest, slug: str, season: str, pk: int,
     dispute_form = DisputeForm(request.POST if action == "dispute" else None)
     redate_form = RedateForm(request.POST if action == "redate" else None)
     try:
+        if action == "play":
+            started = services.fixture_game_start(
+                fixture=fixture, by=user, number=_int(request.POST.get("number")),
+                home_players=_squad(fixture.home, request.POST.getlist("home_player")),
+                away_players=_squad(fixture.away, request.POST.getlist("away_player")),
+                phone=phone_label(request))
+            hold_grant(request, started.grant)
+            messages.success(request, _("Game %(n)s is on the scorepad: its result goes to "
+                                        "the fixture by itself.")
+                             % {"n": request.POST.get("number")})
+            return redirect(started.match.get_scorer_url())
         if action == "games":
             services.fixture_games_enter(fixture=fixture, by=user, scores=_scores(request))
             done = _("Scores saved.")
@@ -386,13 +399,17 @@ def _fixture_page(request: HttpRequest, fixture: Fixture, season: Season, *,
     home_captain = user_pk is not None and fixture.home.captain_id == user_pk
     away_captain = user_pk is not None and fixture.away.captain_id == user_pk
     editable = fixture.status in (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED)
-    games = list(fixture.games.all())
+    games = list(fixture.games.select_related("match").prefetch_related(
+        "match__sides", "home_players", "away_players"))
     rows = max(len(games), _games_a_night(season))
     return render(request, "matches/fixture.html", {
         "season": season, "fixture": fixture, "games": games,
         "game_rows": [(n, games[n - 1] if n <= len(games) else None)
                       for n in range(1, rows + 1)],
         "changes": fixture.changes.select_related("user"), "admin": admin,
+        "scores": {g.number: services.game_scores(g) for g in games},
+        "home_squad": fixture.home.players.all(), "away_squad": fixture.away.players.all(),
+        "singles_and_pairs": (season.singles, season.pairs),
         "can_enter": (home_captain or admin) and editable and not season.locked,
         "can_sign": away_captain and fixture.status == FixtureStatus.SUBMITTED
         and not season.locked,
@@ -402,6 +419,19 @@ def _fixture_page(request: HttpRequest, fixture: Fixture, season: Season, *,
         "error": error, "dispute_form": dispute_form or DisputeForm(),
         "redate_form": RedateForm(initial={"date": fixture.date}),
     }, status=status)
+
+
+def _int(value: object) -> int:
+    text = str(value or "")
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 6 else 0
+
+
+def _squad(entrant: Entrant, chosen: list[str]) -> list[Player]:
+    """The chosen players of ``entrant``'s squad, in the order chosen (empty choices
+    skipped); anyone else is refused by the service."""
+    wanted = [_int(pk) for pk in chosen if pk]
+    by_pk = {p.pk: p for p in Player.objects.filter(pk__in=wanted)}
+    return [by_pk[pk] for pk in wanted if pk in by_pk]
 
 
 def _games_a_night(season: Season) -> int:

@@ -83,11 +83,11 @@ def match_new(request: HttpRequest) -> HttpResponse:
                 game=data["game"], players=data["players"], options=data["options"],
                 starter=data.get("starter_seat"), mode=data["mode"],
                 created_by=request.user, creation_key=data["creation_key"],
-                phone=_phone_label(request))
+                phone=phone_label(request))
         except rules.RulesError as error:
             form.add_error(None, str(error))
         else:
-            _hold_grant(request, started.grant)
+            hold_grant(request, started.grant)
             if started.created:
                 _announce_lots(request, started.match, started.first)
             return redirect(started.match.get_scorer_url())
@@ -120,7 +120,7 @@ def join(request: HttpRequest, public_id: UUID, token: str) -> HttpResponse:
     elif _grant(request, match) is not None:
         response = redirect(match.get_scorer_url())
     elif request.method == "POST":
-        _hold_grant(request, services.grant_create(match=match, phone=_phone_label(request)))
+        hold_grant(request, services.grant_create(match=match, phone=phone_label(request)))
         messages.success(request, _("This phone now scores this match."))
         response = redirect(match.get_scorer_url())
     else:
@@ -364,7 +364,8 @@ def _grant(request: HttpRequest, match: Match) -> ScorerGrant | None:
     return selectors.scorer_grant(match, grants.get(str(match.public_id)))
 
 
-def _hold_grant(request: HttpRequest, grant: ScorerGrant) -> None:
+def hold_grant(request: HttpRequest, grant: ScorerGrant) -> None:
+    """This browser scores ``grant``'s match from now on (kept in its session)."""
     grants = dict(request.session.get(GRANTS_KEY, {}))
     grants[str(grant.match.public_id)] = grant.pk
     if len(grants) > 200:  # the oldest first: dicts keep insertion order
@@ -392,7 +393,7 @@ def _not_scorer(request: HttpRequest, match: Match) -> HttpResponse:
                   status=403)
 
 
-def _phone_label(request: HttpRequest) -> str:
+def phone_label(request: HttpRequest) -> str:
     """A name for a phone in the scorers' list, from what its browser says it is."""
     agent = request.headers.get("User-Agent", "")
     for word, label in (("iPhone", "iPhone"), ("iPad", "iPad"), ("Android", "Android phone"),

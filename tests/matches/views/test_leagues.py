@@ -237,3 +237,51 @@ def test_the_season_page_runs_a_fixed_number_of_queries(season, people,
         services.fixture_resolve(fixture=fixture, by=people["admin"])
     assert Fixture.objects.filter(division=more).count() == 56
     page_queries()
+
+
+def test_a_game_played_on_the_scorepad_flows_to_the_fixture(club, people):
+    season = services.season_create(
+        club=club, by=people["admin"], name="Quick Fives", starts_on=datetime.date(2026, 9, 7),
+        game="all-fives", options={"hand_size": 2, "target": 10}, divisions=["Only"])
+    division = season.divisions.get()
+    squads = {}
+    for name, captain, players in (("Oak", "oak", ["Ann", "Bob"]),
+                                   ("Bowes", "bowes", ["Cat", "Dan"])):
+        squad = [services.player_add(club=club, name=p, by=people["admin"]) for p in players]
+        squads[name] = squad
+        services.entrant_add(division=division, by=people["admin"], name=name,
+                             captain=people[captain], players=squad)
+    fixture = meeting(season, "Oak", "Bowes")
+    oak = as_(people["oak"])
+    # a player outside the squad is refused
+    wrong = oak.post(fixture_url(fixture, "play"), {
+        "number": "1", "home_player": [squads["Bowes"][0].pk], "away_player":
+        [squads["Bowes"][1].pk]})
+    assert wrong.status_code == 400 and "not in Oak" in wrong.content.decode()
+
+    response = oak.post(fixture_url(fixture, "play"), {
+        "number": "1", "home_player": [squads["Oak"][0].pk, ""],
+        "away_player": [squads["Bowes"][1].pk, ""]})
+    game = fixture.games.get(number=1)
+    assert game.match is not None
+    assert response["Location"] == game.match.get_scorer_url()
+    assert oak.get(response["Location"]).status_code == 200  # the captain's phone scores it
+    assert selectors.match_names(game.match) == ["Ann", "Dan"]
+    assert game.match.game == "all-fives" and game.match.options == {"hand_size": 2,
+                                                                      "target": 10}
+    page = oak.get(fixture_url(fixture)).content.decode()
+    assert "on the scorepad" in page and "in play" in page
+
+    from matches import rules
+    engine = selectors.match_engine(game.match)
+    opener = engine.current_round.turn  # type: ignore[union-attr]
+    services.event_record(match=game.match, action=rules.Play(opener, rules.Tile.parse("5-5")))
+    game.match.refresh_from_db()
+    assert game.match.status == "finished"  # 10 points: All Fives is won at once
+
+    oak.post(fixture_url(fixture, "submit"))
+    fixture.refresh_from_db()
+    won = (1, 0) if opener == 0 else (0, 1)
+    assert (fixture.status, fixture.home_games, fixture.away_games) == ("submitted", *won)
+    game.refresh_from_db()
+    assert (game.home_score, game.away_score) == ((10, 0) if opener == 0 else (0, 10))

@@ -1,0 +1,71 @@
+"""Accounts: signing up. Signing in and out, changing and resetting a password are
+Django's own views (``django.contrib.auth.urls``, mounted by ``matches/urls_accounts.py``)
+with our templates in ``templates/registration/``.
+
+Casual matches need no account; clubs do.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth import login
+from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.cache import never_cache
+from django.views.decorators.debug import sensitive_post_parameters
+from django.views.decorators.http import require_http_methods
+
+from matches.services.accounts import account_create
+
+# the service's argument for each field of the form, where they differ
+SERVICE_FIELDS = {"password": "password2"}
+
+
+class SignUpForm(UserCreationForm[User]):
+    """Django's sign-up form plus an optional e-mail address: without one, a forgotten
+    password cannot be reset (the reset link is sent there)."""
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username", "email")
+        labels = {"email": "E-mail address (optional)"}
+        help_texts = {"email": "Only used to send you a link if you forget your password."}
+        widgets = {"email": forms.EmailInput(attrs={"autocomplete": "email"})}
+
+
+@sensitive_post_parameters("password1", "password2")
+@never_cache
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    """Create an account, sign it in, and go back to ``next`` (a page of this site
+    only) or the home page."""
+    next_url = safe_next(request)
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            user = account_create(username=data["username"], password=data["password1"],
+                                  email=data["email"])
+        except ValidationError as exc:
+            for name, errors in exc.message_dict.items():
+                field = SERVICE_FIELDS.get(name, name)
+                form.add_error(field if field in form.fields else None, errors)
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            return redirect(next_url or "matches:home")
+    return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+def safe_next(request: HttpRequest) -> str:
+    """The ``next`` page asked for, if it is on this site (an address elsewhere, or one
+    with an unexpected scheme, is dropped: no open redirect); else ``""``."""
+    url = request.POST.get("next") or request.GET.get("next") or ""
+    if url_has_allowed_host_and_scheme(url, allowed_hosts={request.get_host()},
+                                       require_https=request.is_secure()):
+        return url
+    return ""
+
