@@ -138,8 +138,27 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-# We use the admin's login page until the app has its own.
-LOGIN_URL = "admin:login"
+# Django's own auth views, mounted at accounts/ (matches/urls_accounts.py). Logging out
+# is a POST (Django 5+) and goes home, so no "logged out" page is needed.
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/"
+
+# E-mail (password reset links): printed to the console unless EMAIL_HOST names an
+# SMTP server. https://docs.djangoproject.com/en/stable/topics/email/
+# Django 6.1 deprecates these EMAIL_* settings for MAILERS (a pending deprecation, until
+# 2028). Not MAILERS yet: its deploy check (mail.E001) fails any site whose default mailer
+# is the console, which is our default, so `check --deploy` would fail without SMTP.
+if os.environ.get("EMAIL_HOST", "").strip():
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = os.environ["EMAIL_HOST"].strip()
+    EMAIL_PORT = env_int("EMAIL_PORT", 587)
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "") or "webmaster@localhost"
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"

@@ -5,5 +5,6 @@ from django.urls import include, path
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("accounts/", include("matches.urls_accounts")),
     path("", include("matches.urls")),
 ]

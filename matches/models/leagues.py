@@ -89,7 +89,8 @@ class Season(models.Model):
                 | Q(singles__gt=0) | Q(pairs__gt=0),
                 name="season_games_format_has_games"),
             models.CheckConstraint(
-                condition=~Q(fixture_format=FixtureFormat.RACE) | Q(race_to__gte=1),
+                condition=~Q(fixture_format=FixtureFormat.RACE)
+                | Q(race_to__isnull=False, race_to__gte=1),
                 name="season_race_has_target"),
         ]
 

@@ -409,10 +409,10 @@ def league_import(*, club: Club, document: dict[str, Any], by: User | None = Non
     players = {p.name.casefold(): p for p in club.players.all()}
     entrants: dict[str, Entrant] = {}
     for entrant in league.entrants:
-        row = Entrant.objects.create(division=division, name=entrant.name)
-        row.players.set([players[name.casefold()] for name in entrant.players
-                         if name.casefold() in players])
-        entrants[entrant.name.casefold()] = row
+        stored = Entrant.objects.create(division=division, name=entrant.name)
+        stored.players.set([players[name.casefold()] for name in entrant.players
+                            if name.casefold() in players])
+        entrants[entrant.name.casefold()] = stored
     weeks = {date: n for n, date in enumerate(sorted(set(dates)), start=1)}
     for fixture in league.fixtures:
         row = Fixture(division=division, date=fixture.date,

@@ -359,7 +359,7 @@ def _season_division(request: HttpRequest, slug: str, season: str,
 def _post(request: HttpRequest, season: Season, form: forms.Form,
           write: Callable[[dict[str, Any]], object], done: str) -> HttpResponse:
     if not form.is_valid():
-        messages.error(request, "; ".join(e for errors in form.errors.values()
+        messages.error(request, "; ".join(str(e) for errors in form.errors.values()
                                           for e in errors))
         return redirect(season)
     try:

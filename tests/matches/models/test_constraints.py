@@ -62,11 +62,6 @@ def _new_round(match: Match, **fields) -> None:
     Round(match=match, **fields).save()
 
 
-def _two_players(first: str, second: str) -> None:
-    Player.objects.create(name=first)
-    Player(name=second).save()
-
-
 def _new_change(match: Match, *, first_key: uuid.UUID | None = None, **fields) -> None:
     if first_key is not None:
         match.changes.filter(version=1).update(key=first_key)
@@ -83,10 +78,6 @@ TAP_KEY = uuid.UUID("8a0d6c1e-5f57-4a4e-9d7c-2b8f0b4a9e11")
 
 CASES: dict[str, tuple[str, Callable[[Match], object]]] = {
     # constraint name: (what is wrong, how to write it)
-    "player_name_unique_ci": (
-        "a second player whose name differs only in case",
-        lambda m: _two_players("Olena", "OLENA")),
-    "player_name_not_blank": ("a player without a name", lambda m: Player(name="").save()),
     "match_game_valid": ("an unknown game", lambda m: _match(m, game="poker")),
     "match_status_valid": ("an unknown status", lambda m: _match(m, status="abandoned")),
     "match_player_count_range": (
@@ -166,7 +157,6 @@ CASES: dict[str, tuple[str, Callable[[Match], object]]] = {
 }
 
 UNIQUE_COLUMNS = {  # SQLite names the columns of a violated unique constraint, not the name
-    "player_name_unique_ci": "player_name_unique_ci",
     "side_one_per_index": "matches_side.match_id, matches_side.index",
     "seat_one_per_position": "matches_seat.match_id, matches_seat.position",
     "seat_one_per_player": "matches_seat.match_id, matches_seat.player_id",
@@ -182,8 +172,7 @@ UNIQUE_COLUMNS = {  # SQLite names the columns of a violated unique constraint, 
 
 def test_every_named_constraint_has_a_case():
     names = {constraint.name
-             for model in (Player, Match, Side, Seat, Round, RoundSide, Event, Change,
-                           ScorerGrant)
+             for model in (Match, Side, Seat, Round, RoundSide, Event, Change, ScorerGrant)
              for constraint in model._meta.constraints}
 
     assert names == set(CASES)

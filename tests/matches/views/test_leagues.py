@@ -274,7 +274,8 @@ def test_a_game_played_on_the_scorepad_flows_to_the_fixture(club, people):
 
     from matches import rules
     engine = selectors.match_engine(game.match)
-    opener = engine.current_round.turn  # type: ignore[union-attr]
+    assert engine.current_round is not None and engine.current_round.turn is not None
+    opener = engine.current_round.turn
     services.event_record(match=game.match, action=rules.Play(opener, rules.Tile.parse("5-5")))
     game.match.refresh_from_db()
     assert game.match.status == "finished"  # 10 points: All Fives is won at once

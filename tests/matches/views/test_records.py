@@ -98,7 +98,7 @@ def test_import_page_requires_login(client):
     response = client.get(IMPORT_URL)
 
     assert response.status_code == 302
-    assert response["Location"] == f"{reverse('admin:login')}?next={IMPORT_URL}"
+    assert response["Location"] == f"{reverse('login')}?next={IMPORT_URL}"
 
 
 def test_import_post_requires_login(client):

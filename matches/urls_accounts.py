@@ -1,0 +1,17 @@
+"""Account URLs, mounted at ``accounts/`` by scorekeeper/urls.py.
+
+Django's own views (``django.contrib.auth.urls``: ``login``, ``logout``,
+``password_change``, ``password_change_done``, ``password_reset``,
+``password_reset_done``, ``password_reset_confirm``, ``password_reset_complete``) plus
+our ``signup``. No ``app_name``: Django's views reverse these names without a namespace
+(the reset e-mail's link, each form's next page), and ``LOGIN_URL = "login"`` names one.
+"""
+
+from django.urls import include, path
+
+from matches.views import accounts
+
+urlpatterns = [
+    path("signup/", accounts.signup, name="signup"),
+    path("", include("django.contrib.auth.urls")),
+]

@@ -1,0 +1,115 @@
+"""matches.models.clubs and .leagues: every named constraint holds in the database."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.apps import apps
+from django.db import IntegrityError, transaction
+
+from matches import services
+from matches.models import (
+    Adjustment,
+    Club,
+    Division,
+    Entrant,
+    Fixture,
+    FixtureGame,
+    Membership,
+    Player,
+    Season,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def league(django_user_model) -> dict[str, Any]:
+    owner = django_user_model.objects.create_user("owner")
+    club = services.club_create(name="Oak", by=owner)
+    season = services.season_create(club=club, by=owner, name="Monday",
+                                    starts_on=datetime.date(2026, 9, 7), game="all-fives")
+    division = season.divisions.get()
+    home = services.entrant_add(division=division, by=owner, name="Home")
+    away = services.entrant_add(division=division, by=owner, name="Away")
+    fixture = Fixture.objects.create(division=division, week=1, home=home, away=away)
+    player = Player.objects.create(club=club, name="Ann", user=owner)
+    return {"owner": owner, "club": club, "season": season, "division": division,
+            "home": home, "away": away, "fixture": fixture, "player": player}
+
+
+def _update(model: type, pk: int, **fields: Any) -> None:
+    model.objects.filter(pk=pk).update(**fields)
+
+
+CASES: dict[str, Callable[[dict[str, Any]], object]] = {
+    "club_visibility_valid": lambda x: _update(Club, x["club"].pk, visibility="secret"),
+    "club_name_not_blank": lambda x: _update(Club, x["club"].pk, name=""),
+    "club_slug_not_blank": lambda x: _update(Club, x["club"].pk, slug=""),
+    "membership_once_per_club": lambda x: Membership.objects.create(club=x["club"],
+                                                                    user=x["owner"]),
+    "membership_role_valid": lambda x: Membership.objects.filter(club=x["club"]).update(
+        role="king"),
+    "player_name_unique_ci": lambda x: Player.objects.create(club=x["club"], name="ANN"),
+    "player_name_not_blank": lambda x: Player.objects.create(club=x["club"], name=""),
+    "player_one_per_member": lambda x: Player.objects.create(club=x["club"], name="Bo",
+                                                             user=x["owner"]),
+    "season_slug_per_club": lambda x: Season.objects.create(
+        club=x["club"], name="Again", slug=x["season"].slug, game="all-fives",
+        starts_on=datetime.date(2026, 1, 1)),
+    "season_game_valid": lambda x: _update(Season, x["season"].pk, game="chess"),
+    "season_format_valid": lambda x: _update(Season, x["season"].pk, fixture_format="cup"),
+    "season_ends_after_start": lambda x: _update(Season, x["season"].pk,
+                                                 ends_on=datetime.date(2026, 1, 1)),
+    "season_games_format_has_games": lambda x: _update(Season, x["season"].pk,
+                                                       fixture_format="games"),
+    "season_race_has_target": lambda x: _update(Season, x["season"].pk, fixture_format="race"),
+    "division_name_per_season": lambda x: Division.objects.create(season=x["season"],
+                                                                  name="DIVISION 1"),
+    "entrant_name_per_division": lambda x: Entrant.objects.create(division=x["division"],
+                                                                  name="home"),
+    "entrant_kind_valid": lambda x: _update(Entrant, x["home"].pk, kind="club"),
+    "fixture_two_entrants": lambda x: _update(Fixture, x["fixture"].pk, away=x["home"]),
+    "fixture_status_valid": lambda x: _update(Fixture, x["fixture"].pk, status="lost"),
+    "fixture_week_from_one": lambda x: _update(Fixture, x["fixture"].pk, week=0),
+    "fixture_result_iff_played": lambda x: _update(Fixture, x["fixture"].pk,
+                                                   status="confirmed"),
+    "fixture_walkover_valid": lambda x: _update(Fixture, x["fixture"].pk, status="confirmed",
+                                                walkover="both"),
+    "fixture_game_number": lambda x: FixtureGame.objects.bulk_create([
+        FixtureGame(fixture=x["fixture"], number=1), FixtureGame(fixture=x["fixture"],
+                                                                 number=1)]),
+    "fixture_game_from_one": lambda x: FixtureGame.objects.create(fixture=x["fixture"],
+                                                                  number=0),
+    "fixture_game_has_a_winner": lambda x: FixtureGame.objects.create(
+        fixture=x["fixture"], number=1, home_score=61, away_score=61),
+    "adjustment_not_zero": lambda x: Adjustment.objects.create(entrant=x["home"], points=0,
+                                                               reason="x"),
+    "adjustment_has_reason": lambda x: Adjustment.objects.create(entrant=x["home"], points=1,
+                                                                 reason=""),
+}
+MODELS = [Club, Membership, Player, Season, Division, Entrant, Fixture, FixtureGame,
+          Adjustment]
+
+
+def test_every_named_constraint_of_the_app_has_a_case():
+    from tests.matches.models.test_constraints import CASES as SCORING
+
+    names = {c.name for model in apps.get_app_config("matches").get_models()
+             for c in model._meta.constraints}
+    assert names == set(CASES) | set(SCORING)
+
+
+@pytest.mark.parametrize("name", list(CASES), ids=list(CASES))
+def test_the_database_refuses_a_row_that_breaks_the_constraint(league, name):
+    with pytest.raises(IntegrityError), transaction.atomic():
+        CASES[name](league)
+
+
+def test_the_fixture_itself_satisfies_every_constraint(league):
+    for model in MODELS:
+        for row in model.objects.all():
+            row.validate_constraints()
