@@ -140,8 +140,9 @@ def fixture_redate(*, fixture: Fixture, by: User, date: datetime.date | None,
 
 @transaction.atomic
 def fixture_games_enter(*, fixture: Fixture, by: User,
-                        scores: Sequence[tuple[int, int]]) -> Fixture:
-    """Key in each game's final score (home, away), for games kept on paper."""
+                        scores: Sequence[tuple[int, int] | None]) -> Fixture:
+    """Key in each game's final score (home, away), for games kept on paper; ``None``
+    for a game with no keyed-in score (not played yet, or on the scorepad)."""
     fixture = _locked(fixture)
     _captain_or_admin(fixture, by, fixture.home)
     if fixture.status not in (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED):
@@ -240,7 +241,7 @@ def fixture_dispute(*, fixture: Fixture, by: User, message: str) -> Fixture:
 
 @transaction.atomic
 def fixture_resolve(*, fixture: Fixture, by: User,
-                    scores: Sequence[tuple[int, int]] | None = None) -> Fixture:
+                    scores: Sequence[tuple[int, int] | None] | None = None) -> Fixture:
     """A league admin settles a disputed (or any submitted) fixture, with corrected
     game scores if need be; the result is confirmed."""
     fixture = _locked(fixture)
@@ -337,16 +338,22 @@ def _other_captain(fixture: Fixture, by: User) -> None:
         raise PermissionDenied(NOT_CAPTAIN % {"entrant": fixture.away.name})
 
 
-def _set_games(fixture: Fixture, scores: Sequence[tuple[int, int]]) -> None:
-    """Key in game scores by number; a game scored on the scorepad keeps its match, and
-    its score comes from there (a keyed-in score for it is refused)."""
+def _set_games(fixture: Fixture, scores: Sequence[tuple[int, int] | None]) -> None:
+    """Key in game scores by number (``None``: no keyed-in score for that game). A game
+    scored on the scorepad keeps its match, and its score comes from there."""
     existing = {game.number: game for game in fixture.games.all()}
-    for number, (home, away) in enumerate(scores, start=1):
+    for number, score in enumerate(scores, start=1):
+        game = existing.get(number)
+        if score is None:
+            if game is not None and game.match_id is None:
+                game.delete()
+            continue
+        home, away = score
         if home == away:
             raise ValidationError(
                 _("Game %(n)s: a game has a winner; %(h)s–%(a)s is level.")
                 % {"n": number, "h": home, "a": away})
-        game = existing.get(number) or FixtureGame(fixture=fixture, number=number)
+        game = game or FixtureGame(fixture=fixture, number=number)
         if game.match_id is not None:
             raise ValidationError(_("Game %(n)s is scored on the scorepad: its score comes "
                                     "from there.") % {"n": number})

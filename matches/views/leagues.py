@@ -442,19 +442,23 @@ def _games_a_night(season: Season) -> int:
     return 1
 
 
-def _scores(request: HttpRequest) -> list[tuple[int, int]]:
-    """The games' scores as keyed in: ``home_N`` and ``away_N``, empty rows skipped."""
-    scores = []
+def _scores(request: HttpRequest) -> list[tuple[int, int] | None]:
+    """The games' scores as keyed in, by game number (``home_N``, ``away_N``); a row left
+    empty (or a scorepad game's, which has no inputs) is None."""
+    scores: list[tuple[int, int] | None] = []
     for n in range(1, MAX_GAMES + 1):
         home, away = (str(request.POST.get(f"{side}_{n}", "")).strip()
                       for side in ("home", "away"))
         if not home and not away:
+            scores.append(None)
             continue
         if not (home.isascii() and home.isdigit() and away.isascii() and away.isdigit()
                 and len(home) < 6 and len(away) < 6):
             raise ValidationError(_("Game %(n)s: give both scores as whole numbers.")
                                   % {"n": n})
         scores.append((int(home), int(away)))
+    while scores and scores[-1] is None:
+        scores.pop()
     return scores
 
 

@@ -70,7 +70,7 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "matches/home.html", {
         "scoring_here": [(m, url) for m, url in rows if m.status == MatchStatus.IN_PROGRESS],
         "finished_here": [(m, url) for m, url in rows if m.status == MatchStatus.FINISHED],
-        "opened": opened})
+        "opened": opened, "clubs": selectors.visible_clubs(request.user).order_by("name")[:10]})
 
 
 @require_http_methods(["GET", "POST"])

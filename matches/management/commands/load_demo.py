@@ -1,4 +1,6 @@
-"""``manage.py load_demo``: a demo club, stored by importing the records in ``matches/demo/``.
+"""``manage.py load_demo``: demo matches, stored by importing the records in ``matches/demo/``,
+and a demo club with a league season: teams, a fixture list, fixtures keyed in and one
+game played on the scorepad, one disputed, one postponed, and a points adjustment.
 
 The records were generated once with ``matches.rules.simulate`` and are checked in, so
 the demo is the same on every machine and goes through the same import (and the same
@@ -8,15 +10,20 @@ command only runs on a database without matches.
 
 from __future__ import annotations
 
+import datetime
 import json
+import secrets
 from pathlib import Path
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.utils.text import slugify
 
-from matches import selectors, services
-from matches.models import Match, MatchStatus
+from matches import rules, selectors, services
+from matches.models import Fixture, Match, MatchStatus, Membership, Role
+from matches.rules.simulate import simulated_match
 
 DEMO_DIR = Path(__file__).resolve().parents[2] / "demo"
 SITE = "http://127.0.0.1:8000"  # where scripts/run serves it
@@ -32,6 +39,7 @@ class Command(BaseCommand):
             self.stdout.write(ALREADY_LOADED.format(count=count))
             return
         with transaction.atomic():  # all of the demo or none of it
+            self._league()
             for path in sorted(DEMO_DIR.glob("*.json")):
                 match = services.match_import(document=json.loads(path.read_text("utf-8")))
                 names = ", ".join(selectors.match_names(match))
@@ -40,3 +48,88 @@ class Command(BaseCommand):
                 self.stdout.write(f"  watch: {SITE}{match.get_absolute_url()}")
                 if match.status == MatchStatus.IN_PROGRESS:
                     self.stdout.write(f"  score: {SITE}{match.get_join_url()}")
+
+    def _league(self) -> None:
+        """Teesdale Dominoes Club's Monday league, half a season in."""
+        passwords: dict[str, str] = {}
+
+        def person(username: str) -> User:
+            passwords[username] = secrets.token_urlsafe(9)
+            return User.objects.create_user(username, password=passwords[username])
+
+        secretary = person("secretary")
+        club = services.club_create(name="Teesdale Dominoes Club", by=secretary)
+        season = services.season_create(
+            club=club, by=secretary, name="Monday League 2026/27",
+            starts_on=datetime.date(2026, 9, 7), game="fives-and-threes",
+            fixture_format="games", singles=3,
+            scoring={"win": 2, "draw": 1, "loss": 0, "per_game": 1,
+                     "close_loss": {"margin": 1, "points": 1}},
+            tiebreaks=["game_difference", "games_for", "head_to_head"],
+            divisions=["Division A"])
+        division = season.divisions.get()
+        captains = {}
+        for team, squad in DEMO_TEAMS.items():
+            captain = person(f"captain-{slugify(team)}")
+            Membership.objects.create(club=club, user=captain, role=Role.CAPTAIN)
+            players = [services.player_add(club=club, name=name, by=secretary)
+                       for name in squad]
+            captains[team] = captain
+            services.entrant_add(division=division, by=secretary, name=team,
+                                 players=players, captain=captain)
+        services.fixtures_generate(division=division, by=secretary, legs=2)
+        fixtures = list(division.fixtures.select_related("home", "away")
+                        .order_by("week", "id"))
+        # weeks 1 and 2 are played and confirmed; the first night's opening game was
+        # scored on the scorepad, the rest kept on paper and keyed in
+        for n, fixture in enumerate(fixtures[:4]):
+            home, away = captains[fixture.home.name], captains[fixture.away.name]
+            if n == 0:
+                self._scorepad_game(fixture, home)
+                services.fixture_games_enter(fixture=fixture, by=home,
+                                             scores=[None, (61, 47), (38, 61)])
+            else:
+                services.fixture_games_enter(fixture=fixture, by=home,
+                                             scores=DEMO_SCORES[n % len(DEMO_SCORES)])
+            services.fixture_submit(fixture=fixture, by=home)
+            services.fixture_confirm(fixture=fixture, by=away)
+        # week 3: one result disputed, one fixture postponed
+        disputed, postponed = fixtures[4], fixtures[5]
+        services.fixture_games_enter(fixture=disputed, by=captains[disputed.home.name],
+                                     scores=[(61, 52), (61, 58), (44, 61)])
+        services.fixture_submit(fixture=disputed, by=captains[disputed.home.name])
+        services.fixture_dispute(fixture=disputed, by=captains[disputed.away.name],
+                                 message="Game 2 was 61-58 to us, not to them.")
+        services.fixture_redate(fixture=postponed, by=secretary, date=None, postponed=True)
+        services.adjustment_add(entrant=fixtures[0].away, by=secretary, points=-1,
+                                reason="result card sent in late")
+        self.stdout.write(f"Loaded the demo league: {SITE}{season.get_absolute_url()}")
+        self.stdout.write("  demo accounts (this database only): " + ", ".join(
+            f"{name} / {password}" for name, password in passwords.items()))
+
+    def _scorepad_game(self, fixture: Fixture, captain: User) -> None:
+        """Game 1 of the night, scored tile by tile on the scorepad (a simulated match)."""
+        home, away = fixture.home.players.order_by("name")[0], \
+            fixture.away.players.order_by("name")[0]
+        started = services.fixture_game_start(fixture=fixture, by=captain, number=1,
+                                              home_players=[home], away_players=[away])
+        match = started.match
+        services.event_undo(match=match)  # replay the simulation's own first round start
+        played = simulated_match(rules.FIVES_AND_THREES, 2, seed=7)
+        for action in played.log:
+            if isinstance(action, rules.StartRound):
+                services.round_start(match=match, starter=action.starter)
+            elif isinstance(action, rules.Settle):
+                services.round_settle(match=match, hands=action.hands, pips=action.pips)
+            else:
+                services.event_record(match=match, action=action)
+
+
+DEMO_TEAMS = {
+    "Royal Oak A": ["Ann Dale", "Bob Hart", "Cath Lund"],
+    "Bowes Dragons": ["Dev Patel", "Edna Moss", "Frank Ives"],
+    "Middleton Club": ["Gwen Rowe", "Harry Stott", "Iris Kemp"],
+    "Black Bull": ["Jack Pyle", "Kay Noble", "Len Oakes"],
+}
+DEMO_SCORES = [[(61, 40), (61, 12), (58, 61)], [(35, 61), (61, 59), (20, 61)],
+               [(61, 33), (61, 48), (61, 9)], [(47, 61), (61, 55), (61, 60)]]

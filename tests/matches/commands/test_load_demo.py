@@ -9,7 +9,7 @@ from django.core.management import call_command
 
 from matches import rules, selectors
 from matches.management.commands.load_demo import ALREADY_LOADED, DEMO_DIR
-from matches.models import Match, MatchStatus
+from matches.models import Fixture, FixtureStatus, Match, MatchStatus, Season
 
 pytestmark = pytest.mark.django_db
 
@@ -23,15 +23,16 @@ def load_demo() -> str:
 def test_load_demo_stores_finished_matches_of_every_game_and_one_in_progress():
     out = load_demo()
 
-    finished = set(Match.objects.filter(status=MatchStatus.FINISHED)
+    imported = Match.objects.filter(fixture_game__isnull=True)
+    finished = set(imported.filter(status=MatchStatus.FINISHED)
                    .values_list("game", flat=True))
     assert finished == {"all-fives", "five-up", "fives-and-threes"}
-    assert Match.objects.filter(status=MatchStatus.IN_PROGRESS).count() == 1
+    assert imported.filter(status=MatchStatus.IN_PROGRESS).count() == 1
     loaded = [line for line in out.splitlines() if line.startswith("Loaded match ")]
-    assert len(loaded) == Match.objects.count() == len(list(DEMO_DIR.glob("*.json")))
+    assert len(loaded) == imported.count() == len(list(DEMO_DIR.glob("*.json")))
     # every match gets its public link; the one in progress also its scorer's link
     assert out.count("  watch: http://127.0.0.1:8000/matches/") == len(loaded)
-    in_progress = Match.objects.get(status=MatchStatus.IN_PROGRESS)
+    in_progress = imported.get(status=MatchStatus.IN_PROGRESS)
     assert f"/join/{in_progress.scorer_token}/" in out
 
 
@@ -40,7 +41,8 @@ def test_load_demo_has_a_partnership_match_and_a_double_nine_match():
 
     partnership = Match.objects.get(game="all-fives", player_count=4)
     assert partnership.sides.count() == 2
-    assert Match.objects.get(game="fives-and-threes").options == {"set": "double-nine"}
+    assert Match.objects.get(game="fives-and-threes", fixture_game__isnull=True).options == \
+        {"set": "double-nine"}
 
 
 def test_demo_matches_equal_their_records():
@@ -59,3 +61,22 @@ def test_load_demo_twice_does_not_duplicate():
 
     assert out == ALREADY_LOADED.format(count=count) + "\n"
     assert Match.objects.count() == count
+
+
+def test_the_demo_league_has_a_real_table_to_look_at():
+    out = load_demo()
+
+    season = Season.objects.get()
+    assert f"Loaded the demo league: http://127.0.0.1:8000{season.get_absolute_url()}" in out
+    division = season.divisions.get()
+    assert division.entrants.count() == 4 and division.fixtures.count() == 12
+    statuses = list(division.fixtures.values_list("status", flat=True))
+    assert statuses.count(FixtureStatus.CONFIRMED) == 4
+    assert statuses.count(FixtureStatus.DISPUTED) == 1
+    assert statuses.count(FixtureStatus.POSTPONED) == 1
+    on_scorepad = Fixture.objects.get(games__match__isnull=False)
+    assert on_scorepad.games.get(number=1).match.status == MatchStatus.FINISHED
+    assert on_scorepad.games.count() == 3
+    table = selectors.division_table(selectors.season_divisions(season).get(), season)
+    assert sum(row.played for row in table.rows) == 8
+    assert [row.adjustment for row in table.rows if row.adjustment] == [-1]
