@@ -66,3 +66,17 @@ class OptionError(RulesError):
 
 class RecordError(RulesError):
     """A match record that is not well formed (unknown keys, wrong types, bad JSON)."""
+
+
+class LeagueInvalid(RecordError):
+    """A ``domino-league/1`` document refused as a whole.
+
+    ``where`` names the place: a fixture (``"fixture 3"``, 1-based) or a field
+    (``"scoring.walkover"``, ``"entrants[2].name"``, also 1-based); ``reason`` says what
+    is wrong there. The message is ``"{where}: {reason}"``.
+    """
+
+    def __init__(self, reason: str, where: str | None = None) -> None:
+        self.reason = reason
+        self.where = where
+        super().__init__(f"{where}: {reason}" if where else reason)
