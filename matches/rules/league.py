@@ -1,0 +1,710 @@
+"""The ``domino-league/1`` format and the league table: read a season, rank its entrants.
+
+>>> league = read_league({
+...     "format": "domino-league/1", "name": "Ladder", "game": "five-up",
+...     "entrants": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}],
+...     "fixtures": [{"home": "Ann", "away": "Bob", "result": [1, 0]},
+...                  {"home": "Cy", "away": "Ann", "walkover": "home"}]})
+>>> for row in standings(league).rows:
+...     print(row.rank, row.entrant, row.played, row.points, row.decided_by)
+1 Cy 1 2 None
+2 Ann 2 2 game_difference
+3 Bob 1 0 None
+>>> read_league({"format": "domino-league/1", "name": "Ladder", "game": "five-up",
+...              "entrants": [{"name": "Ann"}, {"name": "Bob"}],
+...              "fixtures": [{"home": "Ann", "away": "Dee", "postponed": True}]})
+Traceback (most recent call last):
+...
+matches.rules.errors.LeagueInvalid: fixture 1: away "Dee" is not an entrant
+
+One definition of the standings (league-record.md, "Standings"): the command
+``league_table`` prints them from a document, and the league pages from the database,
+both through :func:`standings`. Places in messages count from 1, as people do:
+``fixture 3``, ``entrants[2].name``, ``adjustments[1].points``.
+"""
+
+from __future__ import annotations
+
+import datetime
+import enum
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from .errors import LeagueInvalid, OptionError
+from .games import Game, game_for
+
+FORMAT: Final = "domino-league/1"
+# every criterion a league may name, in the order the spec lists them
+TIEBREAKS: Final = ("wins", "game_difference", "games_for", "score_difference", "score_for",
+                    "head_to_head", "head_to_head_games")
+DEFAULT_TIEBREAKS: Final = ("game_difference", "games_for")
+LEAGUE_KEYS: Final = frozenset({"format", "name", "game", "options", "entrants", "scoring",
+                                "tiebreaks", "fixtures", "adjustments"})
+ENTRANT_KEYS: Final = frozenset({"name", "players"})
+SCORING_KEYS: Final = frozenset({"win", "draw", "loss", "per_game", "close_loss", "heavy_win",
+                                 "walkover"})
+BONUS_KEYS: Final = frozenset({"margin", "points"})
+FIXTURE_KEYS: Final = frozenset({"date", "home", "away", "result", "games", "walkover",
+                                 "postponed", "void"})
+OUTCOMES: Final = ("result", "walkover", "postponed", "void")  # a fixture has exactly one
+ADJUSTMENT_KEYS: Final = frozenset({"entrant", "points", "reason"})
+_DATE: Final = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+# -- values --------------------------------------------------------------------------
+
+
+class Side(enum.Enum):
+    """A fixture's side; for a walkover, the one that turned up."""
+
+    HOME = "home"
+    AWAY = "away"
+
+
+@dataclass(frozen=True)
+class Bonus:
+    """``points`` more for a fixture decided by a margin of games (``close_loss``: at most
+    ``margin``; ``heavy_win``: at least ``margin``)."""
+
+    margin: int
+    points: int
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """How a fixture earns league points; the defaults are the spec's.
+
+    >>> leek = Scoring(win=2, per_game=1)
+    >>> leek.points(5, 4), leek.points(4, 5), Scoring(walkover=(5, 4)).walkover
+    (7, 4, (5, 4))
+    """
+
+    win: int = 2
+    draw: int = 1
+    loss: int = 0
+    per_game: int = 0
+    close_loss: Bonus | None = None
+    heavy_win: Bonus | None = None
+    walkover: tuple[int, int] = (1, 0)
+
+    def points(self, won: int, lost: int) -> int:
+        """League points for one side of a fixture in which it won ``won`` games and
+        lost ``lost``: win, draw or loss by games won, per game, and the two bonuses."""
+        points = self.per_game * won
+        if won > lost:
+            points += self.win
+            if self.heavy_win is not None and won - lost >= self.heavy_win.margin:
+                points += self.heavy_win.points
+        elif won == lost:
+            points += self.draw
+        else:
+            points += self.loss
+            if self.close_loss is not None and lost - won <= self.close_loss.margin:
+                points += self.close_loss.points
+        return points
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A team, pair or single player; ``players`` only as the document lists them."""
+
+    name: str
+    players: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Fixture:
+    """One meeting, numbered from 1 in document order. Exactly one of ``result``
+    (with ``games``, the game scores, if known), ``walkover``, ``postponed``, ``void``."""
+
+    number: int
+    home: str
+    away: str
+    date: datetime.date | None = None
+    result: tuple[int, int] | None = None
+    games: tuple[tuple[int, int], ...] | None = None
+    walkover: Side | None = None
+    postponed: bool = False
+    void: bool = False
+
+    @property
+    def counted(self) -> bool:
+        """Whether the table counts it: a result or a walkover, not postponed or void."""
+        return self.result is not None or self.walkover is not None
+
+    def games_won(self, scoring: Scoring) -> tuple[int, int] | None:
+        """Games won by home and away as the table counts them (a walkover credits
+        ``scoring.walkover`` to the side that turned up), or None if not counted."""
+        if self.result is not None:
+            return self.result
+        if self.walkover is Side.HOME:
+            return scoring.walkover
+        if self.walkover is Side.AWAY:
+            return scoring.walkover[1], scoring.walkover[0]
+        return None
+
+
+@dataclass(frozen=True)
+class Adjustment:
+    """Points the league adds (negative: deducts), and why."""
+
+    entrant: str
+    points: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class League:
+    """A season as read from its document: names are the entrants' own spelling."""
+
+    name: str
+    game: Game
+    options: Mapping[str, Any]
+    entrants: tuple[Entrant, ...]
+    scoring: Scoring = field(default_factory=Scoring)
+    tiebreaks: tuple[str, ...] = DEFAULT_TIEBREAKS
+    fixtures: tuple[Fixture, ...] = ()
+    adjustments: tuple[Adjustment, ...] = ()
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One row of the table. ``points`` includes ``adjustment``; ``score_*`` count only
+    games with scores. ``decided_by`` is the tie-breaker that put this row below the one
+    above it (None when points did, or when it shares that row's rank); ``shared`` says
+    its rank is shared with another row."""
+
+    rank: int
+    entrant: str
+    played: int
+    won: int
+    drawn: int
+    lost: int
+    games_for: int
+    games_against: int
+    score_for: int
+    score_against: int
+    adjustment: int
+    points: int
+    decided_by: str | None = None
+    shared: bool = False
+
+
+@dataclass(frozen=True)
+class Table:
+    """The standings: one row per entrant, in rank order."""
+
+    league: str
+    rows: tuple[Standing, ...]
+
+
+# -- reading -------------------------------------------------------------------------
+
+
+def loads(text: str | bytes) -> dict[str, Any]:
+    """Parse one league document's JSON text (not yet read: see :func:`read_league`)."""
+    try:
+        document = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise LeagueInvalid(f"not valid JSON: {error}") from None
+    if not isinstance(document, dict):
+        raise LeagueInvalid("a league record is a JSON object")
+    return document
+
+
+def read_league(document: Mapping[str, Any]) -> League:
+    """Validate a ``domino-league/1`` document strictly; anything wrong refuses it whole."""
+    if not isinstance(document, Mapping):
+        raise LeagueInvalid("a league record is a JSON object")
+    unknown = _unknown(document, LEAGUE_KEYS)
+    if unknown is not None:
+        raise LeagueInvalid(f"unknown field {unknown!r} in the league record")
+    if "format" not in document:
+        raise LeagueInvalid("is missing", "format")
+    if document["format"] != FORMAT:
+        raise LeagueInvalid(f"must be {_show(FORMAT)}, not {_show(document['format'])}",
+                            "format")
+    name = _text(document, "name", "name")
+    game = _game(document)
+    options = _options(document, game)
+    entrants = _entrants(document)
+    by_key = {entrant.name.casefold(): entrant.name for entrant in entrants}
+    scoring = _scoring(document.get("scoring", {}))
+    tiebreaks = _tiebreaks(document.get("tiebreaks", list(DEFAULT_TIEBREAKS)))
+    if "fixtures" not in document:
+        raise LeagueInvalid("is missing", "fixtures")
+    fixtures_doc = document["fixtures"]
+    if not isinstance(fixtures_doc, list):
+        raise LeagueInvalid(f"must be a list, not {_show(fixtures_doc)}", "fixtures")
+    fixtures = tuple(_fixture(doc, number, by_key)
+                     for number, doc in enumerate(fixtures_doc, start=1))
+    adjustments_doc = document.get("adjustments", [])
+    if not isinstance(adjustments_doc, list):
+        raise LeagueInvalid(f"must be a list, not {_show(adjustments_doc)}", "adjustments")
+    adjustments = tuple(_adjustment(doc, f"adjustments[{number}]", by_key)
+                        for number, doc in enumerate(adjustments_doc, start=1))
+    return League(name, game, options, entrants, scoring, tiebreaks, fixtures, adjustments)
+
+
+def _game(document: Mapping[str, Any]) -> Game:
+    if "game" not in document:
+        raise LeagueInvalid("is missing", "game")
+    try:
+        return game_for(document["game"])
+    except OptionError as error:
+        raise LeagueInvalid(str(error), "game") from None
+
+
+def _options(document: Mapping[str, Any], game: Game) -> dict[str, Any]:
+    """The options as given, if some table of the game's player counts can play them.
+
+    A league fixes the rules, not the table size (a night may mix singles and doubles),
+    so the options are checked as a match record's are, for each player count the game
+    allows; one that fits is enough. If none does, the message is the smallest count's.
+    """
+    options = document.get("options", {})
+    if not isinstance(options, dict):
+        raise LeagueInvalid(f"must be an object, not {_show(options)}", "options")
+    first: OptionError | None = None
+    for players in range(game.players[0], game.players[1] + 1):
+        try:
+            game.options(players, options)
+        except OptionError as error:
+            if first is None:
+                first = error
+            continue
+        return dict(options)
+    raise LeagueInvalid(str(first), "options")
+
+
+def _entrants(document: Mapping[str, Any]) -> tuple[Entrant, ...]:
+    if "entrants" not in document:
+        raise LeagueInvalid("is missing", "entrants")
+    docs = document["entrants"]
+    if not isinstance(docs, list):
+        raise LeagueInvalid(f"must be a list, not {_show(docs)}", "entrants")
+    entrants: list[Entrant] = []
+    seen: dict[str, int] = {}  # casefolded name: its place
+    for number, doc in enumerate(docs, start=1):
+        where = f"entrants[{number}]"
+        _check_object(doc, ENTRANT_KEYS, where)
+        name = _text(doc, "name", f"{where}.name")
+        key = name.casefold()
+        if key in seen:
+            raise LeagueInvalid(f"{_show(name)} is already the name of entrants[{seen[key]}] "
+                                f"(names are compared case-insensitively)", f"{where}.name")
+        seen[key] = number
+        players = doc.get("players", [])
+        if (not isinstance(players, list)
+                or not all(isinstance(player, str) and player.strip() for player in players)):
+            raise LeagueInvalid(f"must be a list of non-blank names, not {_show(players)}",
+                                f"{where}.players")
+        entrants.append(Entrant(name, tuple(players)))
+    return tuple(entrants)
+
+
+def _scoring(doc: object) -> Scoring:
+    _check_object(doc, SCORING_KEYS, "scoring")
+    assert isinstance(doc, Mapping)
+    defaults = Scoring()
+    win = _whole(doc, "win", "scoring.win", defaults.win)
+    draw = _whole(doc, "draw", "scoring.draw", defaults.draw)
+    loss = _whole(doc, "loss", "scoring.loss", defaults.loss)
+    per_game = _whole(doc, "per_game", "scoring.per_game", defaults.per_game)
+    close_loss = _bonus(doc, "close_loss")
+    heavy_win = _bonus(doc, "heavy_win")
+    walkover = defaults.walkover
+    if "walkover" in doc:
+        pair = _pair(doc["walkover"])
+        if pair is None:
+            raise LeagueInvalid(f"must be [w, l], two whole numbers from 0, not "
+                                f"{_show(doc['walkover'])}", "scoring.walkover")
+        if pair[0] <= pair[1]:
+            raise LeagueInvalid(f"w must be more than l, not {_show(doc['walkover'])}",
+                                "scoring.walkover")
+        walkover = pair
+    return Scoring(win, draw, loss, per_game, close_loss, heavy_win, walkover)
+
+
+def _bonus(doc: Mapping[str, Any], key: str) -> Bonus | None:
+    if key not in doc:
+        return None
+    where = f"scoring.{key}"
+    value = doc[key]
+    if not isinstance(value, Mapping):
+        raise LeagueInvalid(f"must be an object with margin and points, not {_show(value)}",
+                            where)
+    _check_object(value, BONUS_KEYS, where)
+    margin = _whole(value, "margin", f"{where}.margin")
+    points = _whole(value, "points", f"{where}.points")
+    return Bonus(margin, points)
+
+
+def _tiebreaks(value: object) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise LeagueInvalid(f"must be a list, not {_show(value)}", "tiebreaks")
+    seen: dict[str, int] = {}
+    for number, name in enumerate(value, start=1):
+        where = f"tiebreaks[{number}]"
+        if not isinstance(name, str) or name not in TIEBREAKS:
+            raise LeagueInvalid(f"unknown tie-breaker {_show(name)} (expected one of "
+                                f"{', '.join(TIEBREAKS)})", where)
+        if name in seen:
+            raise LeagueInvalid(f"{_show(name)} is already listed at tiebreaks[{seen[name]}]",
+                                where)
+        seen[name] = number
+    return tuple(value)
+
+
+def _fixture(doc: object, number: int, by_key: Mapping[str, str]) -> Fixture:
+    where = f"fixture {number}"
+    _check_object(doc, FIXTURE_KEYS, where)
+    assert isinstance(doc, Mapping)
+    home = _entrant_name(doc, "home", where, by_key)
+    away = _entrant_name(doc, "away", where, by_key)
+    if home == away:
+        raise LeagueInvalid(f"home and away are both {_show(home)}", where)
+    date = _date(doc, where)
+    present = [key for key in OUTCOMES if key in doc]
+    if len(present) != 1:
+        found = _and_list(present) if present else "none"
+        raise LeagueInvalid(f"needs exactly one of result, walkover, postponed or void, "
+                            f"not {found}", where)
+    if "games" in doc and "result" not in doc:
+        raise LeagueInvalid(f"games go only with a result, not with {present[0]}", where)
+    kind = present[0]
+    value = doc[kind]
+    if kind == "result":
+        result = _pair(value)
+        if result is None:
+            raise LeagueInvalid(f"result must be [home, away], two whole numbers from 0, "
+                                f"not {_show(value)}", where)
+        if result == (0, 0):
+            raise LeagueInvalid("result must have a game won, not [0, 0]", where)
+        games = _games(doc["games"], result, where) if "games" in doc else None
+        return Fixture(number, home, away, date, result=result, games=games)
+    if kind == "walkover":
+        if value == "home" or value == "away":
+            return Fixture(number, home, away, date, walkover=Side(value))
+        raise LeagueInvalid(f"walkover must be \"home\" or \"away\" (the side that turned up), "
+                            f"not {_show(value)}", where)
+    if value is not True:
+        raise LeagueInvalid(f"{kind} must be true, not {_show(value)}", where)
+    return Fixture(number, home, away, date, postponed=kind == "postponed", void=kind == "void")
+
+
+def _games(value: object, result: tuple[int, int], where: str
+           ) -> tuple[tuple[int, int], ...]:
+    if not isinstance(value, list):
+        raise LeagueInvalid(f"games must be a list of [home, away] game scores, not "
+                            f"{_show(value)}", where)
+    expected = result[0] + result[1]
+    if len(value) != expected:
+        raise LeagueInvalid(f"games lists {len(value)} game scores, not the {expected} of "
+                            f"result {_show(list(result))}", where)
+    games: list[tuple[int, int]] = []
+    home_won = 0
+    for number, game in enumerate(value, start=1):
+        pair = _pair(game)
+        if pair is None:
+            raise LeagueInvalid(f"games[{number}] must be [home, away], two whole numbers "
+                                f"from 0, not {_show(game)}", where)
+        if pair[0] == pair[1]:
+            raise LeagueInvalid(f"games[{number}] is level at {pair[0]}-{pair[1]} (a game has "
+                                f"a winner)", where)
+        if pair[0] > pair[1]:
+            home_won += 1
+        games.append(pair)
+    if (home_won, expected - home_won) != result:
+        raise LeagueInvalid(f"the games' winners make {home_won}-{expected - home_won}, not "
+                            f"the result {_show(list(result))}", where)
+    return tuple(games)
+
+
+def _adjustment(doc: object, where: str, by_key: Mapping[str, str]) -> Adjustment:
+    _check_object(doc, ADJUSTMENT_KEYS, where)
+    assert isinstance(doc, Mapping)
+    entrant = _entrant_name(doc, "entrant", f"{where}.entrant", by_key, in_reason=False)
+    if "points" not in doc:
+        raise LeagueInvalid("is missing", f"{where}.points")
+    points = doc["points"]
+    if type(points) is not int or points == 0:
+        raise LeagueInvalid(f"must be a whole number other than 0, not {_show(points)}",
+                            f"{where}.points")
+    reason = _text(doc, "reason", f"{where}.reason")
+    return Adjustment(entrant, points, reason)
+
+
+# -- small readers: each refuses with the place it was given ---------------------------
+
+
+def _check_object(doc: object, allowed: frozenset[str], where: str) -> None:
+    if not isinstance(doc, Mapping):
+        raise LeagueInvalid(f"must be an object, not {_show(doc)}", where)
+    unknown = _unknown(doc, allowed)
+    if unknown is not None:
+        raise LeagueInvalid(f"unknown field {unknown!r}", where)
+
+
+def _unknown(doc: Mapping[Any, Any], allowed: frozenset[str]) -> str | None:
+    extra = [str(key) for key in doc if key not in allowed]
+    return min(extra) if extra else None
+
+
+def _text(doc: Mapping[str, Any], key: str, where: str) -> str:
+    if key not in doc:
+        raise LeagueInvalid("is missing", where)
+    value = doc[key]
+    if not isinstance(value, str) or not value.strip():
+        raise LeagueInvalid(f"must be non-blank text, not {_show(value)}", where)
+    return value
+
+
+def _whole(doc: Mapping[str, Any], key: str, where: str, default: int | None = None) -> int:
+    """A whole number from 0 (a JSON ``true`` or ``2.0`` is not one)."""
+    if key not in doc:
+        if default is None:
+            raise LeagueInvalid("is missing", where)
+        return default
+    value = doc[key]
+    if type(value) is not int or value < 0:
+        raise LeagueInvalid(f"must be a whole number from 0, not {_show(value)}", where)
+    return value
+
+
+def _pair(value: object) -> tuple[int, int] | None:
+    """Two whole numbers from 0 as a list, or None."""
+    if not isinstance(value, list) or len(value) != 2:
+        return None
+    first, second = value[0], value[1]
+    if type(first) is not int or type(second) is not int or first < 0 or second < 0:
+        return None
+    return first, second
+
+
+def _entrant_name(doc: Mapping[str, Any], key: str, where: str, by_key: Mapping[str, str],
+                  *, in_reason: bool = True) -> str:
+    """The entrant's own spelling of a name given in any case (names compare without it)."""
+    label = f"{key} " if in_reason else ""
+    if key not in doc:
+        raise LeagueInvalid(f"{label}is missing", where)
+    value = doc[key]
+    if not isinstance(value, str):
+        raise LeagueInvalid(f"{label}must be an entrant's name, not {_show(value)}", where)
+    name = by_key.get(value.casefold())
+    if name is None:
+        raise LeagueInvalid(f"{label}{_show(value)} is not an entrant", where)
+    return name
+
+
+def _date(doc: Mapping[str, Any], where: str) -> datetime.date | None:
+    if "date" not in doc:
+        return None
+    value = doc["date"]
+    if isinstance(value, str) and _DATE.fullmatch(value):
+        try:
+            return datetime.date(int(value[:4]), int(value[5:7]), int(value[8:]))
+        except ValueError:
+            pass
+    raise LeagueInvalid(f"date must be a date as YYYY-MM-DD, not {_show(value)}", where)
+
+
+def _show(value: object) -> str:
+    """A value as the document spells it (JSON), for messages."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def _and_list(words: Sequence[str]) -> str:
+    if len(words) == 1:
+        return words[0]
+    return f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+# -- the standings -------------------------------------------------------------------
+
+
+class _Tally:
+    """One entrant's running totals while the fixtures are counted."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.played = 0
+        self.won = 0
+        self.drawn = 0
+        self.lost = 0
+        self.games_for = 0
+        self.games_against = 0
+        self.score_for = 0
+        self.score_against = 0
+        self.fixture_points = 0
+        self.adjustment = 0
+
+    @property
+    def points(self) -> int:
+        return self.fixture_points + self.adjustment
+
+    def count(self, won: int, lost: int, score_for: int, score_against: int,
+              scoring: Scoring) -> None:
+        self.played += 1
+        if won > lost:
+            self.won += 1
+        elif won == lost:
+            self.drawn += 1
+        else:
+            self.lost += 1
+        self.games_for += won
+        self.games_against += lost
+        self.score_for += score_for
+        self.score_against += score_against
+        self.fixture_points += scoring.points(won, lost)
+
+
+# a counted fixture as head-to-head reads it: home, away, games won by each
+_Meeting = tuple[str, str, int, int]
+
+
+def standings(league: League) -> Table:
+    """The table by league-record.md's rules: points, then each tie-breaker in turn.
+
+    Each tie-breaker is applied once, in the league's order, to each group still level
+    on points and on every earlier tie-breaker; ``head_to_head`` and
+    ``head_to_head_games`` count only the fixtures among that group. Entrants level on
+    everything share a rank (1, 2, 2, 4) and are listed in name order: the table shows
+    a tie, it never invents an order.
+    """
+    scoring = league.scoring
+    tallies = {entrant.name: _Tally(entrant.name) for entrant in league.entrants}
+    meetings: list[_Meeting] = []
+    for fixture in league.fixtures:
+        won = fixture.games_won(scoring)
+        if won is None:
+            continue
+        home = _tally(tallies, fixture.home, f"fixture {fixture.number}")
+        away = _tally(tallies, fixture.away, f"fixture {fixture.number}")
+        home_score = away_score = 0
+        for home_points, away_points in fixture.games or ():
+            home_score += home_points
+            away_score += away_points
+        home.count(won[0], won[1], home_score, away_score, scoring)
+        away.count(won[1], won[0], away_score, home_score, scoring)
+        meetings.append((fixture.home, fixture.away, won[0], won[1]))
+    for number, adjustment in enumerate(league.adjustments, start=1):
+        adjusted = _tally(tallies, adjustment.entrant, f"adjustments[{number}]")
+        adjusted.adjustment += adjustment.points
+
+    by_points: dict[int, list[_Tally]] = {}
+    for tally in tallies.values():
+        by_points.setdefault(tally.points, []).append(tally)
+    placed: list[tuple[list[_Tally], str | None]] = []
+    for points in sorted(by_points, reverse=True):
+        placed.extend(_separate(by_points[points], 0, league.tiebreaks, meetings, scoring))
+
+    rows: list[Standing] = []
+    for group, decided_by in placed:
+        rank = len(rows) + 1
+        shared = len(group) > 1
+        for index, tally in enumerate(sorted(group, key=_name_order)):
+            rows.append(Standing(
+                rank, tally.name, tally.played, tally.won, tally.drawn, tally.lost,
+                tally.games_for, tally.games_against, tally.score_for, tally.score_against,
+                tally.adjustment, tally.points, decided_by if index == 0 else None, shared))
+    return Table(league.name, tuple(rows))
+
+
+def _tally(tallies: Mapping[str, _Tally], name: str, where: str) -> _Tally:
+    tally = tallies.get(name)
+    if tally is None:  # only a League built by hand, not by read_league, can get here
+        raise LeagueInvalid(f"{_show(name)} is not an entrant", where)
+    return tally
+
+
+def _name_order(tally: _Tally) -> tuple[str, str]:
+    return tally.name.casefold(), tally.name
+
+
+def _separate(group: list[_Tally], step: int, tiebreaks: Sequence[str],
+              meetings: Sequence[_Meeting], scoring: Scoring
+              ) -> list[tuple[list[_Tally], str | None]]:
+    """``group`` (level so far) split by ``tiebreaks[step:]``, best first; each part
+    with the tie-breaker that put it below the part before (None for the first)."""
+    if len(group) == 1 or step == len(tiebreaks):
+        return [(group, None)]
+    criterion = tiebreaks[step]
+    values = _values(criterion, group, meetings, scoring)
+    buckets: dict[int, list[_Tally]] = {}
+    for tally in group:
+        buckets.setdefault(values[tally.name], []).append(tally)
+    parts: list[tuple[list[_Tally], str | None]] = []
+    for index, value in enumerate(sorted(buckets, reverse=True)):
+        split = _separate(buckets[value], step + 1, tiebreaks, meetings, scoring)
+        if index > 0:
+            split[0] = (split[0][0], criterion)
+        parts.extend(split)
+    return parts
+
+
+def _values(criterion: str, group: list[_Tally], meetings: Sequence[_Meeting],
+            scoring: Scoring) -> dict[str, int]:
+    """Each member's value for one criterion; higher is better."""
+    if criterion == "head_to_head" or criterion == "head_to_head_games":
+        members = {tally.name for tally in group}
+        points = dict.fromkeys(members, 0)
+        difference = dict.fromkeys(members, 0)
+        for home, away, home_won, away_won in meetings:
+            if home in members and away in members:
+                points[home] += scoring.points(home_won, away_won)
+                points[away] += scoring.points(away_won, home_won)
+                difference[home] += home_won - away_won
+                difference[away] += away_won - home_won
+        return points if criterion == "head_to_head" else difference
+    values: dict[str, int] = {}
+    for tally in group:
+        if criterion == "wins":
+            value = tally.won
+        elif criterion == "game_difference":
+            value = tally.games_for - tally.games_against
+        elif criterion == "games_for":
+            value = tally.games_for
+        elif criterion == "score_difference":
+            value = tally.score_for - tally.score_against
+        elif criterion == "score_for":
+            value = tally.score_for
+        else:
+            raise LeagueInvalid(f"unknown tie-breaker {_show(criterion)}", "tiebreaks")
+        values[tally.name] = value
+    return values
+
+
+# -- writing -------------------------------------------------------------------------
+
+
+def table_json(table: Table) -> dict[str, Any]:
+    """The standings as league-record.md's "Standings" JSON (keys in its order)."""
+    return {
+        "league": table.league,
+        "standings": [{
+            "rank": row.rank,
+            "entrant": row.entrant,
+            "played": row.played,
+            "won": row.won,
+            "drawn": row.drawn,
+            "lost": row.lost,
+            "games_for": row.games_for,
+            "games_against": row.games_against,
+            "score_for": row.score_for,
+            "score_against": row.score_against,
+            "adjustment": row.adjustment,
+            "points": row.points,
+        } for row in table.rows],
+    }
+
+
+__all__ = ["DEFAULT_TIEBREAKS", "FORMAT", "TIEBREAKS", "Adjustment", "Bonus", "Entrant",
+           "Fixture", "League", "Scoring", "Side", "Standing", "Table", "loads", "read_league",
+           "standings", "table_json"]
