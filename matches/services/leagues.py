@@ -388,7 +388,8 @@ def _games_won(fixture: Fixture) -> tuple[int, int]:
 
 def _state(fixture: Fixture) -> dict[str, Any]:
     return {"status": fixture.status, "date": fixture.date.isoformat() if fixture.date else None,
-            "result": [fixture.home_games, fixture.away_games],
+            "result": [fixture.home_games, fixture.away_games]
+            if fixture.home_games is not None else None,
             "walkover": fixture.walkover or None,
             "games": [[g.home_score, g.away_score] for g in fixture.games.all()]}
 
