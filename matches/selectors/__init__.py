@@ -12,6 +12,7 @@ from matches.selectors.leagues import (
     counted,
     division_document,
     division_table,
+    game_scores,
     season_divisions,
 )
 from matches.selectors.scoring import (
@@ -36,6 +37,7 @@ __all__ = [
     "counted",
     "division_document",
     "division_table",
+    "game_scores",
     "season_divisions",
     "club_for_viewer",
     "club_members",

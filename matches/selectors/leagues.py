@@ -30,10 +30,21 @@ def season_divisions(season: Season) -> QuerySet[Division]:
             "players", Prefetch("adjustments", queryset=Adjustment.objects.order_by("made_at")))
             .select_related("captain")),
         Prefetch("fixtures", queryset=Fixture.objects.select_related("home", "away")
-                 .prefetch_related(Prefetch("games", queryset=FixtureGame.objects
-                                            .order_by("number")))
                  .order_by("week", "date", "id")),
     ).order_by("order", "id")
+
+
+def game_scores(division: Division) -> dict[int, list[list[int]]]:
+    """Each fixture's keyed or kept game scores, ``[home, away]`` in game order: one
+    query of plain values (a division can hold thousands of games)."""
+    scores: dict[int, list[list[int]]] = {}
+    for fixture_id, home, away in (
+            FixtureGame.objects.filter(fixture__division=division, home_score__isnull=False,
+                                       away_score__isnull=False)
+            .order_by("fixture_id", "number")
+            .values_list("fixture_id", "home_score", "away_score")):
+        scores.setdefault(fixture_id, []).append([home, away])
+    return scores
 
 
 def counted(fixture: Fixture, season: Season) -> bool:
@@ -47,6 +58,7 @@ def counted(fixture: Fixture, season: Season) -> bool:
 def division_document(division: Division, season: Season) -> dict[str, Any]:
     """The division as ``domino-league/1``: entrants, scheme, and the fixtures that have
     a counted result, a postponement or a voiding (unplayed ones have none to give)."""
+    scores = game_scores(division)
     fixtures: list[dict[str, Any]] = []
     for fixture in division.fixtures.all():
         doc: dict[str, Any] = {"home": fixture.home.name, "away": fixture.away.name}
@@ -60,9 +72,8 @@ def division_document(division: Division, season: Season) -> dict[str, Any]:
             doc["walkover"] = fixture.walkover
         elif counted(fixture, season):
             doc["result"] = [fixture.home_games, fixture.away_games]
-            games = [[g.home_score, g.away_score] for g in fixture.games.all()
-                     if g.home_score is not None and g.away_score is not None]
-            if len(games) == (fixture.home_games or 0) + (fixture.away_games or 0):
+            games = scores.get(fixture.pk, [])
+            if games and len(games) == (fixture.home_games or 0) + (fixture.away_games or 0):
                 doc["games"] = games
         else:
             continue

@@ -149,14 +149,20 @@ def season_new(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 def season_page(request: HttpRequest, slug: str, season: str) -> HttpResponse:
+    """One division at a time (``?division=``; the first by default), phone first: its
+    table and its fixture list by week; the other divisions are a tap away."""
     club = selectors.club_for_viewer(slug, request.user)
     the_season = get_object_or_404(Season, club=club, slug=season)
     me = selectors.membership(club, request.user)
-    divisions = []
-    for division in selectors.season_divisions(the_season):
+    divisions = list(the_season.divisions.order_by("order", "id"))
+    chosen = next((d for d in divisions if str(d.pk) == request.GET.get("division")),
+                  divisions[0] if divisions else None)
+    shown = None
+    if chosen is not None:
+        division = selectors.season_divisions(the_season).get(pk=chosen.pk)
         table = selectors.division_table(division, the_season)
         form = _form_guide(division, the_season)
-        divisions.append({
+        shown = {
             "division": division,
             "rows": [{"row": row, "difference": row.games_for - row.games_against,
                       "form": form.get(row.entrant, ""),
@@ -164,11 +170,12 @@ def season_page(request: HttpRequest, slug: str, season: str) -> HttpResponse:
                      for row in table.rows],
             "weeks": _weeks(division),
             "adjustments": [a for e in division.entrants.all() for a in e.adjustments.all()],
-        })
+        }
     admin = me is not None and ROLE_RANK[me.role] >= ROLE_RANK[Role.ADMIN]
     return render(request, "matches/season.html", {
-        "club": club, "season": the_season, "divisions": divisions, "admin": admin,
-        "entrant_kinds": EntrantKind.choices, "seasons": selectors.club_seasons(club)})
+        "club": club, "season": the_season, "divisions": divisions, "d": shown,
+        "admin": admin, "entrant_kinds": EntrantKind.choices,
+        "seasons": selectors.club_seasons(club)})
 
 
 @require_POST
@@ -319,15 +326,14 @@ def season_export(request: HttpRequest, slug: str, season: str, what: str) -> Ht
         response["Content-Disposition"] = f'attachment; filename="{name}-fixtures.csv"'
         writer.writerow(["week", "date", "home", "away", "status", "home_games", "away_games",
                          "walkover", "games"])
+        scores = selectors.game_scores(division)
         for fixture in division.fixtures.all():
             writer.writerow([fixture.week, fixture.date.isoformat() if fixture.date else "",
                              fixture.home.name, fixture.away.name, fixture.status,
                              "" if fixture.home_games is None else fixture.home_games,
                              "" if fixture.away_games is None else fixture.away_games,
                              fixture.walkover,
-                             json.dumps([[g.home_score, g.away_score]
-                                         for g in fixture.games.all()]) if
-                             fixture.games.all() else ""])
+                             json.dumps(scores[fixture.pk]) if fixture.pk in scores else ""])
     return response
 
 
