@@ -186,6 +186,7 @@ def _time_pages(season, requests: int) -> None:  # noqa: ANN001
     for _ in range(requests):
         started = time.perf_counter()
         division = selectors.season_divisions(season).first()
+        assert division is not None
         selectors.division_table(division, season)
         times.append((time.perf_counter() - started) * 1000)
     print(f"one division's table (standings service, {TEAMS} teams, "

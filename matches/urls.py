@@ -36,6 +36,8 @@ urlpatterns = [
          name="season_generate"),
     path("clubs/<slug:slug>/seasons/<slug:season>/adjust/", league_views.adjustment_add,
          name="season_adjust"),
+    path("clubs/<slug:slug>/seasons/<slug:season>/import-csv/", league_views.fixtures_csv,
+         name="season_import_csv"),
     path("clubs/<slug:slug>/seasons/<slug:season>/lock/", league_views.season_lock,
          name="season_lock"),
     path("clubs/<slug:slug>/seasons/<slug:season>/export/<str:what>",

@@ -775,6 +775,7 @@ class _Left:
             self.at_least[value] = self.at_least[value + 1] + avail[value]
         self.rich: list[tuple[int, int]] = []
         self.poor: list[tuple[int, int]] = []
+        self.total = 0  # the pips of the seat taking its tiles now
 
     def fit(self, count: int, total: int) -> bool:
         """Whether one seat's need fits the tiles left, on its own."""
@@ -783,6 +784,22 @@ class _Left:
         if count == _AT_LEAST_ONE:
             return self.tiles > 0 and self.low[1] <= total <= self.pips
         return total <= self.pips
+
+    def groups_fit(self, rich: list[tuple[int, int]], poor: list[tuple[int, int]],
+                   taken: int, pips: int) -> bool:
+        """Whether the groups still fit once ``taken`` tiles worth ``pips`` are gone.
+
+        Those tiles and the best k of what is left are k + taken of these tiles: at
+        most ``high[k + taken]``, at least ``low[k + taken]``, together.
+        """
+        for tiles, total in rich:
+            if tiles + taken > self.tiles or self.high[tiles + taken] - pips < total:
+                return False
+        for tiles, total in poor:
+            if tiles + taken > self.tiles or max(self.low[tiles],
+                                                 self.low[tiles + taken] - pips) > total:
+                return False
+        return True
 
     def room(self, count: int, total: int) -> int:
         """How far a seat's total is from the least or the most it could hold."""
@@ -805,27 +822,23 @@ def _groups(seats: Sequence[tuple[int, int]], rich: bool) -> list[tuple[int, int
     return groups
 
 
-def _groups_fit(avail: list[int], groups: list[tuple[int, int]], rich: bool) -> bool:
-    """Whether each group can reach its pips with the biggest tiles (``rich``), or stay
-    down to them with the smallest."""
-    value = len(avail) - 1 if rich else 0
-    step = -1 if rich else 1
-    spare = avail[value]  # tiles worth `value` not yet counted
-    tiles = pips = 0
-    for want, total in groups:
-        while tiles < want:
-            while spare == 0:
-                value += step
-                if not 0 <= value < len(avail):
-                    return False
-                spare = avail[value]
-            use = min(spare, want - tiles)
-            tiles += use
-            pips += use * value
-            spare -= use
-        if pips < total if rich else pips > total:
+def _parities_fit(avail: list[int], seats: Sequence[tuple[int, int]]) -> bool:
+    """Whether the tiles worth odd pips can be shared out: an odd total needs an odd
+    number of them, an even total an even number, and every one goes to some seat."""
+    odd = sum(avail[1::2])
+    even = sum(avail) - odd
+    least = most = 0  # the odd tiles the seats need at least, and can take at most
+    for count, total in seats:
+        parity = total % 2
+        fewest = max(parity, count - even)  # a seat of unknown count: count < 0
+        fewest += (fewest - parity) % 2
+        top = min(count, odd) if count >= 0 else odd
+        top -= (top - parity) % 2
+        if fewest > top:
             return False
-    return True
+        least += fewest
+        most += top
+    return least <= odd <= most
 
 
 class _Dealer:
@@ -855,8 +868,9 @@ class _Dealer:
             count, total = seats[0]
             return total == left.pips and (count == left.tiles or count < 0)
         # groups of seats: those with the most pips a tile, and the fewest, together
-        if not (_groups_fit(avail, _groups(seats, True), True)
-                and _groups_fit(avail, _groups(seats, False), False)):
+        if not left.groups_fit(_groups(seats, True), _groups(seats, False), 0, 0):
+            return False
+        if not _parities_fit(avail, seats):
             return False
         # seats of unknown count take one tile each at least: the j smallest totals
         # together need the j smallest tiles at least
@@ -876,6 +890,7 @@ class _Dealer:
         if len(others) > 1:  # one other seat only: it takes what this one leaves
             left.rich = _groups(others, True)
             left.poor = _groups(others, False)
+            left.total = total
         # a seat with more pips a tile than the tiles left tries the fewest big tiles
         # first, leaving the big ones to the others; one with fewer, the most
         sparing = count > 0 and total * left.tiles > left.pips * count
@@ -925,8 +940,9 @@ class _Dealer:
                 if more > high[tiles.tiles] - high[below]:  # all the lower tiles together
                     continue
             avail[value] -= taken
-            if taken and not (_groups_fit(avail, tiles.rich, True)
-                              and _groups_fit(avail, tiles.poor, False)):
+            if taken and not tiles.groups_fit(
+                    tiles.rich, tiles.poor, count - after if counted else after,
+                    tiles.total - more):
                 found: bool | None = False  # the others could no longer be served
             else:
                 found = self.take(count, more, after, value - 1, sparing, seats, tiles)

@@ -43,7 +43,8 @@ def game_scores(division: Division) -> dict[int, list[list[int]]]:
                                        away_score__isnull=False)
             .order_by("fixture_id", "number")
             .values_list("fixture_id", "home_score", "away_score")):
-        scores.setdefault(fixture_id, []).append([home, away])
+        if home is not None and away is not None:  # (the filter says so; for the types)
+            scores.setdefault(fixture_id, []).append([home, away])
     return scores
 
 

@@ -9,7 +9,10 @@ league rules (``matches.rules.league``), the same ones that compute the table.
 
 from __future__ import annotations
 
+import csv
 import datetime
+import io
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -460,3 +463,139 @@ def _season_row(*, club: Club, name: str, **fields: Any) -> Season:
     season.full_clean()
     season.save()
     return season
+
+
+CSV_COLUMNS = ("date", "home", "away", "home_games", "away_games", "games", "status")
+
+
+@transaction.atomic
+def fixtures_csv_import(*, division: Division, by: User, text: str) -> int:
+    """Results kept in a spreadsheet, one fixture a row (columns :data:`CSV_COLUMNS`;
+    ``games`` like ``61-40 61-12 58-61``; ``status`` empty for a result, or ``walkover
+    home``, ``walkover away``, ``postponed``, ``void``). The rows become the fixtures of
+    a ``domino-league/1`` document that the league rules read first (a refusal names the
+    row and stores nothing); each row then fills the division's matching unplayed
+    fixture (same home and away, the earliest), or adds one. Returns the rows stored."""
+    season = division.season
+    require_role(season.club, by, Role.ADMIN)
+    _not_locked(season)
+    rows = _csv_rows(text)
+    document = {
+        "format": "domino-league/1", "name": season.name, "game": season.game,
+        "options": dict(season.options),
+        "entrants": [{"name": e.name} for e in division.entrants.all()],
+        "fixtures": [doc for _line, doc in rows],
+    }
+    if season.scoring:
+        document["scoring"] = dict(season.scoring)
+    try:
+        league = league_rules.read_league(document)
+    except rules.RulesError as error:
+        raise ValidationError(_csv_where(str(error), rows), code="csv") from None
+    entrants = {e.name.casefold(): e for e in division.entrants.all()}
+    open_statuses = (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED)
+    for fixture in league.fixtures:
+        home, away = entrants[fixture.home.casefold()], entrants[fixture.away.casefold()]
+        row = (division.fixtures.filter(home=home, away=away, status__in=open_statuses)
+               .order_by("week", "date", "id").first())
+        if row is None:
+            last = division.fixtures.order_by("-week").values_list("week", flat=True).first()
+            row = Fixture(division=division, home=home, away=away, week=(last or 0) + 1)
+        before = _state(row) if row.pk else {}
+        row.date = fixture.date or row.date
+        row.home_games = row.away_games = None
+        row.walkover = ""
+        if fixture.postponed:
+            row.status = FixtureStatus.POSTPONED
+        elif fixture.void:
+            row.status = FixtureStatus.VOID
+        elif fixture.walkover is not None:
+            row.status, row.walkover = FixtureStatus.CONFIRMED, fixture.walkover.value
+        else:
+            assert fixture.result is not None
+            row.status = FixtureStatus.CONFIRMED
+            row.home_games, row.away_games = fixture.result
+        row.full_clean()
+        row.save()
+        if fixture.games:
+            _set_games(row, list(fixture.games))
+        _log(row, by, str(_("imported from a spreadsheet")), before)
+    return len(league.fixtures)
+
+
+def _csv_rows(text: str) -> list[tuple[int, dict[str, Any]]]:
+    """Each data row as a ``domino-league/1`` fixture, with its line number."""
+    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
+    missing = [c for c in ("home", "away") if c not in (reader.fieldnames or [])]
+    if missing:
+        raise ValidationError(_("The first row names the columns; %(missing)s is missing. "
+                                "Columns: %(columns)s.")
+                              % {"missing": ", ".join(missing),
+                                 "columns": ", ".join(CSV_COLUMNS)}, code="columns")
+    rows = []
+    for row in reader:
+        line = reader.line_num
+        cell = {key.strip().lower(): (value or "").strip() for key, value in row.items()
+                if key is not None}
+        doc: dict[str, Any] = {"home": cell.get("home", ""), "away": cell.get("away", "")}
+        if cell.get("date"):
+            doc["date"] = cell["date"]
+        status = " ".join(cell.get("status", "").lower().split())
+        if status in ("postponed", "void"):
+            doc[status] = True
+        elif status in ("walkover home", "walkover away"):
+            doc["walkover"] = status.split()[1]
+        elif status:
+            raise ValidationError(_("Row %(line)s: status %(status)r is not one of: empty, "
+                                    "walkover home, walkover away, postponed, void.")
+                                  % {"line": line, "status": cell["status"]}, code="status")
+        else:
+            doc["result"] = [_csv_number(cell.get("home_games", ""), line, "home_games"),
+                             _csv_number(cell.get("away_games", ""), line, "away_games")]
+            if cell.get("games"):
+                doc["games"] = [[_csv_number(part, line, "games")
+                                 for part in score.split("-", 1)]
+                                for score in cell["games"].split()]
+        rows.append((line, doc))
+    if not rows:
+        raise ValidationError(_("The file has no fixture rows."), code="empty")
+    return rows
+
+
+def _csv_number(text: str, line: int, column: str) -> int:
+    if text.isascii() and text.isdigit() and len(text) < 6:
+        return int(text)
+    raise ValidationError(_("Row %(line)s, %(column)s: %(value)r is not a whole number.")
+                          % {"line": line, "column": column, "value": text}, code="number")
+
+
+def _csv_where(message: str, rows: list[tuple[int, dict[str, Any]]]) -> str:
+    """The rules name "fixture N"; the spreadsheet's user knows rows."""
+    match = re.match(r"fixture (\d+): (.*)", message, re.S)
+    if match is None:
+        return message
+    number = int(match.group(1))
+    return str(_("Row %(line)s: %(why)s") % {"line": rows[number - 1][0],
+                                              "why": match.group(2)})
+
+
+@transaction.atomic
+def fixtures_confirm_due(*, now: datetime.datetime | None = None) -> int:
+    """In seasons that count submitted results, a result the away captain left alone for
+    a day is confirmed by itself (logged). Returns how many. Run it from a scheduler:
+    ``manage.py confirm_due_fixtures``."""
+    now = now or timezone.now()
+    due = (Fixture.objects.select_for_update()
+           .filter(status=FixtureStatus.SUBMITTED, division__season__count_submitted=True,
+                   division__season__locked=False,
+                   submitted_at__lte=now - datetime.timedelta(hours=24)))
+    count = 0
+    for fixture in due:
+        before = _state(fixture)
+        fixture.status = FixtureStatus.CONFIRMED
+        fixture.save(update_fields=["status"])
+        FixtureChange.objects.create(fixture=fixture, user=None,
+                                     what=str(_("confirmed by itself after 24 hours")),
+                                     before=before, after=_state(fixture))
+        count += 1
+    return count

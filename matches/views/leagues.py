@@ -213,6 +213,26 @@ def adjustment_add(request: HttpRequest, slug: str, season: str) -> HttpResponse
 
 
 @require_POST
+def fixtures_csv(request: HttpRequest, slug: str, season: str) -> HttpResponse:
+    """Results kept in a spreadsheet, uploaded as CSV (columns in the README)."""
+    the_season, division = _season_division(request, slug, season, GenerateForm)
+    upload = request.FILES.get("file")
+    if upload is None or (upload.size or 0) > 1_000_000:
+        messages.error(request, _("Choose a CSV file (at most 1 MB)."))
+        return redirect(the_season)
+    try:
+        text = upload.read().decode("utf-8")
+        count = services.fixtures_csv_import(division=division, by=_user(request), text=text)
+    except UnicodeDecodeError:
+        messages.error(request, _("The file is not UTF-8 text: save it as CSV UTF-8."))
+    except (ValidationError, csv.Error) as error:
+        messages.error(request, " ".join(getattr(error, "messages", [str(error)])))
+    else:
+        messages.success(request, _("%(count)s fixture rows imported.") % {"count": count})
+    return redirect(f"{the_season.get_absolute_url()}?division={division.pk}")
+
+
+@require_POST
 def season_lock(request: HttpRequest, slug: str, season: str) -> HttpResponse:
     club = selectors.club_for_viewer(slug, request.user)
     the_season = get_object_or_404(Season, club=club, slug=season)

@@ -75,7 +75,8 @@ def test_the_demo_league_has_a_real_table_to_look_at():
     assert statuses.count(FixtureStatus.DISPUTED) == 1
     assert statuses.count(FixtureStatus.POSTPONED) == 1
     on_scorepad = Fixture.objects.get(games__match__isnull=False)
-    assert on_scorepad.games.get(number=1).match.status == MatchStatus.FINISHED
+    scorepad_match = on_scorepad.games.get(number=1).match
+    assert scorepad_match is not None and scorepad_match.status == MatchStatus.FINISHED
     assert on_scorepad.games.count() == 3
     table = selectors.division_table(selectors.season_divisions(season).get(), season)
     assert sum(row.played for row in table.rows) == 8

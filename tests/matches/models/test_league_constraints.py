@@ -41,7 +41,7 @@ def league(django_user_model) -> dict[str, Any]:
             "home": home, "away": away, "fixture": fixture, "player": player}
 
 
-def _update(model: type, pk: int, **fields: Any) -> None:
+def _update(model: Any, pk: int, **fields: Any) -> None:
     model.objects.filter(pk=pk).update(**fields)
 
 
@@ -91,7 +91,7 @@ CASES: dict[str, Callable[[dict[str, Any]], object]] = {
     "adjustment_has_reason": lambda x: Adjustment.objects.create(entrant=x["home"], points=1,
                                                                  reason=""),
 }
-MODELS = [Club, Membership, Player, Season, Division, Entrant, Fixture, FixtureGame,
+MODELS: list[Any] = [Club, Membership, Player, Season, Division, Entrant, Fixture, FixtureGame,
           Adjustment]
 
 

@@ -290,3 +290,64 @@ def test_a_game_played_on_the_scorepad_flows_to_the_fixture(club, people):
     assert (fixture.status, fixture.home_games, fixture.away_games) == ("submitted", *won)
     game.refresh_from_db()
     assert (game.home_score, game.away_score) == ((10, 0) if opener == 0 else (0, 10))
+
+
+CSV = """date,home,away,home_games,away_games,games,status
+2026-09-07,Royal Oak A,Bowes Dragons,2,1,61-40 61-12 58-61,
+2026-09-14,Bowes Dragons,Middleton Club,,,,walkover away
+2026-09-21,Middleton Club,Royal Oak A,,,,postponed
+"""
+
+
+def upload(client: Client, season: Season, text: str):  # noqa: ANN201
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    return client.post(reverse("matches:season_import_csv", kwargs={
+        "slug": season.club.slug, "season": season.slug}), {
+        "division": season.divisions.get().pk,
+        "file": SimpleUploadedFile("results.csv", text.encode(), "text/csv")}, follow=True)
+
+
+def test_results_kept_in_a_spreadsheet_come_in_as_csv(season, people):
+    admin = as_(people["admin"])
+    page = upload(admin, season, CSV).content.decode()
+    assert "3 fixture rows imported." in page
+    services.adjustment_add(entrant=season.divisions.get().entrants.get(name="Bowes Dragons"),
+                            by=people["admin"], points=-3, reason="result sent late")
+    table = selectors.division_table(selectors.season_divisions(season).get(), season)
+    assert league_rules.table_json(table) == SPEC_STANDINGS
+    assert FixtureChange.objects.filter(what="imported from a spreadsheet").count() == 3
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    (CSV.replace("Bowes Dragons,Middleton", "Nobody FC,Middleton"), "Row 3: "),
+    (CSV.replace("2,1,61-40", "2,x,61-40"), "Row 2, away_games: &#x27;x&#x27; is not"),
+    (CSV.replace(",postponed", ",abandoned"), "Row 4: status"),
+    ("when,who\n1,2\n", "home, away is missing"),
+])
+def test_a_refused_spreadsheet_names_the_row_and_stores_nothing(season, people, text,
+                                                                message):
+    page = upload(as_(people["admin"]), season, text).content.decode()
+    assert message in page
+    assert not Fixture.objects.exists() and not FixtureChange.objects.exists()
+    assert upload(as_(people["oak"]), season, CSV).status_code == 403
+
+
+def test_submitted_results_confirm_themselves_after_a_day_when_the_season_says_so(
+        season, people):
+    from django.core.management import call_command
+
+    fixture = meeting(season, "Royal Oak A", "Bowes Dragons")
+    services.fixture_games_enter(fixture=fixture, by=people["oak"], scores=[(61, 40)])
+    fixture = services.fixture_submit(fixture=fixture, by=people["oak"])
+    assert fixture.submitted_at is not None
+    now = fixture.submitted_at + datetime.timedelta(hours=25)
+    assert services.fixtures_confirm_due(now=now) == 0  # the season waits for the captain
+    Season.objects.filter(pk=season.pk).update(count_submitted=True)
+    assert services.fixtures_confirm_due(now=now - datetime.timedelta(hours=2)) == 0
+    assert services.fixtures_confirm_due(now=now) == 1
+    fixture.refresh_from_db()
+    assert fixture.status == FixtureStatus.CONFIRMED
+    assert list(fixture.changes.values_list("what", flat=True))[-1] == \
+        "confirmed by itself after 24 hours"
+    call_command("confirm_due_fixtures")
