@@ -444,3 +444,22 @@ def test_play_draw_and_pass_are_refused_for_a_seat_whose_turn_it_is_not():
     with pytest.raises(rules.BoneyardNotEmpty, match="Taras cannot pass while the boneyard "
                                                      "holds 21 tiles"):
         services.pass_record(match=match, seat=1)
+
+
+@pytest.mark.django_db
+def test_pip_totals_possible_alone_but_not_together_are_refused_and_nothing_is_stored():
+    # five seats at double-nine, a called round blocked at once: 495 pips are unseen,
+    # each seat's 100 is possible alone, five of them together are not
+    match = services.match_create(game="fives-and-threes",
+                                  players=["Olena", "Taras", "Iryna", "Bohdan", "Petro"],
+                                  options={"set": "double-nine"})
+    services.round_start(match=match, starter=0, mode="ends")
+    before = snapshot(match)
+    with pytest.raises(rules.HandsMismatch, match="^pips: no way to deal the unseen tiles "
+                                                  "so that Olena, Taras, Iryna, Bohdan and "
+                                                  "Petro hold 100, 100, 100, 100 and 100 "
+                                                  "together$"):
+        services.round_settle(match=match, pips=(100,) * 5, result=rules.RoundEnd.BLOCKED)
+    assert snapshot(match) == before
+    services.round_settle(match=match, pips=(99, 99, 99, 99, 99), result=rules.RoundEnd.BLOCKED)
+    assert_cache_equals_replay(match)
