@@ -17,6 +17,8 @@ from matches.models import (
     Event,
     EventKind,
     Match,
+    Membership,
+    Role,
     Round,
     RoundEnd,
     RoundMode,
@@ -127,12 +129,17 @@ def match_grants(match: Match) -> QuerySet[ScorerGrant]:
 
 def can_restore(match: Match, *, grant: ScorerGrant | None,
                 user: AbstractBaseUser | AnonymousUser | None) -> bool:
-    """The phone that started the match, its creator's account or a site admin."""
+    """The phone that started the match, its creator's account, a site admin, or an
+    admin of the club whose league the match was played in."""
     if grant is not None and grant.is_creator and grant.revoked_at is None:
         return True
     if user is None or not user.is_authenticated:
         return False
-    return bool(getattr(user, "is_staff", False)) or match.created_by_id == user.pk
+    if bool(getattr(user, "is_staff", False)) or match.created_by_id == user.pk:
+        return True
+    return Membership.objects.filter(
+        user=user.pk, role__in=[Role.OWNER, Role.ADMIN],
+        club__seasons__divisions__fixtures__games__match=match).exists()
 
 
 def match_record(match: Match) -> dict[str, Any]:

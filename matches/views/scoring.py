@@ -236,7 +236,7 @@ def undo(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
 def history(request: HttpRequest, public_id: UUID) -> HttpResponse:
     """Every change of the match, for its scorers, with restore where allowed."""
     match, grant = _scorer(request, public_id)
-    if grant is None:
+    if grant is None and not selectors.can_restore(match, grant=None, user=request.user):
         return _not_scorer(request, match)
     return render(request, "matches/history.html", {
         "match": match, "changes": selectors.change_history(match),
@@ -248,11 +248,12 @@ def history(request: HttpRequest, public_id: UUID) -> HttpResponse:
 @require_POST
 def restore(request: HttpRequest, public_id: UUID) -> HttpResponse:
     match, grant = _scorer(request, public_id)
-    if grant is None:
+    if grant is None and not selectors.can_restore(match, grant=None, user=request.user):
         return _not_scorer(request, match)
     if not selectors.can_restore(match, grant=grant, user=request.user):
-        messages.error(request, _("Only the phone that started the match, or its creator's "
-                                  "account, can restore an earlier version."))
+        messages.error(request, _("Only the phone that started the match, its creator's "
+                                  "account or an admin of its club can restore an earlier "
+                                  "version."))
         return redirect("matches:history", public_id=match.public_id)
     form = RestoreForm(request.POST)
     if not form.is_valid():

@@ -8,6 +8,7 @@ import csv
 import datetime
 import io
 import json
+import uuid
 
 import pytest
 from django.test import Client
@@ -351,3 +352,32 @@ def test_submitted_results_confirm_themselves_after_a_day_when_the_season_says_s
     assert list(fixture.changes.values_list("what", flat=True))[-1] == \
         "confirmed by itself after 24 hours"
     call_command("confirm_due_fixtures")
+
+
+def test_a_club_admin_restores_a_league_match_without_scoring_it(club, people):
+    season = services.season_create(
+        club=club, by=people["admin"], name="Quick", starts_on=datetime.date(2026, 9, 7),
+        game="all-fives", options={"hand_size": 2}, divisions=["Only"])
+    division = season.divisions.get()
+    squads = {}
+    for name, captain, player in (("Oak", "oak", "Ann"), ("Bowes", "bowes", "Cat")):
+        squads[name] = [services.player_add(club=club, name=player, by=people["admin"])]
+        services.entrant_add(division=division, by=people["admin"], name=name,
+                             captain=people[captain], players=squads[name])
+    fixture = meeting(season, "Oak", "Bowes")
+    started = services.fixture_game_start(fixture=fixture, by=people["oak"], number=1,
+                                          home_players=squads["Oak"],
+                                          away_players=squads["Bowes"])
+    match = started.match
+    services.event_undo(match=match, grant=started.grant)  # someone takes the start back
+    history = reverse("matches:history", kwargs={"public_id": match.public_id})
+    restore = reverse("matches:restore", kwargs={"public_id": match.public_id})
+    assert as_(people["member"]).get(history).status_code == 403
+    assert as_(people["member"]).post(restore, {"version": 2, "key": str(uuid.uuid4()),
+                                                "to_version": 1}).status_code == 403
+    admin = as_(people["admin"])
+    assert admin.get(history).status_code == 200
+    admin.post(restore, {"version": 2, "key": str(uuid.uuid4()), "to_version": 1})
+    match.refresh_from_db()
+    assert match.version == 3 and match.rounds.filter(undone_by=None).count() == 1
+    assert match.changes.get(version=3).user == people["admin"]
