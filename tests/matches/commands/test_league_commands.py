@@ -11,31 +11,10 @@ from django.core.management import call_command
 from matches import services
 from matches.models import Fixture, Season
 from matches.rules import league as league_rules
-from tests.matches.views.test_leagues import SPEC_STANDINGS
+from tests.rules.test_league import SPEC_DOCUMENT, SPEC_STANDINGS
 
 pytestmark = pytest.mark.django_db
 
-SPEC_DOCUMENT = {  # ../shared/league-record.md, "Document"
-    "format": "domino-league/1",
-    "name": "Teesdale Monday League 2026/27 — Division A",
-    "game": "fives-and-threes",
-    "options": {"deal": "short"},
-    "entrants": [{"name": "Royal Oak A", "players": ["Ann Dale", "Bob Hart"]},
-                 {"name": "Bowes Dragons"}, {"name": "Middleton Club"}],
-    "scoring": {"win": 2, "draw": 1, "loss": 0, "per_game": 1,
-                "close_loss": {"margin": 1, "points": 1},
-                "heavy_win": {"margin": 6, "points": 1}, "walkover": [5, 4]},
-    "tiebreaks": ["game_difference", "games_for", "head_to_head"],
-    "fixtures": [
-        {"date": "2026-09-07", "home": "Royal Oak A", "away": "Bowes Dragons",
-         "result": [2, 1], "games": [[61, 40], [61, 12], [58, 61]]},
-        {"date": "2026-09-14", "home": "Bowes Dragons", "away": "Middleton Club",
-         "walkover": "away"},
-        {"date": "2026-09-21", "home": "Middleton Club", "away": "Royal Oak A",
-         "postponed": True},
-    ],
-    "adjustments": [{"entrant": "Bowes Dragons", "points": -3, "reason": "result sent late"}],
-}
 
 
 @pytest.fixture
