@@ -660,6 +660,7 @@ class Match:
                 many = f"{count} unseen tiles" if count is not None else "unseen tiles"
                 raise HandsMismatch(f"pips: no {many} add up to {total} ({who})")
         # Each total is possible alone; now all of them at once, from one set of tiles.
+        # None (the search gave up: see _DEAL_BUDGET) accepts, like the checks above.
         holders = [seat for seat in range(self.players) if seat != finisher
                    and (not rnd.tracked or rnd.counts[seat] > 0)]
         needs = [(rnd.counts[seat] if rnd.tracked else _AT_LEAST_ONE, pips[seat])
@@ -670,9 +671,9 @@ class Match:
         if _dealable(by_value, needs, _DEAL_BUDGET) is False:
             names = [self.who(seat) for seat in holders]
             totals = [str(pips[seat]) for seat in holders]
-            verb = "holds" if len(holders) == 1 else "hold"
-            raise HandsMismatch(f"pips: no way to deal the unseen tiles so that "
-                                f"{_listed(names)} {verb} {_listed(totals)} together")
+            held = (f"{names[0]} holds {totals[0]}" if len(holders) == 1
+                    else f"{_listed(names)} hold {_listed(totals)} together")
+            raise HandsMismatch(f"pips: no way to deal the unseen tiles so that {held}")
         return tuple(pips)
 
     def _known_on_table(self, rnd: Round) -> set[Tile] | Layout:
@@ -729,7 +730,7 @@ def _reachable(tiles: Sequence[int], total: int, count: int | None) -> bool:
 
 _AT_LEAST_ONE: Final = -1  # a seat's count is unknown (a called round): one tile or more
 _ANY: Final = -2  # the rest of a called round: any number of tiles, none included
-_DEAL_BUDGET: Final = 20_000  # steps of the search: some 60 ms at most in plain Python
+_DEAL_BUDGET: Final = 10_000  # steps of the search (see `_Dealer.deal`)
 
 
 def _dealable(avail: list[int], needs: Sequence[tuple[int, int]], budget: int) -> bool | None:
@@ -763,6 +764,7 @@ class _Left:
         for value, count in enumerate(avail):
             values.extend([value] * count)
         tiles = len(values)
+        self.odd = sum(avail[1::2])  # tiles worth odd pips
         self.tiles = tiles
         self.low = [0] * (tiles + 1)
         self.high = [0] * (tiles + 1)
@@ -822,11 +824,11 @@ def _groups(seats: Sequence[tuple[int, int]], rich: bool) -> list[tuple[int, int
     return groups
 
 
-def _parities_fit(avail: list[int], seats: Sequence[tuple[int, int]]) -> bool:
-    """Whether the tiles worth odd pips can be shared out: an odd total needs an odd
-    number of them, an even total an even number, and every one goes to some seat."""
-    odd = sum(avail[1::2])
-    even = sum(avail) - odd
+def _parities_fit(odd: int, tiles: int, seats: Sequence[tuple[int, int]]) -> bool:
+    """Whether the ``odd`` tiles worth odd pips (of ``tiles``) can be shared out: an odd
+    total needs an odd number of them, an even total an even number, and every one goes
+    to some seat."""
+    even = tiles - odd
     least = most = 0  # the odd tiles the seats need at least, and can take at most
     for count, total in seats:
         parity = total % 2
@@ -851,11 +853,21 @@ class _Dealer:
 
     def place(self, seats: tuple[tuple[int, int], ...]) -> bool | None:
         """Deal the tiles left to ``seats`` (sorted (count, total) pairs) exactly."""
-        self.steps -= 1
-        if self.steps < 0:
-            return None
+        key = (tuple(self.avail), seats)
+        if key in self.failed:
+            return False
+        found = self.deal(seats)
+        if found is False:
+            self.failed.add(key)
+        return found
+
+    def deal(self, seats: tuple[tuple[int, int], ...]) -> bool | None:
         avail = self.avail
         left = _Left(avail)
+        # a step is about one call of `take`; summing up the tiles costs some tens
+        self.steps -= 1 + left.tiles // 3 + 2 * len(seats)
+        if self.steps < 0:
+            return None
         best = -1
         room = 0
         for index, (count, total) in enumerate(seats):
@@ -868,9 +880,8 @@ class _Dealer:
             count, total = seats[0]
             return total == left.pips and (count == left.tiles or count < 0)
         # groups of seats: those with the most pips a tile, and the fewest, together
-        if not left.groups_fit(_groups(seats, True), _groups(seats, False), 0, 0):
-            return False
-        if not _parities_fit(avail, seats):
+        if not (left.groups_fit(_groups(seats, True), _groups(seats, False), 0, 0)
+                and _parities_fit(left.odd, left.tiles, seats)):
             return False
         # seats of unknown count take one tile each at least: the j smallest totals
         # together need the j smallest tiles at least
@@ -882,9 +893,6 @@ class _Dealer:
             pips += total
             if pips < left.low[j + 1]:
                 return False
-        key = (tuple(avail), seats)
-        if key in self.failed:
-            return False
         count, total = seats[best]
         others = seats[:best] + seats[best + 1:]
         if len(others) > 1:  # one other seat only: it takes what this one leaves
@@ -894,11 +902,8 @@ class _Dealer:
         # a seat with more pips a tile than the tiles left tries the fewest big tiles
         # first, leaving the big ones to the others; one with fewer, the most
         sparing = count > 0 and total * left.tiles > left.pips * count
-        found = self.take(count, total, count if count >= 0 else 0, len(avail) - 1, sparing,
-                          others, left)
-        if found is False:
-            self.failed.add(key)
-        return found
+        return self.take(count, total, count if count >= 0 else 0, len(avail) - 1, sparing,
+                         others, left)
 
     def take(self, count: int, total: int, left: int, value: int, sparing: bool,
              seats: tuple[tuple[int, int], ...], tiles: _Left) -> bool | None:
@@ -920,6 +925,8 @@ class _Dealer:
             # done; the 0-0 could come too, but it is as well left to the others
             return self.place(seats)
         value = min(value, total)  # a tile worth more than what is left cannot come
+        while value > 0 and not avail[value]:
+            value -= 1
         if value < 0:
             return False
         most = min(avail[value], total // value if value else avail[value])

@@ -81,8 +81,10 @@ def season_create(*, club: Club, by: User, name: str, starts_on: datetime.date,
         scoring=dict(scoring or {}), tiebreaks=list(tiebreaks) if tiebreaks is not None else [],
         ends_on=ends_on, fixture_format=fixture_format, singles=singles, pairs=pairs,
         race_to=race_to, count_submitted=count_submitted)
-    for order, division in enumerate(divisions):
-        Division.objects.create(season=season, name=" ".join(division.split()), order=order)
+    for order, name in enumerate(divisions):
+        division = Division(season=season, name=" ".join(name.split()), order=order)
+        division.full_clean()  # the database's own case folding decides "the same name"
+        division.save()
     return season
 
 

@@ -86,6 +86,8 @@ def match_new(request: HttpRequest) -> HttpResponse:
                 phone=phone_label(request))
         except rules.RulesError as error:
             form.add_error(None, str(error))
+        except ValidationError as error:  # e.g. names the database folds to one
+            form.add_error("player_0", error.messages)
         else:
             hold_grant(request, started.grant)
             if started.created:
