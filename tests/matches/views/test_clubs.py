@@ -146,3 +146,19 @@ def test_captains_add_players_and_members_claim_themselves(club, people):
     assert "already claimed" in taken.content.decode()
     assert as_(people["outsider"]).post(url("club_player_claim", club, pk=ann.pk)).status_code \
         == 403
+
+
+def test_the_club_page_runs_a_fixed_number_of_queries(club, people, django_user_model,
+                                                      django_assert_max_num_queries):
+    owner = as_(people["owner"])
+
+    def page() -> None:
+        with django_assert_max_num_queries(12):
+            assert owner.get(club.get_absolute_url()).status_code == 200
+
+    page()
+    for n in range(30):
+        user = django_user_model.objects.create_user(f"m{n}")
+        Membership.objects.create(club=club, user=user)
+        Player.objects.create(club=club, name=f"Player {n}", user=user if n % 2 else None)
+    page()

@@ -370,3 +370,20 @@ def test_a_club_admin_restores_a_league_match_without_scoring_it(club, people):
     match.refresh_from_db()
     assert match.version == 3 and match.rounds.filter(undone_by=None).count() == 1
     assert match.changes.get(version=3).user == people["admin"]
+
+
+def test_the_fixture_page_runs_a_fixed_number_of_queries(season, people,
+                                                         django_assert_max_num_queries):
+    fixture = meeting(season, "Royal Oak A", "Bowes Dragons")
+    oak = as_(people["oak"])
+
+    def page() -> None:
+        with django_assert_max_num_queries(16):
+            assert oak.get(fixture_url(fixture)).status_code == 200
+
+    page()
+    services.fixture_games_enter(fixture=fixture, by=people["oak"],
+                                 scores=[(61, n) for n in range(20)])
+    services.fixture_submit(fixture=fixture, by=people["oak"])
+    services.fixture_dispute(fixture=fixture, by=people["bowes"], message="no")
+    page()
