@@ -730,7 +730,7 @@ def _reachable(tiles: Sequence[int], total: int, count: int | None) -> bool:
 
 _AT_LEAST_ONE: Final = -1  # a seat's count is unknown (a called round): one tile or more
 _ANY: Final = -2  # the rest of a called round: any number of tiles, none included
-_DEAL_BUDGET: Final = 10_000  # steps of the search (see `_Dealer.deal`)
+_DEAL_BUDGET: Final = 5_000  # steps of the search (see `_Dealer.deal`)
 
 
 def _dealable(avail: list[int], needs: Sequence[tuple[int, int]], budget: int) -> bool | None:

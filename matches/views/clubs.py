@@ -97,6 +97,19 @@ def club_join(request: HttpRequest, slug: str, token: str) -> HttpResponse:
 
 
 @require_POST
+def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
+    club = selectors.club_for_viewer(slug, request.user)
+    form = ClubForm(request.POST)
+    if form.is_valid():
+        services.club_update(club=club, by=_user(request), name=form.cleaned_data["name"],
+                             visibility=form.cleaned_data["visibility"])
+        messages.success(request, _("Club settings saved."))
+    else:
+        messages.error(request, _("Give the club a name and say who can read its pages."))
+    return redirect(club)
+
+
+@require_POST
 def member_role(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     club = selectors.club_for_viewer(slug, request.user)
     target = get_object_or_404(Membership, pk=pk, club=club)
@@ -156,6 +169,7 @@ def _club_page(request: HttpRequest, club: Club, *, invite_link: str | None = No
         "members": selectors.club_members(club), "players": selectors.club_players(club),
         "seasons": selectors.club_seasons(club),
         "roles": Role.choices, "invite_link": invite_link, "invite_role": invite_role,
+        "visibilities": Visibility.choices,
         "player_form": player_form or PlayerForm(),
         "my_player": next((p for p in selectors.club_players(club)
                            if me and p.user_id == me.user_id), None),

@@ -95,6 +95,8 @@ class EntrantForm(forms.Form):
     kind = forms.ChoiceField(label=gettext_lazy("Kind"), choices=EntrantKind.choices)
     captain = forms.CharField(label=gettext_lazy("Captain's username (optional)"),
                               max_length=150, required=False)
+    players = forms.CharField(label=gettext_lazy("Squad: the club's players, comma-separated"),
+                              max_length=2000, required=False)
 
 
 class GenerateForm(forms.Form):
@@ -182,10 +184,25 @@ def season_page(request: HttpRequest, slug: str, season: str) -> HttpResponse:
 def entrant_add(request: HttpRequest, slug: str, season: str) -> HttpResponse:
     the_season, division = _season_division(request, slug, season, EntrantForm)
     form = EntrantForm(request.POST)
-    return _post(request, the_season, form, lambda data: services.entrant_add(
-        division=division, by=_user(request), name=data["name"], kind=data["kind"],
-        captain=User.objects.filter(username=data["captain"]).first()
-        if data["captain"] else None), _("Entrant added."))
+
+    def write(data: dict[str, Any]) -> object:
+        names = [" ".join(n.split()) for n in data["players"].split(",") if n.strip()]
+        players = {p.name.casefold(): p for p in Player.objects.filter(club=the_season.club)}
+        unknown = [n for n in names if n.casefold() not in players]
+        if unknown:
+            raise ValidationError(_("Not the club's players: %(names)s. Add them on the club "
+                                    "page first.") % {"names": ", ".join(unknown)})
+        captain = None
+        if data["captain"]:
+            captain = User.objects.filter(username=data["captain"]).first()
+            if captain is None:
+                raise ValidationError(_("No user is called %(name)s.")
+                                      % {"name": data["captain"]})
+        return services.entrant_add(division=division, by=_user(request), name=data["name"],
+                                    kind=data["kind"], captain=captain,
+                                    players=[players[n.casefold()] for n in names])
+
+    return _post(request, the_season, form, write, _("Entrant added."))
 
 
 @require_POST

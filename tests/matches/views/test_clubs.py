@@ -162,3 +162,13 @@ def test_the_club_page_runs_a_fixed_number_of_queries(club, people, django_user_
         Membership.objects.create(club=club, user=user)
         Player.objects.create(club=club, name=f"Player {n}", user=user if n % 2 else None)
     page()
+
+
+def test_admins_change_who_can_read_the_club_and_others_cannot(club, people):
+    url_ = url("club_settings", club)
+    assert as_(people["captain"]).post(url_, {"name": "X", "visibility": "members"}) \
+        .status_code == 403
+    as_(people["admin"]).post(url_, {"name": "Royal Oak", "visibility": "members"})
+    club.refresh_from_db()
+    assert (club.name, club.visibility) == ("Royal Oak", Visibility.MEMBERS)
+    assert Client().get(club.get_absolute_url()).status_code == 404

@@ -387,3 +387,18 @@ def test_the_fixture_page_runs_a_fixed_number_of_queries(season, people,
     services.fixture_submit(fixture=fixture, by=people["oak"])
     services.fixture_dispute(fixture=fixture, by=people["bowes"], message="no")
     page()
+
+
+def test_an_entrant_gets_its_squad_from_the_clubs_players(season, people):
+    services.player_add(club=season.club, name="Ann Dale", by=people["admin"])
+    url = reverse("matches:season_entrant_add", kwargs={"slug": season.club.slug,
+                                                        "season": season.slug})
+    division = season.divisions.get()
+    refused = as_(people["admin"]).post(url, {
+        "division": division.pk, "name": "Black Bull", "kind": "team",
+        "players": "ann dale, Nobody", "captain": ""}, follow=True).content.decode()
+    assert "Not the club&#x27;s players: Nobody" in refused
+    as_(people["admin"]).post(url, {"division": division.pk, "name": "Black Bull",
+                                    "kind": "team", "players": " ann dale ", "captain": "oak"})
+    bull = division.entrants.get(name="Black Bull")
+    assert [p.name for p in bull.players.all()] == ["Ann Dale"] and bull.captain == people["oak"]
