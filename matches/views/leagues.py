@@ -69,15 +69,94 @@ class SeasonForm(forms.Form):
                               max_value=100, initial=0)
     per_game = forms.IntegerField(label=gettext_lazy("Points per game won"), min_value=0,
                                   max_value=100, initial=0)
-    tiebreaks = forms.MultipleChoiceField(
-        label=gettext_lazy("Tie-breakers, in this order"), required=False,
-        choices=list(TIEBREAK_NAMES.items()),
-        initial=["game_difference", "games_for"], widget=forms.CheckboxSelectMultiple)
+    close_loss_margin = forms.IntegerField(
+        label=gettext_lazy("Close loss: lost by at most (games)"), min_value=0, max_value=100,
+        required=False)
+    close_loss_points = forms.IntegerField(label=gettext_lazy("… earns (points)"),
+                                           min_value=0, max_value=100, required=False)
+    heavy_win_margin = forms.IntegerField(
+        label=gettext_lazy("Heavy win: won by at least (games)"), min_value=1, max_value=100,
+        required=False)
+    heavy_win_points = forms.IntegerField(label=gettext_lazy("… earns (points)"),
+                                          min_value=0, max_value=100, required=False)
+    walkover_won = forms.IntegerField(label=gettext_lazy("Walkover: games to the side there"),
+                                      min_value=0, max_value=100, initial=1)
+    walkover_lost = forms.IntegerField(label=gettext_lazy("… and to the side absent"),
+                                       min_value=0, max_value=100, initial=0)
+    target = forms.IntegerField(label=gettext_lazy("Target of every game (empty: the "
+                                                   "game's own)"), min_value=1,
+                                max_value=10_000, required=False)
+    tile_set = forms.ChoiceField(label=gettext_lazy("Set (Fives and Threes)"), required=False,
+                                 choices=[("double-six", gettext_lazy("Double-six")),
+                                          ("double-nine", gettext_lazy("Double-nine")),
+                                          ("double-twelve", gettext_lazy("Double-twelve"))])
+    deal = forms.ChoiceField(label=gettext_lazy("Deal (Fives and Threes)"), required=False,
+                             choices=[("full", gettext_lazy("Full")),
+                                      ("short", gettext_lazy("Short"))])
+    tiebreak_1 = forms.ChoiceField(
+        label=gettext_lazy("Tie-breaker 1"), required=False,
+        choices=[("", gettext_lazy("— none —")), *TIEBREAK_NAMES.items()],
+        initial='game_difference')
+    tiebreak_2 = forms.ChoiceField(
+        label=gettext_lazy("Tie-breaker 2"), required=False,
+        choices=[("", gettext_lazy("— none —")), *TIEBREAK_NAMES.items()],
+        initial='games_for')
+    tiebreak_3 = forms.ChoiceField(
+        label=gettext_lazy("Tie-breaker 3"), required=False,
+        choices=[("", gettext_lazy("— none —")), *TIEBREAK_NAMES.items()],
+        initial='')
+    tiebreak_4 = forms.ChoiceField(
+        label=gettext_lazy("Tie-breaker 4"), required=False,
+        choices=[("", gettext_lazy("— none —")), *TIEBREAK_NAMES.items()],
+        initial='')
+    tiebreak_5 = forms.ChoiceField(
+        label=gettext_lazy("Tie-breaker 5"), required=False,
+        choices=[("", gettext_lazy("— none —")), *TIEBREAK_NAMES.items()],
+        initial='')
+    tiebreak_6 = forms.ChoiceField(
+        label=gettext_lazy("Tie-breaker 6"), required=False,
+        choices=[("", gettext_lazy("— none —")), *TIEBREAK_NAMES.items()],
+        initial='')
+    tiebreak_7 = forms.ChoiceField(
+        label=gettext_lazy("Tie-breaker 7"), required=False,
+        choices=[("", gettext_lazy("— none —")), *TIEBREAK_NAMES.items()],
+        initial='')
     count_submitted = forms.BooleanField(
         label=gettext_lazy("Count submitted results before the away captain confirms"),
         required=False)
     divisions = forms.CharField(label=gettext_lazy("Divisions, one a line"),
                                 initial="Division 1", widget=forms.Textarea(attrs={"rows": 2}))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        order = [data.get(f"tiebreak_{n}") for n in range(1, 8)]
+        chosen = [t for t in order if t]
+        if len(set(chosen)) != len(chosen):
+            self.add_error("tiebreak_1", _("Each tie-breaker at most once."))
+        data["tiebreaks"] = chosen
+        scoring: dict[str, Any] = {key: data[key] for key in ("win", "draw", "loss",
+                                                              "per_game")
+                                   if data.get(key) is not None}
+        for bonus in ("close_loss", "heavy_win"):
+            margin, points = data.get(f"{bonus}_margin"), data.get(f"{bonus}_points")
+            if (margin is None) != (points is None):
+                self.add_error(f"{bonus}_margin", _("Give both the margin and the points, "
+                                                    "or neither."))
+            elif margin is not None:
+                scoring[bonus] = {"margin": margin, "points": points}
+        if data.get("walkover_won") is not None and data.get("walkover_lost") is not None:
+            scoring["walkover"] = [data["walkover_won"], data["walkover_lost"]]
+        data["scoring"] = scoring
+        options: dict[str, Any] = {}
+        if data.get("target"):
+            options["target"] = data["target"]
+        if data.get("game") == GameKind.FIVES_AND_THREES:
+            if data.get("tile_set") not in ("", None, "double-six"):
+                options["set"] = data["tile_set"]
+            if data.get("deal") not in ("", None, "full"):
+                options["deal"] = data["deal"]
+        data["options"] = options
+        return data
 
     def clean_divisions(self) -> list[str]:
         names = [" ".join(line.split()) for line in self.cleaned_data["divisions"].splitlines()]
@@ -132,11 +211,11 @@ def season_new(request: HttpRequest, slug: str) -> HttpResponse:
     form = SeasonForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        scoring = {key: data[key] for key in ("win", "draw", "loss", "per_game")}
         try:
             season = services.season_create(
                 club=club, by=_user(request), name=data["name"], starts_on=data["starts_on"],
-                game=data["game"], scoring=scoring, tiebreaks=data["tiebreaks"],
+                game=data["game"], options=data["options"], scoring=data["scoring"],
+                tiebreaks=data["tiebreaks"],
                 fixture_format=data["fixture_format"], singles=data["singles"] or 0,
                 pairs=data["pairs"] or 0, race_to=data["race_to"],
                 count_submitted=data["count_submitted"], divisions=data["divisions"])

@@ -402,3 +402,30 @@ def test_an_entrant_gets_its_squad_from_the_clubs_players(season, people):
                                     "kind": "team", "players": " ann dale ", "captain": "oak"})
     bull = division.entrants.get(name="Black Bull")
     assert [p.name for p in bull.players.all()] == ["Ann Dale"] and bull.captain == people["oak"]
+
+
+def test_a_club_admin_sets_a_season_up_with_its_scheme_rules_and_tie_breakers(club, people):
+    url = reverse("matches:season_new", kwargs={"slug": club.slug})
+    form = {"name": "Winter League", "starts_on": "2026-10-05", "game": "fives-and-threes",
+            "fixture_format": "games", "singles": "6", "pairs": "3", "win": "3", "draw": "1",
+            "loss": "0", "per_game": "0", "close_loss_margin": "1", "close_loss_points": "1",
+            "heavy_win_margin": "", "heavy_win_points": "", "walkover_won": "5",
+            "walkover_lost": "4", "target": "121", "tile_set": "double-nine", "deal": "short",
+            "tiebreak_1": "head_to_head", "tiebreak_2": "game_difference",
+            "divisions": "A\nB"}
+    assert as_(people["oak"]).post(url, form).status_code == 403
+    bad = as_(people["admin"]).post(url, {**form, "tiebreak_3": "head_to_head"})
+    assert bad.status_code == 200 and "Each tie-breaker at most once" in bad.content.decode()
+    half = as_(people["admin"]).post(url, {**form, "heavy_win_points": "1"})
+    assert "Give both the margin and the points" in half.content.decode()
+    assert not Season.objects.filter(name="Winter League").exists()
+
+    response = as_(people["admin"]).post(url, form)
+    season = Season.objects.get(name="Winter League")
+    assert response["Location"] == season.get_absolute_url()
+    assert season.scoring == {"win": 3, "draw": 1, "loss": 0, "per_game": 0,
+                              "close_loss": {"margin": 1, "points": 1}, "walkover": [5, 4]}
+    assert season.tiebreaks == ["head_to_head", "game_difference"]
+    assert season.options == {"target": 121, "set": "double-nine", "deal": "short"}
+    assert (season.singles, season.pairs) == (6, 3)
+    assert list(season.divisions.values_list("name", flat=True)) == ["A", "B"]
