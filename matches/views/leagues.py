@@ -312,6 +312,7 @@ def adjustment_add(request: HttpRequest, slug: str, season: str) -> HttpResponse
 def fixtures_csv(request: HttpRequest, slug: str, season: str) -> HttpResponse:
     """Results kept in a spreadsheet, uploaded as CSV (columns in the README)."""
     the_season, division = _season_division(request, slug, season, GenerateForm)
+    services.require_role(the_season.club, _user_or_none(request), Role.ADMIN)
     upload = request.FILES.get("file")
     if upload is None or (upload.size or 0) > 1_000_000:
         messages.error(request, _("Choose a CSV file (at most 1 MB)."))

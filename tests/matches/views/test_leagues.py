@@ -429,3 +429,43 @@ def test_a_club_admin_sets_a_season_up_with_its_scheme_rules_and_tie_breakers(cl
     assert season.options == {"target": 121, "set": "double-nine", "deal": "short"}
     assert (season.singles, season.pairs) == (6, 3)
     assert list(season.divisions.values_list("name", flat=True)) == ["A", "B"]
+
+
+LEAGUE_WRITES = ["season_new", "season_entrant_add", "season_generate", "season_adjust",
+                 "season_lock", "season_import_csv", "games", "submit", "confirm", "dispute",
+                 "resolve", "walkover-home", "walkover-away", "void", "redate", "play"]
+
+
+@pytest.mark.parametrize("who", ["anonymous", "member", "scorer", "middleton"])
+@pytest.mark.parametrize("write", LEAGUE_WRITES)
+def test_no_league_write_for_those_it_is_not_theirs_to_make(season, people, who, write,
+                                                            django_user_model):
+    """Middleton's captain is neither side of Oak v Bowes; scorers and members may read."""
+    scorer = django_user_model.objects.create_user("a-scorer")
+    Membership.objects.create(club=season.club, user=scorer, role="scorer")
+    fixture = meeting(season, "Royal Oak A", "Bowes Dragons")
+    services.fixture_games_enter(fixture=fixture, by=people["oak"], scores=[(61, 40)])
+    if write in ("confirm", "dispute", "resolve"):
+        services.fixture_submit(fixture=fixture, by=people["oak"])
+    client = Client() if who == "anonymous" else as_(
+        scorer if who == "scorer" else people[who])
+    kwargs = {"slug": season.club.slug, "season": season.slug}
+    if write in ("season_new",):
+        url = reverse("matches:season_new", kwargs={"slug": season.club.slug})
+    elif write.startswith("season_"):
+        url = reverse(f"matches:{write}", kwargs=kwargs)
+    else:
+        url = fixture_url(fixture, write)
+    state = lambda: (Season.objects.count(), Fixture.objects.count(),  # noqa: E731
+                     FixtureChange.objects.count(), list(Fixture.objects.values_list(
+                         "status", "date", "home_games", "away_games", "walkover")),
+                     season.divisions.get().entrants.count(),
+                     Season.objects.filter(locked=True).count())
+    before = state()
+    response = client.post(url, {"division": season.divisions.get().pk, "name": "X",
+                                 "kind": "team", "legs": "1", "entrant":
+                                 season.divisions.get().entrants.first().pk, "points": "-1",
+                                 "reason": "x", "message": "x", "home_1": "61",
+                                 "away_1": "1", "number": "2", "postponed": "on"})
+    assert response.status_code == 403
+    assert state() == before
