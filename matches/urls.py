@@ -23,6 +23,8 @@ urlpatterns = [
     path("clubs/<slug:slug>/", club_views.club_page, name="club"),
     path("clubs/<slug:slug>/invite/", club_views.club_invite, name="club_invite"),
     path("clubs/<slug:slug>/settings/", club_views.club_settings, name="club_settings"),
+    path("clubs/<slug:slug>/ratings/<slug:game>/", club_views.club_ratings,
+         name="club_ratings"),
     path("clubs/<slug:slug>/join/<str:token>/", club_views.club_join, name="club_join"),
     path("clubs/<slug:slug>/members/<int:pk>/role/", club_views.member_role,
          name="club_member_role"),

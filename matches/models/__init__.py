@@ -1,6 +1,6 @@
 """Stored data, one module per concern: ``scoring`` (matches, their rounds, events,
 changes and scorer grants), ``clubs`` (clubs, members, players) and ``leagues``
-(seasons, divisions, entrants, fixtures)."""
+(seasons, divisions, entrants, fixtures) and ``ratings``."""
 
 from matches.models.clubs import ROLE_RANK, Club, Membership, Player, Role, Visibility
 from matches.models.leagues import (
@@ -15,6 +15,7 @@ from matches.models.leagues import (
     FixtureStatus,
     Season,
 )
+from matches.models.ratings import PROVISIONAL_BELOW, Rating, RatingStep
 from matches.models.scoring import (
     FINISHED_WITHOUT_WINNER,
     HANDS_AND_PIPS,
@@ -41,6 +42,9 @@ from matches.models.scoring import (
 )
 
 __all__ = [
+    "PROVISIONAL_BELOW",
+    "Rating",
+    "RatingStep",
     "Adjustment",
     "Club",
     "Division",

@@ -721,16 +721,20 @@ def _reachable(tiles: Sequence[int], total: int, count: int | None) -> bool:
 # highest down. It prunes with bounds: what the lower values can still give the seat,
 # and what the other seats need together (those with the most pips a tile compete for
 # the big tiles, those with the fewest for the small ones); and it remembers the states
-# (tiles left, seats left) that failed. It is exact, but the problem is hard in general,
-# so it counts its steps: after `_DEAL_BUDGET` it gives up and answers None, and the
-# caller then accepts the totals, each of which passed alone: never refuse what may be a
-# real deal. A count rather than a clock, so that a record replays the same on any
-# machine and on either build. The worst inputs found by the searches in
-# tests/rules/test_pips_joint.py stay far below the budget.
+# (tiles left, seats left) that failed. A check runs inside a web request, and the
+# problem is hard in general (think of totals that clash only modulo 3), so the search
+# counts its steps: after `_DEAL_BUDGET` it gives up and answers None, and the caller
+# accepts the totals, each of which passed alone: it never refuses what may be a real
+# deal. A count rather than a clock, so that a record replays the same on any machine
+# and on either build. Measured (November 2026): real deals and typos in them (one total
+# off, two swapped or reversed, one wild; every game, set and table size, tracked and
+# called; 120,000 of them) took at most about 2,500 steps, the refused ones under 1,200,
+# and none ran out; a step costs about 2 µs in plain Python and 0.4 µs compiled, so the
+# hopeless inputs built to exhaust the budget take some 10 ms and 2 ms.
 
 _AT_LEAST_ONE: Final = -1  # a seat's count is unknown (a called round): one tile or more
 _ANY: Final = -2  # the rest of a called round: any number of tiles, none included
-_DEAL_BUDGET: Final = 5_000  # steps of the search (see `_Dealer.deal`)
+_DEAL_BUDGET: Final = 5_000  # steps of the search; a step is about one call of `take`
 
 
 def _dealable(avail: list[int], needs: Sequence[tuple[int, int]], budget: int) -> bool | None:
@@ -862,9 +866,10 @@ class _Dealer:
         return found
 
     def deal(self, seats: tuple[tuple[int, int], ...]) -> bool | None:
+        """`place` without the memory: check the bounds, then let the tightest seat take."""
         avail = self.avail
         left = _Left(avail)
-        # a step is about one call of `take`; summing up the tiles costs some tens
+        # summing up the tiles and the seats costs as much as some tens of `take`
         self.steps -= 1 + left.tiles // 3 + 2 * len(seats)
         if self.steps < 0:
             return None

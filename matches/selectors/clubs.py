@@ -6,7 +6,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
-from matches.models import Club, Membership, Player, Season, Visibility
+from matches.models import Club, Membership, Player, Rating, Season, Visibility
 
 Viewer = AbstractBaseUser | AnonymousUser | None
 
@@ -43,3 +43,14 @@ def club_players(club: Club) -> QuerySet[Player]:
 
 def club_seasons(club: Club) -> QuerySet[Season]:
     return club.seasons.order_by("-starts_on", "id")
+
+
+def club_ratings(club: Club, game: str) -> QuerySet[Rating]:
+    """The club's rating table at ``game``: best first (the ordinal, mu - 3 sigma)."""
+    return (Rating.objects.filter(club=club, game=game).select_related("player")
+            .order_by("-ordinal", "player__name"))
+
+
+def club_rated_games(club: Club) -> list[str]:
+    return list(Rating.objects.filter(club=club).order_by("game").values_list("game", flat=True)
+                .distinct())

@@ -32,6 +32,7 @@ from matches.services.leagues import (
     season_create,
     season_lock,
 )
+from matches.services.ratings import rated_matches, ratings_follow, ratings_recompute
 from matches.services.scoring import (
     NOTHING_TO_RESTORE,
     OUT_OF_DATE,
@@ -57,6 +58,9 @@ from matches.services.scoring import (
 )
 
 __all__ = [
+    "rated_matches",
+    "ratings_follow",
+    "ratings_recompute",
     "adjustment_add",
     "entrant_add",
     "fixture_confirm",

@@ -47,6 +47,7 @@ from matches.models import (
 )
 from matches.record_files import RecordSource
 from matches.selectors import actions_at, match_actions, match_engine, match_names, score_decimal
+from matches.services.ratings import ratings_follow
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -558,6 +559,7 @@ def _sync(match: Match, engine: rules.Match, rounds: Sequence[Round], *,
             for index in range(len(sides))
         ])
     finished = engine.winner is not None
+    was_finished = match.status == MatchStatus.FINISHED
     match.status = MatchStatus.FINISHED if finished else MatchStatus.IN_PROGRESS
     match.winner_side = engine.winner
     if finished and match.finished_at is None:
@@ -565,3 +567,5 @@ def _sync(match: Match, engine: rules.Match, rounds: Sequence[Round], *,
     elif not finished:
         match.finished_at = None
     match.save(update_fields=["status", "winner_side", "finished_at"])
+    if finished or was_finished:  # a result came, changed or went: ratings follow it
+        ratings_follow(match)

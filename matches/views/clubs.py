@@ -9,7 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -17,7 +17,16 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from matches import selectors, services
-from matches.models import ROLE_RANK, Club, Membership, Player, Role, Visibility
+from matches.models import (
+    PROVISIONAL_BELOW,
+    ROLE_RANK,
+    Club,
+    GameKind,
+    Membership,
+    Player,
+    Role,
+    Visibility,
+)
 
 
 class ClubForm(forms.Form):
@@ -156,6 +165,17 @@ def player_claim(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return redirect(club)
 
 
+@require_GET
+def club_ratings(request: HttpRequest, slug: str, game: str) -> HttpResponse:
+    """The club's rating table at one game (openskill; never part of league points)."""
+    club = selectors.club_for_viewer(slug, request.user)
+    if game not in GameKind.values:
+        raise Http404("No such game.")
+    return render(request, "matches/club_ratings.html", {
+        "club": club, "game": GameKind(game), "ratings": selectors.club_ratings(club, game),
+        "provisional_below": PROVISIONAL_BELOW})
+
+
 def _club_page(request: HttpRequest, club: Club, *, invite_link: str | None = None,
                invite_role: str | None = None, player_form: PlayerForm | None = None,
                status: int = 200) -> HttpResponse:
@@ -168,6 +188,7 @@ def _club_page(request: HttpRequest, club: Club, *, invite_link: str | None = No
         "can_add_players": rank >= ROLE_RANK[Role.CAPTAIN],
         "members": selectors.club_members(club), "players": selectors.club_players(club),
         "seasons": selectors.club_seasons(club),
+        "rated_games": [GameKind(g) for g in selectors.club_rated_games(club)],
         "roles": Role.choices, "invite_link": invite_link, "invite_role": invite_role,
         "visibilities": Visibility.choices,
         "player_form": player_form or PlayerForm(),

@@ -1,0 +1,108 @@
+"""Ratings (openskill) from a club's finished matches, in the order played."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from matches import rules, selectors, services
+from matches.models import Match, Player, Rating
+
+pytestmark = pytest.mark.django_db
+T = rules.Tile.parse
+
+
+@pytest.fixture
+def club(django_user_model):
+    owner = django_user_model.objects.create_user("owner")
+    club = services.club_create(name="Oak", by=owner)
+    for name in ("Ann", "Bob", "Cat", "Dan"):
+        Player.objects.create(club=club, name=name)
+    return club
+
+
+def league_match(club, names: list[str], *, winner: int, when: int) -> Match:
+    """A finished All Fives match between club players: ``winner``'s side opens 5-5
+    for 10, the target; it finished ``when`` hours into the season."""
+    players = {p.name: p for p in club.players.all()}
+    match = services.match_create(game="all-fives", players=names,
+                                  options={"target": 10, "hand_size": 2})
+    for seat in match.seats.all():
+        seat.player = players[seat.name]
+        seat.save(update_fields=["player"])
+    services.round_start(match=match, starter=winner)
+    services.event_record(match=match, action=rules.Play(winner, T("5-5")))
+    match.refresh_from_db()
+    assert match.status == "finished" and match.winner_side == winner % 2
+    played = timezone.make_aware(datetime.datetime(2026, 9, 7)) + datetime.timedelta(hours=when)
+    Match.objects.filter(pk=match.pk).update(started_at=played, finished_at=played)
+    return match
+
+
+def table(club) -> list[tuple[str, float, int]]:
+    return [(r.player.name, round(r.ordinal, 6), r.matches)
+            for r in selectors.club_ratings(club, "all-fives")]
+
+
+def test_a_finished_club_match_rates_its_players_and_the_winner_goes_up(club):
+    league_match(club, ["Ann", "Bob"], winner=0, when=1)
+    ratings = {r.player.name: r for r in Rating.objects.all()}
+    assert ratings["Ann"].ordinal > ratings["Bob"].ordinal
+    assert ratings["Ann"].matches == 1 and ratings["Ann"].provisional
+    assert [step.number for step in ratings["Ann"].steps.all()] == [1]
+
+
+def test_partnerships_rate_as_teams(club):
+    league_match(club, ["Ann", "Bob", "Cat", "Dan"], winner=1, when=1)  # Bob and Dan won
+    ratings = {r.player.name: r.ordinal for r in Rating.objects.all()}
+    assert ratings["Bob"] == ratings["Dan"] > ratings["Ann"] == ratings["Cat"]
+
+
+def test_ratings_do_not_depend_on_the_order_matches_were_stored(club):
+    games = [(["Ann", "Bob"], 0, 3), (["Bob", "Cat"], 1, 1), (["Cat", "Ann"], 0, 2),
+             (["Dan", "Ann"], 1, 4)]
+    for names, winner, when in games:
+        league_match(club, names, winner=winner, when=when)
+    assert services.ratings_recompute(club=club, game="all-fives") == 4
+    first = table(club)
+    Match.objects.all().delete()
+    # stored the other way round, as results of past nights typed in late would be
+    for names, winner, when in reversed(games):
+        league_match(club, names, winner=winner, when=when)
+    assert services.ratings_recompute(club=club, game="all-fives") == 4
+    assert table(club) == first
+    # the order played decides: the same results played in another order rate otherwise
+    Match.objects.all().delete()
+    for names, winner, when in games:
+        league_match(club, names, winner=winner, when=10 - when)
+    services.ratings_recompute(club=club, game="all-fives")
+    assert table(club) != first
+
+
+def test_undoing_the_winning_tile_takes_the_match_out_of_the_ratings(club):
+    first = league_match(club, ["Ann", "Bob"], winner=0, when=1)
+    league_match(club, ["Ann", "Cat"], winner=1, when=2)
+    services.event_undo(match=first)  # the result is gone: the match is in play again
+    assert {r.player.name: r.matches for r in Rating.objects.all()} == {"Ann": 1, "Cat": 1}
+
+
+def test_casual_matches_are_never_rated(club):
+    match = services.match_create(game="all-fives", players=["Ann", "Bob"],
+                                  options={"target": 10, "hand_size": 2})
+    services.round_start(match=match, starter=0)
+    services.event_record(match=match, action=rules.Play(0, T("5-5")))
+    assert not Rating.objects.exists()
+
+
+def test_the_rating_table_page(club):
+    league_match(club, ["Ann", "Bob"], winner=1, when=1)
+    page = Client().get(reverse("matches:club_ratings", kwargs={
+        "slug": club.slug, "game": "all-fives"})).content.decode()
+    assert page.index("Bob") < page.index("Ann") and "provisional" in page
+    assert Client().get(reverse("matches:club_ratings", kwargs={
+        "slug": club.slug, "game": "chess"})).status_code == 404
+    assert "Ratings" in Client().get(club.get_absolute_url()).content.decode()
