@@ -54,7 +54,8 @@ def ratings_recompute(*, club: Club, game: str) -> int:
         by_index = {side.pk: side.index for side in match.sides.all()}
         ordered = [teams[pk] for pk in sorted(teams, key=lambda pk: by_index[pk])]
         rated = model.rate([[skills.setdefault(p, model.rating()) for p in team]
-                            for team in ordered], ranks=side_ranks(match))
+                            for team in ordered],
+                           ranks=[float(rank) for rank in side_ranks(match)])
         for team, new in zip(ordered, rated, strict=True):
             for player, skill in zip(team, new, strict=True):
                 skills[player] = skill
