@@ -18,8 +18,11 @@ from matches.models import (
     Entrant,
     Fixture,
     FixtureGame,
+    Match,
     Membership,
     Player,
+    Rating,
+    RatingStep,
     Season,
 )
 
@@ -90,7 +93,30 @@ CASES: dict[str, Callable[[dict[str, Any]], object]] = {
                                                                reason="x"),
     "adjustment_has_reason": lambda x: Adjustment.objects.create(entrant=x["home"], points=1,
                                                                  reason=""),
+    "rating_once_per_player_and_game": lambda x: Rating.objects.bulk_create([
+        _rating(x), _rating(x)]),
+    "rating_game_valid": lambda x: Rating.objects.bulk_create([_rating(x, game="chess")]),
+    "rating_sigma_positive": lambda x: Rating.objects.bulk_create([_rating(x, sigma=0)]),
+    "rating_step_once": lambda x: RatingStep.objects.bulk_create([
+        RatingStep(rating=_saved_rating(x), match=_match(), number=1, ordinal=0),
+        RatingStep(rating=Rating.objects.get(), match=_match(), number=1, ordinal=0)]),
 }
+
+
+def _rating(x: dict[str, Any], **fields: Any) -> Rating:
+    values = {"club": x["club"], "game": "all-fives", "player": x["player"], "mu": 25.0,
+              "sigma": 8.3, "ordinal": 0.0, "matches": 1, **fields}
+    return Rating(**values)
+
+
+def _saved_rating(x: dict[str, Any]) -> Rating:
+    rating = _rating(x)
+    rating.save()
+    return rating
+
+
+def _match() -> Match:
+    return services.match_create(game="all-fives", players=["A", "B"])
 MODELS: list[Any] = [Club, Membership, Player, Season, Division, Entrant, Fixture, FixtureGame,
           Adjustment]
 
