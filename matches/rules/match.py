@@ -740,6 +740,8 @@ _DEAL_BUDGET: Final = 5_000  # steps of the search; a step is about one call of 
 def _dealable(avail: list[int], needs: Sequence[tuple[int, int]], budget: int) -> bool | None:
     """Whether the tiles (``avail[v]`` of them worth v pips) can be dealt to the seats.
 
+    Why: totals that are each possible alone can still clash (two seats cannot both
+    hold the one 12-12), so a settlement by pips needs one deal that serves them all.
     ``needs`` holds each seat's (tile count, pip total); the count is ``_AT_LEAST_ONE``
     where it is unknown. Each tile goes to one seat at most. None: the search ran out of
     its ``budget`` of steps before it could tell.
