@@ -9,6 +9,7 @@ fixtures, the same way for the page, the exports and ``league_table``.
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Lower
@@ -45,6 +46,10 @@ class Side(models.TextChoices):
     HOME = "home", _("Home")
     AWAY = "away", _("Away")
 
+
+ENDS_BEFORE_START = _("The last night comes after the first.")
+GAMES_NEEDED = _("A fixture of games has at least one singles or pairs game.")
+RACE_NEEDS_TARGET = _("Say how many games the race is to.")
 
 # statuses that carry a result (games won by each side, or a walkover)
 WITH_RESULT = [FixtureStatus.SUBMITTED, FixtureStatus.CONFIRMED, FixtureStatus.DISPUTED]
@@ -100,6 +105,17 @@ class Season(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("matches:season", kwargs={"slug": self.club.slug,
                                                  "season": self.slug})
+
+    def clean(self) -> None:
+        errors: dict[str, ValidationError] = {}
+        if self.ends_on is not None and self.starts_on and self.ends_on < self.starts_on:
+            errors["ends_on"] = ValidationError(ENDS_BEFORE_START, code="ends_before_start")
+        if self.fixture_format == FixtureFormat.GAMES and not (self.singles or self.pairs):
+            errors["singles"] = ValidationError(GAMES_NEEDED, code="games_needed")
+        if self.fixture_format == FixtureFormat.RACE and not self.race_to:
+            errors["race_to"] = ValidationError(RACE_NEEDS_TARGET, code="race_to")
+        if errors:
+            raise ValidationError(errors)
 
 
 class Division(models.Model):

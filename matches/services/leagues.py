@@ -165,20 +165,7 @@ def fixture_game_start(*, fixture: Fixture, by: User, number: int,
     to the game, so its final score flows to the fixture by itself."""
     fixture = _locked(fixture)
     _captain_or_admin(fixture, by, fixture.home)
-    if fixture.status not in (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED):
-        raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()})
-    if not 1 <= number <= 40:
-        raise ValidationError(_("Choose a game of the night."), code="number")
-    if len(home_players) != len(away_players) or len(home_players) not in (1, 2):
-        raise ValidationError(_("A game is one player a side, or a pair a side."),
-                              code="players")
-    squads = {fixture.home_id: set(fixture.home.players.values_list("pk", flat=True)),
-              fixture.away_id: set(fixture.away.players.values_list("pk", flat=True))}
-    for entrant, players in ((fixture.home, home_players), (fixture.away, away_players)):
-        for player in players:
-            if player.pk not in squads[entrant.pk]:
-                raise ValidationError(_("%(name)s is not in %(entrant)s's squad.")
-                                      % {"name": player.name, "entrant": entrant.name})
+    _check_lineup(fixture, number, home_players, away_players)
     game = fixture.games.filter(number=number).first()
     if game is not None and (game.match_id is not None or game.home_score is not None):
         raise ValidationError(_("Game %(n)s already has its score.") % {"n": number})
@@ -195,6 +182,50 @@ def fixture_game_start(*, fixture: Fixture, by: User, number: int,
     game.home_players.set(home_players)
     game.away_players.set(away_players)
     return started
+
+
+@transaction.atomic
+def fixture_game_key(*, fixture: Fixture, by: User, number: int,
+                     home_players: Sequence[Player], away_players: Sequence[Player],
+                     score: tuple[int, int]) -> FixtureGame:
+    """Game ``number`` kept on paper: who played it (from the squads) and its final
+    score, keyed in."""
+    fixture = _locked(fixture)
+    _captain_or_admin(fixture, by, fixture.home)
+    _check_lineup(fixture, number, home_players, away_players)
+    game = fixture.games.filter(number=number).first()
+    if game is not None and game.match_id is not None:
+        raise ValidationError(_("Game %(n)s is scored on the scorepad: its score comes "
+                                "from there.") % {"n": number})
+    home, away = score
+    if home == away:
+        raise ValidationError(_("Game %(n)s: a game has a winner; %(h)s–%(a)s is level.")
+                              % {"n": number, "h": home, "a": away})
+    game = game or FixtureGame(fixture=fixture, number=number)
+    game.home_score, game.away_score = home, away
+    game.full_clean(exclude=["fixture"], validate_constraints=False)
+    game.save()
+    game.home_players.set(home_players)
+    game.away_players.set(away_players)
+    return game
+
+
+def _check_lineup(fixture: Fixture, number: int, home_players: Sequence[Player],
+                  away_players: Sequence[Player]) -> None:
+    """A game of the night is one player a side or a pair a side, from the squads."""
+    if fixture.status not in (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED):
+        raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()})
+    if not 1 <= number <= 40:
+        raise ValidationError(_("Choose a game of the night."), code="number")
+    if len(home_players) != len(away_players) or len(home_players) not in (1, 2):
+        raise ValidationError(_("A game is one player a side, or a pair a side."),
+                              code="players")
+    for entrant, players in ((fixture.home, home_players), (fixture.away, away_players)):
+        squad = set(entrant.players.values_list("pk", flat=True))
+        for player in players:
+            if player.pk not in squad:
+                raise ValidationError(_("%(name)s is not in %(entrant)s's squad.")
+                                      % {"name": player.name, "entrant": entrant.name})
 
 
 @transaction.atomic

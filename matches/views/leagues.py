@@ -52,6 +52,8 @@ class SeasonForm(forms.Form):
     name = forms.CharField(label=gettext_lazy("Season name"), max_length=120)
     starts_on = forms.DateField(label=gettext_lazy("First fixture night"),
                                 widget=forms.DateInput(attrs={"type": "date"}))
+    ends_on = forms.DateField(label=gettext_lazy("Last night (optional)"), required=False,
+                              widget=forms.DateInput(attrs={"type": "date"}))
     game = forms.ChoiceField(label=gettext_lazy("Game"), choices=GameKind.choices)
     fixture_format = forms.ChoiceField(label=gettext_lazy("A fixture is"),
                                        choices=FixtureFormat.choices)
@@ -215,7 +217,7 @@ def season_new(request: HttpRequest, slug: str) -> HttpResponse:
             season = services.season_create(
                 club=club, by=_user(request), name=data["name"], starts_on=data["starts_on"],
                 game=data["game"], options=data["options"], scoring=data["scoring"],
-                tiebreaks=data["tiebreaks"],
+                tiebreaks=data["tiebreaks"], ends_on=data["ends_on"],
                 fixture_format=data["fixture_format"], singles=data["singles"] or 0,
                 pairs=data["pairs"] or 0, race_to=data["race_to"],
                 count_submitted=data["count_submitted"], divisions=data["divisions"])
@@ -354,7 +356,15 @@ def fixture_action(request: HttpRequest, slug: str, season: str, pk: int,
     dispute_form = DisputeForm(request.POST if action == "dispute" else None)
     redate_form = RedateForm(request.POST if action == "redate" else None)
     try:
-        if action == "play":
+        if action == "play" and request.POST.get("how") == "paper":
+            services.fixture_game_key(
+                fixture=fixture, by=user, number=_int(request.POST.get("number")),
+                home_players=_squad(fixture.home, request.POST.getlist("home_player")),
+                away_players=_squad(fixture.away, request.POST.getlist("away_player")),
+                score=_one_score(request))
+            done = _("Game %(n)s kept: who played and the final score.") % {
+                "n": request.POST.get("number")}
+        elif action == "play":
             started = services.fixture_game_start(
                 fixture=fixture, by=user, number=_int(request.POST.get("number")),
                 home_players=_squad(fixture.home, request.POST.getlist("home_player")),
@@ -365,7 +375,7 @@ def fixture_action(request: HttpRequest, slug: str, season: str, pk: int,
                                         "the fixture by itself.")
                              % {"n": request.POST.get("number")})
             return redirect(started.match.get_scorer_url())
-        if action == "games":
+        elif action == "games":
             services.fixture_games_enter(fixture=fixture, by=user, scores=_scores(request))
             done = _("Scores saved.")
         elif action == "submit":
@@ -542,6 +552,15 @@ def _fixture_page(request: HttpRequest, fixture: Fixture, season: Season, *,
         "error": error, "dispute_form": dispute_form or DisputeForm(),
         "redate_form": RedateForm(initial={"date": fixture.date}),
     }, status=status)
+
+
+def _one_score(request: HttpRequest) -> tuple[int, int]:
+    home, away = (str(request.POST.get(f"{side}_score", "")).strip()
+                  for side in ("home", "away"))
+    if not (home.isascii() and home.isdigit() and away.isascii() and away.isdigit()
+            and len(home) < 6 and len(away) < 6):
+        raise ValidationError(_("Give both final scores as whole numbers."))
+    return int(home), int(away)
 
 
 def _int(value: object) -> int:

@@ -406,7 +406,8 @@ def test_an_entrant_gets_its_squad_from_the_clubs_players(season, people):
 
 def test_a_club_admin_sets_a_season_up_with_its_scheme_rules_and_tie_breakers(club, people):
     url = reverse("matches:season_new", kwargs={"slug": club.slug})
-    form = {"name": "Winter League", "starts_on": "2026-10-05", "game": "fives-and-threes",
+    form = {"name": "Winter League", "starts_on": "2026-10-05", "ends_on": "2027-03-29",
+            "game": "fives-and-threes",
             "fixture_format": "games", "singles": "6", "pairs": "3", "win": "3", "draw": "1",
             "loss": "0", "per_game": "0", "close_loss_margin": "1", "close_loss_points": "1",
             "heavy_win_margin": "", "heavy_win_points": "", "walkover_won": "5",
@@ -414,6 +415,11 @@ def test_a_club_admin_sets_a_season_up_with_its_scheme_rules_and_tie_breakers(cl
             "tiebreak_1": "head_to_head", "tiebreak_2": "game_difference",
             "divisions": "A\nB"}
     assert as_(people["oak"]).post(url, form).status_code == 403
+    backwards = as_(people["admin"]).post(url, {**form, "ends_on": "2026-01-01"})
+    assert backwards.status_code == 200 and not Season.objects.filter(name="Winter League")
+    assert "The last night comes after the first." in backwards.content.decode()
+    no_race = as_(people["admin"]).post(url, {**form, "fixture_format": "race"})
+    assert "Say how many games the race is to." in no_race.content.decode()
     bad = as_(people["admin"]).post(url, {**form, "tiebreak_3": "head_to_head"})
     assert bad.status_code == 200 and "Each tie-breaker at most once" in bad.content.decode()
     half = as_(people["admin"]).post(url, {**form, "heavy_win_points": "1"})
@@ -428,6 +434,7 @@ def test_a_club_admin_sets_a_season_up_with_its_scheme_rules_and_tie_breakers(cl
     assert season.tiebreaks == ["head_to_head", "game_difference"]
     assert season.options == {"target": 121, "set": "double-nine", "deal": "short"}
     assert (season.singles, season.pairs) == (6, 3)
+    assert season.ends_on == datetime.date(2027, 3, 29)
     assert list(season.divisions.values_list("name", flat=True)) == ["A", "B"]
 
 
@@ -469,3 +476,36 @@ def test_no_league_write_for_those_it_is_not_theirs_to_make(season, people, who,
                                  "away_1": "1", "number": "2", "postponed": "on"})
     assert response.status_code == 403
     assert state() == before
+
+
+def test_a_game_kept_on_paper_names_who_played_it(club, people):
+    season = services.season_create(
+        club=club, by=people["admin"], name="Paper", starts_on=datetime.date(2026, 9, 7),
+        game="fives-and-threes", fixture_format="games", singles=1, pairs=1,
+        divisions=["Only"])
+    division = season.divisions.get()
+    squads = {}
+    for name, captain, players in (("Oak", "oak", ["Ann", "Bob"]),
+                                   ("Bowes", "bowes", ["Cat", "Dan"])):
+        squads[name] = [services.player_add(club=club, name=p, by=people["admin"])
+                        for p in players]
+        services.entrant_add(division=division, by=people["admin"], name=name,
+                             captain=people[captain], players=squads[name])
+    fixture = meeting(season, "Oak", "Bowes")
+    oak = as_(people["oak"])
+    oak.post(fixture_url(fixture, "play"), {
+        "how": "paper", "number": "2", "home_player": [p.pk for p in squads["Oak"]],
+        "away_player": [p.pk for p in squads["Bowes"]], "home_score": "61",
+        "away_score": "58"})
+    game = fixture.games.get(number=2)
+    assert (game.home_score, game.away_score, game.match) == (61, 58, None)
+    assert [p.name for p in game.home_players.all()] == ["Ann", "Bob"]
+    level = oak.post(fixture_url(fixture, "play"), {
+        "how": "paper", "number": "1", "home_player": [squads["Oak"][0].pk],
+        "away_player": [squads["Bowes"][0].pk], "home_score": "40", "away_score": "40"})
+    assert level.status_code == 400 and "is level" in level.content.decode()
+    lopsided = oak.post(fixture_url(fixture, "play"), {
+        "how": "paper", "number": "1", "home_player": [p.pk for p in squads["Oak"]],
+        "away_player": [squads["Bowes"][0].pk], "home_score": "61", "away_score": "1"})
+    assert "one player a side, or a pair a side" in lopsided.content.decode()
+    assert fixture.games.count() == 1
