@@ -3,6 +3,7 @@
 from django.urls import path
 
 from matches.views import clubs as club_views
+from matches.views import history as history_views
 from matches.views import leagues as league_views
 from matches.views import records as views_records
 from matches.views import scoring as views
@@ -14,6 +15,8 @@ scorer = "matches/<uuid:public_id>/score/"
 urlpatterns = [
     path("", views.home, name="home"),
     path("new/", views.match_new, name="new"),
+    path("history/", history_views.history, name="history_list"),
+    path("history.csv", history_views.history_csv, name="history_csv"),
     path("matches/<uuid:public_id>/", views.match_detail, name="detail"),
     path("matches/<uuid:public_id>/record.json", views_records.match_record_json,
          name="record_json"),

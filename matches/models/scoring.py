@@ -102,6 +102,12 @@ class Match(models.Model):
     # the new-match form's own key: submitting the same form twice makes one match
     creation_key = models.UUIDField(_("creation key"), null=True, blank=True, unique=True,
                                     editable=False)
+    # a league game's club and season (set when it is started from a fixture night): who
+    # may see it follows the club; a casual match has neither
+    club = models.ForeignKey("Club", on_delete=models.SET_NULL, null=True, blank=True,
+                             related_name="matches")
+    season = models.ForeignKey("Season", on_delete=models.SET_NULL, null=True, blank=True,
+                               related_name="matches")
 
     class Meta:
         ordering = ["-started_at", "-id"]
@@ -126,7 +132,10 @@ class Match(models.Model):
                 condition=Q(finished_at__isnull=True) | Q(finished_at__gte=F("started_at")),
                 name="match_finishes_after_start"),
         ]
-        indexes = [models.Index(fields=["status", "-started_at"], name="match_status_started")]
+        indexes = [models.Index(fields=["status", "-started_at"], name="match_status_started"),
+                   models.Index(fields=["-started_at", "-id"], name="match_history_order"),
+                   models.Index(fields=["club", "-started_at", "-id"],
+                                name="match_club_history")]
 
     def __str__(self) -> str:
         return f"{self.get_game_display()} #{self.pk}"

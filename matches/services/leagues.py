@@ -37,7 +37,7 @@ from matches.models import (
     Role,
     Season,
 )
-from matches.models.scoring import MatchStatus, Seat
+from matches.models.scoring import Match, MatchStatus, Seat
 from matches.rules import fixtures as fixture_rules
 from matches.rules import league as league_rules
 from matches.services.clubs import require_role
@@ -176,6 +176,7 @@ def fixture_game_start(*, fixture: Fixture, by: User, number: int,
     for position, player in enumerate(p for pair in zip(home_players, away_players,
                                                            strict=True) for p in pair):
         Seat.objects.filter(match=started.match, position=position).update(player=player)
+    Match.objects.filter(pk=started.match.pk).update(club=season.club, season=season)
     game = game or FixtureGame(fixture=fixture, number=number)
     game.match = started.match
     game.save()

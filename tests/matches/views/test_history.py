@@ -1,0 +1,126 @@
+"""Match history: filters and keyset pages on hand-made data, privacy, CSV, queries."""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from matches import rules, services
+from matches.models import Match, Membership, Visibility
+
+pytestmark = pytest.mark.django_db
+T = rules.Tile.parse
+URL = reverse("matches:history_list")
+
+
+def played(match: Match, day: int) -> Match:
+    when = timezone.make_aware(datetime.datetime(2026, 9, day, 20))
+    Match.objects.filter(pk=match.pk).update(started_at=when)
+    match.refresh_from_db()
+    return match
+
+
+def finished(players: list[str], *, day: int, game: str = "all-fives", **fields) -> Match:
+    match = services.match_create(game=game, players=players,
+                                  options={"target": 10, "hand_size": 2})
+    services.round_start(match=match, starter=0)
+    services.event_record(match=match, action=rules.Play(0, T("5-5")))
+    Match.objects.filter(pk=match.pk).update(**fields)
+    return played(match, day)
+
+
+@pytest.fixture
+def clubs(django_user_model):
+    owner = django_user_model.objects.create_user("owner")
+    public = services.club_create(name="Oak", by=owner)
+    private = services.club_create(name="Hidden", by=owner, visibility=Visibility.MEMBERS)
+    return {"owner": owner, "public": public, "private": private}
+
+
+def csv_text(client: Client, query: dict[str, str]) -> str:
+    response = client.get(reverse("matches:history_csv"), query)
+    return b"".join(response.streaming_content).decode()  # type: ignore[attr-defined]
+
+
+def rows(client: Client, **query) -> list[str]:
+    html = client.get(URL, query).content.decode()
+    return [chunk.split('"')[0] for chunk in html.split('data-match="')[1:]]
+
+
+def test_club_matches_follow_the_club_and_casual_ones_their_phones(clubs, django_user_model):
+    oak = finished(["Ann", "Bob"], day=1, club=clubs["public"])
+    hidden = finished(["Cat", "Dan"], day=2, club=clubs["private"])
+    casual = finished(["Eve", "Fay"], day=3)
+    stranger = Client()
+    assert rows(stranger) == [str(oak.public_id)]
+    stranger.get(casual.get_absolute_url())  # watched on this phone: now its own
+    assert rows(stranger) == [str(casual.public_id), str(oak.public_id)]
+    member = django_user_model.objects.create_user("member")
+    Membership.objects.create(club=clubs["private"], user=member)
+    client = Client()
+    client.force_login(member)
+    assert rows(client) == [str(hidden.public_id), str(oak.public_id)]
+    # the private club's match is in no outsider's CSV either, nor its club in the filters
+    text = csv_text(Client(), {})
+    assert "Cat" not in text and "Ann, Bob" in text
+    assert "Hidden" not in Client().get(URL).content.decode()
+
+
+def test_filters_are_links_and_combine(clubs):
+    a = finished(["Ann", "Bob"], day=1, club=clubs["public"])
+    b = finished(["Ann", "Cat"], day=5, club=clubs["public"], game="all-fives")
+    c = finished(["Dan", "Bob"], day=9, club=clubs["public"])
+    in_play = played(services.match_create(game="five-up", players=["Ann", "Eve"]), 7)
+    Match.objects.filter(pk=in_play.pk).update(club=clubs["public"])
+    client = Client()
+    assert rows(client, player="ann") == [str(in_play.public_id), str(b.public_id),
+                                          str(a.public_id)]
+    assert rows(client, player="ann", status="finished") == [str(b.public_id),
+                                                             str(a.public_id)]
+    assert rows(client, game="five-up") == [str(in_play.public_id)]
+    assert rows(client, since="2026-09-02", until="2026-09-08", order="oldest") == [
+        str(b.public_id), str(in_play.public_id)]
+    assert rows(client, club="oak", player="bob") == [str(c.public_id), str(a.public_id)]
+    # malformed filters are ignored, never a 500
+    for bad in ({"season": "²"}, {"since": "tomorrow"}, {"game": "chess"},
+                {"after": "garbage_x"}, {"after": "2026-13-01T00:00:00+00:00_1"}):
+        assert client.get(URL, bad).status_code == 200
+
+
+def test_pages_are_cut_by_key_and_cover_every_match_once(clubs, django_assert_max_num_queries):
+    made = [finished([f"P{n}", f"Q{n}"], day=1 + n % 20, club=clubs["public"])
+            for n in range(60)]
+    client = Client()
+    seen: list[str] = []
+    query: dict[str, str] = {}
+    while True:
+        with django_assert_max_num_queries(10):
+            response = client.get(URL, query)
+        html = response.content.decode()
+        seen += [chunk.split('"')[0] for chunk in html.split('data-match="')[1:]]
+        if 'id="next-page"' not in html:
+            break
+        query = {"after": response.context["page"].next_cursor}
+    assert len(seen) == len(set(seen)) == 60
+    expected = sorted(made, key=lambda m: (m.started_at, m.pk), reverse=True)
+    assert seen == [str(m.public_id) for m in expected]
+
+
+def test_htmx_swaps_only_the_results_and_csv_follows_the_filters(clubs):
+    finished(["Ann", "Bob"], day=1, club=clubs["public"])
+    finished(["Cat", "Dan"], day=2, club=clubs["public"])
+    fragment = Client().get(URL, {"player": "cat"}, HTTP_HX_REQUEST="true").content.decode()
+    assert fragment.startswith('\n  <div id="results"') or '<div id="results"' in \
+        fragment[:80]
+    assert "<html" not in fragment
+    text = csv_text(Client(), {"player": "cat"})
+    table = list(csv.reader(io.StringIO(text)))
+    assert table[0][:5] == ["date", "game", "players", "scores", "winner"]
+    assert [row[2] for row in table[1:]] == ["Cat, Dan"]
+    assert table[1][3] == "10 – 0" and table[1][4] == "Cat"
