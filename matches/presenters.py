@@ -208,3 +208,16 @@ def qr_svg(url: str) -> str:
     qr = segno.make(url, error="m")
     return qr.svg_inline(scale=4, border=2, dark="#000", light="#fff", omitsize=True,
                          title="QR code of the scorer's link")
+
+
+def sparkline(values: list[float], *, width: int = 300, height: int = 80,
+              pad: int = 6) -> str:
+    """SVG polyline points for ``values`` left to right, scaled into the box."""
+    if not values:
+        return ""
+    low, high = min(values), max(values)
+    span = (high - low) or 1.0
+    step = (width - 2 * pad) / max(len(values) - 1, 1)
+    inner = height - 2 * pad
+    return " ".join(f"{pad + i * step:.1f},{height - pad - (v - low) / span * inner:.1f}"
+                    for i, v in enumerate(values))

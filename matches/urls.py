@@ -32,6 +32,7 @@ urlpatterns = [
     path("clubs/<slug:slug>/members/<int:pk>/role/", club_views.member_role,
          name="club_member_role"),
     path("clubs/<slug:slug>/players/add/", club_views.player_add, name="club_player_add"),
+    path("clubs/<slug:slug>/players/<int:pk>/", club_views.player_page, name="club_player"),
     path("clubs/<slug:slug>/players/<int:pk>/claim/", club_views.player_claim,
          name="club_player_claim"),
     path("clubs/<slug:slug>/seasons/new/", league_views.season_new, name="season_new"),

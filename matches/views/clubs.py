@@ -27,6 +27,8 @@ from matches.models import (
     Role,
     Visibility,
 )
+from matches.presenters import sparkline
+from matches.selectors.players import player_matches, player_stats
 
 
 class ClubForm(forms.Form):
@@ -163,6 +165,19 @@ def player_claim(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     else:
         messages.success(request, _("You are %(name)s in this club.") % {"name": player.name})
     return redirect(club)
+
+
+@require_GET
+def player_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """A club player's record: by game, points a round, best placement, partner,
+    toughest opponent, form, rating and its chart."""
+    club = selectors.club_for_viewer(slug, request.user)
+    player = get_object_or_404(Player, pk=pk, club=club)
+    stats = player_stats(player)
+    charts = [(rating, sparkline(steps)) for rating, steps in stats.ratings]
+    return render(request, "matches/player.html", {
+        "club": club, "player": player, "stats": stats, "charts": charts,
+        "matches": player_matches(player)})
 
 
 @require_GET
