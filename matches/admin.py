@@ -6,6 +6,7 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from matches import services
 from matches.models import (
     Change,
     Event,
@@ -65,6 +66,14 @@ class MatchAdmin(admin.ModelAdmin):
                            search_term: str) -> tuple[QuerySet[Match], bool]:
         results, _ = super().get_search_results(request, queryset, search_term)
         return results.distinct(), False
+
+    # deleting goes through the service, so the ratings a match fed are rebuilt
+    def delete_model(self, request: HttpRequest, obj: Match) -> None:
+        services.match_delete(match=obj)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
+        for match in queryset:
+            services.match_delete(match=match)
 
 
 @admin.register(Side)

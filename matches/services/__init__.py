@@ -33,7 +33,12 @@ from matches.services.leagues import (
     season_create,
     season_lock,
 )
-from matches.services.ratings import rated_matches, ratings_follow, ratings_recompute
+from matches.services.ratings import (
+    match_delete,
+    rated_matches,
+    ratings_follow,
+    ratings_recompute,
+)
 from matches.services.scoring import (
     NOTHING_TO_RESTORE,
     OUT_OF_DATE,
@@ -59,6 +64,7 @@ from matches.services.scoring import (
 )
 
 __all__ = [
+    "match_delete",
     "rated_matches",
     "ratings_follow",
     "ratings_recompute",

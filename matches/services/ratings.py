@@ -80,3 +80,14 @@ def ratings_follow(match: Match) -> None:
                    .values_list("player__club", flat=True))
     for club in Club.objects.filter(pk__in=club_ids):
         ratings_recompute(club=club, game=match.game)
+
+
+@transaction.atomic
+def match_delete(*, match: Match) -> None:
+    """Delete a match for good (the admin's delete); the ratings it fed are rebuilt
+    without it."""
+    clubs = list(Club.objects.filter(players__seats__match=match).distinct())
+    game = match.game
+    match.delete()
+    for club in clubs:
+        ratings_recompute(club=club, game=game)

@@ -106,3 +106,24 @@ def test_the_rating_table_page(club):
     assert Client().get(reverse("matches:club_ratings", kwargs={
         "slug": club.slug, "game": "chess"})).status_code == 404
     assert "Ratings" in Client().get(club.get_absolute_url()).content.decode()
+
+
+def test_deleting_a_match_rebuilds_the_ratings_without_it(club):
+    first = league_match(club, ["Ann", "Bob"], winner=0, when=1)
+    league_match(club, ["Ann", "Cat"], winner=0, when=2)
+    services.match_delete(match=first)
+    assert {r.player.name: r.matches for r in Rating.objects.all()} == {"Ann": 1, "Cat": 1}
+    services.match_delete(match=Match.objects.get())
+    assert not Match.objects.exists() and not Rating.objects.exists()
+
+
+def test_the_rating_table_runs_a_fixed_number_of_queries(club, django_assert_max_num_queries):
+    url = reverse("matches:club_ratings", kwargs={"slug": club.slug, "game": "all-fives"})
+    league_match(club, ["Ann", "Bob"], winner=0, when=1)
+    with django_assert_max_num_queries(6):
+        Client().get(url)
+    for when in range(2, 8):
+        league_match(club, ["Cat", "Dan"] if when % 2 else ["Bob", "Cat"], winner=0,
+                     when=when)
+    with django_assert_max_num_queries(6):
+        assert Client().get(url).status_code == 200
