@@ -3,13 +3,23 @@ opponents, form and rating — from stored results, a fixed number of queries.""
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db.models import F
+from django.db.models import Count, F, Q, Sum
+from django.db.models.functions import Coalesce
 
-from matches.models import Event, Match, MatchStatus, Player, Rating, RoundSide, Seat
+from matches.models import (
+    Event,
+    GameKind,
+    Match,
+    MatchStatus,
+    Player,
+    Rating,
+    RatingStep,
+    RoundSide,
+    Seat,
+)
 
 TOUGH_AFTER = 3  # meetings before an opponent can be the toughest
 
@@ -57,28 +67,26 @@ class PlayerStats:
 
 
 def player_stats(player: Player) -> PlayerStats:
+    """Aggregated in the database: a club player can have played thousands of matches."""
     stats = PlayerStats(player)
-    seats = list(Seat.objects.filter(player=player, match__status=MatchStatus.FINISHED)
-                 .select_related("match", "side").order_by("match__finished_at", "match_id"))
-    matches = [seat.match for seat in seats]
-    records: dict[str, GameRecord] = {}
-    won_by_match: dict[int, bool] = {}
-    for seat in seats:
-        match = seat.match
-        record = records.setdefault(match.game, GameRecord(match.game,
-                                                           match.get_game_display()))
-        record.played += 1
-        won = seat.side.index == match.winner_side
-        won_by_match[match.pk] = won
-        record.won += won
-    stats.form = "".join("W" if won_by_match[m.pk] else "L" for m in matches[-5:])
+    mine = Seat.objects.filter(player=player, match__status=MatchStatus.FINISHED)
+    won = Q(side__index=F("match__winner_side"))
+    records = {
+        game: GameRecord(game, GameKind(game).label, played, wins)
+        for game, played, wins in (mine.values_list("match__game")
+                                   .annotate(played=Count("id"), won=Count("id", filter=won))
+                                   .values_list("match__game", "played", "won"))}
+    last = list(mine.order_by("-match__finished_at", "-match_id")
+                .annotate(win=Q(side__index=F("match__winner_side")))
+                .values_list("win", flat=True)[:5])
+    stats.form = "".join("W" if win else "L" for win in reversed(last))
     # points the player's side made a round, round by round (placements and settlement)
-    for game, placements, settlement in (
-            RoundSide.objects.filter(side__in=[seat.side_id for seat in seats],
-                                     round__undone_by=None)
-            .values_list("round__match__game", "placements", "settlement")):
-        records[game].points += placements + settlement
-        records[game].rounds += 1
+    for game, points, rounds in (
+            RoundSide.objects.filter(side__seats__in=mine, round__undone_by=None)
+            .values_list("round__match__game")
+            .annotate(points=Sum(F("placements") + F("settlement")), rounds=Count("id"))
+            .values_list("round__match__game", "points", "rounds")):
+        records[game].points, records[game].rounds = points or Decimal(0), rounds
     stats.games = sorted(records.values(), key=lambda r: -r.played)
     # the best single placement: the player's own live event that scored most
     best = (Event.objects.filter(undone_by=None, points__isnull=False,
@@ -90,26 +98,29 @@ def player_stats(player: Player) -> PlayerStats:
         stats.best = best
         stats.best_step = best.round.events.filter(undone_by=None,
                                                    number__lte=best.number).count()
-    # partners and opponents, from everyone who sat at the player's matches
-    partners: Counter[str] = Counter()
-    met: dict[str, list[bool]] = defaultdict(list)
-    by_match = {seat.match_id: seat for seat in seats}
-    for other in (Seat.objects.filter(match__in=list(by_match))
-                  .exclude(player=player).select_related("player")):
-        mine = by_match[other.match_id]
-        name = other.player.name if other.player else other.name
-        if other.side_id == mine.side_id:
-            partners[name] += 1
-        else:
-            met[name].append(won_by_match[other.match_id])
-    if partners:
-        stats.partner = partners.most_common(1)[0]
-    rivals = [Opponent(name, len(results), sum(results)) for name, results in met.items()
-              if len(results) >= TOUGH_AFTER]
+    # partners: the others on the player's sides; opponents: the others at the table
+    partner = (Seat.objects.filter(side__seats__in=mine).exclude(player=player)
+               .annotate(who=Coalesce("player__name", "name")).values("who")
+               .annotate(together=Count("id")).order_by("-together", "who").first())
+    if partner is not None:
+        stats.partner = (partner["who"], partner["together"])
+    rivals = [Opponent(name, met, wins) for name, met, wins in (
+        Seat.objects.filter(match__seats__in=mine)
+        .exclude(side__seats__player=player)
+        .annotate(who=Coalesce("player__name", "name")).values("who")
+        .annotate(met=Count("match", distinct=True),
+                  won=Count("match", distinct=True,
+                            filter=Q(match__winner_side=F("match__seats__side__index"))))
+        .values_list("who", "met", "won"))
+        if met >= TOUGH_AFTER]
     if rivals:
         stats.toughest = min(rivals, key=lambda o: (o.won / o.met, -o.met, o.name))
-    for rating in Rating.objects.filter(player=player).prefetch_related("steps"):
-        stats.ratings.append((rating, [step.ordinal for step in rating.steps.all()]))
+    ratings = list(Rating.objects.filter(player=player).order_by("game"))
+    chart: dict[int, list[float]] = {rating.pk: [] for rating in ratings}
+    for rating_id, ordinal in (RatingStep.objects.filter(rating__in=ratings)
+                               .order_by("rating", "number").values_list("rating", "ordinal")):
+        chart[rating_id].append(ordinal)  # plain values: a chart can have thousands
+    stats.ratings = [(rating, chart[rating.pk]) for rating in ratings]
     return stats
 
 

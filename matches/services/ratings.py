@@ -10,32 +10,69 @@ corrected or undone count exactly where it was played.
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
 from openskill.models import PlackettLuce
 
-from matches.models import Club, Match, MatchStatus, Rating, RatingStep
+from matches.models import Club, Match, MatchStatus, Rating, RatingStep, Seat, Side
 
 
 def rated_matches(*, club: Club, game: str) -> list[Match]:
     """The club's finished matches of ``game`` whose every seat is a club player,
     in the order they were played."""
-    matches = (Match.objects.filter(game=game, status=MatchStatus.FINISHED,
-                                    seats__player__club=club)
-               .distinct().prefetch_related("seats", "sides").order_by("finished_at", "id"))
+    keep = {m.match for m in _rated(club, game)}
+    return list(Match.objects.filter(pk__in=keep).order_by("finished_at", "id"))
+
+
+@dataclass(frozen=True)
+class _Rated:
+    """What a rating needs of one match: its teams of players and their places."""
+
+    match: int
+    teams: list[list[int]]  # players by side, sides in order
+    ranks: list[int]
+
+
+def _rated(club: Club, game: str) -> list[_Rated]:
+    """The rated matches as plain values (three queries, no model instances: a club can
+    hold tens of thousands of matches)."""
+    order = list(Match.objects.filter(game=game, status=MatchStatus.FINISHED,
+                                      seats__player__club=club).distinct()
+                 .order_by("finished_at", "id").values_list("pk", "winner_side"))
+    ids = [pk for pk, _winner in order]
+    seats: dict[int, list[tuple[int, int | None]]] = defaultdict(list)
+    for match, side, player in (Seat.objects.filter(match__in=ids)
+                                .values_list("match", "side", "player")):
+        seats[match].append((side, player))
+    sides: dict[int, list[tuple[int, int, Decimal]]] = defaultdict(list)
+    for pk, match, index, score in (Side.objects.filter(match__in=ids)
+                                    .values_list("pk", "match", "index", "score")):
+        sides[match].append((pk, index, score))
     club_players = set(club.players.values_list("pk", flat=True))
-    return [match for match in matches
-            if all(seat.player_id in club_players for seat in match.seats.all())]
+    rated = []
+    for pk, winner in order:
+        if not all(player in club_players for _side, player in seats[pk]):
+            continue
+        ordered = sorted(sides[pk], key=lambda side: side[1])
+        teams = [[player for side, player in seats[pk] if side == side_pk and player]
+                 for side_pk, _index, _score in ordered]
+        rated.append(_Rated(pk, teams, side_ranks_of(
+            [(index == winner, score) for _pk, index, score in ordered])))
+    return rated
 
 
 def side_ranks(match: Match) -> list[int]:
     """Each side's place (1 is best): the winner first, then by final score; equal
     scores share a place."""
-    scores = {side.index: side.score for side in match.sides.all()}
-    key = {index: (index == match.winner_side, score) for index, score in scores.items()}
-    return [1 + sum(1 for other in key.values() if other > key[index])
-            for index in sorted(scores)]
+    return side_ranks_of([(side.index == match.winner_side, side.score)
+                          for side in sorted(match.sides.all(), key=lambda s: s.index)])
+
+
+def side_ranks_of(keys: list[tuple[bool, Decimal]]) -> list[int]:
+    return [1 + sum(1 for other in keys if other > key) for key in keys]
 
 
 @transaction.atomic
@@ -45,32 +82,27 @@ def ratings_recompute(*, club: Club, game: str) -> int:
     skills: dict[int, Any] = {}
     counts: dict[int, int] = defaultdict(int)
     steps: list[tuple[int, int, int, float]] = []  # player, match, number, ordinal
-    matches = rated_matches(club=club, game=game)
-    for match in matches:
-        teams: dict[int, list[int]] = defaultdict(list)
-        for seat in match.seats.all():
-            assert seat.player_id is not None  # rated_matches keeps club players only
-            teams[seat.side_id].append(seat.player_id)
-        by_index = {side.pk: side.index for side in match.sides.all()}
-        ordered = [teams[pk] for pk in sorted(teams, key=lambda pk: by_index[pk])]
-        rated = model.rate([[skills.setdefault(p, model.rating()) for p in team]
-                            for team in ordered],
-                           ranks=[float(rank) for rank in side_ranks(match)])
-        for team, new in zip(ordered, rated, strict=True):
-            for player, skill in zip(team, new, strict=True):
+    rated = _rated(club, game)
+    for match in rated:
+        new = model.rate([[skills.setdefault(p, model.rating()) for p in team]
+                          for team in match.teams],
+                         ranks=[float(rank) for rank in match.ranks])
+        for team, skilled in zip(match.teams, new, strict=True):
+            for player, skill in zip(team, skilled, strict=True):
                 skills[player] = skill
                 counts[player] += 1
-                steps.append((player, match.pk, counts[player], skill.ordinal()))
+                steps.append((player, match.match, counts[player], skill.ordinal()))
     Rating.objects.filter(club=club, game=game).delete()
     ratings = Rating.objects.bulk_create([
         Rating(club=club, game=game, player_id=player, mu=skill.mu, sigma=skill.sigma,
                ordinal=skill.ordinal(), matches=counts[player])
         for player, skill in skills.items()])
-    by_player = {rating.player_id: rating for rating in ratings}
+    by_player = {rating.player_id: rating.pk for rating in ratings}
     RatingStep.objects.bulk_create([
-        RatingStep(rating=by_player[player], match_id=match, number=number, ordinal=ordinal)
-        for player, match, number, ordinal in steps], batch_size=2000)
-    return len(matches)
+        RatingStep(rating_id=by_player[player], match_id=match, number=number,
+                   ordinal=ordinal)
+        for player, match, number, ordinal in steps], batch_size=5000)
+    return len(rated)
 
 
 def ratings_follow(match: Match) -> None:
