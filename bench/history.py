@@ -145,8 +145,8 @@ def _time_pages(club, sample, requests: int) -> None:  # noqa: ANN001
         assert client.get(url, query).status_code == 200  # warm up
         queries: list[str] = []
 
-        def count(execute, sql, params, many, context):  # noqa: ANN001, ANN202
-            queries.append(sql)
+        def count(execute, sql, params, many, context, seen=queries):  # noqa: ANN001, ANN202
+            seen.append(sql)
             return execute(sql, params, many, context)
 
         with connection.execute_wrapper(count):

@@ -27,9 +27,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import HttpResponseClientRefresh
 from django_htmx.middleware import HtmxDetails
 
-from matches import presenters, rules, scorepad, selectors, services
+from matches import match_page, presenters, rules, scorepad, selectors, services
 from matches.models import Change, Match, MatchStatus, RoundMode, ScorerGrant
 from matches.scoring_forms import (
     CallForm,
@@ -102,9 +103,22 @@ def match_new(request: HttpRequest) -> HttpResponse:
 @require_GET
 @vary_on_headers("HX-Request")
 def match_detail(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
-    """The public, read-only view; it refreshes itself while the match is played."""
+    """The public, read-only view; it refreshes itself while the match is played.
+
+    A finished match gets its own page instead: the log of its rounds, a chart of the
+    scores and a replay of its tracked rounds (``?round=N&step=K``; with htmx, only the
+    replay is sent)."""
     match = get_object_or_404(Match, public_id=public_id)
     _remember_opened(request, match)
+    if match.status == MatchStatus.FINISHED:
+        if request.htmx and request.htmx.target != "replay":
+            # a watcher's poll (it swaps #scorepad) saw the match end: load this page
+            return HttpResponseClientRefresh()
+        page = match_page.build(match, round_text=request.GET.get("round"),
+                                step_text=request.GET.get("step"))
+        template = "matches/match.html#replay" if request.htmx and page.replay else \
+            "matches/match.html"
+        return render(request, template, {"page": page})
     view = scorepad.build(match, selectors.match_engine(match))
     template = "matches/scorepad.html#scorepad" if request.htmx else "matches/scorepad.html"
     return render(request, template, {"view": view, "scorer": False})
