@@ -1,0 +1,48 @@
+"""``manage.py export_matches --club SLUG [--season SLUG]``: a club's matches as
+``domino-match/1`` records, one JSON line each, oldest first.
+
+A club's matches are its league games scored on the scorepad and every match whose
+seats hold its players; with ``--season``, the games of that season's fixtures only.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db.models import Q, QuerySet
+
+from matches.models import Club, Match
+from matches.selectors import match_record
+
+
+class Command(BaseCommand):
+    help = "Print a club's (or one league season's) matches as domino-match/1 JSON lines."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--club", required=True, help="the club's address (slug)")
+        parser.add_argument("--season", help="only this season's games (its slug)")
+
+    def handle(self, *args: Any, club: str, season: str | None, **options: Any) -> None:
+        found = Club.objects.filter(slug=club).first()
+        if found is None:
+            raise CommandError(f"no club {club!r}")
+        if season is not None:
+            chosen = found.seasons.filter(slug=season).first()
+            if chosen is None:
+                raise CommandError(f"no season {season!r} in club {club!r}")
+            matches = Match.objects.filter(fixture_game__fixture__division__season=chosen)
+        else:
+            matches = club_matches(found)
+        for match in matches.order_by("started_at", "id"):
+            self.stdout.write(json.dumps(match_record(match), ensure_ascii=False,
+                                         separators=(",", ":")))
+
+
+def club_matches(club: Club) -> QuerySet[Match]:
+    """The club's league games and the matches its players sat at."""
+    ids = Match.objects.filter(
+        Q(fixture_game__fixture__division__season__club=club) | Q(seats__player__club=club)
+    ).values("pk")
+    return Match.objects.filter(pk__in=ids)

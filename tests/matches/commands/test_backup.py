@@ -1,0 +1,326 @@
+"""``export_all`` / ``import_all`` (scorekeeper-backup/1) and ``export_matches``."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import re
+import uuid
+from io import StringIO
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.utils import timezone
+
+from matches import rules, selectors, services
+from matches.models import (
+    Adjustment,
+    Change,
+    Club,
+    Entrant,
+    Fixture,
+    FixtureChange,
+    FixtureGame,
+    Match,
+    Membership,
+    Player,
+    Rating,
+    RatingStep,
+    ScorerGrant,
+    Season,
+)
+from matches.rules import league as league_rules
+from matches.services.backup import FORMAT
+
+T = rules.Tile.parse
+DEMO_CLUB = "teesdale-dominoes-club"
+
+
+def rated_match(club: Club, names: list[str], *, winner: int, when: int,
+                key: uuid.UUID | None = None) -> Match:
+    """A finished All Fives match between club players (as in test_ratings): the
+    winner opens 5-5 for 10, the target, ``when`` hours into the season."""
+    players = {p.name: p for p in club.players.all()}
+    match = services.match_create(game="all-fives", players=names,
+                                  options={"target": 10, "hand_size": 2})
+    for seat in match.seats.all():
+        seat.player = players[seat.name]
+        seat.save(update_fields=["player"])
+    services.round_start(match=match, starter=winner, key=key)
+    services.event_record(match=match, action=rules.Play(winner, T("5-5")))
+    played = timezone.make_aware(datetime.datetime(2026, 9, 7)) + datetime.timedelta(hours=when)
+    Match.objects.filter(pk=match.pk).update(started_at=played, finished_at=played)
+    match.refresh_from_db()
+    assert match.status == "finished"
+    return match
+
+
+def add_rated_matches(club: Club) -> None:
+    """Rated matches of the club's players, one with an undo and a restore in its
+    history, made by a phone's grant and a tap key."""
+    rated_match(club, ["Ann Dale", "Dev Patel"], winner=0, when=1, key=uuid.uuid4())
+    rated_match(club, ["Bob Hart", "Edna Moss", "Gwen Rowe", "Jack Pyle"], winner=1, when=2)
+    undone = rated_match(club, ["Cath Lund", "Ann Dale"], winner=1, when=3)
+    grant = services.grant_create(match=undone, phone="Cath's phone")
+    services.event_undo(match=undone, grant=grant)  # in play again…
+    services.match_restore(match=undone, to_version=2, grant=grant)  # …and won again
+    rated_match(club, ["Dev Patel", "Gwen Rowe"], winner=1, when=4)
+
+
+def load_demo() -> dict[str, str]:
+    """The demo, and its accounts' passwords (it prints them)."""
+    out = StringIO()
+    call_command("load_demo", stdout=out)
+    line = next(line for line in out.getvalue().splitlines() if "demo accounts" in line)
+    return dict(re.findall(r"(\S+) / (\S+?)(?:,|$)", line.split(":", 1)[1]))
+
+
+def export(path: Path) -> list[str]:
+    call_command("export_all", str(path), stderr=StringIO())
+    return path.read_text("utf-8").splitlines()
+
+
+def import_all(path: Path) -> str:
+    out = StringIO()
+    call_command("import_all", str(path), stdout=out)
+    return out.getvalue()
+
+
+def when(value: datetime.datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def snapshot() -> dict[str, Any]:
+    """Everything a restore must bring back, by natural keys (never by row ids)."""
+    matches = {}
+    for match in Match.objects.order_by("pk"):
+        game = FixtureGame.objects.filter(match=match).first()
+        matches[str(match.public_id)] = {
+            "summary": selectors.match_summary(match),
+            "record": selectors.match_record(match),
+            "status": (match.status, match.winner_side),
+            "version": match.version,
+            "token": match.scorer_token,
+            "times": (when(match.started_at), when(match.finished_at)),
+            "created_by": match.created_by.username if match.created_by else None,
+            "scores": [str(side.score) for side in match.sides.order_by("index")],
+            "seats": [(seat.name, seat.player.name if seat.player else None)
+                      for seat in match.seats.order_by("position")],
+            "changes": [(c.version, c.kind, c.action, c.description, c.restored_to,
+                         when(c.made_at), c.key, c.user.username if c.user else None,
+                         c.grant.label if c.grant else None)
+                        for c in match.changes.order_by("version")],
+            "actions at each version": [selectors.actions_at(match, version)
+                                        for version in range(match.version + 1)],
+            "fixture game": (str(game.fixture), game.number) if game else None,
+            # a league game's club and season, where the model has them (kept ids)
+            "links": [getattr(match, f"{name}_id", None) for name in ("club", "season")],
+        }
+    tables = {}
+    for season in Season.objects.all():
+        for division in selectors.season_divisions(season):
+            tables[f"{season.club.slug}/{season.slug}/{division.name}"] = \
+                league_rules.table_json(selectors.division_table(division, season))
+    return {
+        "matches": matches,
+        "tables": tables,
+        "ratings": sorted((r.club.slug, r.game, r.player.name, r.mu, r.sigma, r.ordinal,
+                           r.matches) for r in Rating.objects.all()),
+        "rating steps": sorted((s.rating.player.name, s.rating.game, str(s.match.public_id),
+                                s.number, s.ordinal) for s in RatingStep.objects.all()),
+        "users": sorted((u.username, u.email, u.password, u.is_staff, u.is_superuser)
+                        for u in User.objects.all()),
+        "clubs": sorted((c.slug, c.name, c.visibility, when(c.created_at)) for c in
+                        Club.objects.all()),
+        "members": sorted((m.club.slug, m.user.username, m.role) for m in
+                          Membership.objects.all()),
+        "players": sorted((p.club.slug if p.club else None, p.name,
+                           p.user.username if p.user else None) for p in Player.objects.all()),
+        "entrants": sorted((e.name, e.kind, e.captain.username if e.captain else None,
+                            sorted(p.name for p in e.players.all()))
+                           for e in Entrant.objects.all()),
+        "fixtures": [(f.pk, f.week, str(f.date), str(f), f.status, f.home_games, f.away_games,
+                      f.walkover, f.dispute, when(f.submitted_at),
+                      [(g.number, g.home_score, g.away_score,
+                        sorted(p.name for p in g.home_players.all()),
+                        sorted(p.name for p in g.away_players.all()),
+                        str(g.match.public_id) if g.match else None) for g in f.games.all()])
+                     for f in Fixture.objects.order_by("pk")],
+        "fixture changes": [(str(c.fixture), c.what, c.before, c.after, when(c.at),
+                             c.user.username if c.user else None)
+                            for c in FixtureChange.objects.order_by("pk")],
+        "adjustments": sorted((a.entrant.name, a.points, a.reason, when(a.made_at))
+                              for a in Adjustment.objects.all()),
+        "grants": sorted((g.label, g.is_creator, when(g.created_at), when(g.revoked_at))
+                         for g in ScorerGrant.objects.all()),
+    }
+
+
+@pytest.mark.django_db(transaction=True)
+def test_export_then_import_into_a_flushed_database_restores_everything(tmp_path):
+    passwords = load_demo()
+    add_rated_matches(Club.objects.get(slug=DEMO_CLUB))
+    before = snapshot()
+    assert len(before["matches"]) == 10 and before["ratings"] and before["tables"]
+    assert any(kind == "restore" for m in before["matches"].values()
+               for _, kind, *_ in m["changes"])
+    path = tmp_path / "site.jsonl"
+    lines = export(path)
+    assert json.loads(lines[0])["format"] == FORMAT
+    assert json.loads(lines[-1]) == {"type": "end", "counts": {
+        "users": 5, "clubs": 1, "players": 12, "seasons": 1, "matches": 10}}
+
+    call_command("flush", interactive=False)
+    assert not Match.objects.exists() and not User.objects.exists()
+    out = import_all(path)
+
+    assert "users: 5, clubs: 1, players: 12, seasons: 1, matches: 10" in out
+    after = snapshot()
+    for part in before:
+        assert after[part] == before[part], part
+    for username, password in passwords.items():  # accounts still sign in
+        assert User.objects.get(username=username).check_password(password)
+    # the restored match in progress goes on from where it stood
+    playing = Match.objects.get(status="in-progress")
+    version = playing.version
+    services.event_undo(match=playing)
+    playing.refresh_from_db()
+    assert playing.version == version + 1
+    # and new rows take new ids (the id sequences moved past the restored ones)
+    services.player_add(club=Club.objects.get(), name="Newcomer",
+                        by=User.objects.get(username="secretary"))
+
+
+@pytest.fixture
+def small_site(django_user_model) -> Club:
+    """A club with players, two rated matches and a casual imported match."""
+    owner = django_user_model.objects.create_user("owner", password="pw-owner-1")
+    club = services.club_create(name="Oak", by=owner)
+    for name in ("Ann Dale", "Dev Patel", "Cath Lund"):
+        Player.objects.create(club=club, name=name)
+    rated_match(club, ["Ann Dale", "Dev Patel"], winner=0, when=1)
+    rated_match(club, ["Cath Lund", "Ann Dale"], winner=1, when=2)
+    demo = Path(__file__).resolve().parents[3] / "matches/demo/01-all-fives-2-players.json"
+    services.match_import(document=json.loads(demo.read_text("utf-8")))
+    return club
+
+
+def empty_database() -> None:
+    Match.objects.all().delete()
+    Fixture.objects.all().delete()
+    Club.objects.all().delete()
+    Player.objects.all().delete()
+    User.objects.all().delete()
+
+
+def stored() -> tuple[int, ...]:
+    return (User.objects.count(), Club.objects.count(), Player.objects.count(),
+            Match.objects.count(), Change.objects.count(), Rating.objects.count())
+
+
+@pytest.mark.django_db
+def test_import_into_a_non_empty_database_is_refused_and_changes_nothing(small_site, tmp_path):
+    path = tmp_path / "site.jsonl"
+    export(path)
+    before, snap = stored(), snapshot()
+    with pytest.raises(CommandError, match=r"not empty \(users: 1, clubs: 1, players: 3, "
+                                           r"matches: 3\).*Nothing was changed"):
+        import_all(path)
+    assert stored() == before and snapshot() == snap
+
+
+@pytest.mark.django_db
+def test_a_small_site_round_trips_through_delete_and_import(small_site, tmp_path):
+    path = tmp_path / "site.jsonl"
+    export(path)
+    snap = snapshot()
+    empty_database()
+    import_all(path)
+    assert snapshot() == snap
+    assert User.objects.get(username="owner").check_password("pw-owner-1")
+
+
+def _bad_json(lines: list[str]) -> tuple[list[str], str]:
+    lines[3] = lines[3][:-5]
+    return lines, r"line 4: not a JSON object"
+
+
+def _unknown_format(lines: list[str]) -> tuple[list[str], str]:
+    lines[0] = json.dumps({"format": "scorekeeper-backup/9"})
+    return lines, r"line 1: not a scorekeeper-backup/1 file .*'scorekeeper-backup/9'"
+
+
+def _refused_record(lines: list[str]) -> tuple[list[str], str]:
+    number = max(n for n, line in enumerate(lines) if '"type":"match"' in line)
+    doc = json.loads(lines[number])
+    doc["record"]["rounds"][0]["events"][0]["play"] = "9-9"  # not in a double-six set
+    lines[number] = json.dumps(doc)
+    return lines, rf"line {number + 1}: match refused: .*9-9"
+
+
+def _other_history(lines: list[str]) -> tuple[list[str], str]:
+    number = next(n for n, line in enumerate(lines) if '"type":"match"' in line)
+    doc = json.loads(lines[number])
+    doc["changes"][0]["action"]["start"]["starter"] = 1 - doc["changes"][0]["action"][
+        "start"]["starter"]
+    lines[number] = json.dumps(doc)
+    return lines, rf"line {number + 1}: match refused: the change log does not lead"
+
+
+def _cut_short(lines: list[str]) -> tuple[list[str], str]:
+    return lines[:-1], rf"ends at line {len(lines) - 1} without its end line"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("corrupt", [_bad_json, _unknown_format, _refused_record,
+                                     _other_history, _cut_short])
+def test_a_corrupted_file_is_refused_naming_the_line_and_stores_nothing(small_site, tmp_path,
+                                                                        corrupt):
+    path = tmp_path / "site.jsonl"
+    lines, message = corrupt(export(path))
+    path.write_text("\n".join(lines) + "\n", "utf-8")
+    empty_database()
+    with pytest.raises(CommandError, match=message):
+        import_all(path)
+    assert stored() == (0, 0, 0, 0, 0, 0)
+
+
+@pytest.mark.django_db
+def test_export_matches_prints_one_valid_record_per_club_match_and_no_other_clubs(
+        small_site, django_user_model):
+    other = services.club_create(name="Elm", by=django_user_model.objects.create_user("elm"))
+    for name in ("Zed", "Yan"):
+        Player.objects.create(club=other, name=name)
+    theirs = rated_match(other, ["Zed", "Yan"], winner=0, when=5)
+    ours = {str(m.public_id) for m in Match.objects.filter(seats__player__club=small_site)}
+    assert len(ours) == 2
+
+    out = StringIO()
+    call_command("export_matches", "--club", small_site.slug, stdout=out)
+    records = [json.loads(line) for line in out.getvalue().splitlines()]
+
+    assert len(records) == 2
+    for record in records:
+        assert record["format"] == "domino-match/1"
+        rules.replay(record)  # each one replays
+    assert sorted(tuple(r["players"]) for r in records) == [
+        ("Ann Dale", "Dev Patel"), ("Cath Lund", "Ann Dale")]
+    assert selectors.match_record(theirs)["players"] not in [r["players"] for r in records]
+
+
+@pytest.mark.django_db
+def test_export_matches_of_a_season_prints_its_scorepad_games():
+    load_demo()
+    season = Season.objects.get()
+    out = StringIO()
+    call_command("export_matches", "--club", DEMO_CLUB, "--season", season.slug, stdout=out)
+    records = [json.loads(line) for line in out.getvalue().splitlines()]
+    game = FixtureGame.objects.get(match__isnull=False)
+    assert game.match is not None
+    assert records == [selectors.match_record(game.match)]
+    with pytest.raises(CommandError, match="no season 'nope'"):
+        call_command("export_matches", "--club", DEMO_CLUB, "--season", "nope")
