@@ -40,8 +40,6 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=40)
     args = parser.parse_args()
 
-    from bench.league import _create_database  # the same PostgreSQL set-up
-
     _create_database(args.database)
     os.environ["DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{args.database}"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
@@ -60,6 +58,16 @@ def main() -> None:
           f"{time.perf_counter() - started:.1f} s")
     _time_pages(club, sample, args.requests)
     _time_recompute(club)
+
+
+def _create_database(name: str) -> None:
+    import psycopg
+
+    with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres",
+                         autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s",
+                            (name,)).fetchone():
+            conn.execute(f'CREATE DATABASE "{name}"')
 
 
 def _fill(count: int):  # noqa: ANN202 - Django models are imported after setup

@@ -72,7 +72,7 @@ def player_stats(player: Player) -> PlayerStats:
     mine = Seat.objects.filter(player=player, match__status=MatchStatus.FINISHED)
     won = Q(side__index=F("match__winner_side"))
     records = {
-        game: GameRecord(game, GameKind(game).label, played, wins)
+        game: GameRecord(game, str(GameKind(game).label), played, wins)
         for game, played, wins in (mine.values_list("match__game")
                                    .annotate(played=Count("id"), won=Count("id", filter=won))
                                    .values_list("match__game", "played", "won"))}
