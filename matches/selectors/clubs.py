@@ -6,7 +6,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
-from matches.models import Club, Membership, Player, Rating, Season, Visibility
+from matches.models import Club, Match, Membership, Player, Rating, Season, Visibility
 
 Viewer = AbstractBaseUser | AnonymousUser | None
 
@@ -54,3 +54,11 @@ def club_ratings(club: Club, game: str) -> QuerySet[Rating]:
 def club_rated_games(club: Club) -> list[str]:
     return list(Rating.objects.filter(club=club).order_by("game").values_list("game", flat=True)
                 .distinct())
+
+
+def club_matches(club: Club) -> QuerySet[Match]:
+    """The club's league games and the matches its players sat at."""
+    ids = Match.objects.filter(
+        Q(fixture_game__fixture__division__season__club=club) | Q(seats__player__club=club)
+    ).values("pk")
+    return Match.objects.filter(pk__in=ids)

@@ -4,12 +4,14 @@ a members-only club is a 404 to everyone else."""
 
 from __future__ import annotations
 
+import json
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -22,12 +24,15 @@ from matches.models import (
     ROLE_RANK,
     Club,
     GameKind,
+    Match,
     Membership,
     Player,
     Role,
+    Season,
     Visibility,
 )
 from matches.presenters import sparkline
+from matches.selectors.clubs import club_matches
 from matches.selectors.players import player_matches, player_stats
 
 
@@ -178,6 +183,25 @@ def player_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return render(request, "matches/player.html", {
         "club": club, "player": player, "stats": stats, "charts": charts,
         "matches": player_matches(player)})
+
+
+@require_GET
+def club_matches_jsonl(request: HttpRequest, slug: str,
+                       season: str | None = None) -> StreamingHttpResponse:
+    """All matches of a club (or of one league season) as ``domino-match/1`` JSON lines."""
+    club = selectors.club_for_viewer(slug, request.user)
+    if season is not None:
+        chosen = get_object_or_404(Season, club=club, slug=season)
+        matches = Match.objects.filter(fixture_game__fixture__division__season=chosen)
+        name = f"{club.slug}-{chosen.slug}"
+    else:
+        matches = club_matches(club)
+        name = club.slug
+    lines = (json.dumps(selectors.match_record(match), ensure_ascii=False) + "\n"
+             for match in matches.order_by("started_at", "id").iterator(chunk_size=200))
+    response = StreamingHttpResponse(lines, content_type="application/jsonl; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{name}-matches.jsonl"'
+    return response
 
 
 @require_GET

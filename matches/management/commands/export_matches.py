@@ -11,10 +11,10 @@ import json
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db.models import Q, QuerySet
 
 from matches.models import Club, Match
 from matches.selectors import match_record
+from matches.selectors.clubs import club_matches
 
 
 class Command(BaseCommand):
@@ -39,10 +39,3 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps(match_record(match), ensure_ascii=False,
                                          separators=(",", ":")))
 
-
-def club_matches(club: Club) -> QuerySet[Match]:
-    """The club's league games and the matches its players sat at."""
-    ids = Match.objects.filter(
-        Q(fixture_game__fixture__division__season__club=club) | Q(seats__player__club=club)
-    ).values("pk")
-    return Match.objects.filter(pk__in=ids)

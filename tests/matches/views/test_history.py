@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import datetime
 import io
+import json
 
 import pytest
 from django.test import Client
@@ -12,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from matches import rules, services
-from matches.models import Match, Membership, Visibility
+from matches.models import Match, Membership, Player, Visibility
 
 pytestmark = pytest.mark.django_db
 T = rules.Tile.parse
@@ -124,3 +125,20 @@ def test_htmx_swaps_only_the_results_and_csv_follows_the_filters(clubs):
     assert table[0][:5] == ["date", "game", "players", "scores", "winner"]
     assert [row[2] for row in table[1:]] == ["Cat, Dan"]
     assert table[1][3] == "10 – 0" and table[1][4] == "Cat"
+
+
+def test_a_clubs_matches_download_as_jsonl_and_a_private_clubs_only_for_members(clubs):
+    oak = finished(["Ann", "Bob"], day=1, club=clubs["public"])
+    for seat in oak.seats.all():
+        seat.player = Player.objects.create(club=clubs["public"], name=seat.name)
+        seat.save(update_fields=["player"])
+    hidden = finished(["Cat", "Dan"], day=2, club=clubs["private"])
+    for seat in hidden.seats.all():
+        seat.player = Player.objects.create(club=clubs["private"], name=seat.name)
+        seat.save(update_fields=["player"])
+    response = Client().get(reverse("matches:club_matches_jsonl", kwargs={"slug": "oak"}))
+    lines = b"".join(response.streaming_content).decode().splitlines()
+    assert [json.loads(line)["players"] for line in lines] == [["Ann", "Bob"]]
+    assert rules.replay(json.loads(lines[0])).winner == 0
+    assert Client().get(reverse("matches:club_matches_jsonl",
+                           kwargs={"slug": clubs["private"].slug})).status_code == 404
