@@ -137,7 +137,8 @@ def test_a_clubs_matches_download_as_jsonl_and_a_private_clubs_only_for_members(
         seat.player = Player.objects.create(club=clubs["private"], name=seat.name)
         seat.save(update_fields=["player"])
     response = Client().get(reverse("matches:club_matches_jsonl", kwargs={"slug": "oak"}))
-    lines = b"".join(response.streaming_content).decode().splitlines()
+    body = response.streaming_content  # type: ignore[attr-defined]
+    lines = b"".join(body).decode().splitlines()
     assert [json.loads(line)["players"] for line in lines] == [["Ann", "Bob"]]
     assert rules.replay(json.loads(lines[0])).winner == 0
     assert Client().get(reverse("matches:club_matches_jsonl",
