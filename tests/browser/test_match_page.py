@@ -1,0 +1,131 @@
+"""A finished match's page in Chromium at 360×740: step through the replay by its
+buttons, the keyboard and a swipe; the page never scrolls sideways."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from matches import rules, services
+from matches.models import Match, MatchStatus
+from matches.rules.simulate import simulated_match
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+OPTIONS = {"target": 60, "hand_size": 4}
+
+
+def finished_match() -> Match:
+    """A simulated All Fives match (seed 0: five rounds), stored through the services."""
+    played = simulated_match(rules.ALL_FIVES, 2, seed=0, options=OPTIONS, max_rounds=12)
+    assert played.names is not None and played.finished
+    match = services.match_create(game="all-fives", players=list(played.names),
+                                  options=OPTIONS)
+    for action in played.log:
+        if isinstance(action, rules.StartRound):
+            services.round_start(match=match, starter=action.starter)
+        elif isinstance(action, rules.Settle):
+            services.round_settle(match=match, hands=action.hands, pips=action.pips)
+        else:
+            services.event_record(match=match, action=action)
+    match.refresh_from_db()
+    assert match.status == MatchStatus.FINISHED
+    return match
+
+
+def open_page(page: Page, url: str) -> None:
+    page.goto(url)
+    expect(page.locator("h1")).to_have_count(1)
+    page.wait_for_function("() => window.htmx !== undefined")
+
+
+def step_is(page: Page, step: int, steps: int) -> None:
+    """The replay shows ``step`` placements: that many tiles and the words for it."""
+    replay = page.locator("#replay")
+    expect(replay).to_have_attribute("data-step", str(step))
+    expect(page.locator("#replay g.board-tile")).to_have_count(step)
+    expect(page.locator("#replay-step")).to_contain_text(f"step {step} of {steps}")
+
+
+def no_sideways_scroll(page: Page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_the_replay_steps_by_buttons_and_keyboard_without_sideways_scroll(page, live_server):
+    match = finished_match()
+    open_page(page, live_server.url + match.get_absolute_url())
+    expect(page.locator("h1")).to_contain_text("All Fives: Olena")
+    expect(page.locator("svg.score-chart polyline.chart-line")).to_have_count(2)
+    no_sideways_scroll(page)
+    steps = int(page.locator("#replay").get_attribute("data-steps") or 0)
+    assert steps >= 3
+    step_is(page, 1, steps)
+    before = page.locator("#replay-step").inner_text()
+
+    page.click('#replay a[data-nav="forward"]')
+    step_is(page, 2, steps)
+    assert page.locator("#replay-step").inner_text() != before
+    expect(page).to_have_url(re.compile(r"\?round=1&step=2$"))  # htmx pushed the address
+    page.click('#replay a[data-nav="forward"]')
+    step_is(page, 3, steps)
+    page.click('#replay a[data-nav="back"]')
+    step_is(page, 2, steps)
+    no_sideways_scroll(page)
+
+    page.keyboard.press("ArrowRight")
+    step_is(page, 3, steps)
+    page.keyboard.press("End")
+    step_is(page, steps, steps)
+    page.keyboard.press("ArrowRight")  # nothing after the last step
+    step_is(page, steps, steps)
+    page.keyboard.press("ArrowLeft")
+    step_is(page, steps - 1, steps)
+    page.keyboard.press("Home")
+    step_is(page, 1, steps)
+    page.click('#replay a[data-nav="last"]')
+    step_is(page, steps, steps)
+    page.click('#replay a[data-nav="first"]')
+    step_is(page, 1, steps)
+    no_sideways_scroll(page)
+
+
+def test_a_swipe_across_the_board_steps_the_replay(page, live_server):
+    match = finished_match()
+    open_page(page, live_server.url + match.get_absolute_url() + "?round=1&step=2")
+    steps = int(page.locator("#replay").get_attribute("data-steps") or 0)
+    step_is(page, 2, steps)
+
+    def swipe(dx: int) -> None:
+        page.evaluate("""(dx) => {
+            const target = document.querySelector("#replay .board-wrap svg, #replay .board-wrap");
+            const touch = (x) => new Touch({identifier: 1, target, clientX: x, clientY: 300});
+            target.dispatchEvent(new TouchEvent("touchstart", {bubbles: true,
+                touches: [touch(200)], changedTouches: [touch(200)]}));
+            target.dispatchEvent(new TouchEvent("touchend", {bubbles: true,
+                touches: [], changedTouches: [touch(200 + dx)]}));
+        }""", dx)
+
+    swipe(-120)  # to the left: forward
+    step_is(page, 3, steps)
+    swipe(120)  # to the right: back
+    step_is(page, 2, steps)
+
+
+def test_the_replay_works_without_javascript(browser, live_server):
+    match = finished_match()
+    context = browser.new_context(viewport={"width": 360, "height": 740},
+                                  java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(live_server.url + match.get_absolute_url())
+        steps = int(page.locator("#replay").get_attribute("data-steps") or 0)
+        step_is(page, 1, steps)
+        page.click('#replay a[data-nav="forward"]')
+        step_is(page, 2, steps)
+        expect(page).to_have_url(re.compile(r"\?round=1&step=2$"))
+        page.click('#replay a[data-nav="last"]')
+        step_is(page, steps, steps)
+    finally:
+        context.close()
