@@ -20,7 +20,7 @@ from uuid import UUID
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -109,6 +109,9 @@ def match_detail(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
     scores and a replay of its tracked rounds (``?round=N&step=K``; with htmx, only the
     replay is sent)."""
     match = get_object_or_404(Match, public_id=public_id)
+    if match.club_id is not None and _grant(request, match) is None and not \
+            selectors.visible_clubs(request.user).filter(pk=match.club_id).exists():
+        raise Http404("No such match.")  # a members-only club's game, to an outsider
     _remember_opened(request, match)
     if match.status == MatchStatus.FINISHED:
         if request.htmx and request.htmx.target != "replay":

@@ -143,3 +143,26 @@ def test_a_clubs_matches_download_as_jsonl_and_a_private_clubs_only_for_members(
     assert rules.replay(json.loads(lines[0])).winner == 0
     assert Client().get(reverse("matches:club_matches_jsonl",
                            kwargs={"slug": clubs["private"].slug})).status_code == 404
+
+
+def test_a_private_clubs_matches_never_reach_outsiders(clubs, django_user_model,
+                                                        django_assert_max_num_queries):
+    hidden = finished(["Cat", "Dan"], day=2, club=clubs["private"])
+    cat = Player.objects.create(club=clubs["private"], name="Cat")
+    hidden.seats.filter(name="Cat").update(player=cat)
+    outsider = Client()
+    assert rows(outsider, player="cat") == []  # search
+    assert rows(outsider, club=clubs["private"].slug) == []
+    assert "Cat" not in csv_text(outsider, {"player": "cat"})
+    player_url = reverse("matches:club_player", kwargs={"slug": clubs["private"].slug,
+                                                        "pk": cat.pk})
+    assert outsider.get(player_url).status_code == 404
+    assert outsider.get(hidden.get_absolute_url()).status_code == 404
+    member = django_user_model.objects.create_user("member")
+    Membership.objects.create(club=clubs["private"], user=member)
+    insider = Client()
+    insider.force_login(member)
+    assert rows(insider, player="cat") == [str(hidden.public_id)]
+    assert insider.get(player_url).status_code == 200
+    with django_assert_max_num_queries(12):
+        assert insider.get(hidden.get_absolute_url()).status_code == 200
