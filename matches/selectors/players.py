@@ -82,10 +82,11 @@ def player_stats(player: Player) -> PlayerStats:
     stats.form = "".join("W" if win else "L" for win in reversed(last))
     # points the player's side made a round, round by round (placements and settlement)
     for game, points, rounds in (
-            RoundSide.objects.filter(side__seats__in=mine, round__undone_by=None)
-            .values_list("round__match__game")
+            RoundSide.objects.filter(side__seats__player=player, round__undone_by=None,
+                                     side__match__status=MatchStatus.FINISHED)
+            .values_list("side__match__game")
             .annotate(points=Sum(F("placements") + F("settlement")), rounds=Count("id"))
-            .values_list("round__match__game", "points", "rounds")):
+            .values_list("side__match__game", "points", "rounds")):
         records[game].points, records[game].rounds = points or Decimal(0), rounds
     stats.games = sorted(records.values(), key=lambda r: -r.played)
     # the best single placement: the player's own live event that scored most
@@ -98,21 +99,23 @@ def player_stats(player: Player) -> PlayerStats:
         stats.best = best
         stats.best_step = best.round.events.filter(undone_by=None,
                                                    number__lte=best.number).count()
-    # partners: the others on the player's sides; opponents: the others at the table
-    partner = (Seat.objects.filter(side__seats__in=mine).exclude(player=player)
-               .annotate(who=Coalesce("player__name", "name")).values("who")
-               .annotate(together=Count("id")).order_by("-together", "who").first())
-    if partner is not None:
-        stats.partner = (partner["who"], partner["together"])
-    rivals = [Opponent(name, met, wins) for name, met, wins in (
-        Seat.objects.filter(match__seats__in=mine)
-        .exclude(side__seats__player=player)
-        .annotate(who=Coalesce("player__name", "name")).values("who")
-        .annotate(met=Count("match", distinct=True),
-                  won=Count("match", distinct=True,
-                            filter=Q(match__winner_side=F("match__seats__side__index"))))
-        .values_list("who", "met", "won"))
-        if met >= TOUGH_AFTER]
+    # everyone else at the player's finished matches, in one pass: partners sat on the
+    # player's side, opponents on another (counted once a match, won from the player's)
+    others = (Seat.objects.filter(match__seats__player=player,
+                                  match__status=MatchStatus.FINISHED)
+              .exclude(player=player)
+              .annotate(who=Coalesce("player__name", "name"),
+                        partner=Q(side=F("match__seats__side")))
+              .values("who", "partner")
+              .annotate(met=Count("match", distinct=True),
+                        won=Count("match", distinct=True, filter=Q(
+                            match__winner_side=F("match__seats__side__index")))))
+    partners = [(row["met"], row["who"]) for row in others if row["partner"]]
+    if partners:
+        together, name = min(partners, key=lambda p: (-p[0], p[1]))  # most, then by name
+        stats.partner = (name, together)
+    rivals = [Opponent(row["who"], row["met"], row["won"]) for row in others
+              if not row["partner"] and row["met"] >= TOUGH_AFTER]
     if rivals:
         stats.toughest = min(rivals, key=lambda o: (o.won / o.met, -o.met, o.name))
     ratings = list(Rating.objects.filter(player=player).order_by("game"))
