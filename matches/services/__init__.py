@@ -46,6 +46,7 @@ from matches.services.scoring import (
     MatchStarted,
     OutOfDate,
     User,
+    actions_record,
     draw_record,
     event_record,
     event_undo,
@@ -64,6 +65,7 @@ from matches.services.scoring import (
 )
 
 __all__ = [
+    "actions_record",
     "match_delete",
     "rated_matches",
     "ratings_follow",

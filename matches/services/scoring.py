@@ -257,6 +257,22 @@ def match_restore(*, match: Match, to_version: int, version: int | None = None,
 
 
 @transaction.atomic
+def actions_record(*, match: Match, actions: Sequence[rules.Action]) -> None:
+    """Record a played-out sequence of actions one by one, each as its own change (as a
+    scorer would have tapped them): round starts, events and settlements."""
+    for action in actions:
+        if isinstance(action, rules.StartRound):
+            round_start(match=match, starter=action.starter,
+                        mode=RoundMode.CALLED if action.mode == rules.RoundMode.CALLED
+                        else RoundMode.TRACKED)
+        elif isinstance(action, rules.Settle):
+            round_settle(match=match, hands=action.hands, pips=action.pips,
+                         result=action.result, domino_seat=action.domino_seat)
+        else:
+            event_record(match=match, action=action)
+
+
+@transaction.atomic
 def match_import(*, document: Mapping[str, Any],
                  created_by: User | None = None) -> Match:
     """Verify a ``domino-match/1`` record by replaying it, then store it whole.

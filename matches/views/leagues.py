@@ -95,43 +95,29 @@ class SeasonForm(forms.Form):
     deal = forms.ChoiceField(label=gettext_lazy("Deal (Fives and Threes)"), required=False,
                              choices=[("full", gettext_lazy("Full")),
                                       ("short", gettext_lazy("Short"))])
-    tiebreak_1 = forms.ChoiceField(
-        label=gettext_lazy("Tie-breaker 1"), required=False,
-        choices=[("", gettext_lazy("— none —")), *TIEBREAK_NAMES.items()],
-        initial='game_difference')
-    tiebreak_2 = forms.ChoiceField(
-        label=gettext_lazy("Tie-breaker 2"), required=False,
-        choices=[("", gettext_lazy("— none —")), *TIEBREAK_NAMES.items()],
-        initial='games_for')
-    tiebreak_3 = forms.ChoiceField(
-        label=gettext_lazy("Tie-breaker 3"), required=False,
-        choices=[("", gettext_lazy("— none —")), *TIEBREAK_NAMES.items()],
-        initial='')
-    tiebreak_4 = forms.ChoiceField(
-        label=gettext_lazy("Tie-breaker 4"), required=False,
-        choices=[("", gettext_lazy("— none —")), *TIEBREAK_NAMES.items()],
-        initial='')
-    tiebreak_5 = forms.ChoiceField(
-        label=gettext_lazy("Tie-breaker 5"), required=False,
-        choices=[("", gettext_lazy("— none —")), *TIEBREAK_NAMES.items()],
-        initial='')
-    tiebreak_6 = forms.ChoiceField(
-        label=gettext_lazy("Tie-breaker 6"), required=False,
-        choices=[("", gettext_lazy("— none —")), *TIEBREAK_NAMES.items()],
-        initial='')
-    tiebreak_7 = forms.ChoiceField(
-        label=gettext_lazy("Tie-breaker 7"), required=False,
-        choices=[("", gettext_lazy("— none —")), *TIEBREAK_NAMES.items()],
-        initial='')
     count_submitted = forms.BooleanField(
         label=gettext_lazy("Count submitted results before the away captain confirms"),
         required=False)
     divisions = forms.CharField(label=gettext_lazy("Divisions, one a line"),
                                 initial="Division 1", widget=forms.Textarea(attrs={"rows": 2}))
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # one choice per place in the order, the defaults of the format first
+        defaults = ["game_difference", "games_for"]
+        for n in range(1, len(TIEBREAK_NAMES) + 1):
+            self.fields[f"tiebreak_{n}"] = forms.ChoiceField(
+                label=gettext_lazy("Tie-breaker %(n)s") % {"n": n}, required=False,
+                choices=[("", gettext_lazy("— none —")), *TIEBREAK_NAMES.items()],
+                initial=defaults[n - 1] if n <= len(defaults) else "")
+        # the tie-breakers before the last fields
+        self.order_fields([name for name in self.fields
+                           if name not in ("count_submitted", "divisions")]
+                          + ["count_submitted", "divisions"])
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        order = [data.get(f"tiebreak_{n}") for n in range(1, 8)]
+        order = [data.get(f"tiebreak_{n}") for n in range(1, len(TIEBREAK_NAMES) + 1)]
         chosen = [t for t in order if t]
         if len(set(chosen)) != len(chosen):
             self.add_error("tiebreak_1", _("Each tie-breaker at most once."))

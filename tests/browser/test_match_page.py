@@ -23,13 +23,7 @@ def finished_match() -> Match:
     assert played.names is not None and played.finished
     match = services.match_create(game="all-fives", players=list(played.names),
                                   options=OPTIONS)
-    for action in played.log:
-        if isinstance(action, rules.StartRound):
-            services.round_start(match=match, starter=action.starter)
-        elif isinstance(action, rules.Settle):
-            services.round_settle(match=match, hands=action.hands, pips=action.pips)
-        else:
-            services.event_record(match=match, action=action)
+    services.actions_record(match=match, actions=played.log)
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED
     return match

@@ -116,13 +116,7 @@ class Command(BaseCommand):
         match = started.match
         services.event_undo(match=match)  # replay the simulation's own first round start
         played = simulated_match(rules.FIVES_AND_THREES, 2, seed=7)
-        for action in played.log:
-            if isinstance(action, rules.StartRound):
-                services.round_start(match=match, starter=action.starter)
-            elif isinstance(action, rules.Settle):
-                services.round_settle(match=match, hands=action.hands, pips=action.pips)
-            else:
-                services.event_record(match=match, action=action)
+        services.actions_record(match=match, actions=played.log)
 
 
 DEMO_TEAMS = {

@@ -60,11 +60,7 @@ def test_restoring_any_version_gives_the_match_as_it_stood_then(shape, seed, dat
     match = services.match_create(game=game.slug, players=list(played.names), options=options)
     summaries = [rules.summary(selectors.match_engine(match))]
     for action in played.log:
-        services.event_record(match=match, action=action) if isinstance(
-            action, rules.Play | rules.Draw | rules.Pass | rules.Call) else (
-            services.round_start(match=match, starter=action.starter)
-            if isinstance(action, rules.StartRound)
-            else services.round_settle(match=match, hands=action.hands, pips=action.pips))
+        services.actions_record(match=match, actions=[action])
         summaries.append(rules.summary(selectors.match_engine(match)))
     for _ in range(data.draw(st.integers(0, 3))):  # some undos, recorded as versions too
         match.refresh_from_db()
