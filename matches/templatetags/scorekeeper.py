@@ -9,6 +9,7 @@ from fractions import Fraction
 from django import template
 from django.utils.html import format_html
 
+from matches.models import Match
 from matches.presenters import show_score
 
 register = template.Library()
@@ -28,3 +29,11 @@ def write_fields(version: int) -> str:
     fresh idempotency key for this one tap (a resend of it is answered, not applied)."""
     return format_html('<input type="hidden" name="version" value="{}">'
                        '<input type="hidden" name="key" value="{}">', version, uuid.uuid4())
+
+
+@register.filter
+def winner_names(match: Match) -> str:
+    """The winning side's players, from the match's prefetched seats and sides."""
+    sides = {side.pk: side.index for side in match.sides.all()}
+    return " & ".join(seat.name for seat in match.seats.all()
+                      if sides.get(seat.side_id) == match.winner_side)

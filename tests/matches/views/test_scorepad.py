@@ -377,3 +377,26 @@ def test_a_called_fives_and_threes_round_ends_with_the_going_out_call(client):
         **HTMX).content.decode()
     assert error(html) is None and scores(html) == ["4", "0"]
     assert match.rounds.get().finisher == 0
+
+
+def test_how_a_called_round_ended_has_no_default_and_must_be_said(client):
+    match = two_player_all_fives()
+    services.round_start(match=match, starter=0, mode="ends")
+    join(client, match)
+    html = client.get(scorer_url(match)).content.decode()
+    assert '<select name="result" required><option value="" selected>' in html
+    before = snapshot(match)
+    html = client.post(scorer_url(match, "settle"), {
+        **w(match), "entry": "pips", "pips_0": "0", "pips_1": "5", "result": ""},
+        **HTMX).content.decode()
+    assert error(html) == "a called round needs its result: who went out, or blocked"
+    assert snapshot(match) == before
+
+
+def test_home_rows_name_the_winner_and_when(client):
+    done = two_player_all_fives(target=20)
+    play_short_round(done)
+    services.round_settle(match=done, pips=(0, 9))
+    join(client, done)
+    html = client.get(reverse("matches:home")).content.decode()
+    assert "won by <strong>Olena</strong>" in html and "<time datetime=" in html
