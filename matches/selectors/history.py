@@ -96,7 +96,7 @@ def history_queryset(*, user: AbstractBaseUser | AnonymousUser | None, own: Sequ
         matches = matches.filter(started_at__date__lte=filters.until)
     order = ["started_at", "id"] if filters.oldest_first else ["-started_at", "-id"]
     return (matches.distinct().order_by(*order)
-            .select_related("club").prefetch_related("seats__side", "sides"))
+            .select_related("club").prefetch_related("seats", "sides"))
 
 
 def make_cursor(match: Match) -> str:

@@ -35,7 +35,6 @@ from matches.services.leagues import (
 )
 from matches.services.ratings import (
     match_delete,
-    rated_matches,
     ratings_follow,
     ratings_recompute,
 )
@@ -67,7 +66,6 @@ from matches.services.scoring import (
 __all__ = [
     "actions_record",
     "match_delete",
-    "rated_matches",
     "ratings_follow",
     "ratings_recompute",
     "adjustment_add",

@@ -3,10 +3,13 @@ players. Every service checks that ``by`` may do it (:class:`PermissionDenied`).
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.models import User
 from django.core import signing
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
@@ -36,16 +39,22 @@ def require_role(club: Club, user: User | None, role: str) -> Membership:
     return membership
 
 
+def free_slug(name: str, taken: QuerySet[Any], *, fallback: str) -> str:
+    """An address from ``name`` that no row of ``taken`` has yet: "oak", "oak-2", …"""
+    base = slugify(name)[:70] or fallback
+    slug, n = base, 1
+    while taken.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
 @transaction.atomic
 def club_create(*, name: str, by: User, visibility: str = Visibility.PUBLIC) -> Club:
     """A new club, owned by ``by``; its address comes from its name."""
     name = " ".join(name.split())
-    base = slugify(name)[:70] or "club"
-    slug, n = base, 1
-    while Club.objects.filter(slug=slug).exists():
-        n += 1
-        slug = f"{base}-{n}"
-    club = Club(name=name, slug=slug, visibility=visibility, created_by=by)
+    club = Club(name=name, slug=free_slug(name, Club.objects.all(), fallback="club"),
+                visibility=visibility, created_by=by)
     club.full_clean()
     club.save()
     Membership.objects.create(club=club, user=by, role=Role.OWNER)

@@ -20,7 +20,6 @@ from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
-from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from matches import rules
@@ -40,7 +39,7 @@ from matches.models import (
 from matches.models.scoring import Match, MatchStatus, Seat
 from matches.rules import fixtures as fixture_rules
 from matches.rules import league as league_rules
-from matches.services.clubs import require_role
+from matches.services.clubs import free_slug, require_role
 from matches.services.scoring import MatchStarted, match_start
 
 SEASON_LOCKED = _("The season is locked: its results can no longer change.")
@@ -170,11 +169,10 @@ def fixture_game_start(*, fixture: Fixture, by: User, number: int,
     if game is not None and (game.match_id is not None or game.home_score is not None):
         raise ValidationError(_("Game %(n)s already has its score.") % {"n": number})
     season = fixture.division.season
-    seats = [p.name for pair in zip(home_players, away_players, strict=True) for p in pair]
-    started = match_start(game=season.game, players=seats, options=dict(season.options),
-                          created_by=by, phone=phone)
-    for position, player in enumerate(p for pair in zip(home_players, away_players,
-                                                           strict=True) for p in pair):
+    seated = [p for pair in zip(home_players, away_players, strict=True) for p in pair]
+    started = match_start(game=season.game, players=[p.name for p in seated],
+                          options=dict(season.options), created_by=by, phone=phone)
+    for position, player in enumerate(seated):
         Seat.objects.filter(match=started.match, position=position).update(player=player)
     Match.objects.filter(pk=started.match.pk).update(club=season.club, season=season)
     game = game or FixtureGame(fixture=fixture, number=number)
@@ -194,18 +192,7 @@ def fixture_game_key(*, fixture: Fixture, by: User, number: int,
     fixture = _locked(fixture)
     _captain_or_admin(fixture, by, fixture.home)
     _check_lineup(fixture, number, home_players, away_players)
-    game = fixture.games.filter(number=number).first()
-    if game is not None and game.match_id is not None:
-        raise ValidationError(_("Game %(n)s is scored on the scorepad: its score comes "
-                                "from there.") % {"n": number})
-    home, away = score
-    if home == away:
-        raise ValidationError(_("Game %(n)s: a game has a winner; %(h)s–%(a)s is level.")
-                              % {"n": number, "h": home, "a": away})
-    game = game or FixtureGame(fixture=fixture, number=number)
-    game.home_score, game.away_score = home, away
-    game.full_clean(exclude=["fixture"], validate_constraints=False)
-    game.save()
+    game = _keep_score(fixture, number, fixture.games.filter(number=number).first(), score)
     game.home_players.set(home_players)
     game.away_players.set(away_players)
     return game
@@ -385,20 +372,27 @@ def _set_games(fixture: Fixture, scores: Sequence[tuple[int, int] | None]) -> No
             if game is not None and game.match_id is None:
                 game.delete()
             continue
-        home, away = score
-        if home == away:
-            raise ValidationError(
-                _("Game %(n)s: a game has a winner; %(h)s–%(a)s is level.")
-                % {"n": number, "h": home, "a": away})
-        game = game or FixtureGame(fixture=fixture, number=number)
-        if game.match_id is not None:
-            raise ValidationError(_("Game %(n)s is scored on the scorepad: its score comes "
-                                    "from there.") % {"n": number})
-        game.home_score, game.away_score = home, away
-        game.full_clean(exclude=["fixture"], validate_constraints=False)
-        game.save()
+        _keep_score(fixture, number, game, score)
     # keyed-in games beyond the new list are gone; scorepad games stay
     fixture.games.filter(number__gt=len(scores), match__isnull=True).delete()
+
+
+def _keep_score(fixture: Fixture, number: int, game: FixtureGame | None,
+                score: tuple[int, int]) -> FixtureGame:
+    """Game ``number``'s final score as keyed in (a game has a winner; a game scored on
+    the scorepad takes its score from there)."""
+    home, away = score
+    if home == away:
+        raise ValidationError(_("Game %(n)s: a game has a winner; %(h)s–%(a)s is level.")
+                              % {"n": number, "h": home, "a": away})
+    game = game or FixtureGame(fixture=fixture, number=number)
+    if game.match_id is not None:
+        raise ValidationError(_("Game %(n)s is scored on the scorepad: its score comes "
+                              "from there.") % {"n": number})
+    game.home_score, game.away_score = home, away
+    game.full_clean(exclude=["fixture"], validate_constraints=False)
+    game.save()
+    return game
 
 
 def game_scores(game: FixtureGame) -> tuple[int, int] | None:
@@ -488,12 +482,8 @@ def league_import(*, club: Club, document: dict[str, Any], by: User | None = Non
 
 def _season_row(*, club: Club, name: str, **fields: Any) -> Season:
     """A season row with a free address (the caller has checked the scheme)."""
-    base = slugify(name)[:70] or "season"
-    slug, n = base, 1
-    while club.seasons.filter(slug=slug).exists():
-        n += 1
-        slug = f"{base}-{n}"
-    season = Season(club=club, name=" ".join(name.split())[:120], slug=slug, **fields)
+    season = Season(club=club, name=" ".join(name.split())[:120],
+                    slug=free_slug(name, club.seasons.all(), fallback="season"), **fields)
     season.full_clean()
     season.save()
     return season

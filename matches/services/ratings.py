@@ -20,13 +20,6 @@ from openskill.models import PlackettLuce
 from matches.models import Club, Match, MatchStatus, Rating, RatingStep, Seat, Side
 
 
-def rated_matches(*, club: Club, game: str) -> list[Match]:
-    """The club's finished matches of ``game`` whose every seat is a club player,
-    in the order they were played."""
-    keep = {m.match for m in _rated(club, game)}
-    return list(Match.objects.filter(pk__in=keep).order_by("finished_at", "id"))
-
-
 @dataclass(frozen=True)
 class _Rated:
     """What a rating needs of one match: its teams of players and their places."""
@@ -59,19 +52,12 @@ def _rated(club: Club, game: str) -> list[_Rated]:
         ordered = sorted(sides[pk], key=lambda side: side[1])
         teams = [[player for side, player in seats[pk] if side == side_pk and player]
                  for side_pk, _index, _score in ordered]
-        rated.append(_Rated(pk, teams, side_ranks_of(
+        rated.append(_Rated(pk, teams, side_ranks(
             [(index == winner, score) for _pk, index, score in ordered])))
     return rated
 
 
-def side_ranks(match: Match) -> list[int]:
-    """Each side's place (1 is best): the winner first, then by final score; equal
-    scores share a place."""
-    return side_ranks_of([(side.index == match.winner_side, side.score)
-                          for side in sorted(match.sides.all(), key=lambda s: s.index)])
-
-
-def side_ranks_of(keys: list[tuple[bool, Decimal]]) -> list[int]:
+def side_ranks(keys: list[tuple[bool, Decimal]]) -> list[int]:
     return [1 + sum(1 for other in keys if other > key) for key in keys]
 
 

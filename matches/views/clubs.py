@@ -220,19 +220,19 @@ def _club_page(request: HttpRequest, club: Club, *, invite_link: str | None = No
                status: int = 200) -> HttpResponse:
     me = selectors.membership(club, request.user)
     rank = ROLE_RANK[me.role] if me else -1
+    players = list(selectors.club_players(club))
     return render(request, "matches/club.html", {
         "club": club, "me": me,
         "can_invite": rank >= ROLE_RANK[Role.CAPTAIN],
         "can_set_roles": rank >= ROLE_RANK[Role.ADMIN],
         "can_add_players": rank >= ROLE_RANK[Role.CAPTAIN],
-        "members": selectors.club_members(club), "players": selectors.club_players(club),
+        "members": selectors.club_members(club), "players": players,
         "seasons": selectors.club_seasons(club),
         "rated_games": [GameKind(g) for g in selectors.club_rated_games(club)],
         "roles": Role.choices, "invite_link": invite_link, "invite_role": invite_role,
         "visibilities": Visibility.choices,
         "player_form": player_form or PlayerForm(),
-        "my_player": next((p for p in selectors.club_players(club)
-                           if me and p.user_id == me.user_id), None),
+        "my_player": next((p for p in players if me and p.user_id == me.user_id), None),
     }, status=status)
 
 

@@ -18,6 +18,7 @@ from django.views.decorators.vary import vary_on_headers
 from matches.models import GameKind, MatchStatus
 from matches.presenters import show_score
 from matches.selectors.history import HistoryFilters, history_page, history_queryset
+from matches.templatetags.scorekeeper import winner_names
 from matches.views.scoring import GRANTS_KEY, OPENED_KEY, HtmxHttpRequest
 
 CSV_LIMIT = 50_000
@@ -85,10 +86,7 @@ def history_csv(request: HttpRequest) -> StreamingHttpResponse:
         for match in matches[:CSV_LIMIT].iterator(chunk_size=500):
             seats = sorted(match.seats.all(), key=lambda seat: seat.position)
             sides = sorted(match.sides.all(), key=lambda side: side.index)
-            winner = ""
-            if match.winner_side is not None:
-                winner = " & ".join(s.name for s in seats if s.side_id == sides[
-                    match.winner_side].pk)
+            winner = winner_names(match) if match.winner_side is not None else ""
             yield writer.writerow([
                 match.started_at.date().isoformat(), match.get_game_display(),
                 ", ".join(seat.name for seat in seats),

@@ -249,7 +249,7 @@ def season_page(request: HttpRequest, slug: str, season: str) -> HttpResponse:
 
 @require_POST
 def entrant_add(request: HttpRequest, slug: str, season: str) -> HttpResponse:
-    the_season, division = _season_division(request, slug, season, EntrantForm)
+    the_season, division = _season_division(request, slug, season)
     form = EntrantForm(request.POST)
 
     def write(data: dict[str, Any]) -> object:
@@ -274,7 +274,7 @@ def entrant_add(request: HttpRequest, slug: str, season: str) -> HttpResponse:
 
 @require_POST
 def fixtures_generate(request: HttpRequest, slug: str, season: str) -> HttpResponse:
-    the_season, division = _season_division(request, slug, season, GenerateForm)
+    the_season, division = _season_division(request, slug, season)
     form = GenerateForm(request.POST)
     return _post(request, the_season, form, lambda data: services.fixtures_generate(
         division=division, by=_user(request), legs=data["legs"]), _("Fixtures generated."))
@@ -299,7 +299,7 @@ def adjustment_add(request: HttpRequest, slug: str, season: str) -> HttpResponse
 @require_POST
 def fixtures_csv(request: HttpRequest, slug: str, season: str) -> HttpResponse:
     """Results kept in a spreadsheet, uploaded as CSV (columns in the README)."""
-    the_season, division = _season_division(request, slug, season, GenerateForm)
+    the_season, division = _season_division(request, slug, season)
     services.require_role(the_season.club, _user_or_none(request), Role.ADMIN)
     upload = request.FILES.get("file")
     if upload is None or (upload.size or 0) > 1_000_000:
@@ -344,7 +344,7 @@ def fixture_action(request: HttpRequest, slug: str, season: str, pk: int,
     try:
         if action == "play" and request.POST.get("how") == "paper":
             services.fixture_game_key(
-                fixture=fixture, by=user, number=_int(request.POST.get("number")),
+                fixture=fixture, by=user, number=_whole(request.POST.get("number"), digits=5) or 0,
                 home_players=_squad(fixture.home, request.POST.getlist("home_player")),
                 away_players=_squad(fixture.away, request.POST.getlist("away_player")),
                 score=_one_score(request))
@@ -352,7 +352,7 @@ def fixture_action(request: HttpRequest, slug: str, season: str, pk: int,
                 "n": request.POST.get("number")}
         elif action == "play":
             started = services.fixture_game_start(
-                fixture=fixture, by=user, number=_int(request.POST.get("number")),
+                fixture=fixture, by=user, number=_whole(request.POST.get("number"), digits=5) or 0,
                 home_players=_squad(fixture.home, request.POST.getlist("home_player")),
                 away_players=_squad(fixture.away, request.POST.getlist("away_player")),
                 phone=phone_label(request))
@@ -464,14 +464,12 @@ def _user(request: HttpRequest) -> User:
     return user
 
 
-def _season_division(request: HttpRequest, slug: str, season: str,
-                     form_class: type[forms.Form]) -> tuple[Season, Division]:
+def _season_division(request: HttpRequest, slug: str,
+                     season: str) -> tuple[Season, Division]:
     club = selectors.club_for_viewer(slug, request.user)
     the_season = get_object_or_404(Season, club=club, slug=season)
-    raw = str(request.POST.get("division", ""))
     division = get_object_or_404(Division, season=the_season,
-                                 pk=int(raw) if raw.isascii() and raw.isdigit() and
-                                 len(raw) < 10 else 0)
+                                 pk=_whole(request.POST.get("division"), digits=9) or 0)
     return the_season, division
 
 
@@ -540,24 +538,27 @@ def _fixture_page(request: HttpRequest, fixture: Fixture, season: Season, *,
     }, status=status)
 
 
+def _whole(value: object, *, digits: int) -> int | None:
+    """A whole number typed or sent as ASCII digits, at most ``digits`` of them; else
+    None (``int()`` would take "²" or ten thousand digits and fail or stall)."""
+    text = str(value or "").strip()
+    if text.isascii() and text.isdigit() and len(text) <= digits:
+        return int(text)
+    return None
+
+
 def _one_score(request: HttpRequest) -> tuple[int, int]:
-    home, away = (str(request.POST.get(f"{side}_score", "")).strip()
+    home, away = (_whole(request.POST.get(f"{side}_score"), digits=5)
                   for side in ("home", "away"))
-    if not (home.isascii() and home.isdigit() and away.isascii() and away.isdigit()
-            and len(home) < 6 and len(away) < 6):
+    if home is None or away is None:
         raise ValidationError(_("Give both final scores as whole numbers."))
-    return int(home), int(away)
-
-
-def _int(value: object) -> int:
-    text = str(value or "")
-    return int(text) if text.isascii() and text.isdigit() and len(text) < 6 else 0
+    return home, away
 
 
 def _squad(entrant: Entrant, chosen: list[str]) -> list[Player]:
     """The chosen players of ``entrant``'s squad, in the order chosen (empty choices
     skipped); anyone else is refused by the service."""
-    wanted = [_int(pk) for pk in chosen if pk]
+    wanted = [pk for pk in (_whole(text, digits=9) for text in chosen) if pk is not None]
     by_pk = {p.pk: p for p in Player.objects.filter(pk__in=wanted)}
     return [by_pk[pk] for pk in wanted if pk in by_pk]
 
@@ -575,16 +576,15 @@ def _scores(request: HttpRequest) -> list[tuple[int, int] | None]:
     empty (or a scorepad game's, which has no inputs) is None."""
     scores: list[tuple[int, int] | None] = []
     for n in range(1, MAX_GAMES + 1):
-        home, away = (str(request.POST.get(f"{side}_{n}", "")).strip()
-                      for side in ("home", "away"))
-        if not home and not away:
+        typed = [str(request.POST.get(f"{side}_{n}", "")).strip() for side in ("home", "away")]
+        if not any(typed):
             scores.append(None)
             continue
-        if not (home.isascii() and home.isdigit() and away.isascii() and away.isdigit()
-                and len(home) < 6 and len(away) < 6):
+        home, away = (_whole(text, digits=5) for text in typed)
+        if home is None or away is None:
             raise ValidationError(_("Game %(n)s: give both scores as whole numbers.")
                                   % {"n": n})
-        scores.append((int(home), int(away)))
+        scores.append((home, away))
     while scores and scores[-1] is None:
         scores.pop()
     return scores
