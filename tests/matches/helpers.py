@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
+from django.utils import timezone
+
 from matches import rules, selectors, services
-from matches.models import Event, Match
+from matches.models import Club, Event, Match
 
 T = rules.Tile.parse
 A = rules.AttachmentPoint.parse
@@ -15,6 +18,34 @@ def two_player_all_fives(**options: Any) -> Match:
     """Olena and Taras, All Fives, two tiles each so a round ends in three plays."""
     return services.match_create(game="all-fives", players=["Olena", "Taras"],
                                  options={"hand_size": 2, **options})
+
+
+def night(day: int, hours: int = 0) -> datetime.datetime:
+    """An evening of September 2026, ``hours`` after 20:00 on ``day``."""
+    return timezone.make_aware(datetime.datetime(2026, 9, day, 20)) + \
+        datetime.timedelta(hours=hours)
+
+
+def won_at_once(names: list[str], *, opener: int, played_at: datetime.datetime,
+                club: Club | None = None, players_of: Club | None = None) -> Match:
+    """An All Fives match to 10 that ``opener`` wins at once: 5-5 makes 10. Played at
+    ``played_at``; a game of ``club``'s league if given; its seats are ``players_of``'s
+    players of those names if given (so it is rated and on their pages)."""
+    match = services.match_create(game="all-fives", players=names,
+                                  options={"target": 10, "hand_size": 2})
+    if players_of is not None:
+        players = {p.name: p for p in players_of.players.all()}
+        for seat in match.seats.all():
+            seat.player = players[seat.name]
+            seat.save(update_fields=["player"])
+    services.round_start(match=match, starter=opener)
+    services.event_record(match=match, action=rules.Play(opener, T("5-5")))
+    match.refresh_from_db()
+    assert match.status == "finished" and match.winner_side == opener % 2
+    Match.objects.filter(pk=match.pk).update(started_at=played_at, finished_at=played_at,
+                                             club=club)
+    match.refresh_from_db()
+    return match
 
 
 def play_short_round(match: Match) -> None:

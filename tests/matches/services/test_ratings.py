@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import datetime
-
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
 
 from matches import rules, selectors, services
 from matches.models import Match, Player, Rating
+from tests.matches.helpers import T, night, won_at_once
 
 pytestmark = pytest.mark.django_db
-T = rules.Tile.parse
 
 
 @pytest.fixture
@@ -26,21 +23,8 @@ def club(django_user_model):
 
 
 def league_match(club, names: list[str], *, winner: int, when: int) -> Match:
-    """A finished All Fives match between club players: ``winner``'s side opens 5-5
-    for 10, the target; it finished ``when`` hours into the season."""
-    players = {p.name: p for p in club.players.all()}
-    match = services.match_create(game="all-fives", players=names,
-                                  options={"target": 10, "hand_size": 2})
-    for seat in match.seats.all():
-        seat.player = players[seat.name]
-        seat.save(update_fields=["player"])
-    services.round_start(match=match, starter=winner)
-    services.event_record(match=match, action=rules.Play(winner, T("5-5")))
-    match.refresh_from_db()
-    assert match.status == "finished" and match.winner_side == winner % 2
-    played = timezone.make_aware(datetime.datetime(2026, 9, 7)) + datetime.timedelta(hours=when)
-    Match.objects.filter(pk=match.pk).update(started_at=played, finished_at=played)
-    return match
+    """``winner``'s side wins at once, ``when`` hours into the season; club players sit."""
+    return won_at_once(names, opener=winner, played_at=night(7, when), players_of=club)
 
 
 def table(club) -> list[tuple[str, float, int]]:

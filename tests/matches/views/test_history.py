@@ -3,37 +3,23 @@
 from __future__ import annotations
 
 import csv
-import datetime
 import io
 import json
 
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
 
 from matches import rules, services
 from matches.models import Match, Membership, Player, Visibility
+from tests.matches.helpers import night, won_at_once
 
 pytestmark = pytest.mark.django_db
-T = rules.Tile.parse
 URL = reverse("matches:history_list")
 
 
-def played(match: Match, day: int) -> Match:
-    when = timezone.make_aware(datetime.datetime(2026, 9, day, 20))
-    Match.objects.filter(pk=match.pk).update(started_at=when)
-    match.refresh_from_db()
-    return match
-
-
-def finished(players: list[str], *, day: int, game: str = "all-fives", **fields) -> Match:
-    match = services.match_create(game=game, players=players,
-                                  options={"target": 10, "hand_size": 2})
-    services.round_start(match=match, starter=0)
-    services.event_record(match=match, action=rules.Play(0, T("5-5")))
-    Match.objects.filter(pk=match.pk).update(**fields)
-    return played(match, day)
+def finished(players: list[str], *, day: int, club=None) -> Match:  # noqa: ANN001
+    return won_at_once(players, opener=0, played_at=night(day), club=club)
 
 
 @pytest.fixture
@@ -75,10 +61,10 @@ def test_club_matches_follow_the_club_and_casual_ones_their_phones(clubs, django
 
 def test_filters_are_links_and_combine(clubs):
     a = finished(["Ann", "Bob"], day=1, club=clubs["public"])
-    b = finished(["Ann", "Cat"], day=5, club=clubs["public"], game="all-fives")
+    b = finished(["Ann", "Cat"], day=5, club=clubs["public"])
     c = finished(["Dan", "Bob"], day=9, club=clubs["public"])
-    in_play = played(services.match_create(game="five-up", players=["Ann", "Eve"]), 7)
-    Match.objects.filter(pk=in_play.pk).update(club=clubs["public"])
+    in_play = services.match_create(game="five-up", players=["Ann", "Eve"])
+    Match.objects.filter(pk=in_play.pk).update(started_at=night(7), club=clubs["public"])
     client = Client()
     assert rows(client, player="ann") == [str(in_play.public_id), str(b.public_id),
                                           str(a.public_id)]

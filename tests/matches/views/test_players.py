@@ -3,19 +3,16 @@ toughest opponent, form, rating chart."""
 
 from __future__ import annotations
 
-import datetime
-
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
 
-from matches import rules, services
-from matches.models import Match, Player
+from matches import services
+from matches.models import Player
 from matches.selectors.players import player_stats
+from tests.matches.helpers import night, won_at_once
 
 pytestmark = pytest.mark.django_db
-T = rules.Tile.parse
 
 
 @pytest.fixture
@@ -26,31 +23,14 @@ def club(django_user_model):
     return club
 
 
-def match(club, names: list[str], plays: list[rules.Play], *, day: int) -> Match:
-    """An All Fives match to 10 between club players, played out by ``plays``."""
-    players = {p.name: p for p in club.players.all()}
-    made = services.match_create(game="all-fives", players=names,
-                                 options={"target": 10, "hand_size": 3})
-    for seat in made.seats.all():
-        seat.player = players[seat.name]
-        seat.save(update_fields=["player"])
-    services.round_start(match=made, starter=plays[0].seat)
-    for play in plays:
-        services.event_record(match=made, action=play)
-    when = timezone.make_aware(datetime.datetime(2026, 9, day, 20))
-    Match.objects.filter(pk=made.pk).update(started_at=when, finished_at=when)
-    made.refresh_from_db()
-    assert made.status == "finished"
-    return made
-
-
 def test_the_player_page_tells_a_hand_made_season(club):
     ann = club.players.get(name="Ann")
     # Ann beats Bob three times and loses once to him; partners Cat once (they win)
     for day in (1, 2, 3):
-        match(club, ["Ann", "Bob"], [rules.Play(0, T("5-5"))], day=day)  # 10: Ann wins
-    match(club, ["Ann", "Bob"], [rules.Play(1, T("5-5"))], day=4)  # Bob wins
-    match(club, ["Ann", "Bob", "Cat", "Dan"], [rules.Play(0, T("5-5"))], day=5)  # with Cat
+        won_at_once(["Ann", "Bob"], opener=0, played_at=night(day), players_of=club)  # Ann
+    won_at_once(["Ann", "Bob"], opener=1, played_at=night(4), players_of=club)  # Bob wins
+    won_at_once(["Ann", "Bob", "Cat", "Dan"], opener=0, played_at=night(5),  # with Cat
+                players_of=club)
     stats = player_stats(ann)
     [record] = stats.games
     assert (record.played, record.won, record.win_percent) == (5, 4, 80)
@@ -72,11 +52,11 @@ def test_the_player_page_tells_a_hand_made_season(club):
 def test_the_player_page_runs_a_fixed_number_of_queries(club, django_assert_max_num_queries):
     ann = club.players.get(name="Ann")
     url = reverse("matches:club_player", kwargs={"slug": club.slug, "pk": ann.pk})
-    match(club, ["Ann", "Bob"], [rules.Play(0, T("5-5"))], day=1)
+    won_at_once(["Ann", "Bob"], opener=0, played_at=night(1), players_of=club)
     with django_assert_max_num_queries(16):
         Client().get(url)
     for day in range(2, 12):
-        match(club, ["Ann", "Cat"] if day % 2 else ["Dan", "Ann"], [rules.Play(0, T("5-5"))],
-              day=day)
+        won_at_once(["Ann", "Cat"] if day % 2 else ["Dan", "Ann"], opener=0,
+                    played_at=night(day), players_of=club)
     with django_assert_max_num_queries(16):
         assert Client().get(url).status_code == 200
