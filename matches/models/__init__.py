@@ -17,6 +17,7 @@ from matches.models.leagues import (
 )
 from matches.models.ratings import PROVISIONAL_BELOW, Rating, RatingStep
 from matches.models.scoring import (
+    ABANDONED_WITH_WINNER,
     FINISHED_WITHOUT_WINNER,
     HANDS_AND_PIPS,
     MAX_SEATS,
@@ -25,6 +26,7 @@ from matches.models.scoring import (
     SIDE_OUTSIDE_MATCH,
     Change,
     ChangeKind,
+    DeletedMatch,
     Event,
     EventKind,
     GameKind,
@@ -63,8 +65,10 @@ __all__ = [
     "Visibility",
     "Change",
     "ChangeKind",
+    "DeletedMatch",
     "Event",
     "EventKind",
+    "ABANDONED_WITH_WINNER",
     "FINISHED_WITHOUT_WINNER",
     "GameKind",
     "HANDS_AND_PIPS",

@@ -27,6 +27,7 @@ MAX_SEATS = 12  # Fives and Threes with double-twelve
 SEAT_OUTSIDE_TABLE = _("Seat %(position)s is not at this table of %(count)s players.")
 SIDE_OUTSIDE_MATCH = _("The side belongs to another match.")
 FINISHED_WITHOUT_WINNER = _("A finished match names its winner and when it finished.")
+ABANDONED_WITH_WINNER = _("An abandoned match has no winner, and says when it was abandoned.")
 PLAYERS_FOR_GAME = _("%(game)s is for %(low)s to %(high)s players, not %(count)s.")
 HANDS_AND_PIPS = _("Give the remaining hands or the pip totals, not both.")
 
@@ -40,6 +41,7 @@ class GameKind(models.TextChoices):
 class MatchStatus(models.TextChoices):
     IN_PROGRESS = "in-progress", _("In progress")
     FINISHED = "finished", _("Finished")
+    ABANDONED = "abandoned", _("Abandoned")
 
 
 class RoundMode(models.TextChoices):
@@ -63,6 +65,8 @@ class ChangeKind(models.TextChoices):
     UNDO = "undo", _("Undo")
     RESTORE = "restore", _("Restored")
     IMPORT = "import", _("Imported")
+    RENAME = "rename", _("Players renamed")
+    ABANDON = "abandon", _("Abandoned")
 
 
 class EventKind(models.TextChoices):
@@ -121,11 +125,14 @@ class Match(models.Model):
             models.CheckConstraint(
                 condition=Q(game=GameKind.FIVES_AND_THREES) | Q(player_count__lte=4),
                 name="match_player_count_for_game"),
+            # finished_at is when play stopped: won, or abandoned without a winner
             models.CheckConstraint(
                 condition=(Q(status=MatchStatus.FINISHED, winner_side__isnull=False,
                              finished_at__isnull=False)
                            | Q(status=MatchStatus.IN_PROGRESS, winner_side__isnull=True,
-                               finished_at__isnull=True)),
+                               finished_at__isnull=True)
+                           | Q(status=MatchStatus.ABANDONED, winner_side__isnull=True,
+                               finished_at__isnull=False)),
                 name="match_winner_iff_finished"),
             models.CheckConstraint(condition=Q(target__gte=1), name="match_target_positive"),
             models.CheckConstraint(
@@ -167,7 +174,11 @@ class Match(models.Model):
                     params={"game": game.name, "low": low, "high": high,
                             "count": self.player_count}))
         finished = self.status == MatchStatus.FINISHED
-        if finished != (self.winner_side is not None) or finished != bool(self.finished_at):
+        if self.status == MatchStatus.ABANDONED:
+            if self.winner_side is not None or not self.finished_at:
+                errors.setdefault("winner_side", []).append(
+                    ValidationError(ABANDONED_WITH_WINNER, code="abandoned_without_winner"))
+        elif finished != (self.winner_side is not None) or finished != bool(self.finished_at):
             errors.setdefault("winner_side", []).append(
                 ValidationError(FINISHED_WITHOUT_WINNER, code="winner_iff_finished"))
         if errors:
@@ -265,9 +276,8 @@ class Round(models.Model):
             models.CheckConstraint(
                 condition=Q(settled=False) | ~Q(end=RoundEnd.NONE),
                 name="round_settled_after_end"),
-            models.CheckConstraint(
-                condition=Q(settled=False) | Q(hands__isnull=False) | Q(pips__isnull=False),
-                name="round_settled_with_hands_or_pips"),
+            # no count is asked where remaining tiles score nothing (Fives and Threes):
+            # whether a settled round needs hands or pips is the rules engine's call
         ]
 
     def __str__(self) -> str:
@@ -314,6 +324,10 @@ class Event(models.Model):
     goes_out = models.BooleanField(_("went out"), default=False)
     claim = models.DecimalField(_("claim"), max_digits=6, decimal_places=1, null=True,
                                 blank=True)
+    # what the table called when it was not what the rules give: the placement is
+    # recorded with the rules' points and the wrong call kept for the round's log
+    miscall = models.DecimalField(_("miscalled as"), max_digits=6, decimal_places=1,
+                                  null=True, blank=True)
     # derived by the rules engine when the event was recorded
     end_sum = models.PositiveSmallIntegerField(_("end sum"), null=True, blank=True)
     points = models.DecimalField(_("points counted"), max_digits=6, decimal_places=1,
@@ -346,8 +360,11 @@ class Event(models.Model):
                 name="event_call_has_ends"),
             models.CheckConstraint(
                 condition=Q(kind__in=[EventKind.PLAY, EventKind.CALL]) | Q(
-                    tile="", at="", claim__isnull=True, ends__isnull=True),
+                    tile="", at="", claim__isnull=True, ends__isnull=True,
+                    miscall__isnull=True),
                 name="event_fields_match_kind"),
+            models.CheckConstraint(condition=Q(claim__isnull=True) | Q(miscall__isnull=True),
+                                   name="event_claim_or_miscall"),
         ]
 
     def __str__(self) -> str:
@@ -437,3 +454,26 @@ class Change(models.Model):
 
     def __str__(self) -> str:
         return f"version {self.version} of {self.match}"
+
+
+class DeletedMatch(models.Model):
+    """A match a scorer deleted: gone from every page, kept here as its match record.
+
+    Deleting is recorded, not silent: who and when, and the whole record, which the
+    record import takes back if the deletion was a mistake."""
+
+    public_id = models.UUIDField(_("public id"))
+    game = models.CharField(_("game"), max_length=20, choices=GameKind.choices)
+    names = models.CharField(_("players"), max_length=800)
+    record = models.JSONField(_("match record"))
+    deleted_at = models.DateTimeField(_("deleted"), default=timezone.now)
+    grant_label = models.CharField(_("phone"), max_length=80, blank=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
+                             blank=True, related_name="deleted_matches")
+
+    class Meta:
+        ordering = ["-deleted_at", "-id"]
+        verbose_name_plural = _("deleted matches")
+
+    def __str__(self) -> str:
+        return f"{self.get_game_display()} {self.names} (deleted)"

@@ -16,6 +16,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from matches.models import (
+    ABANDONED_WITH_WINNER,
     FINISHED_WITHOUT_WINNER,
     HANDS_AND_PIPS,
     PLAYERS_FOR_GAME,
@@ -79,7 +80,7 @@ TAP_KEY = uuid.UUID("8a0d6c1e-5f57-4a4e-9d7c-2b8f0b4a9e11")
 CASES: dict[str, tuple[str, Callable[[Match], object]]] = {
     # constraint name: (what is wrong, how to write it)
     "match_game_valid": ("an unknown game", lambda m: _match(m, game="poker")),
-    "match_status_valid": ("an unknown status", lambda m: _match(m, status="abandoned")),
+    "match_status_valid": ("an unknown status", lambda m: _match(m, status="paused")),
     "match_player_count_range": (
         "13 players", lambda m: _match(m, game="fives-and-threes", player_count=13)),
     "match_player_count_for_game": (
@@ -121,8 +122,6 @@ CASES: dict[str, tuple[str, Callable[[Match], object]]] = {
     "round_settled_after_end": (
         "settled before it ended", lambda m: _round(m, end="", finisher=None, settled=True,
                                                     pips=[0, 3])),
-    "round_settled_with_hands_or_pips": (
-        "settled without hands or pips", lambda m: _round(m, settled=True)),
     "round_side_unique": (
         "two totals for one side in one round",
         lambda m: RoundSide(round=m.rounds.get(), side=m.sides.get(index=0)).save()),
@@ -137,6 +136,9 @@ CASES: dict[str, tuple[str, Callable[[Match], object]]] = {
     "event_call_has_ends": ("a call without ends", lambda m: _new_event(m, kind="call")),
     "event_fields_match_kind": (
         "a pass with a tile", lambda m: _event(m, kind="pass")),
+    "event_claim_or_miscall": (
+        "a claim and a miscall on one placement",
+        lambda m: _event(m, claim=10, miscall=15)),
     "grant_one_creator_per_match": (
         "two phones that started one match",
         lambda m: ScorerGrant.objects.bulk_create([
@@ -276,3 +278,24 @@ def test_event_clean_refuses_a_seat_outside_the_table(match):
 
     assert excinfo.value.message_dict == {
         "seat": [SEAT_OUTSIDE_TABLE % {"position": 5, "count": 2}]}
+
+
+
+def test_the_database_takes_an_abandoned_match_without_a_winner(match):
+    _match(match, status="abandoned", finished_at=timezone.now())
+
+    Match.objects.get().validate_constraints()
+
+
+def test_the_database_refuses_an_abandoned_match_with_a_winner(match):
+    with pytest.raises(IntegrityError, match="match_winner_iff_finished"), transaction.atomic():
+        _match(match, status="abandoned", winner_side=0, finished_at=timezone.now())
+
+
+def test_match_clean_refuses_an_abandoned_match_with_a_winner(match):
+    match.status, match.winner_side, match.finished_at = "abandoned", 1, timezone.now()
+
+    with pytest.raises(ValidationError) as excinfo:
+        match.full_clean(validate_constraints=False)
+
+    assert excinfo.value.message_dict == {"winner_side": [str(ABANDONED_WITH_WINNER)]}
