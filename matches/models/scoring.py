@@ -451,6 +451,7 @@ class Change(models.Model):
     # not stored: the services set them on the change they return, for the page
     replayed: bool = False  # a resent tap: this change was made by its first sending
     lots_drawn: bool = False  # a round start whose starter was drawn by lots
+    miscall: str = ""  # a placement recorded with the rules' points: what was called wrong
 
     def __str__(self) -> str:
         return f"version {self.version} of {self.match}"

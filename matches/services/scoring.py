@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 from uuid import UUID
 
@@ -155,7 +156,24 @@ def event_record(*, match: Match, action: rules.Event, version: int | None = Non
     match, done = _begin(match, version=version, key=key)
     if done is not None:
         return done
-    return _record(match, match_engine(match), action, key=key, grant=grant, user=user)
+    try:
+        with transaction.atomic():  # a savepoint: a refused claim leaves no change row
+            return _record(match, match_engine(match), action, key=key, grant=grant,
+                           user=user)
+    except rules.ClaimMismatch as miscall:
+        # The tile is on the table whatever was called: record it with the rules'
+        # points and keep the wrong call beside it, rather than make the scorer start over.
+        claim = action.claim  # type: ignore[union-attr]
+        uncalled: rules.Event
+        if isinstance(action, rules.Play):
+            uncalled = rules.Play(action.seat, action.tile, action.at, None)
+        else:
+            assert isinstance(action, rules.Call)
+            uncalled = rules.Call(action.seat, action.ends, None, action.goes_out)
+        change = _record(match, match_engine(match), uncalled, key=key, grant=grant,
+                         user=user, miscall=claim, note=str(miscall))
+        change.miscall = str(miscall)
+        return change
 
 
 def placement_record(*, match: Match, seat: int, tile: rules.Tile,
@@ -372,17 +390,22 @@ def _begin(match: Match, *, version: int | None,
 
 
 def _record(match: Match, engine: rules.Match, action: rules.Action, *, key: UUID | None,
-            grant: ScorerGrant | None, user: User | None) -> Change:
+            grant: ScorerGrant | None, user: User | None, miscall: Fraction | int | None = None,
+            note: str = "") -> Change:
     """Apply one action (the engine refuses it before anything is written), store its
-    rows and log the change that makes the new version."""
-    change = _log(match, _CHANGE_KINDS[type(action)], action_doc(action),
-                  describe(action, match_names(match)), key=key, grant=grant, user=user)
-    _sync(match, engine, _apply(match, engine, action, change))
+    rows and log the change that makes the new version. ``miscall``: what the table
+    called for this placement when the rules give another score (``note`` says so)."""
+    description = describe(action, match_names(match))
+    if note:
+        description = f"{description} (miscalled: {note})"
+    change = _log(match, _CHANGE_KINDS[type(action)], action_doc(action), description,
+                  key=key, grant=grant, user=user)
+    _sync(match, engine, _apply(match, engine, action, change, miscall=miscall))
     return change
 
 
 def _apply(match: Match, engine: rules.Match, action: rules.Action,
-           change: Change) -> list[Round]:
+           change: Change, *, miscall: Fraction | int | None = None) -> list[Round]:
     """The engine applies ``action`` (a refusal rolls the whole write back); its rows are
     written, naming ``change``. Returns the rounds touched."""
     result = engine.do(action)
@@ -406,6 +429,8 @@ def _apply(match: Match, engine: rules.Match, action: rules.Action,
     last = match.events.aggregate(last=Max("number"))["last"] or 0
     event = _event_row(match, round_, action, result, number=last + 1)
     event.change = change
+    if miscall is not None:
+        event.miscall = score_decimal(miscall)
     event.full_clean()
     event.save()
     _copy_end(round_, rnd)

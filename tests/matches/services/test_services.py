@@ -218,13 +218,10 @@ def _match_mid_round():
      "tile 1-2 has no 5 to join 5-5:5"),
     (rules.Play(0, T("0-5"), A("5-5:5")), rules.NotYourTurn,
      "it is Taras's turn, not Olena's"),
-    (rules.Play(1, T("0-5"), A("5-5:5"), 15), rules.ClaimMismatch,
-     "claim 15 differs from the 10 the rules give (end sum 10)"),
     (rules.Pass(1), rules.BoneyardNotEmpty,
      "Taras cannot pass while the boneyard holds 24 tiles"),
     (rules.Play(1, T("5-5"), A("5-5:5")), rules.TileOnTable, None),
-], ids=["illegal-placement", "wrong-turn", "claim-mismatch", "pass-with-boneyard",
-        "tile-on-table"])
+], ids=["illegal-placement", "wrong-turn", "pass-with-boneyard", "tile-on-table"])
 def test_a_refused_event_leaves_the_match_exactly_as_before(action, error, message):
     match = _match_mid_round()
     before = snapshot(match)
@@ -236,6 +233,41 @@ def test_a_refused_event_leaves_the_match_exactly_as_before(action, error, messa
         assert str(excinfo.value) == message
     assert snapshot(match) == before
     assert_cache_equals_replay(match)
+
+
+def test_a_miscalled_placement_is_recorded_with_the_rules_points_and_the_call_kept():
+    match = _match_mid_round()
+
+    change = services.event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5"), 15))
+
+    event = match.events.get(tile="0-5")
+    assert (event.points, event.claim, event.miscall) == (10, None, 15)
+    assert change.miscall == "claim 15 differs from the 10 the rules give (end sum 10)"
+    assert change.description == ("Taras's 0-5 on 5-5:5 (miscalled: claim 15 differs from "
+                                  "the 10 the rules give (end sum 10))")
+    assert match.sides.get(index=1).score == 10
+    assert_cache_equals_replay(match)
+
+
+def test_a_miscall_on_an_illegal_placement_is_refused_for_the_placement():
+    match = _match_mid_round()
+    before = snapshot(match)
+
+    with pytest.raises(rules.IllegalPlacement):
+        services.event_record(match=match, action=rules.Play(1, T("1-2"), A("5-5:5"), 15))
+
+    assert snapshot(match) == before
+
+
+def test_a_miscalled_called_placement_keeps_its_ends_and_the_call():
+    match = two_player_all_fives()
+    services.round_start(match=match, starter=None, mode="ends")
+
+    services.event_record(match=match, action=rules.Call(
+        0, (rules.ScoringEnd(5, double=True), rules.ScoringEnd(5)), claim=20))
+
+    event = match.events.get()
+    assert (event.points, event.end_sum, event.miscall) == (15, 15, 20)
 
 
 def test_a_refused_settlement_leaves_the_match_exactly_as_before():
