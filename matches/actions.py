@@ -70,6 +70,8 @@ def describe(action: rules.Action, names: Sequence[str]) -> str:
     if isinstance(action, rules.StartRound):
         return "the start of the round"
     if isinstance(action, rules.Settle):
+        if action.hands is None and action.pips is None:  # a called round's, alone
+            return "the round's result"
         return "the round's settlement"
     who = names[action.seat]
     if isinstance(action, rules.Play):

@@ -98,7 +98,11 @@ class Game:
     partnerships_at: int | None = 4  # player count that plays in two partnerships
     max_called_ends: int | None = None
     starter_follows_finisher = True
+    starter_holds_highest_double = False  # else a draw of lots, when no finisher starts
     going_out_bonus = 0
+    # whether remaining tiles score at the settlement; where they do not, a round is
+    # settled as it ends and its hands or pips are optional (match-record.md, Fine points)
+    counts_remaining = True
     own_options: frozenset[str] = frozenset()  # options beyond target and hand_size
 
     # -- seats and sides -------------------------------------------------------------
@@ -174,9 +178,13 @@ class Game:
         """Points for a placement leaving ``end_sum``, in the game's unit."""
         raise NotImplementedError
 
-    def settle(self, options: MatchOptions, players: int, pips: Sequence[int],
+    def settle(self, options: MatchOptions, players: int, pips: Sequence[int] | None,
                finisher: int | None, labels: Sequence[str] | None = None) -> Settlement:
-        """The round's settlement from each seat's remaining pips."""
+        """The round's settlement from each seat's remaining pips.
+
+        ``pips`` is None only where remaining tiles score nothing (``counts_remaining``
+        is False) and the table gave no count.
+        """
         raise NotImplementedError
 
     def ends_on_placement(self, options: MatchOptions) -> bool:
@@ -206,8 +214,9 @@ class AllFives(Game):
     def placement_points(self, end_sum: int, divisors: Sequence[int] = DEFAULT_DIVISORS) -> int:
         return end_sum if end_sum > 0 and end_sum % 5 == 0 else 0
 
-    def settle(self, options: MatchOptions, players: int, pips: Sequence[int],
+    def settle(self, options: MatchOptions, players: int, pips: Sequence[int] | None,
                finisher: int | None, labels: Sequence[str] | None = None) -> Settlement:
+        assert pips is not None  # the match asks every round of a counting game for its count
         sides = self.sides(players)
         side_pips = [sum(pips[seat] for seat in seats) for seats in sides]
         awards: list[Fraction | int] = [ZERO] * len(sides)
@@ -271,8 +280,9 @@ class FiveUp(Game):
     def placement_points(self, end_sum: int, divisors: Sequence[int] = DEFAULT_DIVISORS) -> int:
         return end_sum // 5 if end_sum > 0 and end_sum % 5 == 0 else 0
 
-    def settle(self, options: MatchOptions, players: int, pips: Sequence[int],
+    def settle(self, options: MatchOptions, players: int, pips: Sequence[int] | None,
                finisher: int | None, labels: Sequence[str] | None = None) -> Settlement:
+        assert pips is not None  # the match asks every round of a counting game for its count
         sides = self.sides(players)
         awards: list[Fraction | int] = [ZERO] * len(sides)
         # each hand is rounded on its own, partners included: never add before rounding
@@ -304,7 +314,9 @@ class FivesAndThrees(Game):
     partnerships_at: int | None = None
     max_called_ends: int | None = 2
     starter_follows_finisher = False  # the highest double starts each round
+    starter_holds_highest_double = True
     going_out_bonus = 1
+    counts_remaining = False  # RULES.md §4.3: remaining tiles score nothing
     own_options = frozenset({"set", "deal", "drawing", "divisors", "immediate_end"})
 
     def default_target(self, players: int) -> int:
@@ -328,7 +340,7 @@ class FivesAndThrees(Game):
             return 0
         return sum(end_sum // d for d in divisors if end_sum % d == 0)
 
-    def settle(self, options: MatchOptions, players: int, pips: Sequence[int],
+    def settle(self, options: MatchOptions, players: int, pips: Sequence[int] | None,
                finisher: int | None, labels: Sequence[str] | None = None) -> Settlement:
         return Settlement((ZERO,) * players, lambda: ["remaining tiles score nothing"])
 

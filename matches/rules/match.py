@@ -127,6 +127,10 @@ class Settle:
     """The round's remaining tiles (``hands``) or pip totals (``pips``), one per seat.
 
     A called round also gives its ``result``: the seat that went out, or None if blocked.
+    The result and the count may come apart: a result alone ends a called round, which
+    then waits for its count like a tracked round that ended by itself (where remaining
+    tiles score nothing, it is settled at once). A count given for a round already
+    settled without one (Fives and Threes) is checked and kept, and scores nothing.
     """
 
     hands: tuple[tuple[Tile, ...], ...] | None = None
@@ -184,6 +188,8 @@ class Round:
     events: list[Event] = field(default_factory=list)
     awards: list[Award | None] = field(default_factory=list)
     placements: list[Score] = field(default_factory=list)
+    # what the table gave for the round's end, its result and count merged (a called
+    # round may have them in two Settle actions); None until it gave either
     settle: Settle | None = None
     settlement: Settlement | None = None
     pips: tuple[int, ...] | None = None
@@ -247,6 +253,7 @@ class Match:
                                              self.options.tile_set.pips)
         self._refuses_overshoot = game.refuses_overshoot(self.options)
         self._ends_on_placement = game.ends_on_placement(self.options)
+        self._counts_remaining = game.counts_remaining
         self._target = self.options.target
         self._top = self.options.tile_set.top
         self.scores: list[Score] = [ZERO] * len(self.sides)
@@ -332,7 +339,9 @@ class Match:
 
     def settle(self, *, hands: Sequence[Sequence[Tile]] | None = None,
                pips: Sequence[int] | None = None, result: RoundEnd | None = None,
-               domino_seat: int | None = None) -> Settlement:
+               domino_seat: int | None = None) -> Settlement | None:
+        """Settle the ended round; None if only a called round's result was given (its
+        count is still to come)."""
         settle = Settle(tuple(tuple(h) for h in hands) if hands is not None else None,
                         tuple(pips) if pips is not None else None, result, domino_seat)
         return self.do(settle)  # type: ignore[no-any-return]
@@ -457,6 +466,9 @@ class Match:
                 award = None
         rnd.events.append(event)
         rnd.awards.append(award)
+        if rnd.end is not None and not self._counts_remaining and self.winner is None:
+            # remaining tiles score nothing: no count to wait for
+            self._close(rnd, None, None)
         return award
 
     def _play(self, rnd: Round, play: Play) -> Award:
@@ -561,10 +573,13 @@ class Match:
 
     # -- settlement ------------------------------------------------------------------
 
-    def _settle(self, settle: Settle) -> Settlement:
+    def _settle(self, settle: Settle) -> Settlement | None:
+        rnd = self.current_round
+        if (rnd is not None and rnd.settled and not self._counts_remaining
+                and not rnd.won_here and not _counted(rnd.settle)):
+            return self._count_after(rnd, settle)
         if self.finished:
             raise MatchOver("the match was won during this round; it takes no hands or pips")
-        rnd = self.current_round
         if rnd is None or rnd.settled:
             raise RoundOver("no round is waiting to be settled")
         end, finisher = rnd.end, rnd.finisher
@@ -572,35 +587,80 @@ class Match:
             if end is None:
                 raise RoundOver("the round has not ended: it ends by itself when a hand is "
                                 "empty or every seat has passed")
-            if settle.result is not None and (settle.result, settle.domino_seat) != (
-                    end, finisher if end is RoundEnd.DOMINO else None):
-                raise RulesError(f"the round ended by {end.value}, not as given")
+            self._check_result(rnd, settle)
         else:
             end, finisher = self._called_result(rnd, settle)
-        if (settle.hands is None) == (settle.pips is None):
-            if settle.hands is None:
+        # a called round keeps its result with its count, in one Settle (the record's way)
+        given = settle if rnd.tracked else Settle(settle.hands, settle.pips, end, finisher)
+        if not _counted(settle):
+            if self._counts_remaining:
+                if rnd.end is None:  # a called round's result alone: its count comes later
+                    rnd.end, rnd.finisher, rnd.settle, rnd.turn = end, finisher, given, None
+                    return None
                 raise HandsMismatch(f"the round ended ({end.value}); its hands or pips "
                                     "are required")
-            raise HandsMismatch("give hands or pips, not both")
-        pips = (self._hands_pips(rnd, settle.hands, finisher) if settle.hands is not None
-                else self._check_pips(rnd, settle.pips, finisher))  # type: ignore[arg-type]
-        settlement = self.game.settle(self.options, self.players, pips, finisher, self.labels)
+            rnd.end, rnd.finisher = end, finisher
+            return self._close(rnd, given, None)
+        pips = self._count(rnd, settle, finisher)
         rnd.end, rnd.finisher = end, finisher
+        return self._close(rnd, given, pips)
+
+    def _close(self, rnd: Round, settle: Settle | None,
+               pips: tuple[int, ...] | None) -> Settlement:
+        """Settle the ended round: the game's settlement, the scores, then the targets."""
+        settlement = self.game.settle(self.options, self.players, pips, rnd.finisher,
+                                      self.labels)
         rnd.settle, rnd.pips, rnd.settlement = settle, pips, settlement
-        if rnd.turn is not None:
-            rnd.turn = None
+        rnd.turn = None
         for side, award in enumerate(settlement.awards):
             self.scores[side] += award
         self._check_winner(rnd, during_round=False)
         rnd.scores = list(self.scores)
         return settlement
 
+    def _count_after(self, rnd: Round, settle: Settle) -> Settlement:
+        """A count for a round settled without one: checked and kept, scoring nothing.
+
+        Why: in Fives and Threes a round is settled as it ends, yet a record may still
+        give its hands or pips, and they must agree with the round like anywhere else.
+        """
+        if not _counted(settle):
+            raise RoundOver(f"round {rnd.number} was settled when it ended: remaining tiles "
+                            f"score nothing in {self.game.slug}")
+        self._check_result(rnd, settle)
+        rnd.pips = self._count(rnd, settle, rnd.finisher)
+        rnd.settle = settle if rnd.tracked else Settle(settle.hands, settle.pips, rnd.end,
+                                                       rnd.finisher)
+        assert rnd.settlement is not None  # settled: the caller checked
+        return rnd.settlement
+
+    def _count(self, rnd: Round, settle: Settle, finisher: int | None) -> tuple[int, ...]:
+        """Each seat's remaining pips from the hands or the pip totals, checked."""
+        if settle.hands is not None and settle.pips is not None:
+            raise HandsMismatch("give hands or pips, not both")
+        if settle.hands is not None:
+            return self._hands_pips(rnd, settle.hands, finisher)
+        assert settle.pips is not None  # _counted: one of the two is given
+        return self._check_pips(rnd, settle.pips, finisher)
+
+    def _check_result(self, rnd: Round, settle: Settle) -> None:
+        """A result given for a round that has already ended must be how it ended."""
+        end = rnd.end
+        assert end is not None  # the callers check that the round has ended
+        seat = rnd.finisher if end is RoundEnd.DOMINO else None
+        if settle.result is None or (settle.result is end
+                                     and settle.domino_seat in (None, seat)):
+            return  # not said, or said as it was (a domino's seat may go unsaid)
+        if not rnd.tracked and seat is not None and any(
+                type(event) is Call and event.goes_out for event in rnd.events):
+            raise RulesError(f"{self.who(seat)} went out with the last call; "
+                             "the result must say so")
+        how = f"with {self.who(seat)}'s domino" if seat is not None else "blocked"
+        raise RulesError(f"the round ended {how}, not as given")
+
     def _called_result(self, rnd: Round, settle: Settle) -> tuple[RoundEnd, int | None]:
-        if rnd.end is not None:  # a going-out call already ended it
-            if settle.result not in (None, RoundEnd.DOMINO) or settle.domino_seat not in (
-                    None, rnd.finisher):
-                raise RulesError(f"{self.who(rnd.finisher)} went out with the last call; "  # type: ignore[arg-type]
-                                 "the result must say so")
+        if rnd.end is not None:  # a going-out call, or a result given before, ended it
+            self._check_result(rnd, settle)
             return rnd.end, rnd.finisher
         if settle.result is None:
             raise RulesError("a called round needs its result: who went out, or blocked")
@@ -682,6 +742,11 @@ class Match:
         # a called round names only its terminal doubles: those are certainly on the table
         return {Tile(end.value, end.value) for event in rnd.events
                 if isinstance(event, Call) for end in event.ends if end.double}
+
+
+def _counted(settle: Settle | None) -> bool:
+    """Whether a settlement gave the round's count (hands or pips), not just its result."""
+    return settle is not None and (settle.hands is not None or settle.pips is not None)
 
 
 @functools.cache

@@ -151,15 +151,19 @@ def _replay_round(match: Match, doc: object, number: int, *, last: bool) -> None
         if not last:
             raise RecordInvalid("the round has not ended, yet another round follows", number)
         return
-    if not has_hands:
-        if last and rnd.tracked:
-            return  # an unfinished match: the table has yet to count the hands
+    if not has_hands and match.game.counts_remaining and not last:
         how = (result[0] if result else rnd.end).value  # type: ignore[union-attr]
         raise RecordInvalid(f"the round ended ({how}); its hands or pips are required", number)
     try:
-        hands = _hands(doc["hands"], number) if "hands" in doc else None
-        pips = _pips(doc["pips"], number) if "pips" in doc else None
-        match.do(Settle(hands, pips, *(result or (None, None))))
+        if has_hands:
+            hands = _hands(doc["hands"], number) if "hands" in doc else None
+            pips = _pips(doc["pips"], number) if "pips" in doc else None
+            match.do(Settle(hands, pips, *(result or (None, None))))
+        elif result is not None and not rnd.ended:
+            # the result alone ends a called round: the match waits for its count (an
+            # unfinished match), or, where remaining tiles score nothing, it is settled
+            match.do(Settle(None, None, *result))
+        # else: ended by itself; settled already, or the table has yet to count the hands
     except RecordInvalid:
         raise
     except RulesError as error:
@@ -285,15 +289,15 @@ def export(match: Match) -> dict[str, Any]:
         if rnd.starter is not None:
             doc["starter"] = rnd.starter
         doc["events"] = [_event_doc(event) for event in rnd.events]
-        settle = rnd.settle
-        if not rnd.tracked and rnd.end is not None and (settle is not None or rnd.won_here):
+        # a called round's result says how it ended, whether or not its count came
+        if not rnd.tracked and rnd.end is not None:
             doc["result"] = ({"domino": rnd.finisher} if rnd.end is RoundEnd.DOMINO
                              else {"blocked": True})
-        if settle is not None:
-            if settle.hands is not None:
-                doc["hands"] = [[str(tile) for tile in hand] for hand in settle.hands]
-            else:
-                doc["pips"] = list(settle.pips or ())
+        settle = rnd.settle  # the result and the count merged, if they came apart
+        if settle is not None and settle.hands is not None:
+            doc["hands"] = [[str(tile) for tile in hand] for hand in settle.hands]
+        elif settle is not None and settle.pips is not None:
+            doc["pips"] = list(settle.pips)
         rounds.append(doc)
     return {
         "format": FORMAT,

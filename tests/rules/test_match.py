@@ -236,7 +236,7 @@ def test_a_block_needs_every_seat_to_pass_in_a_row():
     run(match, "0:pass")
     rnd = current(match)
     assert rnd.end is RoundEnd.BLOCKED and rnd.blocked and rnd.finisher is None
-    assert match.phase == "settle"
+    assert match.phase == "start"  # Fives and Threes counts no hands: settled at once
 
 
 def test_a_block_in_a_drawing_game_once_the_boneyard_is_empty():
@@ -320,7 +320,7 @@ def test_five_up_does_not_end_mid_round_and_tied_leaders_play_on():
     run(match, "0:5-6@5-5:5")
     assert not match.finished and match.phase == "settle"
     settlement = match.settle(hands=[[], tiles("1-1")])  # 2 pips cost nothing
-    assert settlement.awards == (0, 0)
+    assert settlement is not None and settlement.awards == (0, 0)
     assert match.scores == [2, 2] and not match.finished  # tied at the target: play on
     match.start_round(starter=0)
     run(match, "0:5-5", "1:0-5@5-5:5", "0:5-6@5-5:5")
@@ -386,7 +386,7 @@ def test_fives_and_threes_tracked_going_out_overshoot():
     award = run(match, "0:4-5@2-4:4=0")  # 1 + 5 = 6 → 2, + 1 for going out; 1 + 3 > 3
     assert (award.points, award.bonus, award.counted) == (2, 1, 0)
     assert match.scores == [1, 1] and current(match).finisher == 0
-    assert match.phase == "settle"
+    assert match.phase == "start" and current(match).settlement_awards == [0, 0]
 
 
 def test_fives_and_threes_reaching_the_target_exactly_wins_at_once():
@@ -397,15 +397,17 @@ def test_fives_and_threes_reaching_the_target_exactly_wins_at_once():
     assert match.finished and match.winner == 1 and current(match).won_here
 
 
-def test_fives_and_threes_immediate_end_off_counts_everything_and_waits():
+def test_fives_and_threes_immediate_end_off_checks_the_target_once_the_round_is_settled():
     match = Match(FIVES_AND_THREES, 2, {"hand_size": 2, "target": 3, "immediate_end": False})
     match.start_round(starter=0)
     run(match, "0:1-2", "1:2-4@1-2:2")
     award = run(match, "0:4-5@2-4:4")
     assert (award.counted, award.refused) == (3, None)
-    assert match.scores == [4, 1] and not match.finished
-    match.settle(hands=[[], tiles("6-6")])
-    assert match.finished and match.winner == 0
+    # targets are checked once the round is settled: at once, remaining tiles score nothing
+    assert match.scores == [4, 1] and match.finished and match.winner == 0
+    assert not current(match).won_here
+    match.settle(hands=[[], tiles("6-6")])  # a count may still come: checked and kept
+    assert current(match).pips == (0, 12) and match.scores == [4, 1]
 
 
 def test_claim_mismatch_message():
@@ -618,7 +620,7 @@ def test_any_seat_may_start_after_a_block():
     match.start_round(starter=0)
     run(match, "0:6-6", "1:pass", "0:pass")
     settlement = match.settle(pips=[70, 86])
-    assert settlement.awards == (85, 0)
+    assert settlement is not None and settlement.awards == (85, 0)
     assert match.required_starter() is None
     match.start_round(starter=1)
 
@@ -700,3 +702,184 @@ def test_called_ends_may_repeat_values_but_not_doubles():
     assert str(excinfo.value) == "end '10-10' is not a double of the set"
     assert match.scores == [2, 6]  # the refused calls changed nothing
     assert len(current(match).events) == 2
+
+
+# -- Fives and Threes: remaining tiles score nothing, so no count is waited for ----------
+
+def test_fives_and_threes_domino_settles_the_round_at_once():
+    match = short_round(FIVES_AND_THREES)  # 5-5 → 2; 10 → 2; 0 + 6 = 6 → 2, + 1 going out
+    rnd = current(match)
+    assert rnd.end is RoundEnd.DOMINO and rnd.finisher == 0 and rnd.settled
+    assert match.phase == "start" and match.scores == [5, 2] and rnd.scores == [5, 2]
+    assert rnd.settlement_awards == [0, 0]
+    assert rnd.settlement is not None
+    assert rnd.settlement.steps == ("remaining tiles score nothing",)
+    assert (rnd.settle, rnd.pips) == (None, None)  # no count was given
+    match.start_round(starter=1)  # nothing left to settle: the next round may start
+
+
+def test_fives_and_threes_count_after_the_settlement_is_checked_and_kept():
+    match = short_round(FIVES_AND_THREES)
+    before = copy.deepcopy(state(match))
+    with pytest.raises(HandsMismatch, match="^hands: seat 1 shows 2 tiles but holds 1$"):
+        match.settle(hands=[[], tiles("1-1", "2-2")])
+    with pytest.raises(HandsMismatch, match="^hands: seat 1 shows 5-5, which is on the table$"):
+        match.settle(hands=[[], tiles("5-5")])
+    with pytest.raises(HandsMismatch, match="^pips: seat 0 went out and cannot hold 3 pips$"):
+        match.settle(pips=[3, 2])
+    with pytest.raises(RulesError, match="^the round ended with seat 0's domino, not as given$"):
+        match.settle(pips=[0, 2], result=RoundEnd.BLOCKED)
+    with pytest.raises(RoundOver, match="^round 1 was settled when it ended: remaining tiles "
+                                        "score nothing in fives-and-threes$"):
+        match.settle()
+    assert state(match) == before  # every refusal left the match as it was
+    settlement = match.settle(hands=[[], tiles("1-1")], result=RoundEnd.DOMINO, domino_seat=0)
+    rnd = current(match)
+    assert settlement is rnd.settlement and rnd.pips == (0, 2)
+    assert rnd.settle is not None and rnd.settle.hands == ((), (Tile(1, 1),))
+    assert match.scores == [5, 2] and rnd.settlement_awards == [0, 0]  # still nothing
+    with pytest.raises(RoundOver, match="^no round is waiting to be settled$"):
+        match.settle(pips=[0, 2])  # the count is kept once
+
+
+def test_fives_and_threes_block_is_settled_at_once_and_takes_a_count():
+    match = Match(FIVES_AND_THREES, 2, {"hand_size": 3})
+    match.start_round(starter=0)
+    run(match, "0:6-6", "1:pass", "0:pass")
+    rnd = current(match)
+    assert rnd.blocked and rnd.settled and match.phase == "start"
+    with pytest.raises(HandsMismatch, match=r"^pips: no 2 unseen tiles add up to 0 \(seat 0\)$"):
+        match.settle(pips=[0, 3])
+    match.settle(pips=[1, 31])
+    assert rnd.pips == (1, 31) and match.scores == [4, 0]  # 12 → 4 + 0; the count: nothing
+
+
+def test_fives_and_threes_called_going_out_settles_the_round_at_once():
+    match = Match(FIVES_AND_THREES, 2)
+    match.start_round(mode=RoundMode.CALLED)
+    match.call(0, ends("6-6", "3"))
+    award = match.call(1, ends("4", "2"), goes_out=True)  # 6 → 2, + 1 for going out
+    rnd = current(match)
+    assert award.counted == 3 and rnd.finisher == 1 and rnd.settled
+    assert match.phase == "start" and match.scores == [8, 3]
+    with pytest.raises(HandsMismatch, match="^hands: seat 1 shows 1 tiles, but went out$"):
+        match.settle(hands=[tiles("1-2"), tiles("0-0")])
+    with pytest.raises(RulesError, match="^seat 1 went out with the last call; the result "
+                                         "must say so$"):
+        match.settle(pips=[3, 0], result=RoundEnd.DOMINO, domino_seat=0)
+    match.settle(pips=[3, 0], result=RoundEnd.DOMINO, domino_seat=1)
+    assert rnd.settle is not None and rnd.settle.result is RoundEnd.DOMINO
+    assert rnd.pips == (3, 0) and match.scores == [8, 3]
+
+
+def test_fives_and_threes_called_block_is_settled_without_a_count():
+    match = Match(FIVES_AND_THREES, 2)
+    match.start_round(mode=RoundMode.CALLED)
+    match.call(0, ends("6-6", "3"))
+    settlement = match.settle(result=RoundEnd.BLOCKED)
+    rnd = current(match)
+    assert settlement is not None and settlement.awards == (0, 0)
+    assert rnd.blocked and rnd.settled and rnd.pips is None and match.phase == "start"
+    assert rnd.settle is not None and rnd.settle.result is RoundEnd.BLOCKED
+    match.settle(pips=[4, 9])  # the count, given after: checked and kept with the result
+    assert rnd.settle is not None and (rnd.settle.pips, rnd.settle.result) == (
+        (4, 9), RoundEnd.BLOCKED)
+    assert match.scores == [8, 0]
+
+
+def test_fives_and_threes_round_won_during_play_takes_no_count():
+    match = Match(FIVES_AND_THREES, 2, {"hand_size": 2, "target": 5})
+    match.start_round(starter=0)
+    run(match, "0:5-5", "1:0-5@5-5:5", "0:5-6@5-5:5")  # going out reaches 5 exactly
+    rnd = current(match)
+    assert match.finished and rnd.won_here and not rnd.settled
+    with pytest.raises(MatchOver, match="^the match was won during this round; it takes no "
+                                        "hands or pips$"):
+        match.settle(hands=[[], tiles("1-1")])
+
+
+def test_undo_of_the_going_out_play_unsettles_a_fives_and_threes_round():
+    match = short_round(FIVES_AND_THREES)
+    match.settle(pips=[0, 2])
+    assert type(match.undo()).__name__ == "Settle"
+    rnd = current(match)
+    assert rnd.settled and rnd.pips is None  # settled still, as it ended: only the count went
+    match.undo()
+    rnd = current(match)
+    assert not rnd.ended and not rnd.settled and match.phase == "play"
+    assert match.scores == [2, 2]
+
+
+# -- a called round's result before its count (All Fives, Five Up) ---------------------
+
+def called_to_result(game=ALL_FIVES, **result):
+    """Two calls of a called round, then its result alone (no count yet)."""
+    match = Match(game, 2)
+    match.start_round(mode=RoundMode.CALLED)
+    match.call(0, ends("6-6", "3"))  # 15
+    match.call(1, ends("2-2", "1"))  # 5
+    assert match.settle(**result) is None  # nothing settled yet
+    return match
+
+
+@pytest.mark.parametrize("game", [ALL_FIVES, FIVE_UP])
+def test_a_called_rounds_result_alone_ends_it_and_it_waits_for_its_count(game):
+    match = called_to_result(game, result=RoundEnd.DOMINO, domino_seat=1)
+    rnd = current(match)
+    assert rnd.end is RoundEnd.DOMINO and rnd.finisher == 1 and rnd.turn is None
+    assert match.phase == "settle" and not rnd.settled and rnd.settlement_awards == [0, 0]
+    assert summary(match)["rounds"][0]["finisher"] == 1
+    with pytest.raises(RoundOver, match="^round 1 has ended but is not settled: give its "
+                                        "hands or pips first$"):
+        match.start_round(starter=1)
+    with pytest.raises(RoundOver, match=r"^the round already ended \(domino\)$"):
+        match.call(0, ends("5"))
+    with pytest.raises(HandsMismatch, match=r"^the round ended \(domino\); its hands or pips "
+                                            "are required$"):
+        match.settle(result=RoundEnd.DOMINO, domino_seat=1)
+    with pytest.raises(RulesError, match="^the round ended with seat 1's domino, not as given$"):
+        match.settle(pips=[12, 0], result=RoundEnd.DOMINO, domino_seat=0)
+    settlement = match.settle(pips=[12, 0])  # the result is not said again
+    assert settlement is not None and rnd.settled and match.phase == "start"
+    assert rnd.settle is not None and (rnd.settle.pips, rnd.settle.result,
+                                       rnd.settle.domino_seat) == ((12, 0), RoundEnd.DOMINO, 1)
+    # the finisher starts the next round
+    assert match.required_starter() == 1
+    with pytest.raises(RulesError, match="^seat 1 placed the last tile of round 1 and must "
+                                         "start, not seat 0$"):
+        match.start_round(starter=0)
+    match.start_round(starter=1)
+
+
+def test_a_called_rounds_count_after_its_result_scores_as_one_settlement():
+    apart = called_to_result(result=RoundEnd.DOMINO, domino_seat=1)
+    apart.settle(pips=[12, 0], result=RoundEnd.DOMINO, domino_seat=1)  # said again: equal
+    together = Match(ALL_FIVES, 2)
+    together.start_round(mode=RoundMode.CALLED)
+    together.call(0, ends("6-6", "3"))
+    together.call(1, ends("2-2", "1"))
+    together.settle(pips=[12, 0], result=RoundEnd.DOMINO, domino_seat=1)
+    assert summary(apart) == summary(together) and apart.scores == [15, 5 + 10]
+    assert export(apart) == export(together)  # the record merges the two settle actions
+    assert len(apart.log) == len(together.log) + 1
+
+
+def test_a_called_block_before_its_count_has_no_finisher():
+    match = called_to_result(result=RoundEnd.BLOCKED)
+    assert current(match).blocked and current(match).finisher is None
+    assert match.phase == "settle"
+    match.settle(pips=[12, 9])  # 9 is lower: seat 1 wins 12 → 10
+    assert match.scores == [15, 5 + 10] and match.required_starter() is None
+
+
+def test_undo_takes_back_a_called_rounds_count_then_its_result():
+    match = called_to_result(result=RoundEnd.DOMINO, domino_seat=1)
+    waiting = copy.deepcopy(state(match))
+    match.settle(pips=[12, 0])
+    assert type(match.undo()).__name__ == "Settle"
+    assert state(match) == waiting and match.phase == "settle"
+    match.undo()
+    rnd = current(match)
+    assert match.phase == "play" and rnd.end is None and rnd.finisher is None
+    assert rnd.settle is None
+    match.call(0, ends("5"))  # the round is open to calls again

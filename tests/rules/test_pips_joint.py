@@ -82,8 +82,10 @@ def test_five_seats_whose_totals_fit_alone_but_not_together_are_refused():
     pips = [80, 100, 99, 98, 99]
     with pytest.raises(HandsMismatch, match=joint(*zip(NAMES, pips, strict=True))):
         match.settle(pips=pips)
-    assert not current(match).settled  # refused: the round still waits for its count
+    # refused: Fives and Threes settled the round as it ended, and no count is kept
+    assert current(match).pips is None and current(match).settle is None
     match.settle(pips=[80, 100, 99, 98, 100])  # 477: the same seats, one pip more
+    assert current(match).pips == (80, 100, 99, 98, 100)
 
 
 def test_seats_competing_for_the_same_big_and_small_tiles_are_refused():
@@ -129,7 +131,7 @@ def test_a_deal_that_fits_together_is_accepted_and_scored():
         match.settle(pips=[30, 40, 40, 45])  # 155: one pip is nowhere
     settlement = match.settle(pips=[30, 40, 40, 46])
     # 30 + 40 = 70 against 40 + 46 = 86: seats 0 and 2 win 86, rounded to 85
-    assert settlement.awards == (85, 0)
+    assert settlement is not None and settlement.awards == (85, 0)
     assert match.scores == [85, 0]
     assert current(match).pips == (30, 40, 40, 46)
 

@@ -243,6 +243,12 @@ def called(game="all-fives", events=(), result=None, players=2, **round_fields):
             "options": {}, "rounds": [doc]}
 
 
+def followed(document):
+    """``document`` with one more round after its first: the first is no longer the last."""
+    document["rounds"].append({"mode": "ends", "events": []})
+    return document
+
+
 def test_called_round_sums_the_ends_and_checks_the_claim():
     match = replay(called(events=[{"seat": 0, "ends": ["6-6", "3"], "claim": 15},
                                   {"seat": 1, "ends": ["2-2", "1"]}],
@@ -293,7 +299,7 @@ def test_called_round_export_round_trips():
      "round 1: result must be {\"domino\": seat} or {\"blocked\": true}, not "
      "{\"domino\": true}"),
     (called(result={"domino": 5}, pips=[0, 1]), "round 1: result: seat 5 is not at this table"),
-    (called(events=[{"seat": 0, "ends": ["5"]}], result={"domino": 0}),
+    (followed(called(events=[{"seat": 0, "ends": ["5"]}], result={"domino": 0})),
      "round 1: the round ended (domino); its hands or pips are required"),
     (called(events=[{"seat": 0, "ends": ["5"]}], pips=[0, 1]),
      "round 1: the round has not ended; hands and pips are refused"),
@@ -320,6 +326,97 @@ def test_called_fives_and_threes_going_out_gets_the_bonus():
     match = replay(document)
     assert match.scores == [8, 3]  # 15 → 8; 6 → 2 + 1 for going out
     assert match.current_round is not None and match.current_round.finisher == 1
+
+
+# -- rounds without a count: Fives and Threes, and a called round's result alone -------
+
+def fives_and_threes_record(options=None, **first_round):
+    """Two tracked rounds of two tiles each: seat 0 goes out (5-5, 0-5, 5-6), then 6-6 and
+    a block. No hands or pips unless ``first_round`` gives them."""
+    return {"format": FORMAT, "game": "fives-and-threes", "players": ["Olena", "Taras"],
+            "options": {"hand_size": 2, **(options or {})}, "rounds": [
+                {"starter": 0, "events": [{"seat": 0, "play": "5-5"},
+                                          {"seat": 1, "play": "0-5", "at": "5-5:5"},
+                                          {"seat": 0, "play": "5-6", "at": "5-5:5"}],
+                 **first_round},
+                {"starter": 1, "events": [{"seat": 1, "play": "6-6"}, {"seat": 0, "pass": True},
+                                          {"seat": 1, "pass": True}]}]}
+
+
+def test_fives_and_threes_rounds_need_no_count():
+    document = fives_and_threes_record()
+    match = replay(document)
+    assert match.status == "in-progress" and match.phase == "start"
+    assert summary(match)["rounds"] == [
+        {"placements": [5, 2], "settlement": [0, 0], "finisher": 0, "blocked": False,
+         "scores": [5, 2]},
+        {"placements": [0, 4], "settlement": [0, 0], "finisher": None, "blocked": True,
+         "scores": [5, 6]}]
+    assert export(match) == document  # no count is made up
+    assert summary(roundtrip(match)) == summary(match)
+
+
+def test_fives_and_threes_count_is_checked_kept_and_changes_nothing():
+    counted = fives_and_threes_record(hands=[[], ["1-1"]])
+    match = replay(counted)
+    assert export(match) == counted
+    assert summary(match) == summary(replay(fives_and_threes_record()))
+    assert refused(fives_and_threes_record(hands=[[], ["1-1", "2-2"]])) == \
+        "round 1: hands: seat 1 shows 2 tiles but holds 1"
+    assert refused(fives_and_threes_record(pips=[0, 60])) == \
+        "round 1: pips: no unseen tile has 60 pips (seat 1)"
+    assert refused(fives_and_threes_record(hands=[[], ["1-1"]], pips=[0, 2])) == \
+        "round 1: give hands or pips, not both"
+
+
+@pytest.mark.parametrize("count", [{}, {"pips": [0, 2]}])
+def test_fives_and_threes_match_won_at_the_settlement_may_give_its_count(count):
+    # immediate end off: the 5 seat 0 has after its going out is checked after the round
+    document = fives_and_threes_record({"immediate_end": False, "target": 5}, **count)
+    document["rounds"].pop()
+    match = replay(document)
+    assert (match.status, match.winner) == ("finished", 0)
+    assert not match.rounds[0].won_here and match.rounds[0].settled
+    assert export(match) == document
+    followed_by_more = fives_and_threes_record({"immediate_end": False, "target": 5}, **count)
+    assert refused(followed_by_more) == "round 2: the match was already won; no round may follow"
+
+
+def test_fives_and_threes_round_won_during_play_refuses_a_count():
+    document = fives_and_threes_record({"target": 5}, pips=[0, 2])  # immediate end: at once
+    document["rounds"].pop()
+    assert refused(document) == ("round 1: the match was won during this round; hands and "
+                                 "pips are refused")
+
+
+def test_fives_and_threes_called_rounds_need_no_count():
+    document = called("fives-and-threes", events=[{"seat": 0, "ends": ["6-6", "3"]}],
+                      result={"blocked": True})
+    document["rounds"].append({"mode": "ends", "events": [
+        {"seat": 1, "ends": ["4", "2"]}], "result": {"domino": 1}})
+    match = replay(document)
+    assert match.phase == "start" and match.scores == [8, 3]
+    assert [r["finisher"] for r in summary(match)["rounds"]] == [None, 1]
+    assert export(match) == document
+    document["rounds"][1]["hands"] = [["0-0"], ["1-2"]]
+    assert refused(document) == "round 2: hands: seat 1 shows 1 tiles, but went out"
+
+
+@pytest.mark.parametrize("game", ["all-fives", "five-up"])
+@pytest.mark.parametrize(("result", "finisher", "blocked", "pips"), [
+    ({"domino": 1}, 1, False, [12, 0]), ({"blocked": True}, None, True, [12, 9])])
+def test_a_called_last_round_with_its_result_but_no_count_waits_for_it(game, result, finisher,
+                                                                         blocked, pips):
+    document = called(game, events=[{"seat": 0, "ends": ["6-6", "3"]}], result=result)
+    match = replay(document)
+    assert match.status == "in-progress" and match.phase == "settle"
+    [rnd] = summary(match)["rounds"]
+    assert (rnd["finisher"], rnd["blocked"], rnd["settlement"]) == (finisher, blocked, [0, 0])
+    assert export(match) == document  # the result, and no count
+    # the count comes later, as a second settle action; the record holds them as one
+    match.settle(pips=pips)
+    assert export(match)["rounds"][0] == {**document["rounds"][0], "pips": pips}
+    assert summary(roundtrip(match)) == summary(match) and match.phase == "start"
 
 
 # -- .jsonl ----------------------------------------------------------------------------
@@ -373,6 +470,29 @@ def test_export_then_import_gives_the_same_record_and_summary(config, seed, pips
     match = replay(loads(text))
     assert export(match) == document
     assert summary(replay(loads(json.dumps(export(match))))) == summary(match)
+
+
+def _stripped(document):
+    """The record with every round's hands and pips taken out."""
+    stripped = copy.deepcopy(document)
+    for rnd in stripped["rounds"]:
+        rnd.pop("hands", None)
+        rnd.pop("pips", None)
+    return stripped
+
+
+@PROPERTY
+@given(config=st.sampled_from([c for c in CONFIGS if c[0] is FIVES_AND_THREES]), seed=seeds,
+       pips=st.booleans(), finish=st.booleans())
+def test_fives_and_threes_without_its_counts_replays_to_the_same_summary(config, seed, pips,
+                                                                          finish):
+    game, players, options = config
+    document = simulated_record(game, players, seed=seed, options=options, pips=pips,
+                                finish=finish, max_rounds=40)
+    stripped = _stripped(document)
+    match = replay(stripped)
+    assert summary(match) == summary(replay(document))
+    assert export(match) == stripped
 
 
 @PROPERTY
