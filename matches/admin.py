@@ -9,6 +9,7 @@ from django.http import HttpRequest
 from matches import services
 from matches.models import (
     Change,
+    DeletedMatch,
     Event,
     Match,
     Player,
@@ -163,4 +164,27 @@ class ScorerGrantAdmin(admin.ModelAdmin):
     readonly_fields = ["match", "label", "is_creator", "created_at", "last_used_at"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+
+@admin.register(DeletedMatch)
+class DeletedMatchAdmin(admin.ModelAdmin):
+    """Matches their scorers deleted, each kept as its match record: read only. To bring
+    one back, download its record and import it ("Import match records")."""
+
+    list_display = ["names", "game", "deleted_at", "grant_label", "user", "public_id"]
+    list_filter = ["game", "deleted_at"]
+    search_fields = ["names", "public_id"]
+    date_hierarchy = "deleted_at"
+    list_select_related = ["user"]
+    readonly_fields = ["public_id", "game", "names", "record", "deleted_at", "grant_label",
+                       "user"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False

@@ -5,6 +5,7 @@ from django.urls import path
 from matches.views import clubs as club_views
 from matches.views import history as history_views
 from matches.views import leagues as league_views
+from matches.views import management as management_views
 from matches.views import records as views_records
 from matches.views import scoring as views
 
@@ -72,6 +73,11 @@ urlpatterns = [
     path(scorer + "settle/", views.settle, name="settle"),
     path(scorer + "round/", views.round_next, name="round"),
     path(scorer + "undo/", views.undo, name="undo"),
+    path(scorer + "abandon/", management_views.abandon, name="abandon"),
+    path(scorer + "resume/", management_views.resume, name="resume"),
+    path(scorer + "delete/", management_views.delete, name="delete"),
+    path(scorer + "rename/", management_views.rename, name="rename"),
+    path(scorer + "rematch/", management_views.rematch, name="rematch"),
     # links shared before the scorer's secret left the address bar still join; last, so
     # that the scorepad's own addresses above are never read as a secret
     path(scorer + "<str:token>/", views.join, name="join_legacy"),

@@ -253,6 +253,10 @@ class Round(models.Model):
     settled = models.BooleanField(_("settled"), default=False)
     hands = models.JSONField(_("remaining hands"), null=True, blank=True)
     pips = models.JSONField(_("remaining pips"), null=True, blank=True)
+    # a called round whose result was given on its own (its count, if any, came after):
+    # two settle actions in the change log where one tap gives one, and the rows must
+    # give back the log's actions one for one (undo, restore and backups compare them)
+    result_apart = models.BooleanField(_("result given before its count"), default=False)
     # the change that started the round, and the one that took its start back, if any
     change = models.ForeignKey("Change", on_delete=models.RESTRICT, null=True, blank=True,
                                related_name="rounds")

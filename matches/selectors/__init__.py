@@ -1,4 +1,5 @@
-"""Reads, one module per concern: ``scoring`` (matches), ``clubs`` and ``leagues``."""
+"""Reads, one module per concern: ``scoring`` (matches), ``management`` (how a match
+ended), ``clubs`` and ``leagues``."""
 
 from matches.selectors.clubs import (
     club_for_viewer,
@@ -17,7 +18,14 @@ from matches.selectors.leagues import (
     game_scores,
     season_divisions,
 )
+from matches.selectors.management import (
+    MatchEnd,
+    before_play,
+    duration_words,
+    match_end_summary,
+)
 from matches.selectors.scoring import (
+    NO_ACTION_KINDS,
     actions_at,
     can_restore,
     change_history,
@@ -27,10 +35,12 @@ from matches.selectors.scoring import (
     match_engine,
     match_grants,
     match_list,
+    match_miscalls,
     match_names,
     match_record,
     match_summary,
-    round_settle_action,
+    results_apart,
+    round_settle_actions,
     score_decimal,
     scorer_grant,
 )
@@ -49,6 +59,11 @@ __all__ = [
     "club_players",
     "membership",
     "visible_clubs",
+    "MatchEnd",
+    "before_play",
+    "duration_words",
+    "match_end_summary",
+    "NO_ACTION_KINDS",
     "actions_at",
     "can_restore",
     "change_history",
@@ -56,12 +71,14 @@ __all__ = [
     "event_action",
     "match_actions",
     "match_engine",
+    "match_miscalls",
     "match_grants",
     "match_list",
     "match_names",
     "match_record",
     "match_summary",
-    "round_settle_action",
+    "results_apart",
+    "round_settle_actions",
     "score_decimal",
     "scorer_grant",
 ]

@@ -62,14 +62,44 @@ def event_action(event: Event) -> rules.Event:
                       claim, event.goes_out)
 
 
-def round_settle_action(round_: Round) -> rules.Settle:
-    hands = (tuple(tuple(rules.Tile.parse(t) for t in hand) for hand in round_.hands)
-             if round_.hands is not None else None)
-    pips = tuple(round_.pips) if round_.pips is not None else None
+def round_settle_actions(round_: Round) -> list[rules.Settle]:
+    """The round's settle actions, one for one as the change log holds them.
+
+    A called round's result given on its own comes first; then the count, if one was
+    given (naming a called round's result). None at all for a round still waiting for
+    its count, or one settled as it ended (Fives and Threes: remaining tiles score
+    nothing) with no count given.
+    """
     result = None
-    if round_.mode == RoundMode.CALLED:
-        result = rules.RoundEnd(round_.end) if round_.end else None
-    return rules.Settle(hands, pips, result, round_.finisher if result else None)
+    if round_.mode == RoundMode.CALLED and round_.end:
+        result = rules.RoundEnd(round_.end)
+    seat = round_.finisher if result else None
+    actions = []
+    if round_.result_apart:
+        actions.append(rules.Settle(None, None, result, seat))
+    if round_.hands is not None or round_.pips is not None:
+        hands = (tuple(tuple(rules.Tile.parse(t) for t in hand) for hand in round_.hands)
+                 if round_.hands is not None else None)
+        pips = tuple(round_.pips) if round_.pips is not None else None
+        actions.append(rules.Settle(hands, pips, result, seat))
+    return actions
+
+
+def results_apart(docs: Sequence[Any]) -> set[int]:
+    """The numbers of the rounds whose result came in a settle action of its own, with
+    no count (``Round.result_apart``), among action documents (:mod:`matches.actions`)
+    in the order of the change log. Anything else in ``docs`` is passed over: a backup's
+    log is checked against the rows after this."""
+    numbers: set[int] = set()
+    number = 0
+    for doc in docs:
+        body = doc.get("settle") if isinstance(doc, dict) else None
+        if isinstance(doc, dict) and "start" in doc:
+            number += 1
+        elif (isinstance(body, dict) and body.get("hands") is None
+              and body.get("pips") is None):
+            numbers.add(number)
+    return numbers
 
 
 def match_actions(match: Match) -> list[rules.Action]:
@@ -84,9 +114,27 @@ def match_actions(match: Match) -> list[rules.Action]:
             rules.RoundMode.TRACKED
         actions.append(rules.StartRound(round_.starter, mode))
         actions.extend(event_action(event) for event in events_by_round.get(round_.pk, ()))
-        if round_.settled:
-            actions.append(round_settle_action(round_))
+        actions.extend(round_settle_actions(round_))
     return actions
+
+
+def match_miscalls(match: Match) -> dict[int, list[str]]:
+    """Per round number, the wrong calls of its live placements, in the table's words."""
+    names = match_names(match)
+    notes: dict[int, list[str]] = {}
+    events = (match.events.filter(undone_by=None, miscall__isnull=False)
+              .select_related("round").order_by("number"))
+    for event in events:
+        what = event.tile if event.kind == EventKind.PLAY else "a called placement"
+        notes.setdefault(event.round.number, []).append(
+            f"{names[event.seat]} called {show_decimal(event.miscall)} for {what}; "
+            f"the rules give {show_decimal(event.points)}, which counted")
+    return notes
+
+
+def show_decimal(value: Decimal | None) -> str:
+    """A stored score as the table writes it (halves as ½)."""
+    return rules.show_points(claim_value(value) or 0)
 
 
 def match_engine(match: Match) -> rules.Match:
@@ -94,6 +142,11 @@ def match_engine(match: Match) -> rules.Match:
     names = match_names(match)
     return rules.Match.replay(match.rules_game, names, match.options, match_actions(match),
                               labels=names)
+
+
+# changes to the match itself (its names, whether it is played on), not to the table:
+# they hold no engine action, so replaying the log passes over them
+NO_ACTION_KINDS = (ChangeKind.RENAME, ChangeKind.ABANDON)
 
 
 def actions_at(match: Match, version: int) -> list[dict[str, Any]]:
@@ -106,6 +159,8 @@ def actions_at(match: Match, version: int) -> list[dict[str, Any]]:
             docs = list(action["actions"])
         elif kind == ChangeKind.UNDO:
             docs.pop()
+        elif kind in NO_ACTION_KINDS:
+            continue
         else:
             docs.append(action)
     return docs

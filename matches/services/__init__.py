@@ -1,5 +1,6 @@
-"""Writes, one module per concern: ``scoring`` (matches), ``clubs`` (clubs, members,
-players) and ``leagues`` (seasons, fixtures, sign-off)."""
+"""Writes, one module per concern: ``scoring`` (matches), ``management`` (abandon,
+resume, rename, rematch, delete), ``clubs`` (clubs, members, players) and ``leagues``
+(seasons, fixtures, sign-off)."""
 
 from matches.services.clubs import (
     club_create,
@@ -33,15 +34,31 @@ from matches.services.leagues import (
     season_create,
     season_lock,
 )
+from matches.services.management import (
+    NAME_NEEDED,
+    NAME_TOO_LONG,
+    NOT_ABANDONED,
+    NOT_IN_PROGRESS,
+    NOT_OVER,
+    RENAME_AFTER_PLAY,
+    RENAME_CLUB_PLAYER,
+    match_abandon,
+    match_delete_recorded,
+    match_rematch,
+    match_resume,
+    seats_rename,
+)
 from matches.services.ratings import (
     match_delete,
     ratings_follow,
     ratings_recompute,
 )
 from matches.services.scoring import (
+    MATCH_ABANDONED,
     NOTHING_TO_RESTORE,
     OUT_OF_DATE,
     PLAYERS_DIFFERENT,
+    MatchAbandoned,
     MatchStarted,
     OutOfDate,
     User,
@@ -64,6 +81,20 @@ from matches.services.scoring import (
 )
 
 __all__ = [
+    "MATCH_ABANDONED",
+    "MatchAbandoned",
+    "NAME_NEEDED",
+    "NAME_TOO_LONG",
+    "NOT_ABANDONED",
+    "NOT_IN_PROGRESS",
+    "NOT_OVER",
+    "RENAME_AFTER_PLAY",
+    "RENAME_CLUB_PLAYER",
+    "match_abandon",
+    "match_delete_recorded",
+    "match_rematch",
+    "match_resume",
+    "seats_rename",
     "actions_record",
     "match_delete",
     "ratings_follow",

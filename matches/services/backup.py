@@ -13,7 +13,8 @@ order they are restored, each naming its ``"type"``::
         "home_players": […], "away_players": […]}], "changes": [{…}]}]}]}
     {"type": "match", "record": {<domino-match/1>}, "public_id": "…", "scorer_token": "…",
         "version": 7, "created_by": 1, "started_at": "…", "finished_at": "…",
-        "seat_players": [3, 5], "fixture_game": 2, "grants": [{…}], "changes": [{…}]}
+        "seat_players": [3, 5], "fixture_game": 2, "abandoned": false, "grants": [{…}],
+        "changes": [{…}]}
     {"type": "end", "counts": {"users": 5, "clubs": 1, …}}
 
 Clubs, players, seasons and users keep their ids (a fixture's address holds its id),
@@ -64,6 +65,7 @@ from matches.models import (
     FixtureGame,
     GameKind,
     Match,
+    MatchStatus,
     Membership,
     Player,
     Round,
@@ -71,7 +73,13 @@ from matches.models import (
     Season,
     Seat,
 )
-from matches.selectors import match_actions, match_record
+from matches.selectors import (
+    NO_ACTION_KINDS,
+    match_actions,
+    match_record,
+    results_apart,
+    round_settle_actions,
+)
 from matches.services.ratings import ratings_recompute
 from matches.services.scoring import match_import
 
@@ -200,6 +208,8 @@ def _match_doc(match: Match) -> dict[str, Any]:
         **_row(match, MATCH_FIELDS + _match_links()),
         "seat_players": [seat.player_id for seat in match.seats.order_by("position")],
         "fixture_game": fixture_game,
+        # a record does not say a match was abandoned (the replay says in progress)
+        "abandoned": match.status == MatchStatus.ABANDONED,
         "grants": [_row(grant, GRANT_FIELDS) for grant in grants],
         "changes": [{**_row(change, CHANGE_FIELDS),
                      "grant": grant_index.get(change.grant_id)
@@ -388,6 +398,8 @@ def _match_restore(doc: dict[str, Any]) -> None:
     hold, set to the stored values."""
     match = match_import(document=doc["record"])
     _assign(match, doc, MATCH_FIELDS + _match_links(), optional=MATCH_LINKS)
+    if doc.get("abandoned"):  # absent from files made before matches could be abandoned
+        match.status = MatchStatus.ABANDONED
     match.full_clean()
     match.save()
     seat_players = doc["seat_players"]
@@ -424,6 +436,9 @@ def _changes_restore(match: Match, docs: list[dict[str, Any]],
         raise BackupInvalid(f"the change log does not run from version 1 to {match.version}")
     changes = Change.objects.bulk_create(changes)
     live, made_by = _live_actions(changes)
+    # the record gives a called round's result and count together; the log may hold
+    # them as two taps, which the rows say so they give the log's actions back
+    match.rounds.filter(number__in=results_apart(live)).update(result_apart=True)
     if live != [action_doc(action) for action in match_actions(match)]:
         raise BackupInvalid(LOG_MISMATCH)
     by_version = {change.version: change for change in changes}
@@ -440,7 +455,7 @@ def _changes_restore(match: Match, docs: list[dict[str, Any]],
             assert event.change is not None
             event.recorded_at = event.change.made_at
             events.append(event)
-        if round_.settled:
+        for _ in round_settle_actions(round_):
             next(made)
     Round.objects.bulk_update(rounds, ["change"])
     Event.objects.bulk_update(events, ["change", "recorded_at"])
@@ -468,6 +483,8 @@ def _live_actions(changes: list[Change]) -> tuple[list[dict[str, Any]], list[int
                 raise BackupInvalid(f"{LOG_MISMATCH}: version {change.version} undoes nothing")
             docs.pop()
             made_by.pop()
+        elif change.kind in NO_ACTION_KINDS:
+            continue  # a rename or an abandon: no engine action
         else:
             docs.append(change.action)
             made_by.append(change.version)

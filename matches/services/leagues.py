@@ -165,8 +165,10 @@ def fixture_game_start(*, fixture: Fixture, by: User, number: int,
     fixture = _locked(fixture)
     _captain_or_admin(fixture, by, fixture.home)
     _check_lineup(fixture, number, home_players, away_players)
-    game = fixture.games.filter(number=number).first()
-    if game is not None and (game.match_id is not None or game.home_score is not None):
+    game = fixture.games.select_related("match").filter(number=number).first()
+    # an abandoned game gave no result: it may be played again (its match stays, unlinked)
+    if game is not None and (game.home_score is not None or (
+            game.match is not None and game.match.status != MatchStatus.ABANDONED)):
         raise ValidationError(_("Game %(n)s already has its score.") % {"n": number})
     season = fixture.division.season
     seated = [p for pair in zip(home_players, away_players, strict=True) for p in pair]
@@ -396,7 +398,8 @@ def _keep_score(fixture: Fixture, number: int, game: FixtureGame | None,
 
 
 def game_scores(game: FixtureGame) -> tuple[int, int] | None:
-    """A game's final score: keyed in, or its scorepad match's once that is finished."""
+    """A game's final score: keyed in, or its scorepad match's once that is finished (an
+    abandoned one has none: it is no result)."""
     if game.match is not None:
         if game.match.status != MatchStatus.FINISHED:
             return None

@@ -47,7 +47,14 @@ from matches.models import (
     new_scorer_token,
 )
 from matches.record_files import RecordSource
-from matches.selectors import actions_at, match_actions, match_engine, match_names, score_decimal
+from matches.selectors import (
+    actions_at,
+    match_actions,
+    match_engine,
+    match_names,
+    results_apart,
+    score_decimal,
+)
 from matches.services.ratings import ratings_follow
 
 User = AbstractBaseUser | AnonymousUser
@@ -56,6 +63,16 @@ PLAYERS_DIFFERENT = _("Each player needs a different name: %(name)s sits twice."
 OUT_OF_DATE = _("Not recorded: the match moved on since this page was drawn (another phone "
                 "scored, or the tap came late). Here is the table as it stands now.")
 NOTHING_TO_RESTORE = _("Version %(version)s is not an earlier version of this match.")
+MATCH_ABANDONED = _("This match was abandoned: nothing more can be scored on it unless a "
+                    "scorer resumes it.")
+
+
+class MatchAbandoned(rules.RulesError):
+    """A scoring write (a tap, an undo, a restore) on an abandoned match: refused, like
+    the engine refuses one after a win, until a scorer resumes the match."""
+
+    def __init__(self) -> None:
+        super().__init__(str(MATCH_ABANDONED))
 
 
 class OutOfDate(Exception):
@@ -163,6 +180,7 @@ def event_record(*, match: Match, action: rules.Event, version: int | None = Non
     except rules.ClaimMismatch as miscall:
         # The tile is on the table whatever was called: record it with the rules'
         # points and keep the wrong call beside it, rather than make the scorer start over.
+        match.refresh_from_db(fields=["version"])  # the savepoint took its bump back
         claim = action.claim  # type: ignore[union-attr]
         uncalled: rules.Event
         if isinstance(action, rules.Play):
@@ -206,13 +224,20 @@ def round_settle(*, match: Match, hands: Sequence[Sequence[rules.Tile]] | None =
                  domino_seat: int | None = None, version: int | None = None,
                  key: UUID | None = None, grant: ScorerGrant | None = None,
                  user: User | None = None) -> Change:
-    """Settle the ended round from each hand's remaining tiles or pip totals."""
+    """Settle the ended round from each hand's remaining tiles or pip totals.
+
+    A called round's ``result`` alone ends it: in All Fives and Five Up it then waits for
+    its count (a second call, with the count); in Fives and Threes, where remaining tiles
+    score nothing, it is settled at once, and a count given later is only checked.
+    """
     match, done = _begin(match, version=version, key=key)
     if done is not None:
         return done
-    settle = rules.Settle(tuple(tuple(hand) for hand in hands) if hands is not None else None,
-                          tuple(pips) if pips is not None else None, result, domino_seat)
-    return _record(match, match_engine(match), settle, key=key, grant=grant, user=user)
+    engine = match_engine(match)
+    settle = _settle_as_stored(engine, rules.Settle(
+        tuple(tuple(hand) for hand in hands) if hands is not None else None,
+        tuple(pips) if pips is not None else None, result, domino_seat))
+    return _record(match, engine, settle, key=key, grant=grant, user=user)
 
 
 @transaction.atomic
@@ -304,6 +329,7 @@ def match_import(*, document: Mapping[str, Any],
                       {"actions": [action_doc(a) for a in engine.log]},
                       str(_("the match record")), key=None, grant=None, user=created_by)
     sides = {side.index: side for side in match.sides.all()}
+    apart = results_apart([action_doc(a) for a in engine.log])
     number = 0
     events: list[Event] = []
     rounds: list[Round] = []
@@ -315,7 +341,7 @@ def match_import(*, document: Mapping[str, Any],
             starter=rnd.starter, settled=rnd.settled,
             hands=_hands_text(settle.hands) if settle and settle.hands is not None else None,
             pips=list(settle.pips) if settle and settle.pips is not None else None,
-            change=change,
+            result_apart=rnd.number in apart, change=change,
         )
         _copy_end(round_, rnd)
         round_.full_clean(validate_constraints=False)
@@ -373,17 +399,20 @@ def record_import(*, source: RecordSource,
 # -- internals -----------------------------------------------------------------------
 
 
-def _begin(match: Match, *, version: int | None,
-           key: UUID | None) -> tuple[Match, Change | None]:
+def _begin(match: Match, *, version: int | None, key: UUID | None,
+           abandoned_ok: bool = False) -> tuple[Match, Change | None]:
     """The match row, locked for this transaction (two phones cannot interleave writes),
     and the change an earlier request with the same key made, if any (then nothing more
-    is applied); a write made on an older version is refused."""
+    is applied); a write made on an older version, or on an abandoned match (unless
+    ``abandoned_ok``: resuming it), is refused."""
     match = Match.objects.select_for_update().get(pk=match.pk)
     if key is not None:
         done = match.changes.filter(key=key).first()
         if done is not None:
             done.replayed = True
             return match, done
+    if match.status == MatchStatus.ABANDONED and not abandoned_ok:
+        raise MatchAbandoned()
     if version is not None and version != match.version:
         raise OutOfDate(given=version, current=match.version)
     return match, None
@@ -419,8 +448,9 @@ def _apply(match: Match, engine: rules.Match, action: rules.Action,
     round_ = _live_round(match)
     rnd = engine.rounds[-1]
     if isinstance(action, rules.Settle):
-        _copy_end(round_, rnd)
-        round_.settled = True
+        _copy_end(round_, rnd)  # settled or not: a called round's result alone may wait
+        if action.hands is None and action.pips is None:
+            round_.result_apart = True  # any count comes as an action of its own
         round_.hands = _hands_text(action.hands) if action.hands is not None else None
         round_.pips = list(action.pips) if action.pips is not None else None
         round_.full_clean()
@@ -434,7 +464,7 @@ def _apply(match: Match, engine: rules.Match, action: rules.Action,
     event.full_clean()
     event.save()
     _copy_end(round_, rnd)
-    round_.save(update_fields=["end", "finisher"])
+    round_.save(update_fields=["end", "finisher", "settled"])
     return [round_]
 
 
@@ -447,11 +477,19 @@ def _take_back(match: Match, action: rules.Action, change: Change) -> list[Round
         RoundSide.objects.filter(round=round_).delete()  # a cache of live rounds only
         return [round_]
     if isinstance(action, rules.Settle):
-        round_.settled = False
-        round_.hands = round_.pips = None
+        counted = action.hands is not None or action.pips is not None
+        out = None
         if round_.mode == RoundMode.CALLED:
-            # a called round ends by its settlement, unless a call went out
             out = round_.events.filter(undone_by=None, goes_out=True).first()
+        round_.hands = round_.pips = None
+        if counted and (round_.mode == RoundMode.TRACKED or out or round_.result_apart):
+            # only the count goes: the round keeps how it ended, and stays settled
+            # where remaining tiles score nothing (it was settled as it ended)
+            round_.settled = not match.rules_game.counts_remaining
+        else:
+            # the round's result goes (with its count, if one tap gave both): a called
+            # round ends by its result, unless a call went out
+            round_.settled = round_.result_apart = False
             round_.end = RoundEnd.DOMINO if out else RoundEnd.NONE
             round_.finisher = out.seat if out else None
         round_.save()
@@ -460,9 +498,10 @@ def _take_back(match: Match, action: rules.Action, change: Change) -> list[Round
     assert event is not None  # the engine refuses an undo with nothing to take back
     event.undone_by = change
     event.save(update_fields=["undone_by"])
-    # a round ends only by its last event: taking that back reopens the round
-    round_.end, round_.finisher = RoundEnd.NONE, None
-    round_.save(update_fields=["end", "finisher"])
+    # a round ends only by its last event: taking that back reopens the round (and
+    # unsettles it, where it was settled as it ended)
+    round_.end, round_.finisher, round_.settled = RoundEnd.NONE, None, False
+    round_.save(update_fields=["end", "finisher", "settled"])
     return [round_]
 
 
@@ -542,9 +581,28 @@ def _store_match(engine: rules.Match, *, created_by: User | None,
 
 
 def _copy_end(round_: Round, rnd: rules.Round) -> None:
-    """How the engine's round ended (so far), onto its row."""
+    """How the engine's round ended (so far), onto its row, and whether it is settled
+    (a round whose remaining tiles score nothing is settled as it ends)."""
     round_.end = rnd.end.value if rnd.end else RoundEnd.NONE
     round_.finisher = rnd.finisher
+    round_.settled = rnd.settled
+
+
+def _settle_as_stored(engine: rules.Match, settle: rules.Settle) -> rules.Settle:
+    """``settle`` as the round's rows give it back (``selectors.round_settle_actions``),
+    so that the change log and the rows hold the same actions (undo, restore and
+    backups compare them): a tracked round's count names no result, a called round's
+    names the one it has, and a block names no seat. A result that contradicts how the
+    round ended is left as given, for the engine to refuse."""
+    rnd = engine.current_round
+    result, seat = settle.result, settle.domino_seat
+    if rnd is not None and rnd.end is not None:
+        if result not in (None, rnd.end) or seat not in (None, rnd.finisher):
+            return settle
+        result, seat = (None, None) if rnd.tracked else (rnd.end, rnd.finisher)
+    elif result is rules.RoundEnd.BLOCKED:
+        seat = None
+    return rules.Settle(settle.hands, settle.pips, result, seat)
 
 
 def _hands_text(hands: Sequence[Sequence[rules.Tile]]) -> list[list[str]]:

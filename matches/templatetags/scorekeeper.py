@@ -37,3 +37,10 @@ def winner_names(match: Match) -> str:
     sides = {side.pk: side.index for side in match.sides.all()}
     return " & ".join(seat.name for seat in match.seats.all()
                       if sides.get(seat.side_id) == match.winner_side)
+
+
+@register.simple_tag
+def fresh_key() -> str:
+    """A new key for a form that must act once however often it is sent (a rematch's
+    ``creation_key``), made when the page is drawn."""
+    return str(uuid.uuid4())

@@ -238,7 +238,12 @@ def test_a_refused_event_leaves_the_match_exactly_as_before(action, error, messa
 def test_a_miscalled_placement_is_recorded_with_the_rules_points_and_the_call_kept():
     match = _match_mid_round()
 
+    match.refresh_from_db()
+    version = match.version
     change = services.event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5"), 15))
+
+    match.refresh_from_db()
+    assert match.version == change.version == version + 1  # one write, one version
 
     event = match.events.get(tile="0-5")
     assert (event.points, event.claim, event.miscall) == (10, None, 15)

@@ -1,0 +1,85 @@
+"""Reads for managing a match: how it ended (the end-of-match summary), whether its
+players may still be renamed."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+from matches import rules
+from matches.models import Match, MatchStatus
+
+
+@dataclass(frozen=True, slots=True)
+class SideResult:
+    names: str  # "Olena & Iryna", as the match page names a side
+    score: str  # in the game's unit, halves as ½
+    winner: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnd:
+    """What ``templates/matches/_match_end.html`` shows of a finished or abandoned match."""
+
+    match: Match
+    abandoned: bool
+    winner: str | None  # the winning side's names; None when abandoned
+    sides: list[SideResult]
+    unit: str  # "points" or "display points" (Five Up)
+    rounds: int
+    started_at: datetime.datetime
+    ended_at: datetime.datetime | None
+    played: str  # how long, in words: "42 min", "1 h 5 min"
+    public_url: str
+
+
+def match_end_summary(match: Match) -> MatchEnd | None:
+    """How ``match`` ended, or None while it is played.
+
+    From the stored results (side scores, winner, live rounds: two queries), never from
+    a replay: the services keep them equal to one, and a page that shows this has
+    already replayed the match once for itself."""
+    if match.status == MatchStatus.IN_PROGRESS:
+        return None
+    winner = match.winner_side if match.status == MatchStatus.FINISHED else None
+    sides: dict[int, tuple[list[str], Decimal]] = {}
+    for index, score, name in (match.seats.order_by("position")
+                               .values_list("side__index", "side__score", "name")):
+        sides.setdefault(index, ([], score))[0].append(name)
+    return MatchEnd(
+        match=match, abandoned=match.status == MatchStatus.ABANDONED,
+        winner=" & ".join(sides[winner][0]) if winner is not None else None,
+        sides=[SideResult(names=" & ".join(names),
+                          score=rules.show_points(Fraction(score).limit_denominator(2)),
+                          winner=index == winner)
+               for index, (names, score) in sorted(sides.items())],
+        unit=match.rules_game.unit.value,
+        rounds=match.rounds.filter(undone_by=None).count(),
+        started_at=match.started_at, ended_at=match.finished_at,
+        played=duration_words(match.finished_at - match.started_at)
+        if match.finished_at else "",
+        public_url=match.get_absolute_url())
+
+
+def duration_words(span: datetime.timedelta) -> str:
+    """A match's length as the table says it: "under a minute", "42 min", "1 h 5 min",
+    "2 days 3 h" (a match left open overnight)."""
+    minutes = int(span.total_seconds()) // 60
+    if minutes < 1:
+        return "under a minute"
+    hours, minutes = divmod(minutes, 60)
+    days, hours = divmod(hours, 24)
+    if days:
+        return f"{days} day{'s' if days != 1 else ''}" + (f" {hours} h" if hours else "")
+    if hours:
+        return f"{hours} h" + (f" {minutes} min" if minutes else "")
+    return f"{minutes} min"
+
+
+def before_play(engine: rules.Match) -> bool:
+    """No tile placed, no call made, no round settled: the names are not yet on any
+    score, so they may still be corrected. (The first round is started with the match,
+    so "before play" means its start is all there is.)"""
+    return all(not rnd.events and not rnd.settled for rnd in engine.rounds)

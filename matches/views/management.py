@@ -1,0 +1,194 @@
+"""Pages that manage a match, for its scorers: abandon it (and resume it), delete it,
+correct the players' names before play, start a rematch.
+
+Each page asks before it acts (a GET shows what will happen; only a POST writes) and
+is never stored by caches. Any scorer — a browser holding a scorer grant — may abandon,
+resume, rename and start a rematch; deleting is for those who may restore versions
+(``selectors.can_restore``: the phone that started the match, its creator's account, a
+site admin, an admin of the club whose league game it was). Others get a 403.
+"""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST
+
+from matches import rules, selectors, services
+from matches.management_forms import RematchForm, RenameForm
+from matches.models import Match, MatchStatus
+from matches.scoring_forms import WriteForm
+from matches.views.scoring import (
+    GRANTS_KEY,
+    _announce_lots,
+    _not_scorer,
+    _scorer,
+    _write,
+    hold_grant,
+    phone_label,
+)
+
+DELETE_NOT_ALLOWED = gettext_lazy(
+    "Only the phone that started the match, its creator's account, a site admin or an "
+    "admin of its club can delete it. You can abandon it instead.")
+FORM_EXPIRED = gettext_lazy("That form was incomplete: here is the page again.")
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def abandon(request: HttpRequest, public_id: UUID) -> HttpResponse:
+    """Stop a match without a winner, after asking; an abandoned one offers Resume."""
+    match, grant = _scorer(request, public_id)
+    if grant is None:
+        return _not_scorer(request, match)
+    if request.method == "POST":
+        form = WriteForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, FORM_EXPIRED)
+            return redirect("matches:abandon", public_id=match.public_id)
+        try:
+            change = services.match_abandon(match=match, **_write(form.cleaned_data, grant,
+                                                                  request))
+        except services.OutOfDate as stale:
+            messages.warning(request, str(stale))
+            return redirect("matches:abandon", public_id=match.public_id)
+        except (rules.RulesError, ValidationError) as error:
+            messages.error(request, _messages(error))
+            return redirect("matches:abandon", public_id=match.public_id)
+        if change.replayed:
+            messages.info(request, _("Already abandoned."))
+        else:
+            messages.success(request, _("Match abandoned: it is kept with its scores, "
+                                        "without a winner."))
+        return redirect(match.get_absolute_url())
+    return render(request, "matches/abandon.html", _page(match))
+
+
+@never_cache
+@require_POST
+def resume(request: HttpRequest, public_id: UUID) -> HttpResponse:
+    match, grant = _scorer(request, public_id)
+    if grant is None:
+        return _not_scorer(request, match)
+    form = WriteForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, FORM_EXPIRED)
+        return redirect("matches:abandon", public_id=match.public_id)
+    try:
+        change = services.match_resume(match=match, **_write(form.cleaned_data, grant, request))
+    except services.OutOfDate as stale:
+        messages.warning(request, str(stale))
+        return redirect("matches:abandon", public_id=match.public_id)
+    except (rules.RulesError, ValidationError) as error:
+        messages.error(request, _messages(error))
+        return redirect("matches:abandon", public_id=match.public_id)
+    if not change.replayed:
+        messages.success(request, _("Match resumed: score on."))
+    return redirect(match.get_scorer_url())
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def delete(request: HttpRequest, public_id: UUID) -> HttpResponse:
+    """Delete a match for good, after asking; its record is kept (``DeletedMatch``)."""
+    match, grant = _scorer(request, public_id)
+    if not selectors.can_restore(match, grant=grant, user=request.user):
+        if grant is None:
+            return _not_scorer(request, match)
+        raise PermissionDenied(DELETE_NOT_ALLOWED)
+    if request.method == "POST":
+        deleted = services.match_delete_recorded(match=match, grant=grant, user=request.user)
+        grants = dict(request.session.get(GRANTS_KEY, {}))
+        if grants.pop(str(public_id), None) is not None:
+            request.session[GRANTS_KEY] = grants
+        messages.success(request, _("Deleted the match of %(names)s. Its match record is "
+                                    "kept for the site's admins, in case it was a mistake.")
+                         % {"names": deleted.names})
+        return redirect("matches:home")
+    return render(request, "matches/delete.html", _page(match))
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def rename(request: HttpRequest, public_id: UUID) -> HttpResponse:
+    """Correct the players' names while no tile has been played."""
+    match, grant = _scorer(request, public_id)
+    if grant is None:
+        return _not_scorer(request, match)
+    seats = [(seat.position, seat.name, seat.player_id is not None)
+             for seat in match.seats.order_by("position")]
+    form = RenameForm(request.POST or None, seats=seats)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            change = services.seats_rename(match=match, names=data["names"],
+                                           **_write(data, grant, request))
+        except services.OutOfDate as stale:
+            messages.warning(request, str(stale))
+            return redirect("matches:rename", public_id=match.public_id)
+        except ValidationError as error:  # tied to a seat's field, or to them all
+            for field, errors in error.error_dict.items():
+                form.add_error(field if field in form.fields else None, errors)
+        except rules.RulesError as error:  # an abandoned match
+            form.add_error(None, str(error))
+        else:
+            if change is None:
+                messages.info(request, _("No name changed."))
+            elif change.replayed:
+                messages.info(request, _("Already recorded: %(what)s.")
+                              % {"what": change.description})
+            else:
+                messages.success(request, _("Renamed: %(what)s.")
+                                 % {"what": change.description})
+            return redirect(match.get_scorer_url())
+    match.refresh_from_db()
+    return render(request, "matches/rename.html", {
+        **_page(match), "form": form,
+        "can_rename": match.status == MatchStatus.IN_PROGRESS and selectors.before_play(
+            selectors.match_engine(match)),
+        "after_play": services.RENAME_AFTER_PLAY})
+
+
+@never_cache
+@require_POST
+def rematch(request: HttpRequest, public_id: UUID) -> HttpResponse:
+    """One tap: a new match with the same game, players and options, scored here."""
+    match, grant = _scorer(request, public_id)
+    if grant is None:
+        return _not_scorer(request, match)
+    form = RematchForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, FORM_EXPIRED)
+        return redirect(match.get_absolute_url())
+    try:
+        started = services.match_rematch(
+            match=match, creation_key=form.cleaned_data["creation_key"],
+            created_by=request.user, phone=phone_label(request))
+    except (rules.RulesError, ValidationError) as error:
+        messages.error(request, _messages(error))
+        return redirect(match.get_absolute_url())
+    hold_grant(request, started.grant)
+    if started.created:
+        _announce_lots(request, started.match, started.first)
+    return redirect(started.match.get_scorer_url())
+
+
+def _page(match: Match) -> dict[str, object]:
+    """What every management page shows of the match: who plays, the score so far (the
+    stored scores, per side)."""
+    sides = match.sides.prefetch_related("seats").order_by("index")
+    return {"match": match, "names": selectors.match_names(match),
+            "sides": [(" & ".join(seat.name for seat in side.seats.all()), side.score)
+                      for side in sides],
+            "rounds": match.rounds.filter(undone_by=None).count()}
+
+
+def _messages(error: Exception) -> str:
+    return "; ".join(getattr(error, "messages", [str(error)]))
