@@ -323,10 +323,13 @@ def replay_step(match: Match, actions: list[rules.Action], names: list[str],
            ReplayNav("Last", "last", steps, shown == steps)]
     counted = presenters.show_score(award.counted)
     if award.bonus and not award.refused:
-        counted += f" (+{award.bonus} for going out)"
+        # the placement's points, then the bonus: "1 + 1 for going out = 2", never "1 (+1)"
+        counted = (f"{presenters.show_score(award.points)} + {award.bonus} for going out "
+                   f"= {counted}")
+    board = presenters.board(layout)
     return Replay(
-        round_number=number, step=shown, steps=steps, board=presenters.board(layout),
-        ends_text=" + ".join(str(end.points) for end in layout.scoring_ends()),
+        round_number=number, step=shown, steps=steps, board=board,
+        ends_text=" + ".join(board.ends_clockwise),
         end_sum=layout.end_sum, who=engine.who(event.seat),
         what=f"{event.tile} " + (f"on {event.at}" if event.at else "to open"),
         points=counted, refused=award.refused, nav=nav, rounds=tracked)

@@ -5,6 +5,7 @@ Pure presentation built from the rules engine's state; no rule is decided here.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -13,6 +14,9 @@ import segno
 from matches import rules
 
 UNIT = 20  # SVG units per tile half
+
+SLOTS = list(rules.Slot)  # the order a double's slots fill: line A, line B, flanks
+SLOT_INDEX = {slot: index for index, slot in enumerate(SLOTS)}
 
 # (dx, dy) directions on the board
 EAST, WEST, NORTH, SOUTH = (1, 0), (-1, 0), (0, -1), (0, 1)
@@ -88,6 +92,7 @@ class Board:
     width: int = 320
     height: int = 120
     empty: bool = True
+    ends_clockwise: list[str] = field(default_factory=list)  # "5", "6-6": scoring ends
 
 
 def _perp(direction: tuple[int, int]) -> tuple[int, int]:
@@ -147,13 +152,41 @@ def board(layout: rules.Layout | None) -> Board:
             newest=index == len(placed) - 1, divider=divider,
             # each half is a unit square around its centre
             halves=[half(hx - 0.5, hy - 0.5, value) for value, (hx, hy) in halves]))
-    for point in layout.open_points():
-        slot = layout.next_slot(point.tile) if point.tile.is_double else None
-        exit_key: object = slot if point.tile.is_double else point.value
-        if (point.tile, exit_key) in exits:
-            (ex, ey), _ = exits[(point.tile, exit_key)]
-            result.ends.append(OpenEnd(ex, ey, str(point),
-                                       bool(slot and slot.is_flank)))
+    # children per (tile, slot or end value): what is free, and which ends still score
+    taken = {(parent, key) for _, parent, key, _ in placed if parent is not None}
+    centres = {rules.Tile.parse(t.tile): (t.x + t.width / 2, t.y + t.height / 2)
+               for t in result.tiles}
+    scoring: list[tuple[tuple[float, float], str]] = []  # where each scoring end is, its words
+    for tile, parent, _, spinner in placed:
+        if tile.is_double:
+            # a double that joined the line fills its line side A by joining
+            slots = SLOTS if parent is None else SLOTS[1:]
+            free = [slot for slot in slots if (tile, slot) not in taken]
+            filled = 4 - len(free)
+            capacity = 4 if spinner else 2
+            # a double takes its line sides first, then (a spinner) its flanks: every
+            # slot of the tier now open is an end the next tile may join
+            tier = [slot for slot in free if slot.is_flank == (filled >= 2)
+                    and SLOT_INDEX[slot] < capacity]
+            for slot in tier:
+                (ex, ey), _ = exits[(tile, slot)]
+                result.ends.append(OpenEnd(ex, ey, str(rules.AttachmentPoint(tile, tile.low)),
+                                           slot.is_flank))
+            if filled < 2:  # terminal: both halves count, where the free line side is
+                line_free = [slot for slot in free if not slot.is_flank]
+                at = (centres[tile] if len(line_free) == 2
+                      else exits[(tile, line_free[0])][0])
+                scoring.append((at, f"{tile.low}-{tile.low}"))
+        else:
+            for value in (tile.low, tile.high):
+                if (tile, value) in exits and (tile, value) not in taken:
+                    (ex, ey), _ = exits[(tile, value)]
+                    result.ends.append(OpenEnd(ex, ey, str(rules.AttachmentPoint(tile, value)),
+                                               False))
+                    scoring.append(((ex, ey), str(value)))
+    # the ends in the order a player reads them round the table: clockwise from the left
+    scoring.sort(key=lambda end: (math.atan2(end[0][1], end[0][0]) - math.pi) % math.tau)
+    result.ends_clockwise = [words for _, words in scoring]
     xs = [t.x for t in result.tiles] + [t.x + t.width for t in result.tiles]
     ys = [t.y for t in result.tiles] + [t.y + t.height for t in result.tiles]
     pad = 0.6

@@ -58,13 +58,23 @@ class Choice:
 
 
 @dataclass
+class TileChoices:
+    """A playable tile and every end it may join: the page offers them without asking."""
+
+    tile: str
+    choices: list[Choice]
+
+
+@dataclass
 class AwardView:
     who: str
     what: str
     ends: str
     end_sum: int
-    points: str
+    points: str  # the placement's own points (what counted, when no bonus)
     refused: str | None
+    bonus: int = 0  # the going-out bonus, named apart
+    total: str = ""  # points and bonus together: what counted
 
 
 @dataclass
@@ -79,6 +89,7 @@ class RoundView:
     steps: list[str]
     ended: bool
     won_here: bool
+    miscalls: list[str] = field(default_factory=list)  # wrong calls, recorded at the rules' points
 
 
 @dataclass
@@ -112,13 +123,21 @@ class ScorepadView:
     drawing: bool = True
     next_caller: int = 0  # called rounds: the seat after the last one that scored
     out_by_call: bool = False  # Fives and Threes: going out is marked on the last call
+    tile_choices: list[TileChoices] = field(default_factory=list)  # every playable tile's
+    points_by_sum: list[int] = field(default_factory=list)  # called rounds: the engine's table
+    going_out_bonus: int = 0
+    starter_rule: str = "lots"  # how the next round's starter is found: lots, double, finisher
+    last_mode: str = "tracked"  # the mode of the round before: the next one offers it first
+    tie_note: str = ""  # sides tied at or past the target: why play goes on
 
     @property
     def called_range(self) -> range:
         return range(self.called_ends)
 
 
-def build(match: Match, engine: rules.Match, *, selected: str | None = None) -> ScorepadView:
+def build(match: Match, engine: rules.Match, *, selected: str | None = None,
+          miscalls: dict[int, list[str]] | None = None) -> ScorepadView:
+    """The scorepad of ``match``; ``miscalls``: the wrong calls noted per round number."""
     game = engine.game
     names = list(engine.names or [])
     rnd = engine.current_round
@@ -145,7 +164,7 @@ def build(match: Match, engine: rules.Match, *, selected: str | None = None) -> 
         match=match, engine=engine, version=match.version, phase=engine.phase,
         unit=game.unit.value, names=names, seats=seats, sides=sides,
         board=presenters.board(layout),
-        ends_text=" + ".join(str(end.points) for end in layout.scoring_ends()) if layout else "",
+        ends_text="",
         end_sum=layout.end_sum if layout else 0,
         boneyard=rnd.boneyard if rnd is not None and engine.options.drawing else None,
         round_number=rnd.number if rnd else None,
@@ -160,6 +179,16 @@ def build(match: Match, engine: rules.Match, *, selected: str | None = None) -> 
         drawing=engine.options.drawing,
         out_by_call=bool(game.going_out_bonus),
     )
+    view.ends_text = " + ".join(view.board.ends_clockwise)
+    view.going_out_bonus = game.going_out_bonus
+    view.starter_rule = ("finisher" if view.required_starter is not None
+                         else "double" if game.starter_holds_highest_double else "lots")
+    if engine.rounds:
+        view.last_mode = engine.rounds[-1].mode.value
+    if rnd is not None and not rnd.tracked and engine.phase == "play":
+        top_sum = (game.max_called_ends or 6) * 2 * engine.options.tile_set.top
+        view.points_by_sum = [game.placement_points(total, engine.options.divisors)
+                              for total in range(top_sum + 1)]
     if layout is not None:
         on_table = set(layout.tiles)
         open_values = {point.value for point in layout.open_points()}
@@ -176,6 +205,10 @@ def build(match: Match, engine: rules.Match, *, selected: str | None = None) -> 
                      tile == chosen)
             for tile in engine.options.tile_set.tiles
         ]
+        if tracked_play:
+            view.tile_choices = [TileChoices(t.tile, _choices(engine, layout,
+                                                              rules.Tile.parse(t.tile)))
+                                 for t in view.picker if t.playable]
         if chosen is not None and chosen not in on_table and tracked_play:
             view.selected = str(chosen)
             view.choices = _choices(engine, layout, chosen)
@@ -186,8 +219,23 @@ def build(match: Match, engine: rules.Match, *, selected: str | None = None) -> 
             view.next_caller = rnd.starter
     if rnd is not None:
         view.last_award = _last_award(engine, rnd)
-    view.rounds = _rounds(engine)
+    view.rounds = _rounds(engine, miscalls or {})
+    view.tie_note = _tie_note(engine, sides)
     return view
+
+
+def _tie_note(engine: rules.Match, sides: list[SideView]) -> str:
+    """Why a match whose leaders reached the target goes on: they are level."""
+    if engine.finished:
+        return ""
+    target = engine.options.target
+    top = max(engine.scores)
+    level = [side.names for side, score in zip(sides, engine.scores, strict=True)
+             if score == top]
+    if top < target or len(level) < 2:
+        return ""
+    return (f"{' and '.join(level)} are level on {presenters.show_score(top)}, at or past "
+            f"the target {target}: a match needs one side ahead alone, so play goes on.")
 
 
 def _choices(engine: rules.Match, layout: rules.Layout, tile: rules.Tile) -> list[Choice]:
@@ -200,7 +248,7 @@ def _choices(engine: rules.Match, layout: rules.Layout, tile: rules.Tile) -> lis
         placed = layout.preview(tile, point)
         slot = placed.slot  # the slot of the double it joins, if any
         if slot is not None:
-            label = f"{point.tile} {slot.value}"
+            label = f"{point.tile}, {'flank' if slot.is_flank else 'side'}"
         else:
             label = f"the {point.value} of {point.tile}"
         points = engine.game.placement_points(placed.end_sum, engine.options.divisors)
@@ -221,14 +269,15 @@ def _last_award(engine: rules.Match, rnd: rules.Round) -> AwardView | None:
         ends = ""
         if isinstance(event, rules.Call):
             ends = " + ".join(str(end.points) for end in event.ends)
-        counted = presenters.show_score(award.counted)
-        bonus = f" (+{award.bonus} for going out)" if award.bonus else ""
+        if award.refused:
+            return AwardView(names[event.seat], what, ends, award.end_sum, "0", award.refused)
         return AwardView(names[event.seat], what, ends, award.end_sum,
-                         f"{counted}{bonus}" if not award.refused else "0", award.refused)
+                         presenters.show_score(award.points if award.bonus else award.counted),
+                         None, bonus=award.bonus, total=presenters.show_score(award.counted))
     return None
 
 
-def _rounds(engine: rules.Match) -> list[RoundView]:
+def _rounds(engine: rules.Match, miscalls: dict[int, list[str]]) -> list[RoundView]:
     names: tuple[str, ...] = engine.names or ()
     views = []
     for rnd in engine.rounds:
@@ -239,5 +288,6 @@ def _rounds(engine: rules.Match) -> list[RoundView]:
             scores=[presenters.show_score(v) for v in engine.scores_after(rnd)],
             finisher=names[rnd.finisher] if rnd.finisher is not None else None,
             blocked=rnd.blocked, ended=rnd.ended, won_here=rnd.won_here,
-            steps=list(rnd.settlement.steps) if rnd.settlement else []))
+            steps=list(rnd.settlement.steps) if rnd.settlement else [],
+            miscalls=miscalls.get(rnd.number, [])))
     return views

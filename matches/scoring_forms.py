@@ -23,6 +23,8 @@ NOT_A_TILE = _("Tap a tile first.")
 NAMES_NEEDED = _("Enter a name for each player, in seat order (at least two).")
 DUPLICATE_NAMES = _("Each player needs a different name.")
 STARTER_OUTSIDE = _("The starter must be one of the players.")
+DOUBLE_HOLDER_MISSING = _("In Fives and Threes the player holding the highest double "
+                          "starts: choose who it is.")
 
 
 class WriteForm(forms.Form):
@@ -68,6 +70,9 @@ class NewMatchForm(forms.Form):
         label=_("End at once on reaching the target, no overshoot (Fives and Threes)"),
         required=False, initial=True)
     starter = forms.CharField(label=_("Who starts"), initial="lots", required=False)
+    # Fives and Threes: no lots, the holder of the highest double starts (RULES §4.3)
+    double_holder = forms.CharField(label=_("Who holds the highest double? They start."),
+                                    required=False)
     mode = forms.ChoiceField(label=_("First round"), choices=RoundMode.choices,
                              initial=RoundMode.TRACKED)
     # made when the form is drawn: the same form submitted twice makes one match
@@ -119,6 +124,14 @@ class NewMatchForm(forms.Form):
                 field = next((name for name in ("target", "hand_size") if name in str(error)),
                              "player_0")
                 self.add_error(field, forms.ValidationError(str(error), code="options"))
+        if game == GameKind.FIVES_AND_THREES:
+            holder = data.get("double_holder") or ""
+            if not holder.isdigit() or int(holder) >= len(names):
+                self.add_error("double_holder", forms.ValidationError(
+                    DOUBLE_HOLDER_MISSING, code="double_holder"))
+            else:
+                data["starter_seat"] = int(holder)
+            return data
         starter = data.get("starter") or "lots"
         if starter != "lots":
             if not starter.isdigit() or int(starter) >= len(names):
@@ -184,7 +197,9 @@ class CallForm(WriteForm):
 class SettleForm(WriteForm):
     """Remaining tiles per seat (``hand_N`` tiles) or pip totals (``pips_N``)."""
 
-    entry = forms.ChoiceField(choices=[("pips", _("Pip totals")), ("tiles", _("Tiles"))])
+    # "none": a called round's result alone (the count comes next, or is not asked)
+    entry = forms.ChoiceField(choices=[("pips", _("Pip totals")), ("tiles", _("Tiles")),
+                                       ("none", _("No count"))])
     result = forms.CharField(required=False)  # called rounds: "blocked" or "domino:SEAT"
 
     def __init__(self, *args: Any, players: int = 2, **kwargs: Any) -> None:
@@ -213,6 +228,9 @@ class SettleForm(WriteForm):
                 except rules.RulesError as error:
                     self.add_error(f"hand_{seat}", str(error))
             data["hands"] = tuple(hands)
+        elif data.get("entry") == "none":
+            if not data.get("result"):
+                self.add_error("result", _("Say who went out, or that the round was blocked."))
         else:
             missing = [seat for seat in range(self.players) if data.get(f"pips_{seat}") is None]
             for seat in missing:

@@ -93,6 +93,10 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Directly after SecurityMiddleware, as WhiteNoise's docs require.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Pages compressed (static files are, by WhiteNoise): a scorepad tap's answer is
+    # about a tenth of its size on a slow phone link. Django pads compressed responses
+    # with random bytes against BREACH (GZipMiddleware.max_random_bytes).
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

@@ -70,7 +70,8 @@ def home(request: HttpRequest) -> HttpResponse:
              else match.get_absolute_url()) for match in scoring]
     return render(request, "matches/home.html", {
         "scoring_here": [(m, url) for m, url in rows if m.status == MatchStatus.IN_PROGRESS],
-        "finished_here": [(m, url) for m, url in rows if m.status == MatchStatus.FINISHED],
+        # abandoned ones too: no longer scored, kept with their scores (shown as abandoned)
+        "finished_here": [(m, url) for m, url in rows if m.status != MatchStatus.IN_PROGRESS],
         "opened": opened, "clubs": selectors.visible_clubs(request.user).order_by("name")[:10]})
 
 
@@ -113,7 +114,7 @@ def match_detail(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
             selectors.visible_clubs(request.user).filter(pk=match.club_id).exists():
         raise Http404("No such match.")  # a members-only club's game, to an outsider
     _remember_opened(request, match)
-    if match.status == MatchStatus.FINISHED:
+    if match.status != MatchStatus.IN_PROGRESS:  # finished, or abandoned: played no more
         if request.htmx and request.htmx.target != "replay":
             # a watcher's poll (it swaps #scorepad) saw the match end: load this page
             return HttpResponseClientRefresh()
@@ -121,7 +122,9 @@ def match_detail(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
                                 step_text=request.GET.get("step"))
         template = "matches/match.html#replay" if request.htmx and page.replay else \
             "matches/match.html"
-        return render(request, template, {"page": page})
+        return render(request, template, {
+            "page": page, "end": selectors.match_end_summary(match),
+            "scorer": _grant(request, match) is not None})
     view = scorepad.build(match, selectors.match_engine(match))
     template = "matches/scorepad.html#scorepad" if request.htmx else "matches/scorepad.html"
     return render(request, template, {"view": view, "scorer": False})
@@ -451,6 +454,9 @@ def _act(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, form
             if change.replayed:
                 messages.info(request, _("Already recorded: %(what)s.")
                               % {"what": change.description})
+            elif change.miscall:
+                messages.warning(request, _("Recorded with the rules' points: %(why)s.")
+                                 % {"why": change.miscall})
             if not request.htmx:
                 return redirect(_scorer_url(match))
             selected = None
@@ -465,13 +471,23 @@ def _render(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, *
             selected: str | None = None, entry: str | None = None, error: str | None = None,
             form: WriteForm | None = None) -> HttpResponse:
     match.refresh_from_db(fields=["version", "status", "winner_side", "finished_at"])
-    view = scorepad.build(match, selectors.match_engine(match), selected=selected)
+    view = scorepad.build(match, selectors.match_engine(match), selected=selected,
+                          miscalls=selectors.match_miscalls(match))
     context = {"view": view, "scorer": True, "error": error, "form": form,
                "entry": entry if entry in ("tiles", "pips") else "pips",
                "scorer_url": _scorer_url(match), "grant": grant,
+               # finished or abandoned: what templates/matches/_match_end.html shows
+               "end": selectors.match_end_summary(match),
                "sync_url": reverse("matches:scorepad", kwargs={"public_id": match.public_id})}
-    template = "matches/scorepad.html#scorepad" if request.htmx else "matches/scorepad.html"
-    return render(request, template, context)
+    if not request.htmx or request.htmx.target == "scorepad":
+        template = "matches/scorepad.html#scorepad" if request.htmx else "matches/scorepad.html"
+        return render(request, template, context)
+    # A tap answers with what it changed: the table (scores, board, tiles, the bar)
+    # and the rounds table, swapped out of band; the page around them stays.
+    response = render(request, "matches/scorepad.html#live", context)
+    oob = render(request, "matches/scorepad.html#history", {**context, "oob": True})
+    response.content += oob.content
+    return response
 
 
 

@@ -74,6 +74,14 @@ def test_each_new_page_fits_a_phone_and_names_its_controls(live_server, page: Pa
     # the scorer's own pages, on a phone that took the shared link
     page.goto(base + started.match.get_join_url())
     page.click("#join-button")
-    for name in ("scorepad", "scorers", "history"):
+    for name in ("scorepad", "scorers", "history", "rename", "abandon"):
         check(page, base + reverse(f"matches:{name}",
                                    kwargs={"public_id": started.match.public_id}))
+    # the phone that started a match also may delete it; the new-match form
+    page.goto(base + "/new/")
+    check(page, base + "/new/")
+    page.get_by_label("Seat 1").first.fill("Ann")
+    page.get_by_label("Seat 2").first.fill("Bo")
+    page.click("#start-match")
+    expect(page.locator("#scorepad")).to_be_visible()
+    check(page, page.url.replace("/score/", "/score/delete/"))

@@ -5,8 +5,11 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from matches import presenters, rules
+from matches.rules.simulate import simulated_match
 
 
 @pytest.mark.parametrize(("value", "shown"), [
@@ -73,10 +76,56 @@ def test_open_ends_are_marked_and_a_flank_once_both_line_sides_are_filled():
     assert sorted(end.point for end in before.ends) == ["1-1:1", "4-4:4"]
     assert not any(end.flank for end in before.ends)
     after = presenters.board(layout("1-4 1-1@1-4:1 4-4@1-4:4 1-2@1-1:1"))
-    assert [end.point for end in after.ends if end.flank] == ["1-1:1"]
+    # both flanks of the spinner are open ends: each is drawn (one point names both)
+    assert [end.point for end in after.ends if end.flank] == ["1-1:1", "1-1:1"]
+    flanks = [(end.x, end.y) for end in after.ends if end.flank]
+    assert flanks[0] != flanks[1]
+
+
+def test_a_lone_opening_spinner_shows_both_of_its_open_ends():
+    board = presenters.board(layout("5-5"))
+    assert [(end.point, end.x, end.flank) for end in board.ends] == [
+        ("5-5:5", -0.5, False), ("5-5:5", 0.5, False)]
+    assert board.ends_clockwise == ["5-5"]  # a terminal double: both halves count
+
+
+@pytest.mark.parametrize(("notation", "clockwise"), [
+    ("5-5 0-5@5-5:5", ["0", "5-5"]),  # left, then the free side of the double
+    ("5-5 0-5@5-5:5 1-5@5-5:5 2-5@5-5:5", ["0", "2", "1"]),  # west, north, east
+    ("5-5 0-5@5-5:5 1-5@5-5:5 2-5@5-5:5 3-5@5-5:5", ["0", "2", "1", "3"]),  # then south
+    ("1-4 1-1@1-4:1 4-4@1-4:4", ["1-1", "4-4"]),  # two terminal doubles
+])
+def test_the_ends_are_listed_clockwise_from_the_left(notation, clockwise):
+    board = presenters.board(layout(notation))
+    assert board.ends_clockwise == clockwise
+    ends = layout(notation)
+    # the same ends the engine adds up, only ordered for the eye
+    assert sorted(board.ends_clockwise) == sorted(
+        f"{end.value}-{end.value}" if end.double else str(end.value)
+        for end in ends.scoring_ends())
 
 
 def test_values_above_six_are_written_not_drawn():
     board = presenters.board(layout("7-9", rules.SpinnerPolicy.NONE))
     halves = board.tiles[0].halves
     assert [(h.value, h.text, h.spots) for h in halves] == [(7, True, []), (9, True, [])]
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=10_000),
+       game=st.sampled_from([rules.ALL_FIVES, rules.FIVE_UP, rules.FIVES_AND_THREES]),
+       events=st.integers(min_value=1, max_value=60))
+def test_every_table_lists_the_engines_scoring_ends_and_draws_each_open_end(seed, game,
+                                                                            events):
+    # stopped after any number of events: mid-round tables, not only finished ones
+    match = simulated_match(game, 2, seed=seed, max_rounds=3, stop_after_events=events)
+    for rnd in match.rounds:
+        if not rnd.tracked or not len(rnd.layout):
+            continue
+        board = presenters.board(rnd.layout)
+        assert sorted(board.ends_clockwise) == sorted(
+            f"{end.value}-{end.value}" if end.double else str(end.value)
+            for end in rnd.layout.scoring_ends())
+        # every open point of the engine has a dot; a double's point may have two
+        assert {end.point for end in board.ends} == {
+            str(point) for point in rnd.layout.open_points()}

@@ -60,7 +60,7 @@ def replay_state(html: str) -> dict[str, Any]:
     found = re.search(r'id="replay" class="replay" data-round="(\d+)" data-step="(\d+)" '
                       r'data-steps="(\d+)"', html)
     assert found, html
-    end_sum = re.search(r'id="ends">Ends [^<]*= <strong>(\d+)</strong>', html)
+    end_sum = re.search(r'id="ends"><span>Ends [^<]*= <strong>(\d+)</strong>', html)
     points = re.search(r'id="replay-points">([^<]+)<', html)
     assert end_sum and points
     return {"round": int(found.group(1)), "step": int(found.group(2)),
@@ -220,7 +220,11 @@ def test_the_replay_shows_the_engines_board_and_points_at_every_step(
                                                                          len(plays))
             assert shown["tiles"] == [str(tile) for tile in rnd.layout.tiles]
             assert shown["end_sum"] == rnd.layout.end_sum
-            assert shown["points"].startswith(rules.show_points(award.counted))
+            # what counted, last: "10", or "2 + 1 for going out = 3"
+            assert shown["points"].rsplit("= ", 1)[-1] == rules.show_points(award.counted)
+            if award.bonus and not award.refused:
+                assert shown["points"].startswith(f"{rules.show_points(award.points)} + "
+                                                  f"{award.bonus} for going out = ")
             checked += 1
     assert checked > 3
 

@@ -49,6 +49,22 @@ def error(html: str) -> str | None:
     return found.group(1) if found else None
 
 
+def notices(html: str) -> list[str]:
+    """What the bar under the thumb says (messages), in order."""
+    return [re.sub(r"\s+", " ", text).strip()
+            for text in re.findall(r'<p class="message message-\w+"[^>]*>([^<]+)</p>', html)]
+
+
+def choices(html: str, tile: str) -> list[tuple[str, str, str]]:
+    """The ends the page offers for ``tile`` (it holds every playable tile's): each
+    end's point, its name and what it would make."""
+    found = re.search(rf'data-for="{tile}"[^>]*>(.*?)</div>', html, re.S)
+    if found is None:
+        return []
+    return [(point, label.strip(), made) for point, label, made in re.findall(
+        r'data-point="([^"]+)">([^<]+)<small>([^<]+)</small>', found.group(1))]
+
+
 # -- a new match ----------------------------------------------------------------------
 
 
@@ -76,12 +92,29 @@ def test_new_match_by_a_draw_of_lots_says_who_starts(client):
         response.content.decode()
 
 
+def test_fives_and_threes_is_started_by_the_holder_of_the_highest_double(client):
+    new = {"creation_key": str(uuid.uuid4()), "game": "fives-and-threes", "player_0": "A",
+           "player_1": "B", "starter": "lots", "mode": "tracked"}
+    html = client.get(reverse("matches:new")).content.decode()
+    assert "Who holds the highest double? They start." in html
+    # no draw of lots in Fives and Threes: the holder must be named
+    response = client.post(reverse("matches:new"), new)
+    assert response.status_code == 200 and not Match.objects.exists()
+    assert ("In Fives and Threes the player holding the highest double starts: choose who "
+            "it is.") in response.content.decode()
+    client.post(reverse("matches:new"), {**new, "double_holder": "1"})
+    first = selectors.match_engine(Match.objects.get()).current_round
+    assert first is not None and first.starter == 1
+
+
 def test_new_match_keeps_fives_and_threes_options(client):
     client.post(reverse("matches:new"), {"creation_key": str(uuid.uuid4()),
         "game": "fives-and-threes", "player_0": "A", "player_1": "B", "player_2": "C",
         "tile_set": "double-nine", "deal": "short", "drawing": "on", "advanced": "on",
-        "starter": "0", "mode": "tracked", "target": "101"})
+        "double_holder": "2", "mode": "tracked", "target": "101"})
     match = Match.objects.get()
+    first = selectors.match_engine(match).current_round
+    assert first is not None and first.starter == 2
     assert match.options == {"target": 101, "set": "double-nine", "deal": "short",
                              "drawing": True, "divisors": [3, 5, 7, 11, 13],
                              "immediate_end": False}
@@ -140,13 +173,13 @@ def test_tapping_a_tile_offers_only_its_legal_ends_with_what_they_make(client):
     services.event_record(match=match, action=rules.Play(0, T("1-4")))
     services.event_record(match=match, action=rules.Play(1, T("1-1"), A("1-4:1")))
     join(client, match)
-    html = client.get(scorer_url(match) + "?tile=4-4", **HTMX).content.decode()
-    points = re.findall(r'data-point="([^"]+)">([^<]+)<small>([^<]+)</small>', html)
-    assert [(p, s.strip()) for p, _, s in points] == [("1-4:4", "sum 10 → 10")]
+    # one page holds every playable tile's ends: choosing a tile asks the server nothing
+    html = client.get(scorer_url(match)).content.decode()
+    assert choices(html, "4-4") == [("1-4:4", "the 4 of 1-4", "sum 10 → 10")]
     # 1-1 is the spinner: a flank is not offered until both its line sides are filled
-    html = client.get(scorer_url(match) + "?tile=1-5", **HTMX).content.decode()
-    assert re.findall(r'data-point="([^"]+)"', html) == ["1-1:1"]
-    assert "1-1 line B" in html
+    assert choices(html, "1-5") == [("1-1:1", "1-1, side", "sum 9 → 0")]
+    assert choices(html, "2-3") == []  # it fits no open end
+    assert 'aria-label="1-4, on the table"' in html
 
 
 def test_a_play_through_htmx_answers_with_the_scorepad_fragment(client):
@@ -157,24 +190,31 @@ def test_a_play_through_htmx_answers_with_the_scorepad_fragment(client):
                            {**w(match, turn=True), "tile": "5-5", "at": "", "claim": "10"}, **HTMX)
     html = response.content.decode()
     assert response.status_code == 200
-    assert "<html" not in html and 'id="scorepad"' in html
+    # what a tap changes, not the page: the table, and the rounds table out of band
+    assert "<html" not in html and 'id="scorepad"' not in html
+    assert html.lstrip().startswith('<div id="live"')
+    assert '<section class="history" id="history" aria-label="Rounds" hx-swap-oob="true">' \
+        in html
     assert scores(html) == ["10", "0"]
     assert Event.objects.get().points == 10
 
 
-def test_a_wrong_call_is_refused_plainly_and_nothing_is_stored(client):
+def test_a_wrong_call_keeps_the_tile_scores_the_rules_points_and_notes_the_call(client):
     match = two_player_all_fives()
     services.round_start(match=match, starter=0)
     services.event_record(match=match, action=rules.Play(0, T("5-5")))
-    before = snapshot(match)
     join(client, match)
     html = client.post(scorer_url(match, "play"), {
         **w(match, turn=True), "tile": "0-5", "at": "5-5:5", "claim": "15"},
         **HTMX).content.decode()
-    assert error(html) == "claim 15 differs from the 10 the rules give (end sum 10)"
-    assert snapshot(match) == before
-    # the tile stays chosen so the scorer can place it again without the call
-    assert 'name="tile" value="0-5"' in html
+    assert error(html) is None
+    assert notices(html)[-1] == ("Recorded with the rules&#x27; points: claim 15 differs "
+                                 "from the 10 the rules give (end sum 10).")
+    assert scores(html) == ["10", "10"]
+    event = Event.objects.get(tile="0-5")
+    assert (event.points, event.miscall) == (10, 15)
+    # the round's log keeps the wrong call
+    assert "Taras called 15 for 0-5; the rules give 10, which counted" in html
 
 
 def test_a_pass_while_the_boneyard_holds_tiles_is_refused_with_the_reason(client):
@@ -282,7 +322,9 @@ def test_a_called_round_records_the_ends_and_checks_the_sum(client):
     html = client.post(scorer_url(match, "call"), {
         **w(match), "seat": "0", "end_0": "4", "end_1": "2", "claim": "5"},
         **HTMX).content.decode()
-    assert error(html) == "claim 5 differs from the 0 the rules give (end sum 6)"
+    assert notices(html) == ["Recorded with the rules&#x27; points: claim 5 differs from "
+                             "the 0 the rules give (end sum 6)."]
+    assert scores(html) == ["0", "15"]
 
 
 def test_scoring_needs_a_grant_and_the_join_link_its_secret(client):
@@ -317,7 +359,10 @@ def test_a_finished_match_shows_the_winner(client):
     assert match.status == MatchStatus.FINISHED
     join(client, match)
     html = client.get(scorer_url(match)).content.decode()
-    assert 'id="winner"' in html and "Olena</strong> won the match" in html
+    assert '<h2 id="match-end-heading">Olena won</h2>' in html
+    # a finished match is not abandoned nor renamed any more; it may be played again
+    assert "Abandon match" not in html and "Players&#x27; names" not in html
+    assert 'id="rematch-button"' in html
 
 
 def test_home_lists_this_phones_matches_only(client):
@@ -346,7 +391,7 @@ def test_the_next_round_after_a_domino_is_started_by_the_finisher(client):
     assert "<strong>Olena</strong> placed the last tile and starts." in html
     html = client.post(scorer_url(match, "round"), {**w(match), "mode": "tracked"},
                        **HTMX).content.decode()
-    assert "Olena's turn" in html and "Drawn by lots" not in html
+    assert "<strong>Olena</strong>'s turn" in html and "Drawn by lots" not in html
 
 
 def test_the_phone_that_started_a_match_finds_its_scorer_link_on_the_home_page(client):
@@ -365,18 +410,31 @@ def test_a_called_fives_and_threes_round_ends_with_the_going_out_call(client):
     services.round_start(match=match, starter=None, mode="ends")
     join(client, match)
     html = client.get(scorer_url(match)).content.decode()
-    assert "Olena went out" not in html and "Blocked: settle the round" in html
+    # going out is marked on the last call; the round-end buttons offer only a block
+    assert "Olena went out" not in html and 'value="blocked"' in html
     html = client.post(scorer_url(match, "call"), {
         **w(match), "seat": "0", "end_0": "4", "end_1": "5", "goes_out": "on",
         "claim": "4"}, **HTMX).content.decode()
     assert error(html) is None
-    assert "sum 9 → <strong>4 (+1 for going out)</strong>" in html
-    assert "count the hands" in html  # the round ended by itself: only the hands remain
-    html = client.post(scorer_url(match, "settle"), {
-        **w(match), "entry": "pips", "pips_0": "0", "pips_1": "12"},
-        **HTMX).content.decode()
-    assert error(html) is None and scores(html) == ["4", "0"]
+    # the placement's points and the bonus apart: "3 + 1 = 4", never "4 (+1)"
+    assert ("sum 9 → <strong>3</strong> + 1 for going out = <strong>4</strong>"
+            in html)
+    # remaining tiles score nothing here: no count is asked, the next round is offered
+    assert "count the hands" not in html and 'id="round-form"' in html
+    assert "Who holds the highest double? They start." in html
+    assert 'value="lots"' not in html
+    assert scores(html) == ["4", "0"]
     assert match.rounds.get().finisher == 0
+
+
+def test_a_blocked_called_fives_and_threes_round_is_settled_without_a_count(client):
+    match = services.match_create(game="fives-and-threes", players=["Olena", "Taras"])
+    services.round_start(match=match, starter=None, mode="ends")
+    join(client, match)
+    html = client.post(scorer_url(match, "settle"), {
+        **w(match), "entry": "none", "result": "blocked"}, **HTMX).content.decode()
+    assert error(html) is None and 'id="round-form"' in html
+    assert (match.rounds.get().settled, match.rounds.get().pips) == (True, None)
 
 
 def test_how_a_called_round_ended_has_no_default_and_must_be_said(client):
@@ -384,13 +442,22 @@ def test_how_a_called_round_ended_has_no_default_and_must_be_said(client):
     services.round_start(match=match, starter=0, mode="ends")
     join(client, match)
     html = client.get(scorer_url(match)).content.decode()
-    assert '<select name="result" required><option value="" selected>' in html
+    # one button per way it can end, none of them chosen for the scorer
+    assert re.findall(r'name="result" value="([^"]+)"', html) == [
+        "domino:0", "domino:1", "blocked"]
     before = snapshot(match)
     html = client.post(scorer_url(match, "settle"), {
-        **w(match), "entry": "pips", "pips_0": "0", "pips_1": "5", "result": ""},
-        **HTMX).content.decode()
-    assert error(html) == "a called round needs its result: who went out, or blocked"
+        **w(match), "entry": "none", "result": ""}, **HTMX).content.decode()
+    assert error(html) == "Say who went out, or that the round was blocked."
     assert snapshot(match) == before
+    # the result first, then the count, as in a tracked round
+    html = client.post(scorer_url(match, "settle"), {
+        **w(match), "entry": "none", "result": "domino:1"}, **HTMX).content.decode()
+    assert error(html) is None and "count the hands" in html
+    assert match.rounds.get().finisher == 1 and not match.rounds.get().settled
+    html = client.post(scorer_url(match, "settle"), {
+        **w(match), "entry": "pips", "pips_0": "12", "pips_1": "0"}, **HTMX).content.decode()
+    assert error(html) is None and scores(html) == ["0", "10"]
 
 
 def test_home_rows_name_the_winner_and_when(client):

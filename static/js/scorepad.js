@@ -1,0 +1,224 @@
+// The scorer's page at the table. The server sends every playable tile's ends with the
+// sum and points each would make, so choosing a tile asks nothing of it: only the
+// placement is a request. Nothing here decides a rule; the numbers come from the page.
+(function () {
+  "use strict";
+
+  var script = document.getElementById("scorepad-script");
+  var syncUrl = script ? script.dataset.syncUrl : location.pathname;
+
+  // -- choosing a tile: the ends it may join appear in the bar, under the thumb --------
+
+  function selectTile(tile) {
+    var form = document.getElementById("place-form");
+    if (!form) { return; }
+    var set = form.querySelector('.choice-set[data-for="' + tile + '"]');
+    document.querySelectorAll(".pick.selected").forEach(function (el) {
+      el.classList.remove("selected");
+      el.removeAttribute("aria-current");
+    });
+    var pick = document.querySelector('a.pick[data-tile="' + tile + '"]');
+    if (pick) {
+      pick.classList.add("selected");
+      pick.setAttribute("aria-current", "true");
+    }
+    form.querySelectorAll(".choice-set").forEach(function (el) { el.hidden = el !== set; });
+    form.querySelector(".pick-hint").hidden = true;
+    var refused = form.querySelector(".pick-refused");
+    refused.hidden = !!set;
+    refused.textContent = set ? "" : tile + " has no open end to join.";
+    refused.setAttribute("role", set ? "" : "alert");
+    form.elements.tile.value = set ? tile : "";
+    markTargets(set);
+  }
+
+  // the open ends the chosen tile may join light up on the board and take a tap too
+  function markTargets(set) {
+    var points = {};
+    if (set) {
+      set.querySelectorAll("button.choice").forEach(function (b) { points[b.dataset.point] = b; });
+    }
+    document.querySelectorAll(".board .open-end").forEach(function (dot) {
+      dot.classList.toggle("target", !!points[dot.dataset.point]);
+    });
+  }
+
+  document.addEventListener("click", function (event) {
+    var pick = event.target.closest("a.pick[data-tile]");
+    if (pick && document.getElementById("place-form")) {
+      event.preventDefault();
+      selectTile(pick.dataset.tile);
+      return;
+    }
+    var dot = event.target.closest(".board .open-end.target");
+    if (dot) {
+      var button = document.querySelector(
+        '.choice-set:not([hidden]) button.choice[data-point="' + dot.dataset.point + '"]');
+      if (button) { button.click(); }
+      return;
+    }
+    var zoom = event.target.closest(".board-zoom");
+    if (zoom) { toggleZoom(zoom); return; }
+    var key = event.target.closest(".keypad button");
+    if (key) { keypad(key); }
+  });
+
+  // -- the board: scaled to the width; enlarged, full size, scrolled to the newest tile --
+
+  function toggleZoom(button) {
+    var box = document.getElementById("board-box");
+    var on = !box.classList.contains("zoomed");
+    box.classList.toggle("zoomed", on);
+    button.setAttribute("aria-pressed", on ? "true" : "false");
+    button.textContent = on ? "Fit board" : "Enlarge board";
+    if (on) { showNewest(box); }
+  }
+
+  function showNewest(box) {
+    var newest = box.querySelector(".newest");
+    if (!newest) { return; }
+    var tile = newest.getBoundingClientRect();
+    var frame = box.getBoundingClientRect();
+    box.scrollLeft += tile.left - frame.left - frame.width / 2 + tile.width / 2;
+    box.scrollTop += tile.top - frame.top - frame.height / 2 + tile.height / 2;
+  }
+
+  // -- called rounds: one tap per scoring end on big keys -------------------------------
+
+  function calledState(form) {
+    var ends = [];
+    var max = parseInt(form.dataset.maxEnds, 10);
+    for (var i = 0; i < max; i++) {
+      var value = form.elements["end_" + i].value;
+      if (value === "") { break; }
+      ends.push({value: parseInt(value, 10), double: form.elements["double_" + i].checked});
+    }
+    return ends;
+  }
+
+  function writeCalled(form, ends) {
+    var max = parseInt(form.dataset.maxEnds, 10);
+    for (var i = 0; i < max; i++) {
+      form.elements["end_" + i].value = i < ends.length ? ends[i].value : "";
+      form.elements["double_" + i].checked = i < ends.length && ends[i].double;
+    }
+    showCalled(form);
+  }
+
+  function showCalled(form) {
+    var ends = calledState(form);
+    var text = document.getElementById("called-sum");
+    if (!text) { return; }
+    if (!ends.length) { text.textContent = "No end yet"; return; }
+    var sum = 0;
+    var words = ends.map(function (end) {
+      sum += end.double ? end.value * 2 : end.value;
+      return end.double ? end.value + "-" + end.value : String(end.value);
+    });
+    var table = form.dataset.points.split(",");
+    var points = sum < table.length ? parseInt(table[sum], 10) : 0;
+    var bonus = form.elements.goes_out.checked ? parseInt(form.dataset.bonus, 10) : 0;
+    text.textContent = "Ends " + words.join(" + ") + " = " + sum + " → " + points +
+      (bonus ? " + " + bonus + " for going out" : "");
+  }
+
+  function keypad(key) {
+    var form = key.closest("form");
+    var ends = calledState(form);
+    var double = form.querySelector(".key-double");
+    if (key.classList.contains("key-double")) {
+      double.setAttribute("aria-pressed",
+                          double.getAttribute("aria-pressed") === "true" ? "false" : "true");
+      return;
+    }
+    if (key.classList.contains("key-back")) {
+      ends.pop();
+    } else if (ends.length < parseInt(form.dataset.maxEnds, 10)) {
+      ends.push({value: parseInt(key.dataset.value, 10),
+                 double: double.getAttribute("aria-pressed") === "true"});
+      double.setAttribute("aria-pressed", "false");
+    }
+    writeCalled(form, ends);
+  }
+
+  function setUp(root) {
+    root.querySelectorAll(".call-form").forEach(function (form) {
+      form.querySelector(".keypad").hidden = false;
+      form.querySelector(".called-manual").hidden = true;
+      form.elements.goes_out.addEventListener("change", function () { showCalled(form); });
+      showCalled(form);
+    });
+    var form = document.getElementById("place-form");
+    if (form && form.elements.tile.value) { selectTile(form.elements.tile.value); }
+    fitBar();
+  }
+
+  // -- the bar: the page leaves room for it, so nothing hides under it -----------------
+
+  function fitBar() {
+    var bar = document.getElementById("thumb-bar");
+    var pad = document.getElementById("scorepad");
+    if (bar && pad) { pad.style.setProperty("--bar-height", bar.offsetHeight + "px"); }
+  }
+  window.addEventListener("resize", fitBar);
+
+  // -- each recorded tap is confirmed where the eyes and the hand are -------------------
+
+  var shownVersion = null;
+  document.addEventListener("htmx:beforeSwap", function () {
+    var live = document.getElementById("live");
+    shownVersion = live ? parseInt(live.dataset.version, 10) : null;
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    var live = document.getElementById("live");
+    setUp(document);
+    if (!live || shownVersion === null) { return; }
+    if (parseInt(live.dataset.version, 10) > shownVersion) {
+      var bar = document.getElementById("thumb-bar");
+      if (bar) {
+        bar.classList.remove("recorded");
+        void bar.offsetWidth;  // restart the flash
+        bar.classList.add("recorded");
+      }
+      if (navigator.vibrate) { navigator.vibrate(30); }
+    }
+    shownVersion = null;
+  });
+
+  // -- a lost answer must not leave the scorer guessing ---------------------------------
+  // Every tap carries its own key, so the page asks the server whether that key was
+  // recorded (once the connection is back) and shows the table as it stands with the
+  // answer; nothing is ever applied twice.
+
+  var pendingKey = null;
+  function showBanner(show) {
+    document.querySelectorAll(".offline-banner").forEach(function (el) { el.hidden = !show; });
+    fitBar();
+  }
+  function resync() {
+    if (!pendingKey || !navigator.onLine) { return; }  // the "online" event tries again
+    var key = pendingKey;
+    htmx.ajax("GET", syncUrl + "?sync=" + encodeURIComponent(key),
+              {target: "#scorepad", swap: "outerHTML"}).then(function () {
+      if (pendingKey === key) { pendingKey = null; }
+    });
+  }
+  function lost(event) {
+    var params = event.detail.requestConfig && event.detail.requestConfig.parameters;
+    var key = params && (params.get ? params.get("key") : params.key);
+    showBanner(true);
+    if (!key) { return; }
+    pendingKey = key;
+    setTimeout(resync, 1500);
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    htmx.config.timeout = 15000;
+    document.body.addEventListener("htmx:sendError", lost);
+    document.body.addEventListener("htmx:responseError", lost);
+    document.body.addEventListener("htmx:timeout", lost);
+    window.addEventListener("online", resync);
+    setInterval(resync, 5000);
+    setUp(document);
+  });
+})();

@@ -1,0 +1,206 @@
+"""The scorepad at a real table, on a 360 × 740 phone (issue 11): what the thumb meets.
+
+Measured in Chromium: choosing a tile sends nothing and moves nothing; the ends appear
+in the bar at the bottom, always in view; a placement is one request; refusals are
+said next to the thumb; a called placement takes at most four taps; long names and
+twelve players do not widen the page.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.test_scorepad import choice, expect_scores, place, seq, start_match, wait_seq
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+WIDTH, HEIGHT = 360, 740
+
+
+def picker_rows(page: Page) -> dict[float, str]:
+    """One playable tile per row of the picker (rows without one are left out)."""
+    rows: dict[float, str] = {}
+    for tile in page.locator("a.pick.playable").all():
+        top = tile.evaluate("el => el.getBoundingClientRect().top + window.scrollY")
+        rows.setdefault(round(top), tile.get_attribute("data-tile") or "")
+    return rows
+
+
+def page_positions(page: Page) -> list[float]:
+    """Every picker tile's place on the page (not on the screen: scrolling is allowed)."""
+    return page.evaluate("""() => [...document.querySelectorAll('.pick')].map(
+        el => el.getBoundingClientRect().top + window.scrollY)""")
+
+
+def bar_bottom(page: Page) -> float:
+    box = page.locator("#thumb-bar").bounding_box()
+    assert box is not None
+    return box["y"] + box["height"]
+
+
+def assert_no_sideways_scroll(page: Page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH
+
+
+def count_requests(page: Page):
+    sent: list[str] = []
+    page.on("request", lambda request: sent.append(f"{request.method} {request.url}"))
+    return sent
+
+
+def check_every_row(page: Page) -> None:
+    """For a tile in every picker row: the tap sends nothing, moves no tile, and its
+    ends appear in the bar, which sits at the bottom of the screen, in view."""
+    rows = picker_rows(page)
+    assert len(rows) >= 5, rows
+    sent = count_requests(page)
+    for tile in rows.values():
+        before = page_positions(page)
+        page.locator(f'a.pick[data-tile="{tile}"]').click()
+        offered = page.locator(".choice-set:not([hidden]) button.choice")
+        expect(offered.first).to_be_visible()
+        for button in offered.all():
+            expect(button).to_be_in_viewport()
+        assert page_positions(page) == before, f"tiles moved when {tile} was tapped"
+        assert abs(bar_bottom(page) - HEIGHT) < 1  # the bar is still at the bottom
+    assert sent == []  # choosing is the page's own business
+
+
+def test_every_picker_row_offers_its_ends_at_the_thumb_without_moving(live_server, page):
+    start_match(page, live_server, game="all-fives", players=["Ann", "Bo"])
+    check_every_row(page)
+    place(page, "5-5", "")
+    check_every_row(page)  # with a tile down: fewer playable tiles, the same bar
+
+
+def test_double_twelve_for_twelve_players_keeps_the_bar_and_the_page_width(live_server, page):
+    names = [f"Player {seat + 1} with a very long name that goes on and on {seat}"[:60]
+             for seat in range(12)]
+    page.goto(live_server.url + "/new/?players=12")
+    page.check("input[name=game][value=fives-and-threes]")
+    for seat, name in enumerate(names):
+        page.fill(f"input[name=player_{seat}]", name)
+    page.select_option("select[name=tile_set]", "double-twelve")
+    page.select_option("select#id_double_holder", "0")
+    page.click("#start-match")
+    expect(page.locator("#scorepad")).to_be_visible()
+    page.wait_for_function("() => window.htmx !== undefined")
+    expect(page.locator("a.pick")).to_have_count(91)
+    check_every_row(page)
+    assert_no_sideways_scroll(page)
+    place(page, "12-12", "")
+    place(page, "6-12", "12-12:12")
+    assert_no_sideways_scroll(page)
+    # the rounds table scrolls inside its own box, not the page
+    expect(page.locator(".rounds-table")).to_be_visible()
+    assert_no_sideways_scroll(page)
+
+
+def test_a_placement_is_two_taps_and_one_request(live_server, page):
+    start_match(page, live_server, game="all-fives", players=["Ann", "Bo"])
+    place(page, "5-5", "")
+    before = seq(page)
+    sent = count_requests(page)
+    page.locator('a.pick[data-tile="0-5"]').click()  # tap 1: the tile
+    choice(page, "5-5:5").click()  # tap 2: the end (sum and points on it)
+    wait_seq(page, before + 1)
+    assert [line.split(" ")[0] for line in sent] == ["POST"]
+    expect_scores(page, "10", "10")
+    # the recorded tap is confirmed where the thumb is: the bar flashes
+    expect(page.locator("#thumb-bar")).to_have_class(re.compile("recorded"))
+    expect(page.locator("#last-award")).to_contain_text("Bo: 0-5 on 5-5:5 — sum 10 → 10")
+
+
+def test_the_newest_tile_is_on_the_board_and_the_board_can_be_enlarged(live_server, page):
+    start_match(page, live_server, game="all-fives", players=["Ann", "Bo"], hand_size=9)
+    place(page, "5-5", "")
+    # a lone spinner: both line sides are open ends
+    expect(page.locator("circle.open-end")).to_have_count(2)
+    for tile, at in (("0-5", "5-5:5"), ("0-6", "0-5:0"), ("5-6", "5-5:5")):
+        place(page, tile, at)
+    newest = page.locator("g.board-tile.newest")
+    expect(newest).to_have_attribute("data-tile", "5-6")
+    expect(newest).to_be_in_viewport()
+    # the ends read clockwise from the left: 6 (of 0-6), then 6 (of 5-6)
+    expect(page.locator("#ends")).to_contain_text("Ends 6 + 6 = 12")
+    zoom = page.get_by_role("button", name="Enlarge board")
+    zoom.click()
+    expect(page.get_by_role("button", name="Fit board")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#board-box")).to_have_class(re.compile("zoomed"))
+    expect(newest).to_be_in_viewport()
+
+
+def test_a_refusal_is_said_at_the_thumb_and_announced(live_server, page):
+    start_match(page, live_server, game="all-fives", players=["Ann", "Bo"])
+    place(page, "5-5", "")
+    page.click("#pass-button")
+    error = page.get_by_role("alert").filter(has_text="Bo cannot pass while the boneyard")
+    expect(error).to_be_in_viewport()
+    expect(page.locator("#thumb-bar")).to_contain_text("Bo cannot pass")
+
+
+def test_a_message_shows_once(live_server, page):
+    page.goto(live_server.url + "/new/")
+    page.fill("input[name=player_0]", "Ann")
+    page.fill("input[name=player_1]", "Bo")
+    page.check("input[name=game][value=all-fives]")
+    page.select_option("select#id_starter", "lots")
+    page.click("#start-match")
+    expect(page.get_by_text(re.compile("Drawn by lots"))).to_have_count(1)
+    expect(page.get_by_text(re.compile("Drawn by lots"))).to_be_in_viewport()
+
+
+def test_a_called_placement_takes_four_taps_and_the_mode_is_remembered(live_server, page):
+    page.goto(live_server.url + "/new/")
+    for seat, name in enumerate(["Ann", "Bo", "Cy"]):
+        page.fill(f"input[name=player_{seat}]", name)
+    page.check("input[name=game][value=all-fives]")
+    page.select_option("select#id_starter", "0")
+    page.select_option("select#id_mode", "ends")
+    page.click("#start-match")
+    page.wait_for_function("() => window.htmx !== undefined")
+    # Ann's turn is preselected; 5-5 at one end and 5 at the other: four taps
+    expect(page.get_by_role("radio", name="Ann")).to_be_checked()
+    before = seq(page)
+    page.get_by_role("button", name="Double").click()       # 1
+    page.get_by_role("button", name="5", exact=True).click()  # 2
+    page.get_by_role("button", name="5", exact=True).click()  # 3
+    expect(page.locator("#called-sum")).to_have_text("Ends 5-5 + 5 = 15 → 15")
+    page.get_by_role("button", name="Record").click()       # 4
+    wait_seq(page, before + 1)
+    expect_scores(page, "15", "0", "0")
+    # the next seat is preselected for the next call
+    expect(page.get_by_role("radio", name="Bo")).to_be_checked()
+    # the app still checks the ends: a 5 and a 0 make 5, whatever is called
+    page.get_by_role("button", name="5", exact=True).click()
+    page.get_by_role("button", name="0", exact=True).click()
+    page.fill(".call-form input[name=claim]", "10")
+    page.get_by_role("button", name="Record").click()
+    wait_seq(page, before + 2)
+    expect(page.locator("#status")).to_contain_text("claim 10 differs from the 5")
+    expect_scores(page, "15", "5", "0")
+    # the round ends by a button (no default), then the count, then the next round
+    page.get_by_role("button", name="Cy went out").click()
+    wait_seq(page, before + 3)
+    for seat, pips in ((0, 10), (1, 20), (2, 0)):
+        page.fill(f"input[name=pips_{seat}]", str(pips))
+    page.click("#settle-button")
+    wait_seq(page, before + 4)
+    expect(page.get_by_role("radio", name="Called (scoring ends only)")).to_be_checked()
+
+
+def test_long_names_and_twelve_players_do_not_widen_the_page(live_server, page):
+    long_name = "Oleksandra-Anastasiia Kovalenko-Shevchenko of Kharkiv Oblast"[:60]
+    start_match(page, live_server, game="all-fives", players=[long_name, "Bo" * 30, "Cy", "Di"])
+    assert_no_sideways_scroll(page)
+    place(page, "5-5", "")
+    assert_no_sideways_scroll(page)
+    # the Rounds table keeps its last column in its box
+    end_column = page.locator(".rounds-table th").last
+    box = end_column.bounding_box()
+    wrap = page.locator(".rounds-table").locator("xpath=..").bounding_box()
+    assert box is not None and wrap is not None
+    assert box["x"] + box["width"] <= wrap["x"] + wrap["width"] + 1

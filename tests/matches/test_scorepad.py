@@ -1,0 +1,63 @@
+"""matches.scorepad: what the scorer's page says, read from the engine."""
+
+from __future__ import annotations
+
+import pytest
+
+from matches import rules, scorepad, selectors, services
+from tests.matches.helpers import A, T, two_player_all_fives
+
+pytestmark = pytest.mark.django_db
+
+
+def test_sides_level_at_the_target_are_told_why_play_goes_on():
+    match = services.match_create(game="five-up", players=["Olena", "Taras"],
+                                  options={"target": 61})
+    engine = selectors.match_engine(match)
+    engine.scores = [61, 61]  # level at the target after a round: no winner yet
+
+    view = scorepad.build(match, engine)
+
+    assert view.tie_note == ("Olena and Taras are level on 61, at or past the target 61: "
+                             "a match needs one side ahead alone, so play goes on.")
+    engine.scores = [62, 61]
+    assert scorepad.build(match, engine).tie_note == ""
+
+
+def test_the_going_out_bonus_is_named_apart_from_the_placements_points():
+    match = services.match_create(game="fives-and-threes", players=["Olena", "Taras"],
+                                  options={"hand_size": 1})
+    services.round_start(match=match, starter=0)
+    services.event_record(match=match, action=rules.Play(0, T("3-6")))  # 9: 3, +1 out
+
+    award = scorepad.build(match, selectors.match_engine(match)).last_award
+
+    assert award is not None
+    assert (award.points, award.bonus, award.total) == ("3", 1, "4")
+
+
+def test_every_playable_tile_carries_its_ends_and_what_each_would_make():
+    match = two_player_all_fives(hand_size=7)
+    services.round_start(match=match, starter=0)
+    services.event_record(match=match, action=rules.Play(0, T("5-5")))
+    services.event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5")))
+
+    view = scorepad.build(match, selectors.match_engine(match))
+
+    offered = {choices.tile: [(c.point, c.end_sum, c.points) for c in choices.choices]
+               for choices in view.tile_choices}
+    playable = {t.tile for t in view.picker if t.playable}
+    assert set(offered) == playable
+    assert offered["0-6"] == [("0-5:0", 16, 0)]
+    assert offered["5-6"] == [("5-5:5", 6, 0)]
+    assert offered["0-0"] == [("0-5:0", 10, 10)]
+
+
+def test_the_next_round_offers_the_mode_of_the_last_and_the_games_starter():
+    match = services.match_create(game="fives-and-threes", players=["Olena", "Taras"])
+    services.round_start(match=match, starter=None, mode="ends")
+    services.round_settle(match=match, result=rules.RoundEnd.BLOCKED)
+
+    view = scorepad.build(match, selectors.match_engine(match))
+
+    assert (view.phase, view.last_mode, view.starter_rule) == ("start", "ends", "double")
