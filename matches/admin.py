@@ -115,8 +115,21 @@ class RoundSideAdmin(admin.ModelAdmin):
     readonly_fields = ["round", "side", "placements", "settlement", "score"]
 
 
+class ShownNeverEdited(admin.ModelAdmin):
+    """History kept as it was written: listed, never added, edited or deleted here."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
 @admin.register(Event)
-class EventAdmin(admin.ModelAdmin):
+class EventAdmin(ShownNeverEdited):
     """Events are the match's history: shown, never edited (use undo on the scorepad)."""
 
     list_display = ["match", "number", "round", "seat", "kind", "tile", "at", "ends", "end_sum",
@@ -125,33 +138,15 @@ class EventAdmin(admin.ModelAdmin):
     search_fields = ["tile", "match__seats__name"]
     list_select_related = ["match", "round"]
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
 
 @admin.register(Change)
-class ChangeAdmin(admin.ModelAdmin):
+class ChangeAdmin(ShownNeverEdited):
     """A match's history of writes: shown, never edited (restore from the history page)."""
 
     list_display = ["match", "version", "kind", "description", "grant", "user", "made_at"]
     list_filter = ["kind", "match__game"]
     search_fields = ["description", "match__seats__name"]
     list_select_related = ["match", "grant", "user"]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
 
 
 @admin.register(ScorerGrant)
@@ -168,7 +163,7 @@ class ScorerGrantAdmin(admin.ModelAdmin):
 
 
 @admin.register(DeletedMatch)
-class DeletedMatchAdmin(admin.ModelAdmin):
+class DeletedMatchAdmin(ShownNeverEdited):
     """Matches their scorers deleted, each kept as its match record: read only. To bring
     one back, download its record and import it ("Import match records")."""
 
@@ -179,12 +174,3 @@ class DeletedMatchAdmin(admin.ModelAdmin):
     list_select_related = ["user"]
     readonly_fields = ["public_id", "game", "names", "record", "deleted_at", "grant_label",
                        "user"]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False

@@ -10,6 +10,7 @@ site admin, an admin of the club whose league game it was). Others get a 403.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from uuid import UUID
 
 from django.contrib import messages
@@ -23,7 +24,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from matches import rules, selectors, services
 from matches.management_forms import RematchForm, RenameForm
-from matches.models import Match, MatchStatus
+from matches.models import Change, Match, MatchStatus, ScorerGrant
 from matches.scoring_forms import WriteForm
 from matches.views.scoring import (
     GRANTS_KEY,
@@ -49,19 +50,9 @@ def abandon(request: HttpRequest, public_id: UUID) -> HttpResponse:
     if grant is None:
         return _not_scorer(request, match)
     if request.method == "POST":
-        form = WriteForm(request.POST)
-        if not form.is_valid():
-            messages.error(request, FORM_EXPIRED)
-            return redirect("matches:abandon", public_id=match.public_id)
-        try:
-            change = services.match_abandon(match=match, **_write(form.cleaned_data, grant,
-                                                                  request))
-        except services.OutOfDate as stale:
-            messages.warning(request, str(stale))
-            return redirect("matches:abandon", public_id=match.public_id)
-        except (rules.RulesError, ValidationError) as error:
-            messages.error(request, _messages(error))
-            return redirect("matches:abandon", public_id=match.public_id)
+        change = _write_from_page(request, match, grant, services.match_abandon)
+        if not isinstance(change, Change):
+            return change
         if change.replayed:
             messages.info(request, _("Already abandoned."))
         else:
@@ -77,18 +68,9 @@ def resume(request: HttpRequest, public_id: UUID) -> HttpResponse:
     match, grant = _scorer(request, public_id)
     if grant is None:
         return _not_scorer(request, match)
-    form = WriteForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, FORM_EXPIRED)
-        return redirect("matches:abandon", public_id=match.public_id)
-    try:
-        change = services.match_resume(match=match, **_write(form.cleaned_data, grant, request))
-    except services.OutOfDate as stale:
-        messages.warning(request, str(stale))
-        return redirect("matches:abandon", public_id=match.public_id)
-    except (rules.RulesError, ValidationError) as error:
-        messages.error(request, _messages(error))
-        return redirect("matches:abandon", public_id=match.public_id)
+    change = _write_from_page(request, match, grant, services.match_resume)
+    if not isinstance(change, Change):
+        return change
     if not change.replayed:
         messages.success(request, _("Match resumed: score on."))
     return redirect(match.get_scorer_url())
@@ -178,6 +160,24 @@ def rematch(request: HttpRequest, public_id: UUID) -> HttpResponse:
     if started.created:
         _announce_lots(request, started.match, started.first)
     return redirect(started.match.get_scorer_url())
+
+
+def _write_from_page(request: HttpRequest, match: Match, grant: ScorerGrant,
+                     service: Callable[..., Change]) -> Change | HttpResponse:
+    """Abandon or resume from the abandon page's form: the change made, or the way back
+    to that page with what went wrong (a stale page, a refusal)."""
+    back = redirect("matches:abandon", public_id=match.public_id)
+    form = WriteForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, FORM_EXPIRED)
+        return back
+    try:
+        return service(match=match, **_write(form.cleaned_data, grant, request))
+    except services.OutOfDate as stale:
+        messages.warning(request, str(stale))
+    except (rules.RulesError, ValidationError) as error:
+        messages.error(request, _messages(error))
+    return back
 
 
 def _page(match: Match) -> dict[str, object]:
