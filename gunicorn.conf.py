@@ -6,7 +6,12 @@ https://docs.gunicorn.org/en/stable/settings.html
 import multiprocessing
 import os
 
-bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
+# Only nginx talks to gunicorn: a unix socket (scripts/prod sets GUNICORN_BIND) or the
+# loopback address, never every interface. nginx buffers requests and answers, so sync
+# workers never wait on a slow phone.
+bind = os.environ.get("GUNICORN_BIND") or f"127.0.0.1:{os.environ.get('PORT', '8000')}"
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
+graceful_timeout = 20
 
 # gunicorn's rule of thumb is 2 * cores + 1; capped because each worker holds its own
 # database connection (CONN_MAX_AGE) and memory, and a container often reports the

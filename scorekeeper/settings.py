@@ -8,10 +8,12 @@ SECRET_KEY, and turns on HTTPS-only cookies, SSL redirect and HSTS.
 
 import os
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -86,6 +88,11 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    # Login throttling (issue 12): failed sign-ins counted per username and address.
+    "axes",
+    # The ORM-based backend for django.tasks (record imports run as tasks, issue 12);
+    # `python manage.py db_worker` runs them.
+    "django_tasks_db",
     "matches",
 ]
 
@@ -103,7 +110,13 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # The Content-Security-Policy (SECURE_CSP below) and the Permissions-Policy.
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    "scorekeeper.middleware.PermissionsPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes requires: it turns a lockout into the lockout page.
+    # https://django-axes.readthedocs.io/en/latest/2_installation.html
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "scorekeeper.urls"
@@ -119,6 +132,8 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                # {{ csp_nonce }}, for an inline <script nonce="..."> (none so far)
+                "django.template.context_processors.csp",
             ],
         },
     },
@@ -134,6 +149,17 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# A database that does not answer fails the request (and /healthz) within seconds
+# instead of holding a worker until the OS gives up. A connect_timeout in
+# DATABASE_URL's query string wins; SQLite has no such option.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+        "connect_timeout", env_int("DATABASE_CONNECT_TIMEOUT", 5))
+
+# The admin's address, e.g. "backstage/" to keep it off the usual scanners' path.
+ADMIN_PATH = os.environ.get("ADMIN_PATH", "").strip().strip("/") + "/"
+if ADMIN_PATH == "/":
+    ADMIN_PATH = "admin/"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -147,6 +173,31 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
+
+# Login throttling with django-axes, for our sign-in page and the admin's alike: after
+# AXES_FAILURE_LIMIT wrong passwords for one username from one address, that pair is
+# locked out for AXES_COOLOFF_MINUTES (even with the right password); other accounts
+# from that address, and that account from elsewhere, still sign in. Per pair rather
+# than per address, so one table's shared Wi-Fi cannot lock out the whole club.
+# Behind our nginx every request comes from the proxy: with TRUST_X_FORWARDED_FOR on
+# (scripts/prod sets it), the address is the one nginx appended to X-Forwarded-For
+# (scorekeeper/proxy.py); without a proxy leave it off, or clients could pick theirs.
+# https://django-axes.readthedocs.io/en/latest/4_configuration.html
+AUTHENTICATION_BACKENDS = [
+    # First: it refuses a locked-out pair before any password is checked.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "matches.views.accounts.locked_out"
+# Not verbose: no "AXES: BEGIN" banner on stderr at every start (management commands
+# included), and failures are logged with username and address only, no user agent.
+AXES_VERBOSE = False
+TRUST_X_FORWARDED_FOR = env_bool("TRUST_X_FORWARDED_FOR", False)
+AXES_CLIENT_IP_CALLABLE = "scorekeeper.proxy.client_address"
 
 # E-mail (password reset links): printed to the console unless EMAIL_HOST names an
 # SMTP server. https://docs.djangoproject.com/en/stable/topics/email/
@@ -192,19 +243,73 @@ WHITENOISE_AUTOREFRESH = DEBUG or TESTING
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Uploaded record files wait here until the task worker has read them (issue 12).
+MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT") or BASE_DIR / "media")
+
+# Background tasks (Django's django.tasks): record imports are stored in the database and
+# run by `python manage.py db_worker` (scripts/run and scripts/prod start one).
+# https://github.com/RealOrangeOne/django-tasks-db
+TASKS = {
+    "default": {
+        "BACKEND": os.environ.get("TASKS_BACKEND") or "django_tasks_db.DatabaseBackend",
+        "QUEUES": ["default"],
+    },
+}
+# At most this many records per upload; the rest are refused, not read.
+RECORD_IMPORT_MAX_RECORDS = env_int("RECORD_IMPORT_MAX_RECORDS", 10_000)
+# Records committed per transaction: a crash keeps every batch before it.
+RECORD_IMPORT_BATCH_SIZE = env_int("RECORD_IMPORT_BATCH_SIZE", 100)
+
+# Content-Security-Policy (issue 12), in development too so a violation shows up before
+# it ships. Everything comes from this origin (htmx is served from static/); no inline
+# code and no inline style attributes: scripts live in static/js/, and an inline
+# <script> would need nonce="{{ csp_nonce }}" (CSP.NONCE is only sent once a page uses
+# it). htmx is told not to inject its indicator <style> nor to eval (base.html).
+# https://docs.djangoproject.com/en/6.0/ref/csp/
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF, CSP.NONCE],
+    "style-src": [CSP.SELF],
+    "img-src": [CSP.SELF, "data:"],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "frame-ancestors": [CSP.NONE],
+    "form-action": [CSP.SELF],
+}
+
+# No script reads the CSRF cookie: htmx sends the token that base.html writes into
+# hx-headers, and forms carry {% csrf_token %}. (SameSite=Lax and an HttpOnly session
+# cookie are Django's defaults.)
+CSRF_COOKIE_HTTPONLY = True
+
 # Errors go to stderr, where gunicorn and the platform collect them.
 # Every record passes the one handler, which redacts scorers' secrets from request paths;
 # Django's own loggers (requests, the development server) are routed through it too.
+LOG_LEVEL = os.environ.get("LOG_LEVEL", "").strip().upper() or "INFO"
+# Optional error reports by e-mail (through the EMAIL_* server above): a comma-separated
+# list such as "Ada <ada@example.com>,ops@example.com". Empty: no e-mail is sent.
+ADMINS = env_list("ADMINS", [])
+SERVER_EMAIL = os.environ.get("SERVER_EMAIL", "") or DEFAULT_FROM_EMAIL
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"redact_secrets": {"()": "scorekeeper.logs.RedactSecrets"}},
-    "handlers": {"console": {"class": "logging.StreamHandler",
-                             "filters": ["redact_secrets"]}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "filters": {
+        "redact_secrets": {"()": "scorekeeper.logs.RedactSecrets"},
+        "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["redact_secrets"]},
+        # A server error (500) mailed to ADMINS; sends nothing while ADMINS is empty.
+        "mail_admins": {"class": "scorekeeper.logs.RedactingAdminEmailHandler",
+                        "level": "ERROR",
+                        "filters": ["require_debug_false", "redact_secrets"]},
+    },
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {
-        "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
-        "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
+        "django.request": {"handlers": ["console", "mail_admins"], "level": LOG_LEVEL,
+                           "propagate": False},
+        "django.server": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
     },
 }
 
@@ -212,14 +317,17 @@ if not DEBUG:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    # Load balancers probe over plain HTTP: answer them rather than redirect.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
     # Only behind a proxy that terminates TLS and always sets this header; otherwise
     # a client could claim HTTPS. Without it, SSL redirect behind such a proxy loops.
     # https://docs.djangoproject.com/en/stable/ref/settings/#secure-proxy-ssl-header
     if env_bool("TRUST_X_FORWARDED_PROTO", False):
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    # Start with an hour; raise to a year (31536000) once HTTPS is known to work.
+    # One year when on (what browsers' preload lists ask); 0 turns it off, e.g. while
+    # HTTPS is first being tried on a new host.
     # https://docs.djangoproject.com/en/stable/ref/middleware/#http-strict-transport-security
-    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 3600)
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     # Only allows submission to the browsers' preload list; nothing is submitted.
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)

@@ -1,6 +1,10 @@
 """Fixtures shared by the whole suite."""
 
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
+from playwright.sync_api import Browser, sync_playwright
 
 
 @pytest.fixture(autouse=True)
@@ -17,3 +21,41 @@ def samples_dir():
     if not SAMPLES_DIR.is_dir():
         pytest.skip(MISSING)
     return SAMPLES_DIR
+
+
+@pytest.fixture(autouse=True)
+def _tasks_and_media(settings, tmp_path):
+    """Tasks run at once, in the test (no worker needed), and uploaded files go to a
+    temporary MEDIA_ROOT; the one test of the database backend overrides TASKS."""
+    settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
+    settings.MEDIA_ROOT = tmp_path / "media"
+
+
+# -- Chromium, for tests/browser and tests/stack: one browser for the whole run -------
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",  # CI containers run as root, where Chromium's sandbox cannot start
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    # Keep the browser from calling home: tests run offline.
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} not found; install Debian's chromium (apt-get install chromium)")
+    playwright = sync_playwright().start()
+    try:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()
+    finally:
+        playwright.stop()

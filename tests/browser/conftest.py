@@ -11,25 +11,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 # Playwright's sync API runs an asyncio event loop in this thread, and Django then
 # refuses ORM calls from "async context" (SynchronousOnlyOperation) in tests and
 # fixtures. Nothing here is really async, so the guard is safe to lift in tests.
 # https://docs.djangoproject.com/en/stable/topics/async/#async-safety
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",  # CI containers run as root, where Chromium's sandbox cannot start
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    # Keep the browser from calling home: tests run offline.
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 BROWSER_DIR = Path(__file__).parent
 
@@ -38,21 +26,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if BROWSER_DIR in item.path.parents:
             item.add_marker(pytest.mark.browser)
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} not found; install Debian's chromium (apt-get install chromium)")
-    playwright = sync_playwright().start()
-    try:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
-        )
-        yield browser
-        browser.close()
-    finally:
-        playwright.stop()
 
 
 @pytest.fixture
