@@ -68,6 +68,10 @@
   function toggleZoom(button) {
     var box = document.getElementById("board-box");
     var on = !box.classList.contains("zoomed");
+    // set through the CSSOM, which the Content-Security-Policy allows (a style
+    // attribute in the markup it would refuse)
+    box.style.setProperty("--board-width", box.dataset.width + "px");
+    box.style.setProperty("--board-height", box.dataset.height + "px");
     box.classList.toggle("zoomed", on);
     button.setAttribute("aria-pressed", on ? "true" : "false");
     button.textContent = on ? "Fit board" : "Enlarge board";

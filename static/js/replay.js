@@ -1,0 +1,39 @@
+// The finished match's replay (templates/matches/match.html), a file rather than an
+// inline script because the Content-Security-Policy runs no inline code.
+(function () {
+  "use strict";
+
+  // Step through the replay with the keyboard (← → Home End) and by swiping the board.
+  // Each does what its link does: the links work without JavaScript, and with htmx they
+  // swap only #replay.
+  document.addEventListener("DOMContentLoaded", function () {
+    var KEYS = {ArrowLeft: "back", ArrowRight: "forward", Home: "first", End: "last"};
+    function go(key) {
+      var link = document.querySelector('#replay a[data-nav="' + key + '"]');
+      if (link && link.getAttribute("aria-disabled") !== "true") { link.click(); }
+    }
+    document.addEventListener("keydown", function (event) {
+      var target = event.target;
+      if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) { return; }
+      if (target && target.closest && target.closest("input, select, textarea, [contenteditable]")) { return; }
+      var key = KEYS[event.key];
+      if (!key || !document.getElementById("replay")) { return; }
+      event.preventDefault();
+      go(key);
+    });
+    var startX = null, startY = null;
+    document.addEventListener("touchstart", function (event) {
+      var touch = event.changedTouches[0];
+      if (!event.target.closest || !event.target.closest("#replay .board-wrap")) { startX = null; return; }
+      startX = touch.clientX; startY = touch.clientY;
+    }, {passive: true});
+    document.addEventListener("touchend", function (event) {
+      if (startX === null) { return; }
+      var touch = event.changedTouches[0];
+      var dx = touch.clientX - startX, dy = touch.clientY - startY;
+      startX = null;
+      // a swipe across, not a scroll down the page: left goes forward, right goes back
+      if (Math.abs(dx) > 40 && Math.abs(dx) > 2 * Math.abs(dy)) { go(dx < 0 ? "forward" : "back"); }
+    }, {passive: true});
+  });
+})();

@@ -1,0 +1,31 @@
+// The end-of-match summary's Share/Copy button (templates/matches/_match_end.html).
+// Progressive: the link beside it works alone; with JavaScript, one button shares it
+// (the phone's share sheet) or, where sharing is not offered, copies it. A file rather
+// than an inline script: the Content-Security-Policy runs no inline code, and the
+// summary also arrives in htmx swaps (a match ending on the scorepad), so the button is
+// set up on load and again after every swap.
+(function () {
+  "use strict";
+
+  function setUp() {
+    var button = document.getElementById("share-button");
+    if (!button || button.dataset.ready || !(navigator.share || navigator.clipboard)) { return; }
+    button.dataset.ready = "true";
+    var status = document.getElementById("share-status");
+    var url = new URL(button.dataset.shareUrl, document.baseURI).href;
+    button.textContent = navigator.share ? "Share link" : "Copy link";
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      if (navigator.share) {
+        navigator.share({title: button.dataset.shareTitle, url: url}).catch(function () {});
+      } else {
+        navigator.clipboard.writeText(url).then(function () {
+          status.textContent = "Link copied.";
+        }, function () { status.textContent = "Could not copy: hold the link to copy it."; });
+      }
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", setUp);
+  document.addEventListener("htmx:afterSettle", setUp);
+})();
