@@ -2,8 +2,9 @@
 
 The shared scorer's link carries its secret in the path (``/matches/<id>/join/<secret>/``,
 and links from before grants ``/matches/<id>/score/<secret>/``). Django logs the path of
-every 4xx/5xx answer and the development server every request; gunicorn's access log
-writes each request line and Referer. Each of them passes through :func:`redact`.
+every 4xx/5xx answer (and mails a 500's report to ADMINS) and the development server
+every request; gunicorn's access log writes each request line and Referer. Each of them
+passes through :func:`redact`.
 """
 
 from __future__ import annotations
@@ -12,10 +13,13 @@ import logging
 import re
 from typing import Any
 
+from django.utils.functional import Promise
+from django.utils.log import AdminEmailHandler
 from gunicorn.glogging import Logger
 
 # The scorepad's own pages under /score/ are not secrets; anything else there is one.
-_PAGES = "play|draw|pass|call|settle|round|undo|history|restore|scorers"
+_PAGES = ("play|draw|pass|call|settle|round|undo|history|restore|scorers|abandon|resume|"
+          "delete|rename|rematch")
 SECRET_IN_PATH = re.compile(
     r"(/matches/[0-9a-fA-F-]{36}/(?:join/|score/(?!(?:" + _PAGES + r")(?:/|$))))"
     r"[^/\s?\"#]+")
@@ -36,6 +40,17 @@ class RedactSecrets(logging.Filter):
         if redacted != message:
             record.msg, record.args = redacted, None
         return True
+
+
+class RedactingAdminEmailHandler(AdminEmailHandler):
+    """Django's error mail to ADMINS, redacted whole: besides the message, its body
+    repeats the request's path and headers (the Referer of a scorer's link included)."""
+
+    def send_mail(self, subject: str | Promise, message: str | Promise, *args: Any,
+                  **kwargs: Any) -> None:
+        if kwargs.get("html_message"):
+            kwargs["html_message"] = redact(str(kwargs["html_message"]))
+        super().send_mail(redact(str(subject)), redact(str(message)), *args, **kwargs)
 
 
 class GunicornLogger(Logger):

@@ -1,12 +1,17 @@
-"""Accounts: signing up. Signing in and out, changing and resetting a password are
-Django's own views (``django.contrib.auth.urls``, mounted by ``matches/urls_accounts.py``)
-with our templates in ``templates/registration/``.
+"""Accounts: signing up, and the page for a sign-in locked out by django-axes. Signing
+in and out, changing and resetting a password are Django's own views
+(``django.contrib.auth.urls``, mounted by ``matches/urls_accounts.py``) with our
+templates in ``templates/registration/``.
 
 Casual matches need no account; clubs do.
 """
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
+from axes.helpers import get_cool_off
 from django import forms
 from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
@@ -39,7 +44,7 @@ class SignUpForm(UserCreationForm[User]):
 
 @sensitive_post_parameters("password1", "password2")
 @never_cache
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     """Create an account, sign it in, and go back to ``next`` (a page of this site
     only) or the home page."""
@@ -58,6 +63,16 @@ def signup(request: HttpRequest) -> HttpResponse:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             return redirect(next_url or "matches:home")
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+def locked_out(request: HttpRequest, original_response: HttpResponse | None = None,
+               credentials: dict[str, Any] | None = None) -> HttpResponse:
+    """The page django-axes answers a locked-out sign-in with (``AXES_LOCKOUT_CALLABLE``),
+    here and on the admin's login: 429, and how long to wait in whole minutes."""
+    cool_off = get_cool_off(request)
+    minutes = math.ceil(cool_off.total_seconds() / 60) if cool_off else None
+    return render(request, "registration/locked_out.html", {"minutes": minutes},
+                  status=429)
 
 
 def safe_next(request: HttpRequest) -> str:

@@ -1,0 +1,179 @@
+"""Operations: /healthz, the error pages, the database connect timeout, the admin's
+address, and error reports (logged and mailed) without scorers' secrets."""
+
+from __future__ import annotations
+
+import logging
+from unittest import mock
+
+import pytest
+from django.db import OperationalError, connections
+from django.http import HttpRequest, HttpResponse
+from django.template.loader import render_to_string
+from django.test import Client
+from django.urls import include, path
+
+from tests.test_settings import run_python
+
+SECRET = "s3cr3t-scorer-token"
+SECRET_PATH = f"/matches/{'0' * 8}-0000-0000-0000-{'0' * 12}/join/{SECRET}/"
+
+
+def boom(request: HttpRequest) -> HttpResponse:
+    raise RuntimeError("the view broke")
+
+
+# This module is also the URLconf of the tests marked `urls(__name__)`: the site's own
+# URLs plus one view that fails.
+urlpatterns = [
+    path("boom/", boom),
+    path(SECRET_PATH.lstrip("/"), boom),
+    path("", include("scorekeeper.urls")),
+]
+
+
+# -- /healthz ----------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_healthz_answers_ok_when_the_database_answers(client):
+    response = client.get("/healthz")
+
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok"}
+    assert "no-cache" in response["Cache-Control"]
+
+
+@pytest.mark.django_db
+def test_healthz_answers_503_when_the_database_is_unreachable(client):
+    with mock.patch.object(connections["default"], "cursor",
+                           side_effect=OperationalError("connection refused")):
+        response = client.get("/healthz")
+
+    assert response.status_code == 503
+    assert response.json()["status"] == "unavailable"
+
+
+def test_healthz_only_reads():
+    assert Client().post("/healthz").status_code == 405
+
+
+# -- error pages -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("template", ["500.html", "503.html"])
+def test_error_pages_render_without_any_context(template):
+    html = render_to_string(template)
+
+    assert html.startswith("<!DOCTYPE html>")
+    assert html.count("<h1") == 1
+    assert "{%" not in html and "{{" not in html and "{#" not in html
+
+
+@pytest.mark.urls(__name__)
+@pytest.mark.django_db
+def test_a_failing_view_shows_the_friendly_500_page(settings):
+    settings.DEBUG = False
+    client = Client(raise_request_exception=False)
+
+    response = client.get("/boom/")
+
+    assert response.status_code == 500
+    assert b"<h1>Something went wrong</h1>" in response.content
+    assert b"RuntimeError" not in response.content
+
+
+# -- logging and error reports -----------------------------------------------------------
+
+
+def test_request_errors_pass_the_redacting_filter_on_every_handler():
+    from scorekeeper.logs import RedactSecrets
+
+    # pytest adds its own capturing handlers; check the ones the settings configure
+    handlers = [h for h in logging.getLogger("django.request").handlers
+                if not type(h).__module__.startswith("_pytest")]
+    assert {type(h).__name__ for h in handlers} >= {"StreamHandler",
+                                                    "RedactingAdminEmailHandler"}
+    for handler in handlers:
+        assert any(isinstance(f, RedactSecrets) for f in handler.filters), handler
+
+
+@pytest.mark.urls(__name__)
+@pytest.mark.django_db
+def test_a_server_error_is_mailed_to_admins_without_the_scorers_secret(settings, mailoutbox):
+    settings.ADMINS = ["Ops <ops@example.com>"]
+    client = Client(raise_request_exception=False,
+                    HTTP_REFERER=f"http://testserver{SECRET_PATH}")
+
+    assert client.get(SECRET_PATH).status_code == 500
+
+    assert len(mailoutbox) == 1
+    mail = mailoutbox[0]
+    assert mail.to == ["Ops <ops@example.com>"]
+    assert "RuntimeError" in mail.body
+    assert "[secret]" in mail.subject and "[secret]" in mail.body
+    assert SECRET not in mail.subject + mail.body
+
+
+@pytest.mark.urls(__name__)
+@pytest.mark.django_db
+def test_no_error_mail_without_admins(settings, mailoutbox):
+    settings.ADMINS = []
+
+    assert Client(raise_request_exception=False).get("/boom/").status_code == 500
+
+    assert mailoutbox == []
+
+
+def test_admins_and_log_level_come_from_the_environment():
+    result = run_python(
+        "from django.conf import settings; print(settings.ADMINS); "
+        "print(settings.LOGGING['root']['level'])",
+        ADMINS="Ada <ada@example.com>, ops@example.com",
+        LOG_LEVEL="warning",
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["['Ada <ada@example.com>', 'ops@example.com']",
+                                          "WARNING"]
+
+
+# -- settings ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("env", "expected"),
+                         [({}, "5"), ({"DATABASE_CONNECT_TIMEOUT": "2"}, "2")])
+def test_postgresql_connects_with_a_timeout(env, expected):
+    result = run_python(
+        "from django.conf import settings; "
+        "print(settings.DATABASES['default']['OPTIONS']['connect_timeout'])",
+        DATABASE_URL="postgres://scorer@db.example.com:5432/scores", **env,
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == expected
+
+
+def test_sqlite_gets_no_connect_timeout():
+    result = run_python(
+        "from django.conf import settings; "
+        "print(settings.DATABASES['default'].get('OPTIONS', {}))"
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert "connect_timeout" not in result.stdout
+
+
+@pytest.mark.parametrize(("value", "expected"),
+                         [(None, "/admin/"), ("backstage", "/backstage/"),
+                          ("/ops/admin/", "/ops/admin/")])
+def test_the_admin_path_comes_from_the_environment(value, expected):
+    env = {} if value is None else {"ADMIN_PATH": value}
+    result = run_python(
+        "import django; django.setup(); from django.urls import reverse; "
+        "print(reverse('admin:index'))",
+        **env,
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == expected

@@ -1,0 +1,137 @@
+"""Login throttling (django-axes): our sign-in page and the admin's, locked per username
+and address after AXES_FAILURE_LIMIT wrong passwords."""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import SESSION_KEY
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from scorekeeper.proxy import client_address
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "domino-table-42"
+WRONG = "not-the-password"
+HERE = "203.0.113.7"
+ELSEWHERE = "198.51.100.9"
+LOCKED_OUT = b"<h1>Too many attempts</h1>"
+
+
+@pytest.fixture
+def olena(django_user_model) -> User:
+    return django_user_model.objects.create_user("olena", password=PASSWORD)
+
+
+@pytest.fixture
+def taras(django_user_model) -> User:
+    return django_user_model.objects.create_user("taras", password=PASSWORD)
+
+
+def sign_in(username: str, password: str, address: str = HERE,
+            url: str = "/accounts/login/") -> tuple[Client, int, bytes]:
+    """POST the login form from ``address`` in a fresh browser; the client (signed in or
+    not), the status and the page."""
+    client = Client(REMOTE_ADDR=address)
+    response = client.post(url, {"username": username, "password": password})
+    return client, response.status_code, response.content
+
+
+def signed_in(client: Client) -> bool:
+    return SESSION_KEY in client.session
+
+
+def fail(username: str, times: int, address: str = HERE, url: str = "/accounts/login/"):
+    for _ in range(times):
+        sign_in(username, WRONG, address, url)
+
+
+def test_the_failure_limit_and_cool_off_are_configured():
+    assert settings.AXES_FAILURE_LIMIT == 5
+    assert settings.AXES_COOLOFF_TIME.total_seconds() == 15 * 60
+    assert settings.AXES_LOCKOUT_PARAMETERS == [["username", "ip_address"]]
+    assert settings.AXES_RESET_ON_SUCCESS is True
+    assert settings.AUTHENTICATION_BACKENDS[0] == "axes.backends.AxesStandaloneBackend"
+    assert settings.MIDDLEWARE[-1] == "axes.middleware.AxesMiddleware"
+
+
+def test_wrong_passwords_below_the_limit_still_allow_the_right_one(olena):
+    fail("olena", settings.AXES_FAILURE_LIMIT - 1)
+
+    client, status, _ = sign_in("olena", PASSWORD)
+
+    assert status == 302
+    assert signed_in(client)
+
+
+def test_after_the_limit_the_right_password_is_locked_out(olena):
+    fail("olena", settings.AXES_FAILURE_LIMIT)
+
+    client, status, page = sign_in("olena", PASSWORD)
+
+    assert status == 429
+    assert not signed_in(client)
+    assert page.count(b"<h1") == 1
+    assert LOCKED_OUT in page
+    assert b"paused for 15 minutes" in page
+
+
+def test_the_limit_is_per_username_and_address(olena, taras):
+    fail("olena", settings.AXES_FAILURE_LIMIT)
+
+    # another account from the same address
+    taras_here, status, _ = sign_in("taras", PASSWORD)
+    assert status == 302 and signed_in(taras_here)
+    # the same account from another address
+    olena_elsewhere, status, _ = sign_in("olena", PASSWORD, address=ELSEWHERE)
+    assert status == 302 and signed_in(olena_elsewhere)
+
+
+def test_a_successful_sign_in_resets_the_count(olena):
+    fail("olena", settings.AXES_FAILURE_LIMIT - 1)
+    sign_in("olena", PASSWORD)
+
+    fail("olena", settings.AXES_FAILURE_LIMIT - 1)
+    client, status, _ = sign_in("olena", PASSWORD)
+
+    assert status == 302
+    assert signed_in(client)
+
+
+def test_the_admin_login_is_throttled_too(django_user_model):
+    django_user_model.objects.create_superuser("root", password=PASSWORD)
+    admin_login = reverse("admin:login")
+
+    fail("root", settings.AXES_FAILURE_LIMIT, url=admin_login)
+    client, status, page = sign_in("root", PASSWORD, url=admin_login)
+
+    assert status == 429
+    assert LOCKED_OUT in page
+    assert not signed_in(client)
+
+
+def test_failures_on_the_admin_and_the_site_count_together(olena):
+    fail("olena", settings.AXES_FAILURE_LIMIT - 1, url=reverse("admin:login"))
+    fail("olena", 1)
+
+    _, status, _ = sign_in("olena", PASSWORD)
+
+    assert status == 429
+
+
+def test_behind_our_proxy_the_address_is_the_one_nginx_appended(rf, settings):
+    settings.TRUST_X_FORWARDED_FOR = True
+    request = rf.get("/", REMOTE_ADDR="127.0.0.1",
+                     HTTP_X_FORWARDED_FOR="6.6.6.6, 203.0.113.7")  # the client claimed 6.6.6.6
+
+    assert client_address(request) == "203.0.113.7"
+
+
+def test_without_a_proxy_a_claimed_address_is_ignored(rf, settings):
+    settings.TRUST_X_FORWARDED_FOR = False
+    request = rf.get("/", REMOTE_ADDR="198.51.100.2", HTTP_X_FORWARDED_FOR="6.6.6.6")
+
+    assert client_address(request) == "198.51.100.2"
