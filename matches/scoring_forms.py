@@ -25,6 +25,22 @@ DUPLICATE_NAMES = _("Each player needs a different name.")
 STARTER_OUTSIDE = _("The starter must be one of the players.")
 DOUBLE_HOLDER_MISSING = _("In Fives and Threes the player holding the highest double "
                           "starts: choose who it is.")
+RESULT_UNKNOWN = _("Say who went out, or that the round was blocked.")
+# Bounds on numbers typed or sent: far above any real table's, far below what a database
+# column or int() refuses (a 4,301-digit number, 10**29), so nothing past a form can fail.
+MAX_TARGET = 10_000  # the engine takes up to rules.MAX_TARGET, for records and tests
+MAX_HAND_SIZE = 100
+MAX_COUNT = 10_000  # pips, a called score, tiles drawn
+
+
+def seat_number(text: object, players: int = MAX_PLAYERS) -> int | None:
+    """A seat typed or sent as ASCII digits (``"²".isdigit()`` is True, yet ``int("²")``
+    fails, and ``int()`` refuses numbers of over 4,300 digits), below ``players``; else
+    None."""
+    if not isinstance(text, str) or not (text.isascii() and text.isdigit()) or len(text) > 2:
+        return None
+    seat = int(text)
+    return seat if seat < players else None
 
 
 class WriteForm(forms.Form):
@@ -50,11 +66,11 @@ class NewMatchForm(forms.Form):
     game = forms.ChoiceField(label=_("Game"), choices=GameKind.choices,
                              initial=GameKind.ALL_FIVES, widget=forms.RadioSelect)
     target = forms.IntegerField(
-        label=_("Target"), required=False, min_value=1,
+        label=_("Target"), required=False, min_value=1, max_value=MAX_TARGET,
         help_text=_("Leave empty for the game's own: All Fives 250 (two players) or 200, "
                     "Five Up 61 display points, Fives and Threes 61."))
     hand_size = forms.IntegerField(
-        label=_("Tiles dealt to each"), required=False, min_value=1,
+        label=_("Tiles dealt to each"), required=False, min_value=1, max_value=MAX_HAND_SIZE,
         help_text=_("Leave empty for the game's own deal."))
     tile_set = forms.ChoiceField(label=_("Set (Fives and Threes)"), choices=[
         ("double-six", _("Double-six")), ("double-nine", _("Double-nine")),
@@ -125,26 +141,28 @@ class NewMatchForm(forms.Form):
                              "player_0")
                 self.add_error(field, forms.ValidationError(str(error), code="options"))
         if game == GameKind.FIVES_AND_THREES:
-            holder = data.get("double_holder") or ""
-            if not holder.isdigit() or int(holder) >= len(names):
+            holder = seat_number(data.get("double_holder"), len(names))
+            if holder is None:
                 self.add_error("double_holder", forms.ValidationError(
                     DOUBLE_HOLDER_MISSING, code="double_holder"))
             else:
-                data["starter_seat"] = int(holder)
+                data["starter_seat"] = holder
             return data
         starter = data.get("starter") or "lots"
         if starter != "lots":
-            if not starter.isdigit() or int(starter) >= len(names):
+            seat = seat_number(starter, len(names))
+            if seat is None:
                 self.add_error("starter", forms.ValidationError(STARTER_OUTSIDE, code="starter"))
             else:
-                data["starter_seat"] = int(starter)
+                data["starter_seat"] = seat
         return data
 
 
 class PlayForm(TurnForm):
     tile = forms.CharField(max_length=7)
     at = forms.CharField(max_length=10, required=False)
-    claim = forms.IntegerField(label=_("Called"), required=False, min_value=0)
+    claim = forms.IntegerField(label=_("Called"), required=False, min_value=0,
+                               max_value=MAX_COUNT)
 
     def clean_tile(self) -> rules.Tile:
         try:
@@ -163,14 +181,16 @@ class PlayForm(TurnForm):
 
 
 class DrawForm(TurnForm):
-    tiles = forms.IntegerField(label=_("Tiles drawn"), min_value=1, initial=1)
+    tiles = forms.IntegerField(label=_("Tiles drawn"), min_value=1, max_value=MAX_COUNT,
+                               initial=1)
 
 
 class CallForm(WriteForm):
     """A called placement: its scoring ends (values; doubles marked), who placed it."""
 
     seat = forms.IntegerField(min_value=0, max_value=MAX_PLAYERS - 1)
-    claim = forms.IntegerField(label=_("Called"), required=False, min_value=0)
+    claim = forms.IntegerField(label=_("Called"), required=False, min_value=0,
+                               max_value=MAX_COUNT)
     goes_out = forms.BooleanField(label=_("Last tile (went out)"), required=False)
 
     def __init__(self, *args: Any, ends: int = 4, **kwargs: Any) -> None:
@@ -206,7 +226,8 @@ class SettleForm(WriteForm):
         super().__init__(*args, **kwargs)
         self.players = players
         for seat in range(players):
-            self.fields[f"pips_{seat}"] = forms.IntegerField(min_value=0, required=False)
+            self.fields[f"pips_{seat}"] = forms.IntegerField(min_value=0, max_value=MAX_COUNT,
+                                                             required=False)
             self.fields[f"hand_{seat}"] = forms.MultipleChoiceField(required=False, choices=[])
 
     def full_clean(self) -> None:
@@ -230,7 +251,7 @@ class SettleForm(WriteForm):
             data["hands"] = tuple(hands)
         elif data.get("entry") == "none":
             if not data.get("result"):
-                self.add_error("result", _("Say who went out, or that the round was blocked."))
+                self.add_error("result", RESULT_UNKNOWN)
         else:
             missing = [seat for seat in range(self.players) if data.get(f"pips_{seat}") is None]
             for seat in missing:
@@ -240,13 +261,25 @@ class SettleForm(WriteForm):
         data["round_end"], data["domino_seat"] = None, None
         if result == "blocked":
             data["round_end"] = rules.RoundEnd.BLOCKED
-        elif result.startswith("domino:") and result[7:].isdigit():
+        elif result.startswith("domino:") and seat_number(result[7:]) is not None:
+            # any seat number: the engine names one that is not at this table
             data["round_end"], data["domino_seat"] = rules.RoundEnd.DOMINO, int(result[7:])
         elif result:
-            self.add_error("result", _("Say who went out, or that the round was blocked."))
+            self.add_error("result", RESULT_UNKNOWN)
         return data
 
 
 class RoundForm(WriteForm):
     starter = forms.CharField(required=False)  # a seat number, or "lots" for a draw of lots
     mode = forms.ChoiceField(choices=RoundMode.choices, initial=RoundMode.TRACKED)
+
+    def clean_starter(self) -> int | None:
+        """A seat number (the engine names one that is not at this table), or None for a
+        draw of lots."""
+        chosen = self.cleaned_data.get("starter") or "lots"
+        if chosen == "lots":
+            return None
+        seat = seat_number(chosen)
+        if seat is None:
+            raise forms.ValidationError(STARTER_OUTSIDE, code="starter")
+        return seat

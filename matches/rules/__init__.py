@@ -35,6 +35,7 @@ from .games import (
     FIVE_UP,
     FIVES_AND_THREES,
     GAMES,
+    MAX_TARGET,
     Game,
     MatchOptions,
     Settlement,
@@ -65,7 +66,8 @@ from .tiles import DOUBLE_NINE, DOUBLE_SIX, DOUBLE_TWELVE, SETS, Tile, TileSet
 __all__ = [
     "ALL_FIVES", "COMPILED", "DOUBLE_NINE", "DOUBLE_SIX", "DOUBLE_TWELVE", "FIVES_AND_THREES",
     "FIVE_UP",
-    "FORMAT", "GAMES", "SETS", "Action", "AttachmentPoint", "Award", "BoneyardNotEmpty", "Call",
+    "FORMAT", "GAMES", "MAX_TARGET",
+    "SETS", "Action", "AttachmentPoint", "Award", "BoneyardNotEmpty", "Call",
     "ClaimMismatch", "Draw", "DrawRefused", "DuplicateEnd", "Event", "Game", "HandsMismatch",
     "IllegalPlacement", "Layout", "LeagueInvalid", "Match", "MatchOptions", "MatchOver",
     "NotYourTurn", "NotationError", "OptionError",

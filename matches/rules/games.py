@@ -25,6 +25,10 @@ from .tiles import DOUBLE_NINE, DOUBLE_SIX, DOUBLE_TWELVE, SETS, TileSet
 ZERO: Final = 0  # scores stay ints; a three-player split brings in a Fraction
 
 DEFAULT_DIVISORS: Final = (3, 5)
+# No table plays to more (61 to 250 are usual; tests play "endless" matches to 10**6); a
+# bound keeps scores far inside a database column, so a record asking for 10**29 is
+# refused here rather than by the database. The new-match form asks for far less.
+MAX_TARGET: Final = 1_000_000
 ADVANCED_DIVISORS: Final = (3, 5, 7, 11, 13)
 
 # RULES.md §4.3: tiles dealt to each player, by deal, set and player count.
@@ -154,6 +158,9 @@ class Game:
         for key in ("target", "hand_size"):
             if key in given and (type(given[key]) is not int or given[key] < 1):
                 raise OptionError(f"option {key} must be a positive integer, not {given[key]!r}")
+        if "target" in given and given["target"] > MAX_TARGET:
+            raise OptionError(f"option target must be at most {MAX_TARGET}, "
+                              f"not {given['target']!r}")
         hand_size = given.get("hand_size") or self.default_hand_size(players, tile_set, deal)
         if players * hand_size > tile_set.size:
             raise OptionError(f"option hand_size must be a positive integer with hand_size x "

@@ -27,6 +27,12 @@ TRACKED_ROUND_KEYS: Final = frozenset({"mode", "starter", "events", "hands", "pi
 CALLED_ROUND_KEYS: Final = TRACKED_ROUND_KEYS | {"result"}
 TRACKED_EVENT_KEYS: Final = frozenset({"seat", "play", "at", "claim", "draw", "pass"})
 CALLED_EVENT_KEYS: Final = frozenset({"seat", "ends", "claim"})
+# A record nests six levels (record, rounds, a round, events, an event, its ends); deeper
+# is no record, and thousands of levels would exhaust the parser's recursion.
+MAX_DEPTH: Final = 32
+TOO_DEEP: Final = f"not a match record: it nests deeper than {MAX_DEPTH} levels"
+TOO_MANY_DIGITS: Final = "not a match record: a number in it has thousands of digits"
+NUL_TEXT: Final = "a text in the record holds a NUL character (\\u0000), which cannot be stored"
 
 class RecordInvalid(RecordError):
     """A record refused as a whole; ``round`` and ``event`` locate the fault (1-based)."""
@@ -48,11 +54,34 @@ def loads(text: str | bytes) -> dict[str, Any]:
     """Parse one record's JSON text (not yet replayed)."""
     try:
         document = json.loads(text)
+    except RecursionError:
+        raise RecordInvalid(TOO_DEEP) from None
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise RecordInvalid(f"not valid JSON: {error}") from None
+    except ValueError:  # int() refuses over 4,300 digits (sys.get_int_max_str_digits)
+        raise RecordInvalid(TOO_MANY_DIGITS) from None
     if not isinstance(document, dict):
         raise RecordInvalid("a match record is a JSON object")
+    _check_values(document)
     return document
+
+def _check_values(document: object) -> None:
+    """Refuse nesting no record has (messages that quote a value would recurse through
+    it) and NUL characters (PostgreSQL stores no NUL in text): walked without recursion."""
+    stack: list[tuple[object, int]] = [(document, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, str):
+            if "\x00" in value:
+                raise RecordInvalid(NUL_TEXT)
+        elif isinstance(value, dict | list):
+            if depth > MAX_DEPTH:
+                raise RecordInvalid(TOO_DEEP)
+            if isinstance(value, dict):
+                stack.extend((key, depth) for key in value)
+                stack.extend((item, depth + 1) for item in value.values())
+            else:
+                stack.extend((item, depth + 1) for item in value)
 
 def iter_documents(text: str, *, lines: bool) -> Iterator[dict[str, Any] | RecordInvalid]:
     """Each record of a ``.json`` file (one) or ``.jsonl`` file (one per non-blank line)."""
@@ -82,6 +111,9 @@ def replay(document: Mapping[str, Any]) -> Match:
         if (not isinstance(players, list)
                 or not all(isinstance(name, str) and name.strip() for name in players)):
             raise RecordInvalid("players must be a list of names")
+        if any("\x00" in name for name in players):
+            raise RecordInvalid("players: a name holds a NUL character (\\u0000), which "
+                                "cannot be stored")
         options = document.get("options", {})
         if not isinstance(options, dict):
             raise RecordInvalid("options must be an object")
