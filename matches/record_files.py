@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,3 +59,30 @@ def record_sources(name: str, data: bytes | str) -> Iterator[RecordSource]:
             yield RecordSource(name, number, None, str(item))
         else:
             yield RecordSource(name, number, item)
+
+
+def stream_record_sources(name: str, lines: Iterable[bytes]) -> Iterator[RecordSource]:
+    """Each record of the file called ``name``, read from ``lines`` (its raw lines, e.g.
+    an open binary file) one at a time, so memory holds one line however big the file.
+
+    A ``.json`` file is one record; it is joined whole (the upload form caps a file at
+    10 MB). Blank lines of a ``.jsonl`` file are skipped but counted, as in
+    ``record_sources``."""
+    if not is_lines(name):
+        yield from record_sources(name, b"".join(lines))
+        return
+    for number, raw in enumerate(lines, start=1):
+        if number == 1:
+            raw = raw.removeprefix(b"\xef\xbb\xbf")  # a byte-order mark
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            yield RecordSource(name, number, None, NOT_UTF8.format(error=error))
+            continue
+        if not text.strip():
+            continue
+        for item in rules.iter_documents(text, lines=True):
+            if isinstance(item, rules.RecordInvalid):
+                yield RecordSource(name, number, None, str(item))
+            else:
+                yield RecordSource(name, number, item)

@@ -22,6 +22,8 @@ urlpatterns = [
     path("matches/<uuid:public_id>/record.json", views_records.match_record_json,
          name="record_json"),
     path("import/", views_records.records_import, name="import"),
+    path("import/<uuid:public_id>/", views_records.record_import_progress,
+         name="import_progress"),
     path("clubs/", club_views.club_list, name="clubs"),
     path("clubs/new/", club_views.club_new, name="club_new"),
     path("clubs/<slug:slug>/", club_views.club_page, name="club"),

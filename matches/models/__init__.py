@@ -3,6 +3,13 @@ changes and scorer grants), ``clubs`` (clubs, members, players) and ``leagues``
 (seasons, divisions, entrants, fixtures) and ``ratings``."""
 
 from matches.models.clubs import ROLE_RANK, Club, Membership, Player, Role, Visibility
+from matches.models.imports import (
+    ImportStatus,
+    LineOutcome,
+    RecordImport,
+    RecordImportFile,
+    RecordImportLine,
+)
 from matches.models.leagues import (
     Adjustment,
     Division,
@@ -44,6 +51,11 @@ from matches.models.scoring import (
 )
 
 __all__ = [
+    "ImportStatus",
+    "LineOutcome",
+    "RecordImport",
+    "RecordImportFile",
+    "RecordImportLine",
     "PROVISIONAL_BELOW",
     "Rating",
     "RatingStep",

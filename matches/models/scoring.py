@@ -112,11 +112,19 @@ class Match(models.Model):
                              related_name="matches")
     season = models.ForeignKey("Season", on_delete=models.SET_NULL, null=True, blank=True,
                                related_name="matches")
+    # sha256 of the canonical JSON of the record it was imported from (issue 12): the
+    # same record uploaded again by the same account is reported, not stored twice. NULL
+    # (not "") for a match not imported from a record, so the unique constraint skips it.
+    record_hash = models.CharField(_("record hash"), max_length=64, null=True,  # noqa: DJ001
+                                   blank=True, editable=False)
 
     class Meta:
         ordering = ["-started_at", "-id"]
         verbose_name_plural = _("matches")
         constraints = [
+            models.UniqueConstraint(fields=["created_by", "record_hash"],
+                                    condition=Q(record_hash__isnull=False),
+                                    name="match_record_hash_unique_per_user"),
             models.CheckConstraint(condition=Q(game__in=GameKind.values), name="match_game_valid"),
             models.CheckConstraint(condition=Q(status__in=MatchStatus.values),
                                    name="match_status_valid"),

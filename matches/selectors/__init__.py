@@ -11,6 +11,7 @@ from matches.selectors.clubs import (
     membership,
     visible_clubs,
 )
+from matches.selectors.imports import record_import_for_user, record_import_lines
 from matches.selectors.leagues import (
     counted,
     division_document,
@@ -46,6 +47,8 @@ from matches.selectors.scoring import (
 )
 
 __all__ = [
+    "record_import_for_user",
+    "record_import_lines",
     "counted",
     "division_document",
     "division_table",

@@ -13,6 +13,13 @@ from matches.services.clubs import (
     player_claim,
     require_role,
 )
+from matches.services.imports import (
+    ALREADY_IMPORTED,
+    OVER_THE_CAP,
+    record_hash,
+    record_import_run,
+    record_import_start,
+)
 from matches.services.leagues import (
     adjustment_add,
     entrant_add,
@@ -134,6 +141,11 @@ __all__ = [
     "grant_revoke",
     "match_create",
     "match_import",
+    "ALREADY_IMPORTED",
+    "OVER_THE_CAP",
+    "record_hash",
+    "record_import_run",
+    "record_import_start",
     "match_restore",
     "match_start",
     "MatchStarted",

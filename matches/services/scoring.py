@@ -317,12 +317,17 @@ def actions_record(*, match: Match, actions: Sequence[rules.Action]) -> None:
 
 @transaction.atomic
 def match_import(*, document: Mapping[str, Any],
-                 created_by: User | None = None) -> Match:
+                 created_by: User | None = None, record_hash: str | None = None) -> Match:
     """Verify a ``domino-match/1`` record by replaying it, then store it whole.
 
-    Its history starts with one change, the import, which holds every action."""
+    Its history starts with one change, the import, which holds every action.
+    ``record_hash`` (the record's content hash) lets a later upload of the same record
+    by the same account be recognised (unique per account in the database)."""
     engine = rules.replay(document)
     match = _store_match(engine, created_by=created_by)
+    if record_hash is not None:
+        match.record_hash = record_hash
+        match.save(update_fields=["record_hash"])
     change = None
     if engine.log:
         change = _log(match, ChangeKind.IMPORT,
@@ -442,7 +447,7 @@ def _apply(match: Match, engine: rules.Match, action: rules.Action,
         round_ = Round(match=match, number=len(engine.rounds),
                        mode=RoundMode.CALLED if action.mode == rules.RoundMode.CALLED
                        else RoundMode.TRACKED, starter=action.starter, change=change)
-        round_.full_clean()
+        _clean(round_)
         round_.save()
         return [round_]
     round_ = _live_round(match)
@@ -453,7 +458,7 @@ def _apply(match: Match, engine: rules.Match, action: rules.Action,
             round_.result_apart = True  # any count comes as an action of its own
         round_.hands = _hands_text(action.hands) if action.hands is not None else None
         round_.pips = list(action.pips) if action.pips is not None else None
-        round_.full_clean()
+        _clean(round_)
         round_.save()
         return [round_]
     last = match.events.aggregate(last=Max("number"))["last"] or 0
@@ -461,11 +466,19 @@ def _apply(match: Match, engine: rules.Match, action: rules.Action,
     event.change = change
     if miscall is not None:
         event.miscall = score_decimal(miscall)
-    event.full_clean()
+    _clean(event)
     event.save()
     _copy_end(round_, rnd)
     round_.save(update_fields=["end", "finisher", "settled"])
     return [round_]
+
+
+def _clean(row: Round | Event) -> None:
+    """A row's clean() and field checks before it is written. The database holds its
+    named constraints and foreign keys itself; checking them here too would cost a
+    query each on every tap."""
+    relations = [field.name for field in row._meta.fields if field.is_relation]
+    row.full_clean(exclude=relations, validate_unique=False, validate_constraints=False)
 
 
 def _take_back(match: Match, action: rules.Action, change: Change) -> list[Round]:

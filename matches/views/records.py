@@ -1,40 +1,31 @@
 """Match records over HTTP: download one match's record, upload records to import.
 
-The import page lists every record it read, in order: a link to each stored match, and
-for each refused one its file (and line) with the rules engine's exact message. The
-upload redirects to that list (kept in the session until shown), so reloading the page
-never imports the same records twice.
+An upload is kept and imported by a background task (``matches.tasks``); the upload
+redirects to the import's own page, which shows its progress — records read, matches
+stored, refused records with their file (and line) and the rules engine's exact message,
+records already imported — and polls until the worker has finished.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from uuid import UUID
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
+from django.views.decorators.vary import vary_on_headers
 
-from matches import services
+from matches import selectors, services
 from matches.forms import RecordUploadForm
 from matches.models import Match
-from matches.record_files import record_sources
 from matches.selectors import match_record
-
-RESULTS_KEY = "import_results"  # the session's results of the last upload, shown once
-
-
-@dataclass(frozen=True, slots=True)
-class ImportResult:
-    source: str  # file name, and line for .jsonl
-    match: Match | None = None
-    error: str | None = None
-    deleted: int | None = None  # the id of a match stored, then deleted before shown
+from matches.selectors.imports import STORED_SHOWN
+from matches.views.scoring import HtmxHttpRequest
 
 
-@require_GET
+@require_safe
 def match_record_json(request: HttpRequest, public_id: UUID) -> HttpResponse:
     match = get_object_or_404(Match, public_id=public_id)
     response = JsonResponse(match_record(match), json_dumps_params={"indent": 1})
@@ -43,41 +34,33 @@ def match_record_json(request: HttpRequest, public_id: UUID) -> HttpResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def records_import(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = RecordUploadForm(request.POST, request.FILES)
         if form.is_valid():
-            results: list[ImportResult] = []
             # login_required: the user is signed in, so a User
-            user = request.user if isinstance(request.user, User) else None
-            for upload in form.cleaned_data["files"]:
-                results.extend(_import_file(upload.name or "upload", upload.read(), user=user))
-            request.session[RESULTS_KEY] = [
-                [result.source, result.match.pk if result.match else None, result.error]
-                for result in results]
-            return redirect("matches:import")
-        results = []
+            assert isinstance(request.user, User)
+            record_import = services.record_import_start(
+                files=form.cleaned_data["files"], created_by=request.user)
+            return redirect(record_import)
     else:
         form = RecordUploadForm()
-        results = _shown_once(request)
-    return render(request, "matches/records_import.html", {
-        "form": form,
-        "results": results,
-        "stored": [result for result in results if result.error is None],
-        "refused": [result for result in results if result.error is not None],
+    return render(request, "matches/records_import.html", {"form": form})
+
+
+@login_required
+@require_safe
+@vary_on_headers("HX-Request")
+def record_import_progress(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
+    """How far an upload's import got; polled by htmx every 2 s until it is finished.
+    Someone else's import is a 404: it does not admit it exists."""
+    assert isinstance(request.user, User)
+    record_import = selectors.record_import_for_user(public_id=public_id, user=request.user)
+    template = ("matches/record_import.html#progress" if request.htmx
+                else "matches/record_import.html")
+    return render(request, template, {
+        "record_import": record_import,
+        "lines": selectors.record_import_lines(record_import=record_import),
+        "stored_shown": STORED_SHOWN,
     })
-
-
-def _shown_once(request: HttpRequest) -> list[ImportResult]:
-    """The last upload's results, taken out of the session."""
-    kept = request.session.pop(RESULTS_KEY, [])
-    matches = Match.objects.in_bulk([pk for _, pk, _ in kept if pk is not None])
-    return [ImportResult(source, matches.get(pk), error,
-                         deleted=pk if pk is not None and pk not in matches else None)
-            for source, pk, error in kept]
-
-
-def _import_file(name: str, data: bytes, *, user: User | None) -> list[ImportResult]:
-    return [ImportResult(source.label, *services.record_import(source=source, created_by=user))
-            for source in record_sources(name, data)]

@@ -48,6 +48,16 @@ def _match(match: Match, **fields) -> None:
     Match.objects.filter(pk=match.pk).update(**fields)
 
 
+def _same_record_twice(match: Match) -> None:
+    """Two matches of one account imported from the same record."""
+    from django.contrib.auth.models import User
+
+    user = User.objects.create_user("importer")
+    _match(match, created_by=user, record_hash="a" * 64)
+    Match.objects.create(game="all-fives", player_count=2, target=61, created_by=user,
+                         record_hash="a" * 64)
+
+
 def _round(match: Match, **fields) -> None:
     Round.objects.filter(match=match).update(**fields)
 
@@ -89,6 +99,8 @@ CASES: dict[str, tuple[str, Callable[[Match], object]]] = {
         "finished without a winner",
         lambda m: _match(m, status="finished", finished_at=timezone.now())),
     "match_target_positive": ("a target of 0", lambda m: _match(m, target=0)),
+    "match_record_hash_unique_per_user": ("one account's record imported twice",
+                                          _same_record_twice),
     "match_finishes_after_start": (
         "finished before it started",
         lambda m: _match(m, status="finished", winner_side=0,
@@ -169,6 +181,7 @@ UNIQUE_COLUMNS = {  # SQLite names the columns of a violated unique constraint, 
     "grant_one_creator_per_match": "matches_scorergrant.match_id",
     "round_side_unique": "matches_roundside.round_id, matches_roundside.side_id",
     "event_number_unique": "matches_event.match_id, matches_event.number",
+    "match_record_hash_unique_per_user": "matches_match.created_by_id, matches_match.record_hash",
 }
 
 

@@ -23,6 +23,9 @@ from matches.models import (
     Player,
     Rating,
     RatingStep,
+    RecordImport,
+    RecordImportFile,
+    RecordImportLine,
     Season,
 )
 
@@ -42,6 +45,10 @@ def league(django_user_model) -> dict[str, Any]:
     player = Player.objects.create(club=club, name="Ann", user=owner)
     return {"owner": owner, "club": club, "season": season, "division": division,
             "home": home, "away": away, "fixture": fixture, "player": player}
+
+
+def _upload(x: dict[str, Any]) -> RecordImport:
+    return RecordImport.objects.create(created_by=x["owner"], max_records=1)
 
 
 def _update(model: Any, pk: int, **fields: Any) -> None:
@@ -100,6 +107,14 @@ CASES: dict[str, Callable[[dict[str, Any]], object]] = {
     "rating_step_once": lambda x: RatingStep.objects.bulk_create([
         RatingStep(rating=_saved_rating(x), match=_match(), number=1, ordinal=0),
         RatingStep(rating=Rating.objects.get(), match=_match(), number=1, ordinal=0)]),
+    # record imports (issue 12): kept with the app's other tables
+    "record_import_status_valid": lambda x: RecordImport.objects.create(
+        created_by=x["owner"], max_records=1, status="lost"),
+    "record_import_file_position_unique": lambda x: RecordImportFile.objects.bulk_create(
+        [RecordImportFile(record_import=upload, position=0, name=name)
+         for upload in [_upload(x)] for name in ("a.json", "b.json")]),
+    "record_import_line_outcome_valid": lambda x: RecordImportLine.objects.create(
+        record_import=_upload(x), number=1, source="a.json", outcome="maybe"),
 }
 
 

@@ -18,6 +18,7 @@ from matches.models import (
     Event,
     Match,
     Player,
+    RecordImport,
     Round,
     RoundSide,
     ScorerGrant,
@@ -123,18 +124,25 @@ def assert_template_used(response, name):
     assert "base.html" in [template.name for template in response.templates]
 
 
+def progress_url(record_import: RecordImport) -> str:
+    return f"/import/{record_import.public_id}/"
+
+
 def test_uploading_a_valid_json_record_stores_it_and_links_to_it(client, scorer):
     response = client.post(IMPORT_URL, {"files": [upload("club.json", json.dumps(VALID))]},
                            follow=True)
 
-    assert response.redirect_chain == [(IMPORT_URL, 302)]
+    record_import = RecordImport.objects.get()
+    assert response.redirect_chain == [(progress_url(record_import), 302)]
     assert response.status_code == 200
+    assert_template_used(response, "matches/record_import.html")
     match = Match.objects.get()
     assert match.created_by == scorer
     assert selectors.match_record(match) == rules.export(rules.replay(VALID))
     html = response.content.decode()
     assert f'<a href="{match.get_absolute_url()}">Match {match.pk}</a>' in html
     assert "1 stored, 0 refused" in html
+    assert "Done: 1 record read" in html
 
 
 def test_uploading_jsonl_lists_the_exact_error_of_the_invalid_line_and_stores_the_rest(
@@ -146,9 +154,10 @@ def test_uploading_jsonl_lists_the_exact_error_of_the_invalid_line_and_stores_th
 
     assert response.status_code == 200
     assert Match.objects.count() == 2
-    results = response.context["results"]
-    assert [(r.source, r.error) for r in results] == [
-        ("night.jsonl:1", None), ("night.jsonl:2", TURN_ORDER_ERROR), ("night.jsonl:3", None)]
+    lines = response.context["lines"]
+    assert [(line.source, line.outcome, line.message) for line in lines] == [
+        ("night.jsonl:1", "stored", ""), ("night.jsonl:2", "refused", TURN_ORDER_ERROR),
+        ("night.jsonl:3", "stored", "")]
     html = response.content.decode()
     assert "<code>night.jsonl:2</code>" in html
     assert f"Refused: {escape(TURN_ORDER_ERROR)}" in html
@@ -162,7 +171,7 @@ def test_uploading_several_files_imports_each(client, scorer):
                                                    upload("b.json", json.dumps(OTHER))]},
                            follow=True)
 
-    assert [r.source for r in response.context["results"]] == ["a.json", "b.json"]
+    assert [line.source for line in response.context["lines"]] == ["a.json", "b.json"]
     assert Match.objects.count() == 2
 
 
@@ -170,39 +179,96 @@ def test_uploading_malformed_json_lists_the_parse_error(client, scorer):
     response = client.post(IMPORT_URL, {"files": [upload("bad.json", '{"format": ')]},
                            follow=True)
 
-    [result] = response.context["results"]
-    assert result.source == "bad.json"
-    assert result.error.startswith("not valid JSON: ")
+    [line] = response.context["lines"]
+    assert line.source == "bad.json"
+    assert line.message.startswith("not valid JSON: ")
     assert Match.objects.count() == 0
 
 
-def test_reloading_after_an_upload_imports_nothing_again(client, scorer):
+def test_reloading_the_progress_page_imports_nothing_again(client, scorer):
     response = client.post(IMPORT_URL, {"files": [upload("club.json", json.dumps(VALID))]})
     assert response.status_code == 302
-    assert response["Location"] == IMPORT_URL
 
-    shown = client.get(IMPORT_URL)  # what the browser loads after the upload
-    reloaded = client.get(IMPORT_URL)
+    shown = client.get(response["Location"])
+    reloaded = client.get(response["Location"])
 
     assert "1 stored, 0 refused" in shown.content.decode()
-    assert reloaded.context["results"] == []
-    assert "stored," not in reloaded.content.decode()
+    assert "1 stored, 0 refused" in reloaded.content.decode()
     assert Match.objects.count() == 1
 
 
-def test_a_match_deleted_before_the_results_are_shown_says_so(client, scorer):
-    client.post(IMPORT_URL, {"files": [upload("club.json", json.dumps(VALID))]})
-    pk = Match.objects.get().pk
+def test_uploading_the_same_file_again_stores_nothing_twice(client, scorer):
+    content = "\n".join([json.dumps(VALID), json.dumps(OTHER)])
+    client.post(IMPORT_URL, {"files": [upload("night.jsonl", content)]})
+
+    response = client.post(IMPORT_URL, {"files": [upload("again.jsonl", content)]},
+                           follow=True)
+
+    assert Match.objects.count() == 2
+    html = response.content.decode()
+    assert "0 stored, 0 refused, 2 already imported" in html
+    assert "Already imported: <a href=" in html
+
+
+def test_a_match_deleted_before_the_progress_is_shown_says_so(client, scorer):
+    response = client.post(IMPORT_URL, {"files": [upload("club.json", json.dumps(VALID))]})
     Match.objects.all().delete()
 
-    response = client.get(IMPORT_URL)
+    html = client.get(response["Location"]).content.decode()
 
-    [result] = response.context["results"]
-    assert (result.source, result.match, result.error, result.deleted) == (
-        "club.json", None, None, pk)
-    html = response.content.decode()
-    assert f"Match {pk}: stored, since deleted" in html
+    assert "Stored, since deleted" in html
     assert "1 stored, 0 refused" in html
+
+
+def test_a_queued_import_polls_every_two_seconds_with_a_plain_link_too(
+        client, scorer, settings):
+    settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.dummy.DummyBackend"}}
+    response = client.post(IMPORT_URL, {"files": [upload("club.json", json.dumps(VALID))]},
+                           follow=True)
+
+    url = progress_url(RecordImport.objects.get())
+    html = response.content.decode()
+    assert "Queued: 0 records read" in html
+    assert (f'<a href="{url}" hx-get="{url}"\n             hx-trigger="every 2s"'
+            in html)
+    assert Match.objects.count() == 0
+
+
+def test_the_progress_partial_alone_answers_htmx(client, scorer, settings):
+    settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.dummy.DummyBackend"}}
+    client.post(IMPORT_URL, {"files": [upload("club.json", json.dumps(VALID))]})
+
+    response = client.get(progress_url(RecordImport.objects.get()),
+                          headers={"HX-Request": "true"})
+
+    html = response.content.decode()
+    assert html.lstrip().startswith('<section class="card" id="import-progress"')
+    assert "<h1>" not in html
+
+
+def test_a_finished_import_stops_polling(client, scorer):
+    response = client.post(IMPORT_URL, {"files": [upload("club.json", json.dumps(VALID))]},
+                           follow=True)
+
+    assert "hx-trigger" not in response.content.decode()
+
+
+def test_someone_elses_import_progress_is_404(client, scorer, django_user_model):
+    client.post(IMPORT_URL, {"files": [upload("club.json", json.dumps(VALID))]})
+    record_import = RecordImport.objects.get()
+    other = django_user_model.objects.create_user("other", password="pw")
+    client.force_login(other)
+
+    assert client.get(progress_url(record_import)).status_code == 404
+    assert client.get(progress_url(record_import),
+                      headers={"HX-Request": "true"}).status_code == 404
+
+
+def test_import_progress_requires_login(client):
+    response = client.get(f"/import/{uuid.uuid4()}/")
+
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
 
 
 def test_uploading_another_kind_of_file_is_a_form_error(client, scorer):

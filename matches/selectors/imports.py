@@ -1,0 +1,28 @@
+"""Reads for record imports (issue 12)."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from django.contrib.auth.models import User
+from django.shortcuts import get_object_or_404
+
+from matches.models import LineOutcome, RecordImport, RecordImportLine
+
+STORED_SHOWN = 100  # stored matches linked on the progress page; the count says the rest
+
+
+def record_import_for_user(*, public_id: UUID, user: User) -> RecordImport:
+    """The user's own import, or a 404 (another account's import is not admitted)."""
+    return get_object_or_404(RecordImport, public_id=public_id, created_by=user)
+
+
+def record_import_lines(*, record_import: RecordImport) -> list[RecordImportLine]:
+    """Every refused and already-imported record, and the first stored ones, in order.
+
+    A list, not a queryset: two bounded reads merged (the stored ones are capped, so a
+    10,000-record import does not redraw 10,000 rows every poll)."""
+    lines = record_import.lines.select_related("match")
+    shown = [*lines.exclude(outcome=LineOutcome.STORED),
+             *lines.filter(outcome=LineOutcome.STORED)[:STORED_SHOWN]]
+    return sorted(shown, key=lambda line: line.number)

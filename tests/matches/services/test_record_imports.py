@@ -1,0 +1,200 @@
+"""matches.services.imports: record imports run as tasks, streamed, in batches, capped
+and deduplicated (issue 12); and matches.record_files.stream_record_sources."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
+
+from matches import rules, services
+from matches.models import ImportStatus, LineOutcome, Match, RecordImport
+from matches.record_files import NOT_UTF8, stream_record_sources
+from matches.rules.simulate import simulated_record
+from matches.services import imports
+
+RECORDS = [simulated_record(rules.ALL_FIVES, 2, seed=seed) for seed in (7, 8, 9, 10, 11)]
+
+
+def jsonl(name: str, documents: list[dict]) -> SimpleUploadedFile:
+    content = "\n".join(json.dumps(document) for document in documents)
+    return SimpleUploadedFile(name, content.encode(), content_type="application/json")
+
+
+@pytest.fixture
+def user(django_user_model):
+    return django_user_model.objects.create_user("importer", password="pw")
+
+
+@pytest.fixture
+def queued(settings):
+    """Enqueued tasks are not run (the test runs the import itself)."""
+    settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.dummy.DummyBackend"}}
+
+
+# -- stream_record_sources ----------------------------------------------------------------
+
+
+def test_stream_reads_jsonl_lazily_line_by_line():
+    """Reading past the lines needed fails: the reader must pull one line at a time."""
+    line = json.dumps(RECORDS[0]).encode() + b"\n"
+
+    def lines():
+        yield b"\xef\xbb\xbf" + line  # a byte-order mark first
+        yield b"   \n"
+        yield line
+        yield line
+        raise AssertionError("read more of the file than the records asked for")
+
+    first = list(itertools.islice(stream_record_sources("many.jsonl", lines()), 3))
+
+    assert [source.label for source in first] == ["many.jsonl:1", "many.jsonl:3",
+                                                  "many.jsonl:4"]
+    assert all(source.document == RECORDS[0] for source in first)
+
+
+def test_stream_refuses_an_undecodable_line_by_its_number_and_reads_on():
+    lines = [json.dumps(RECORDS[0]).encode() + b"\n", b"\xff\xfe\n",
+             json.dumps(RECORDS[1]).encode()]
+
+    sources = list(stream_record_sources("mixed.jsonl", lines))
+
+    assert [source.label for source in sources] == ["mixed.jsonl:1", "mixed.jsonl:2",
+                                                    "mixed.jsonl:3"]
+    assert sources[1].document is None
+    assert sources[1].error is not None
+    assert sources[1].error.startswith(NOT_UTF8.split("{")[0])
+    assert sources[2].document == RECORDS[1]
+
+
+def test_stream_reads_a_json_file_as_one_record():
+    [source] = stream_record_sources("one.json", [b'{"a":\n', b"1}"])
+
+    assert (source.label, source.document) == ("one.json", {"a": 1})
+
+
+def test_record_hash_ignores_formatting():
+    assert services.record_hash({"b": 1, "a": [1, 2]}) == \
+        services.record_hash(json.loads('{ "a": [1,2],\n "b": 1 }'))
+    assert services.record_hash({"a": 1}) != services.record_hash({"a": 2})
+
+
+# -- record_import_start / record_import_run ------------------------------------------
+
+
+@pytest.mark.django_db
+def test_start_keeps_the_file_and_the_immediate_backend_imports_it(user):
+    record_import = services.record_import_start(
+        files=[jsonl("night.jsonl", RECORDS[:3])], created_by=user)
+
+    record_import.refresh_from_db()
+    assert record_import.status == ImportStatus.DONE
+    assert (record_import.lines_read, record_import.stored, record_import.refused) == (3, 3, 0)
+    assert Match.objects.filter(created_by=user).count() == 3
+    assert not record_import.files.get().content  # read, then let go
+
+
+@pytest.mark.django_db
+def test_records_are_committed_in_batches_and_a_failure_keeps_the_earlier_ones(
+        user, queued, monkeypatch):
+    record_import = services.record_import_start(
+        files=[jsonl("night.jsonl", RECORDS)], created_by=user)
+    real = imports.match_import
+    calls = itertools.count(1)
+
+    def crash_on_the_third(**kwargs):
+        if next(calls) == 3:
+            raise RuntimeError("the worker was killed")
+        return real(**kwargs)
+
+    monkeypatch.setattr(imports, "match_import", crash_on_the_third)
+
+    with pytest.raises(RuntimeError, match="the worker was killed"):
+        services.record_import_run(record_import=record_import, batch_size=2)
+
+    record_import.refresh_from_db()
+    assert record_import.status == ImportStatus.FAILED
+    assert record_import.error == "RuntimeError: the worker was killed"
+    assert (record_import.lines_read, record_import.stored) == (2, 2)  # the first batch
+    assert Match.objects.count() == 2
+    assert record_import.lines.count() == 2
+
+
+@pytest.mark.django_db
+def test_an_upload_over_the_cap_refuses_the_rest_by_line_number(user, queued):
+    record_import = services.record_import_start(
+        files=[jsonl("night.jsonl", RECORDS[:4])], created_by=user, max_records=2)
+
+    services.record_import_run(record_import=record_import)
+
+    record_import.refresh_from_db()
+    assert (record_import.lines_read, record_import.stored, record_import.refused) == (2, 2, 1)
+    refusal = record_import.lines.get(outcome=LineOutcome.REFUSED)
+    assert refusal.source == "night.jsonl:3"
+    assert refusal.message == str(imports.OVER_THE_CAP % {"cap": 2})
+    assert Match.objects.count() == 2
+
+
+@pytest.mark.django_db
+def test_the_cap_defaults_to_the_setting(user, queued, settings):
+    settings.RECORD_IMPORT_MAX_RECORDS = 7
+
+    record_import = services.record_import_start(files=[jsonl("a.jsonl", RECORDS[:1])],
+                                                 created_by=user)
+
+    assert record_import.max_records == 7
+
+
+@pytest.mark.django_db
+def test_the_same_records_uploaded_again_are_already_imported(user):
+    first = services.record_import_start(files=[jsonl("a.jsonl", RECORDS[:2])],
+                                         created_by=user)
+
+    again = services.record_import_start(
+        files=[jsonl("b.jsonl", RECORDS[:3])], created_by=user)
+
+    again.refresh_from_db()
+    assert (again.stored, again.duplicates, again.refused) == (1, 2, 0)
+    assert Match.objects.count() == 3
+    duplicates = list(again.lines.filter(outcome=LineOutcome.DUPLICATE))
+    originals = {line.match_id for line in first.lines.all()}
+    assert {line.match_id for line in duplicates} == originals
+    assert duplicates[0].message == str(imports.ALREADY_IMPORTED % {"pk": duplicates[0].match_id})
+
+
+@pytest.mark.django_db
+def test_another_account_importing_the_same_record_gets_its_own_match(
+        user, django_user_model):
+    other = django_user_model.objects.create_user("other", password="pw")
+    services.record_import_start(files=[jsonl("a.jsonl", RECORDS[:1])], created_by=user)
+
+    record_import = services.record_import_start(files=[jsonl("a.jsonl", RECORDS[:1])],
+                                                 created_by=other)
+
+    record_import.refresh_from_db()
+    assert record_import.stored == 1
+    assert Match.objects.count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_database_backend_enqueues_a_row_and_the_worker_runs_it(user, settings):
+    from django_tasks_db.models import DBTaskResult
+
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend",
+                                  "QUEUES": ["default"]}}
+    record_import = services.record_import_start(files=[jsonl("a.jsonl", RECORDS[:2])],
+                                                 created_by=user)
+    [row] = DBTaskResult.objects.all()
+    assert row.task_path == "matches.tasks.record_import_task"
+    assert RecordImport.objects.get().status == ImportStatus.QUEUED
+
+    call_command("db_worker", "--batch", "--no-startup-delay", "--no-reload")
+
+    record_import.refresh_from_db()
+    assert record_import.status == ImportStatus.DONE
+    assert record_import.stored == 2
+    row.refresh_from_db()
+    assert row.status == "SUCCESSFUL"
