@@ -16,7 +16,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from matches import selectors, services
 from matches.models import (
@@ -51,7 +51,7 @@ class RoleForm(forms.Form):
     role = forms.ChoiceField(label=gettext_lazy("Role"), choices=Role.choices)
 
 
-@require_GET
+@require_safe
 def club_list(request: HttpRequest) -> HttpResponse:
     clubs = selectors.visible_clubs(request.user).order_by("name")
     mine = set()
@@ -61,7 +61,7 @@ def club_list(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def club_new(request: HttpRequest) -> HttpResponse:
     form = ClubForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -73,7 +73,7 @@ def club_new(request: HttpRequest) -> HttpResponse:
     return render(request, "matches/club_new.html", {"form": form})
 
 
-@require_GET
+@require_safe
 def club_page(request: HttpRequest, slug: str) -> HttpResponse:
     club = selectors.club_for_viewer(slug, request.user)
     return _club_page(request, club)
@@ -93,7 +93,7 @@ def club_invite(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def club_join(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     try:
         club, role = services.invite_club(token)
@@ -172,7 +172,7 @@ def player_claim(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return redirect(club)
 
 
-@require_GET
+@require_safe
 def player_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """A club player's record: by game, points a round, best placement, partner,
     toughest opponent, form, rating and its chart."""
@@ -185,7 +185,7 @@ def player_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "matches": player_matches(player)})
 
 
-@require_GET
+@require_safe
 def club_matches_jsonl(request: HttpRequest, slug: str,
                        season: str | None = None) -> StreamingHttpResponse:
     """All matches of a club (or of one league season) as ``domino-match/1`` JSON lines."""
@@ -204,7 +204,7 @@ def club_matches_jsonl(request: HttpRequest, slug: str,
     return response
 
 
-@require_GET
+@require_safe
 def club_ratings(request: HttpRequest, slug: str, game: str) -> HttpResponse:
     """The club's rating table at one game (openskill; never part of league points)."""
     club = selectors.club_for_viewer(slug, request.user)

@@ -12,7 +12,7 @@ from django import forms
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from matches.models import GameKind, MatchStatus
@@ -53,7 +53,7 @@ class HistoryForm(forms.Form):
             until=data.get("until"), oldest_first=data.get("order") == "oldest")
 
 
-@require_GET
+@require_safe
 @vary_on_headers("HX-Request")
 def history(request: HtmxHttpRequest) -> HttpResponse:
     form = HistoryForm(request.GET)
@@ -68,7 +68,7 @@ def history(request: HtmxHttpRequest) -> HttpResponse:
                                       "query": query.urlencode()})
 
 
-@require_GET
+@require_safe
 def history_csv(request: HttpRequest) -> StreamingHttpResponse:
     """The list under its current filters, every page of it, as CSV."""
     filters = HistoryForm(request.GET).filters()

@@ -21,7 +21,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from matches import rules, selectors, services
 from matches.models import (
@@ -192,7 +192,7 @@ class RedateForm(forms.Form):
     postponed = forms.BooleanField(label=gettext_lazy("Postponed"), required=False)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def season_new(request: HttpRequest, slug: str) -> HttpResponse:
     club = selectors.club_for_viewer(slug, request.user)
     services.require_role(club, _user_or_none(request), Role.ADMIN)
@@ -216,7 +216,7 @@ def season_new(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "matches/season_new.html", {"club": club, "form": form})
 
 
-@require_GET
+@require_safe
 def season_page(request: HttpRequest, slug: str, season: str) -> HttpResponse:
     """One division at a time (``?division=``; the first by default), phone first: its
     table and its fixture list by week; the other divisions are a tap away."""
@@ -326,7 +326,7 @@ def season_lock(request: HttpRequest, slug: str, season: str) -> HttpResponse:
     return redirect(the_season)
 
 
-@require_GET
+@require_safe
 def fixture_page(request: HttpRequest, slug: str, season: str, pk: int) -> HttpResponse:
     fixture, the_season = _fixture(request, slug, season, pk)
     return _fixture_page(request, fixture, the_season)
@@ -403,7 +403,7 @@ def fixture_action(request: HttpRequest, slug: str, season: str, pk: int,
     return redirect(fixture)
 
 
-@require_GET
+@require_safe
 def season_export(request: HttpRequest, slug: str, season: str, what: str) -> HttpResponse:
     """``table.csv``, ``fixtures.csv`` or ``league.json`` (``domino-league/1``), per division
     (``?division=``; the first by default)."""

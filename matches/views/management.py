@@ -43,7 +43,7 @@ FORM_EXPIRED = gettext_lazy("That form was incomplete: here is the page again.")
 
 
 @never_cache
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def abandon(request: HttpRequest, public_id: UUID) -> HttpResponse:
     """Stop a match without a winner, after asking; an abandoned one offers Resume."""
     match, grant = _scorer(request, public_id)
@@ -77,7 +77,7 @@ def resume(request: HttpRequest, public_id: UUID) -> HttpResponse:
 
 
 @never_cache
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def delete(request: HttpRequest, public_id: UUID) -> HttpResponse:
     """Delete a match for good, after asking; its record is kept (``DeletedMatch``)."""
     match, grant = _scorer(request, public_id)
@@ -98,7 +98,7 @@ def delete(request: HttpRequest, public_id: UUID) -> HttpResponse:
 
 
 @never_cache
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def rename(request: HttpRequest, public_id: UUID) -> HttpResponse:
     """Correct the players' names while no tile has been played."""
     match, grant = _scorer(request, public_id)

@@ -20,12 +20,12 @@ from uuid import UUID
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRefresh
 from django_htmx.middleware import HtmxDetails
@@ -33,6 +33,7 @@ from django_htmx.middleware import HtmxDetails
 from matches import match_page, presenters, rules, scorepad, selectors, services
 from matches.models import Change, Match, MatchStatus, RoundMode, ScorerGrant
 from matches.scoring_forms import (
+    MAX_PLAYERS,
     CallForm,
     DrawForm,
     NewMatchForm,
@@ -42,6 +43,7 @@ from matches.scoring_forms import (
     SettleForm,
     TurnForm,
     WriteForm,
+    seat_number,
 )
 
 
@@ -56,7 +58,7 @@ OPENED_KEY = "opened"  # session: public ids of matches this browser has watched
 MAX_REMEMBERED = 20
 
 
-@require_GET
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     """This phone's matches: those it scores, those it has opened, those its user started.
     Strangers' matches are not listed (their public links are theirs to share)."""
@@ -75,7 +77,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "opened": opened, "clubs": selectors.visible_clubs(request.user).order_by("name")[:10]})
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def match_new(request: HttpRequest) -> HttpResponse:
     form = NewMatchForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -95,13 +97,13 @@ def match_new(request: HttpRequest) -> HttpResponse:
             if started.created:
                 _announce_lots(request, started.match, started.first)
             return redirect(started.match.get_scorer_url())
-    players = int(request.GET.get("players", 4)) if request.GET.get("players", "").isdigit() \
-        else 4
-    return render(request, "matches/new.html",
-                  {"form": form, "shown_players": max(2, min(players, 12))})
+    players = seat_number(request.GET.get("players", ""), 100)  # ASCII digits only
+    return render(request, "matches/new.html", {
+        "form": form, "shown_players": max(2, min(4 if players is None else players,
+                                                  MAX_PLAYERS))})
 
 
-@require_GET
+@require_safe
 @vary_on_headers("HX-Request")
 def match_detail(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
     """The public, read-only view; it refreshes itself while the match is played.
@@ -125,13 +127,24 @@ def match_detail(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
         return render(request, template, {
             "page": page, "end": selectors.match_end_summary(match),
             "scorer": _grant(request, match) is not None})
+    # A watcher's poll asks every few seconds; the match version says whether anything
+    # changed, so an unchanged table costs one query and answers 304 with no body.
+    etag = f'"match-{match.version}"' if request.htmx else None
+    if etag is not None and etag in request.headers.get("If-None-Match", ""):
+        not_modified = HttpResponseNotModified()
+        not_modified["ETag"] = etag
+        return not_modified
     view = scorepad.build(match, selectors.match_engine(match))
     template = "matches/scorepad.html#scorepad" if request.htmx else "matches/scorepad.html"
-    return render(request, template, {"view": view, "scorer": False})
+    response = render(request, template, {"view": view, "scorer": False})
+    if etag is not None:
+        response["ETag"] = etag
+        response["Cache-Control"] = "no-cache"  # keep it, but ask again every time
+    return response
 
 
 @never_cache
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def join(request: HttpRequest, public_id: UUID, token: str) -> HttpResponse:
     """The shared scorer's link: asks before this phone takes a grant (a link preview
     must not make one), then leaves the secret behind for a token-free address."""
@@ -155,7 +168,7 @@ def join(request: HttpRequest, public_id: UUID, token: str) -> HttpResponse:
 
 
 @never_cache
-@require_GET
+@require_safe
 @vary_on_headers("HX-Request")
 def scorepad_page(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
     match, grant = _scorer(request, public_id)
@@ -226,9 +239,8 @@ def round_next(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
     form = RoundForm(request.POST)
 
     def act(data: dict[str, Any]) -> Change:
-        chosen = data.get("starter") or "lots"
         change = services.round_start(
-            match=match, starter=int(chosen) if chosen.isdigit() else None,
+            match=match, starter=data.get("starter"),
             mode=data.get("mode") or RoundMode.TRACKED, draw_lots=True,
             **_write(data, grant, request))
         if not change.replayed:
@@ -254,7 +266,7 @@ def undo(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
 
 
 @never_cache
-@require_GET
+@require_safe
 def history(request: HttpRequest, public_id: UUID) -> HttpResponse:
     """Every change of the match, for its scorers, with restore where allowed."""
     match, grant = _scorer(request, public_id)
@@ -298,7 +310,7 @@ def restore(request: HttpRequest, public_id: UUID) -> HttpResponse:
 
 
 @never_cache
-@require_GET
+@require_safe
 def scorers(request: HttpRequest, public_id: UUID) -> HttpResponse:
     """Hand scoring to another phone (a QR code of the scorer's link), replace the link,
     see and revoke the phones that score."""
