@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from matches import presenters, rules
 from matches.models import Match
 
+SHOWN_ROUNDS = 12  # rounds in the scorepad's table, the newest
+
 
 @dataclass
 class SeatView:
@@ -129,6 +131,8 @@ class ScorepadView:
     starter_rule: str = "lots"  # how the next round's starter is found: lots, double, finisher
     last_mode: str = "tracked"  # the mode of the round before: the next one offers it first
     tie_note: str = ""  # sides tied at or past the target: why play goes on
+    earlier_rounds: int = 0  # rounds before the ones shown
+    total_rounds: int = 0
 
     @property
     def called_range(self) -> range:
@@ -220,6 +224,8 @@ def build(match: Match, engine: rules.Match, *, selected: str | None = None,
     if rnd is not None:
         view.last_award = _last_award(engine, rnd)
     view.rounds = _rounds(engine, miscalls or {})
+    view.total_rounds = len(engine.rounds)
+    view.earlier_rounds = view.total_rounds - len(view.rounds)
     view.tie_note = _tie_note(engine, sides)
     return view
 
@@ -278,9 +284,11 @@ def _last_award(engine: rules.Match, rnd: rules.Round) -> AwardView | None:
 
 
 def _rounds(engine: rules.Match, miscalls: dict[int, list[str]]) -> list[RoundView]:
+    """The last SHOWN_ROUNDS rounds: the table stays small (and each tap's answer with
+    it) however long the match; the match page has them all."""
     names: tuple[str, ...] = engine.names or ()
     views = []
-    for rnd in engine.rounds:
+    for rnd in engine.rounds[-SHOWN_ROUNDS:]:
         views.append(RoundView(
             number=rnd.number, mode=rnd.mode.value,
             placements=[presenters.show_score(v) for v in rnd.placements],

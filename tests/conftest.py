@@ -24,6 +24,14 @@ def samples_dir():
 
 
 @pytest.fixture(autouse=True)
+def _no_engines_kept():
+    """Each test starts with no match engine kept from another (matches.selectors.engines)."""
+    from matches.selectors import forget_engines
+
+    forget_engines()
+
+
+@pytest.fixture(autouse=True)
 def _tasks_and_media(settings, tmp_path):
     """Tasks run at once, in the test (no worker needed), and uploaded files go to a
     temporary MEDIA_ROOT; the one test of the database backend overrides TASKS."""

@@ -11,6 +11,7 @@ from matches.selectors.clubs import (
     membership,
     visible_clubs,
 )
+from matches.selectors.engines import engine_for_reading, forget_engines
 from matches.selectors.imports import record_import_for_user, record_import_lines
 from matches.selectors.leagues import (
     counted,
@@ -47,6 +48,8 @@ from matches.selectors.scoring import (
 )
 
 __all__ = [
+    "engine_for_reading",
+    "forget_engines",
     "record_import_for_user",
     "record_import_lines",
     "counted",

@@ -134,7 +134,8 @@ def match_detail(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
         not_modified = HttpResponseNotModified()
         not_modified["ETag"] = etag
         return not_modified
-    view = scorepad.build(match, selectors.match_engine(match))
+    with selectors.engine_for_reading(match) as engine:
+        view = scorepad.build(match, engine)
     template = "matches/scorepad.html#scorepad" if request.htmx else "matches/scorepad.html"
     response = render(request, template, {"view": view, "scorer": False})
     if etag is not None:
@@ -483,8 +484,9 @@ def _render(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, *
             selected: str | None = None, entry: str | None = None, error: str | None = None,
             form: WriteForm | None = None) -> HttpResponse:
     match.refresh_from_db(fields=["version", "status", "winner_side", "finished_at"])
-    view = scorepad.build(match, selectors.match_engine(match), selected=selected,
-                          miscalls=selectors.match_miscalls(match))
+    with selectors.engine_for_reading(match) as engine:
+        view = scorepad.build(match, engine, selected=selected,
+                              miscalls=selectors.match_miscalls(match))
     context = {"view": view, "scorer": True, "error": error, "form": form,
                "entry": entry if entry in ("tiles", "pips") else "pips",
                "scorer_url": _scorer_url(match), "grant": grant,

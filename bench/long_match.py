@@ -1,0 +1,130 @@
+"""Long-match benchmark: the pages of a match of 3,000 rounds, while it is played.
+
+Stores one in-progress two-player Five Up match of ``--rounds`` simulated rounds (about
+17 actions a round) on a throwaway SQLite database (or the PostgreSQL database named by
+``--database``), then, in-process with Django's test client, times ``--requests``
+times each: the public page's poll when nothing changed (304), the poll after one more
+tile was placed (the kept engine catches up from the change log), the scorer's page
+after a tap, and — for comparison — building the engine from the rows (what every
+page paid before the engine was kept). Prints the median and the worst of each.
+
+    .venv/bin/python bench/long_match.py
+    .venv/bin/python bench/long_match.py --rounds 3000 --requests 20 --database scorekeeper_bench
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rounds", type=int, default=3000)
+    parser.add_argument("--requests", type=int, default=20)
+    parser.add_argument("--database", help="a PostgreSQL database (created if missing)")
+    args = parser.parse_args()
+    folder = tempfile.mkdtemp()
+    os.environ["DATABASE_URL"] = (
+        f"postgres://postgres@127.0.0.1:5432/{args.database}" if args.database
+        else f"sqlite:///{folder}/long.sqlite3")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
+    os.environ["ALLOWED_HOSTS"] = "testserver"
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.test import Client
+
+    from matches import rules, selectors, services
+    from matches.models import Match
+    from matches.rules.simulate import simulated_record
+
+    if args.database:
+        from django.db import connection
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+    call_command("migrate", verbosity=0)
+    document = simulated_record(rules.FIVE_UP, 2, seed=1, options={"target": 10**6},
+                                max_rounds=args.rounds, finish=True)
+    match = services.match_import(document=document)
+    engine = selectors.match_engine(match)
+    print(f"{len(engine.rounds)} rounds, {len(engine.log)} actions, "
+          f"{match.events.count()} events stored")
+
+    scorer = Client()
+    grant = services.grant_create(match=match, phone="bench")
+    session = scorer.session
+    session["scorer_grants"] = {str(match.public_id): grant.pk}
+    session.save()
+    watcher = Client()
+    url = match.get_absolute_url()
+
+    def timed(run, *args: object, **headers: str) -> float:  # noqa: ANN001 - a callable
+        started = time.perf_counter()
+        run(*args, **headers)
+        return (time.perf_counter() - started) * 1000
+
+    def get(client: Client, path: str, status: int, **headers: str) -> None:
+        response = client.get(path, headers={"HX-Request": "true", **headers})
+        assert response.status_code == status, response.status_code
+
+    rows: dict[str, list[float]] = {"engine from the rows (no keeping)": [],
+                                    "poll, nothing changed (304)": [],
+                                    "poll after one more tile": [],
+                                    "scorer's page after a tap": []}
+    etag = watcher.get(url, HTTP_HX_REQUEST="true")["ETag"]
+    for _ in range(args.requests):
+        match.refresh_from_db()
+        rows["engine from the rows (no keeping)"].append(timed(selectors.match_engine, match))
+        rows["poll, nothing changed (304)"].append(
+            timed(get, watcher, url, 304, **{"If-None-Match": etag}))
+        _one_more_tile(match, services, selectors, rules)
+        rows["poll after one more tile"].append(timed(get, watcher, url, 200))
+        _one_more_tile(match, services, selectors, rules)
+        rows["scorer's page after a tap"].append(
+            timed(get, scorer, match.get_scorer_url(), 200))
+        etag = watcher.get(url, HTTP_HX_REQUEST="true")["ETag"]
+        match = Match.objects.get(pk=match.pk)
+    print("| request | median ms | worst ms |")
+    print("|---|---|---|")
+    for name, values in rows.items():
+        print(f"| {name} | {statistics.median(values):.1f} | {max(values):.1f} |")
+
+
+def _one_more_tile(match, services, selectors, rules) -> None:  # noqa: ANN001
+    """The next legal move of the round in play (a new round when it has ended)."""
+    engine = selectors.match_engine(match)
+    rnd = engine.current_round
+    if rnd is None or engine.phase != "play":
+        if engine.phase == "settle":  # any hands the unseen tiles could make
+            unseen = [t for t in engine.options.tile_set.tiles if t not in rnd.layout]
+            hands = []
+            for count in rnd.counts:
+                hands.append(tuple(unseen[:count]))
+                unseen = unseen[count:]
+            services.round_settle(match=match, hands=hands)
+        else:
+            services.round_start(match=match, starter=engine.required_starter() or 0)
+        return
+    layout = rnd.layout
+    for tile in engine.options.tile_set.tiles:
+        if tile in layout:
+            continue
+        points = layout.legal_points(tile) if len(layout) else [None]
+        if points:
+            services.event_record(match=match, action=rules.Play(rnd.turn, tile, points[0]))
+            return
+    services.event_record(match=match, action=rules.Pass(rnd.turn))
+
+
+if __name__ == "__main__":
+    main()
