@@ -204,3 +204,16 @@ def test_long_names_and_twelve_players_do_not_widen_the_page(live_server, page):
     wrap = page.locator(".rounds-table").locator("xpath=..").bounding_box()
     assert box is not None and wrap is not None
     assert box["x"] + box["width"] <= wrap["x"] + wrap["width"] + 1
+
+
+def test_an_open_end_on_the_board_takes_the_chosen_tile(live_server, page):
+    start_match(page, live_server, game="all-fives", players=["Ann", "Bo"])
+    place(page, "5-5", "")
+    before = seq(page)
+    page.locator('a.pick[data-tile="0-5"]').click()
+    targets = page.locator(".board circle.open-end.target")
+    expect(targets).to_have_count(2)  # both line sides of the lone spinner take it
+    targets.first.click()
+    wait_seq(page, before + 1)
+    expect(page.locator('g.board-tile[data-tile="0-5"]')).to_have_count(1)
+    expect_scores(page, "10", "10")
