@@ -5,11 +5,14 @@ Pure presentation built from the rules engine's state; no rule is decided here.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 import segno
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString
 
 from matches import rules
 
@@ -98,6 +101,18 @@ class Board:
 def _perp(direction: tuple[int, int]) -> tuple[int, int]:
     dx, dy = direction
     return (-dy, dx)
+
+
+@functools.cache
+def tile_svg(tile: str) -> SafeString:
+    """A small domino for the pickers, as SVG markup (``templates/matches/_tile.html``).
+
+    It depends on the tile alone, so each process draws each tile once: a picker of 91
+    tiles is a large part of a tap's answer, and re-rendering it every time was most of
+    the tap's cost on the server."""
+    low, high = (int(value) for value in tile.split("-"))
+    return render_to_string("matches/_tile.html",
+                            {"t": {"halves": [half(0, 0, low), half(1, 0, high)]}})
 
 
 def board(layout: rules.Layout | None) -> Board:

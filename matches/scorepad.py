@@ -43,9 +43,9 @@ class PickTile:
     selected: bool
 
     @property
-    def halves(self) -> list[presenters.Half]:
-        low, high = (int(v) for v in self.tile.split("-"))
-        return [presenters.half(0, 0, low), presenters.half(1, 0, high)]
+    def svg(self) -> str:
+        """The small domino drawn for the picker (the same for every page: drawn once)."""
+        return presenters.tile_svg(self.tile)
 
 
 @dataclass
