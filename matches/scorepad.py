@@ -124,7 +124,6 @@ class ScorepadView:
     value_range: range = range(7)
     drawing: bool = True
     next_caller: int = 0  # called rounds: the seat after the last one that scored
-    out_by_call: bool = False  # Fives and Threes: going out is marked on the last call
     tile_choices: list[TileChoices] = field(default_factory=list)  # every playable tile's
     points_by_sum: list[int] = field(default_factory=list)  # called rounds: the engine's table
     going_out_bonus: int = 0
@@ -133,6 +132,11 @@ class ScorepadView:
     tie_note: str = ""  # sides tied at or past the target: why play goes on
     earlier_rounds: int = 0  # rounds before the ones shown
     total_rounds: int = 0
+
+    @property
+    def out_by_call(self) -> bool:
+        """Fives and Threes: going out (its bonus) is marked on the last call."""
+        return bool(self.going_out_bonus)
 
     @property
     def called_range(self) -> range:
@@ -164,11 +168,11 @@ def build(match: Match, engine: rules.Match, *, selected: str | None = None,
             tally=presenters.tally(raw) if game.unit is not rules.Unit.POINTS else None,
             winner=engine.winner == index, leading=score == top and score > 0))
     layout = rnd.layout if rnd is not None and rnd.tracked else None
+    board = presenters.board(layout)
     view = ScorepadView(
         match=match, engine=engine, version=match.version, phase=engine.phase,
         unit=game.unit.value, names=names, seats=seats, sides=sides,
-        board=presenters.board(layout),
-        ends_text="",
+        board=board, ends_text=" + ".join(board.ends_clockwise),
         end_sum=layout.end_sum if layout else 0,
         boneyard=rnd.boneyard if rnd is not None and engine.options.drawing else None,
         round_number=rnd.number if rnd else None,
@@ -181,16 +185,14 @@ def build(match: Match, engine: rules.Match, *, selected: str | None = None,
         can_undo=bool(engine.log),
         value_range=range(engine.options.tile_set.top + 1),
         drawing=engine.options.drawing,
-        out_by_call=bool(game.going_out_bonus),
+        going_out_bonus=game.going_out_bonus,
     )
-    view.ends_text = " + ".join(view.board.ends_clockwise)
-    view.going_out_bonus = game.going_out_bonus
     view.starter_rule = ("finisher" if view.required_starter is not None
                          else "double" if game.starter_holds_highest_double else "lots")
     if engine.rounds:
         view.last_mode = engine.rounds[-1].mode.value
     if rnd is not None and not rnd.tracked and engine.phase == "play":
-        top_sum = (game.max_called_ends or 6) * 2 * engine.options.tile_set.top
+        top_sum = view.called_ends * 2 * engine.options.tile_set.top
         view.points_by_sum = [game.placement_points(total, engine.options.divisors)
                               for total in range(top_sum + 1)]
     if layout is not None:
@@ -215,7 +217,8 @@ def build(match: Match, engine: rules.Match, *, selected: str | None = None,
                                  for t in view.picker if t.playable]
         if chosen is not None and chosen not in on_table and tracked_play:
             view.selected = str(chosen)
-            view.choices = _choices(engine, layout, chosen)
+            view.choices = next((offered.choices for offered in view.tile_choices
+                                 if offered.tile == view.selected), [])
     if rnd is not None and not rnd.tracked:
         if rnd.events:
             view.next_caller = (rnd.events[-1].seat + 1) % engine.players
@@ -277,15 +280,16 @@ def _last_award(engine: rules.Match, rnd: rules.Round) -> AwardView | None:
             ends = " + ".join(str(end.points) for end in event.ends)
         if award.refused:
             return AwardView(names[event.seat], what, ends, award.end_sum, "0", award.refused)
+        # not refused: what counted is the placement's points and its bonus
         return AwardView(names[event.seat], what, ends, award.end_sum,
-                         presenters.show_score(award.points if award.bonus else award.counted),
-                         None, bonus=award.bonus, total=presenters.show_score(award.counted))
+                         presenters.show_score(award.points), None, bonus=award.bonus,
+                         total=presenters.show_score(award.counted))
     return None
 
 
 def _rounds(engine: rules.Match, miscalls: dict[int, list[str]]) -> list[RoundView]:
     """The last SHOWN_ROUNDS rounds: the table stays small (and each tap's answer with
-    it) however long the match; the match page has them all."""
+    it) however long the match; the match record has them all."""
     names: tuple[str, ...] = engine.names or ()
     views = []
     for rnd in engine.rounds[-SHOWN_ROUNDS:]:

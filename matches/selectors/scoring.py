@@ -120,10 +120,10 @@ def match_actions(match: Match) -> list[rules.Action]:
 
 def match_miscalls(match: Match) -> dict[int, list[str]]:
     """Per round number, the wrong calls of its live placements, in the table's words."""
-    names = match_names(match)
     notes: dict[int, list[str]] = {}
-    events = (match.events.filter(undone_by=None, miscall__isnull=False)
-              .select_related("round").order_by("number"))
+    events = list(match.events.filter(undone_by=None, miscall__isnull=False)
+                  .select_related("round").order_by("number"))
+    names = match_names(match) if events else []  # read on every tap: no seats unless needed
     for event in events:
         what = event.tile if event.kind == EventKind.PLAY else "a called placement"
         notes.setdefault(event.round.number, []).append(

@@ -429,7 +429,7 @@ def _record(match: Match, engine: rules.Match, action: rules.Action, *, key: UUI
     """Apply one action (the engine refuses it before anything is written), store its
     rows and log the change that makes the new version. ``miscall``: what the table
     called for this placement when the rules give another score (``note`` says so)."""
-    description = describe(action, match_names(match))
+    description = describe(action, engine.names or ())  # the engine holds the seats' names
     if note:
         description = f"{description} (miscalled: {note})"
     change = _log(match, _CHANGE_KINDS[type(action)], action_doc(action), description,

@@ -27,7 +27,7 @@
     var refused = form.querySelector(".pick-refused");
     refused.hidden = !!set;
     refused.textContent = set ? "" : tile + " has no open end to join.";
-    refused.setAttribute("role", set ? "" : "alert");
+    if (set) { refused.removeAttribute("role"); } else { refused.setAttribute("role", "alert"); }
     form.elements.tile.value = set ? tile : "";
     markTargets(set);
   }
