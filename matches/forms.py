@@ -10,6 +10,16 @@ from django.core.files.uploadedfile import UploadedFile
 from django.core.validators import FileExtensionValidator
 from django.utils.translation import gettext_lazy as _
 
+
+def whole_number(text: object, *, digits: int) -> int | None:
+    """A whole number sent by a browser as ASCII digits, at most ``digits`` of them; else
+    None. (``"²".isdigit()`` is True, yet ``int("²")`` fails, and ``int()`` refuses
+    numbers of over 4,300 digits: a 500 either way.)"""
+    if isinstance(text, str) and text.isascii() and text.isdigit() and len(text) <= digits:
+        return int(text)
+    return None
+
+
 RECORD_EXTENSIONS = ["json", "jsonl"]
 RECORD_FILE_MAX_BYTES = 10 * 1024 * 1024
 RECORD_FILE_TOO_BIG = _("%(name)s is larger than %(limit)s MB.")

@@ -14,6 +14,7 @@ from django.utils.datastructures import MultiValueDict
 from django.utils.translation import gettext_lazy as _
 
 from matches import rules
+from matches.forms import whole_number
 from matches.models import GameKind, RoundMode, Seat
 from matches.rules.games import ADVANCED_DIVISORS
 
@@ -34,13 +35,10 @@ MAX_COUNT = 10_000  # pips, a called score, tiles drawn
 
 
 def seat_number(text: object, players: int = MAX_PLAYERS) -> int | None:
-    """A seat typed or sent as ASCII digits (``"²".isdigit()`` is True, yet ``int("²")``
-    fails, and ``int()`` refuses numbers of over 4,300 digits), below ``players``; else
-    None."""
-    if not isinstance(text, str) or not (text.isascii() and text.isdigit()) or len(text) > 2:
-        return None
-    seat = int(text)
-    return seat if seat < players else None
+    """A seat sent as ASCII digits (:func:`matches.forms.whole_number`), below
+    ``players``; else None."""
+    seat = whole_number(text, digits=2)
+    return seat if seat is not None and seat < players else None
 
 
 class WriteForm(forms.Form):

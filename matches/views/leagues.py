@@ -24,6 +24,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from matches import rules, selectors, services
+from matches.forms import whole_number
 from matches.models import (
     ROLE_RANK,
     Division,
@@ -539,12 +540,9 @@ def _fixture_page(request: HttpRequest, fixture: Fixture, season: Season, *,
 
 
 def _whole(value: object, *, digits: int) -> int | None:
-    """A whole number typed or sent as ASCII digits, at most ``digits`` of them; else
-    None (``int()`` would take "²" or ten thousand digits and fail or stall)."""
-    text = str(value or "").strip()
-    if text.isascii() and text.isdigit() and len(text) <= digits:
-        return int(text)
-    return None
+    """A whole number typed in a form (spaces around it allowed), as
+    :func:`matches.forms.whole_number` reads it; else None."""
+    return whole_number(str(value or "").strip(), digits=digits)
 
 
 def _one_score(request: HttpRequest) -> tuple[int, int]:

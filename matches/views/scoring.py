@@ -31,6 +31,7 @@ from django_htmx.http import HttpResponseClientRefresh
 from django_htmx.middleware import HtmxDetails
 
 from matches import match_page, presenters, rules, scorepad, selectors, services
+from matches.forms import whole_number
 from matches.models import Change, Match, MatchStatus, RoundMode, ScorerGrant
 from matches.scoring_forms import (
     MAX_PLAYERS,
@@ -43,7 +44,6 @@ from matches.scoring_forms import (
     SettleForm,
     TurnForm,
     WriteForm,
-    seat_number,
 )
 
 
@@ -97,7 +97,7 @@ def match_new(request: HttpRequest) -> HttpResponse:
             if started.created:
                 _announce_lots(request, started.match, started.first)
             return redirect(started.match.get_scorer_url())
-    players = seat_number(request.GET.get("players", ""), 100)  # ASCII digits only
+    players = whole_number(request.GET.get("players", ""), digits=2)
     return render(request, "matches/new.html", {
         "form": form, "shown_players": max(2, min(4 if players is None else players,
                                                   MAX_PLAYERS))})
