@@ -3,10 +3,12 @@
 Stores one in-progress two-player Five Up match of ``--rounds`` simulated rounds (about
 17 actions a round) on a throwaway SQLite database (or the PostgreSQL database named by
 ``--database``), then, in-process with Django's test client, times ``--requests``
-times each: the public page's poll when nothing changed (304), the poll after one more
-tile was placed (the kept engine catches up from the change log), the scorer's page
-after a tap, and — for comparison — building the engine from the rows (what every
-page paid before the engine was kept). Prints the median and the worst of each.
+times each: the public page's poll when nothing changed (304), a tap through the
+scorer's view (the POST: the write takes the engine this process kept), the poll after
+it (the write handed its engine on), the poll after a tap made by another process (the
+kept engine catches up from the change log), the scorer's page, and — for comparison —
+building the engine from the rows (what every page and every tap paid before engines
+were kept). Prints the median and the worst of each.
 
     .venv/bin/python bench/long_match.py
     .venv/bin/python bench/long_match.py --rounds 3000 --requests 20 --database scorekeeper_bench
@@ -20,7 +22,10 @@ import statistics
 import sys
 import tempfile
 import time
+import uuid
+from collections import OrderedDict
 from pathlib import Path
+from unittest import mock
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -44,7 +49,7 @@ def main() -> None:
     from django.core.management import call_command
     from django.test import Client
 
-    from matches import rules, selectors, services
+    from matches import engine_cache, rules, selectors, services
     from matches.models import Match
     from matches.rules.simulate import simulated_record
 
@@ -77,27 +82,65 @@ def main() -> None:
         response = client.get(path, headers={"HX-Request": "true", **headers})
         assert response.status_code == status, response.status_code
 
+    def tap(client: Client) -> None:
+        match.refresh_from_db()
+        name, fields = _next_tap(selectors.match_engine(match))  # not timed
+        path = match.get_scorer_url() + f"{name}/"
+        data = {"version": match.version, "key": str(uuid.uuid4()), **fields}
+        started = time.perf_counter()
+        response = client.post(path, data, headers={"HX-Request": "true"})
+        rows["tap through the scorer's view (POST)"].append(
+            (time.perf_counter() - started) * 1000)
+        html = response.content.decode()
+        assert response.status_code == 200 and 'id="scorepad-error"' not in html, html[:300]
+
     rows: dict[str, list[float]] = {"engine from the rows (no keeping)": [],
                                     "poll, nothing changed (304)": [],
-                                    "poll after one more tile": [],
-                                    "scorer's page after a tap": []}
+                                    "tap through the scorer's view (POST)": [],
+                                    "poll after that tap": [],
+                                    "poll after another process's tap": [],
+                                    "scorer's page": []}
     etag = watcher.get(url, HTTP_HX_REQUEST="true")["ETag"]
     for _ in range(args.requests):
         match.refresh_from_db()
         rows["engine from the rows (no keeping)"].append(timed(selectors.match_engine, match))
         rows["poll, nothing changed (304)"].append(
             timed(get, watcher, url, 304, **{"If-None-Match": etag}))
-        _one_more_tile(match, services, selectors, rules)
-        rows["poll after one more tile"].append(timed(get, watcher, url, 200))
-        _one_more_tile(match, services, selectors, rules)
-        rows["scorer's page after a tap"].append(
-            timed(get, scorer, match.get_scorer_url(), 200))
+        tap(scorer)
+        rows["poll after that tap"].append(timed(get, watcher, url, 200))
+        with mock.patch.object(engine_cache, "_kept", OrderedDict()):  # its own engines
+            _one_more_tile(match, services, selectors, rules)
+        rows["poll after another process's tap"].append(timed(get, watcher, url, 200))
+        rows["scorer's page"].append(timed(get, scorer, match.get_scorer_url(), 200))
         etag = watcher.get(url, HTTP_HX_REQUEST="true")["ETag"]
         match = Match.objects.get(pk=match.pk)
     print("| request | median ms | worst ms |")
     print("|---|---|---|")
     for name, values in rows.items():
         print(f"| {name} | {statistics.median(values):.1f} | {max(values):.1f} |")
+
+
+def _next_tap(engine) -> tuple[str, dict[str, object]]:  # noqa: ANN001
+    """What the scorepad sends for the next legal move: its view's name and fields."""
+    rnd = engine.current_round
+    if rnd is None or engine.phase != "play":
+        if engine.phase == "settle":  # any hands the unseen tiles could make
+            unseen = [t for t in engine.options.tile_set.tiles if t not in rnd.layout]
+            fields: dict[str, object] = {"entry": "tiles"}
+            for seat, count in enumerate(rnd.counts):
+                fields[f"hand_{seat}"] = [str(tile) for tile in unseen[:count]]
+                unseen = unseen[count:]
+            return "settle", fields
+        return "round", {"starter": str(engine.required_starter() or 0), "mode": "tracked"}
+    layout = rnd.layout
+    for tile in engine.options.tile_set.tiles:
+        if tile in layout:
+            continue
+        points = layout.legal_points(tile) if len(layout) else [None]
+        if points:
+            return "play", {"seat": rnd.turn, "tile": str(tile),
+                            "at": str(points[0]) if points[0] else ""}
+    return "pass", {"seat": rnd.turn}
 
 
 def _one_more_tile(match, services, selectors, rules) -> None:  # noqa: ANN001

@@ -25,8 +25,8 @@ def samples_dir():
 
 @pytest.fixture(autouse=True)
 def _no_engines_kept():
-    """Each test starts with no match engine kept from another (matches.selectors.engines)."""
-    from matches.selectors import forget_engines
+    """Each test starts with no match engine kept from another (matches.engine_cache)."""
+    from matches.engine_cache import forget_engines
 
     forget_engines()
 

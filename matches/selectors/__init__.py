@@ -11,7 +11,6 @@ from matches.selectors.clubs import (
     membership,
     visible_clubs,
 )
-from matches.selectors.engines import engine_for_reading, forget_engines
 from matches.selectors.imports import record_import_for_user, record_import_lines
 from matches.selectors.leagues import (
     counted,
@@ -45,11 +44,10 @@ from matches.selectors.scoring import (
     round_settle_actions,
     score_decimal,
     scorer_grant,
+    scorer_grant_with_match,
 )
 
 __all__ = [
-    "engine_for_reading",
-    "forget_engines",
     "record_import_for_user",
     "record_import_lines",
     "counted",
@@ -87,4 +85,5 @@ __all__ = [
     "round_settle_actions",
     "score_decimal",
     "scorer_grant",
+    "scorer_grant_with_match",
 ]

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
+from uuid import UUID
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
@@ -118,12 +119,14 @@ def match_actions(match: Match) -> list[rules.Action]:
     return actions
 
 
-def match_miscalls(match: Match) -> dict[int, list[str]]:
-    """Per round number, the wrong calls of its live placements, in the table's words."""
+def match_miscalls(match: Match, names: Sequence[str] | None = None) -> dict[int, list[str]]:
+    """Per round number, the wrong calls of its live placements, in the table's words.
+    ``names``: the seats' names, if the caller has them (an engine does)."""
     notes: dict[int, list[str]] = {}
     events = list(match.events.filter(undone_by=None, miscall__isnull=False)
                   .select_related("round").order_by("number"))
-    names = match_names(match) if events else []  # read on every tap: no seats unless needed
+    if events and names is None:
+        names = match_names(match)
     for event in events:
         what = event.tile if event.kind == EventKind.PLAY else "a called placement"
         notes.setdefault(event.round.number, []).append(
@@ -176,6 +179,15 @@ def scorer_grant(match: Match, grant_id: object) -> ScorerGrant | None:
     if not isinstance(grant_id, int):
         return None
     return ScorerGrant.objects.filter(pk=grant_id, match=match, revoked_at=None).first()
+
+
+def scorer_grant_with_match(public_id: UUID, grant_id: object) -> ScorerGrant | None:
+    """The live grant ``grant_id`` (from a browser's session) for the match
+    ``public_id``, with its match, in one query; None if it holds none."""
+    if not isinstance(grant_id, int):
+        return None
+    return (ScorerGrant.objects.select_related("match")
+            .filter(pk=grant_id, match__public_id=public_id, revoked_at=None).first())
 
 
 def match_grants(match: Match) -> QuerySet[ScorerGrant]:

@@ -77,7 +77,7 @@ def match_abandon(*, match: Match, version: int | None = None, key: UUID | None 
     match.status = MatchStatus.ABANDONED
     match.finished_at = max(timezone.now(), match.started_at)
     match.full_clean()
-    match.save(update_fields=["status", "finished_at"])
+    match.save(update_fields=["version", "status", "finished_at"])
     return change
 
 
@@ -103,7 +103,7 @@ def match_resume(*, match: Match, version: int | None = None, key: UUID | None =
                   key=key, grant=grant, user=user, restored_to=abandon.version - 1)
     match.status, match.finished_at = MatchStatus.IN_PROGRESS, None
     match.full_clean()
-    match.save(update_fields=["status", "finished_at"])
+    match.save(update_fields=["version", "status", "finished_at"])
     return change
 
 
@@ -155,6 +155,7 @@ def seats_rename(*, match: Match, names: Sequence[str], version: int | None = No
     change = _log(match, ChangeKind.RENAME, {"rename": {"from": before, "to": wanted}},
                   ", ".join(f"{seat.name} → {wanted[seat.position]}" for seat in changed),
                   key=key, grant=grant, user=user)
+    match.save(update_fields=["version"])
     try:
         with transaction.atomic():
             # two passes, so names may swap seats under the unique-name rule

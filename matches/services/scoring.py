@@ -1,10 +1,12 @@
 """Writes. Every change to a match goes through the rules engine here, atomically.
 
-Each service locks the match, replays its live actions, applies the one new action in
+Each service locks the match, takes its engine (the one this process kept, caught up,
+or a replay of the rows: :mod:`matches.engine_cache`), applies the one new action in
 the engine (a :class:`~matches.rules.RulesError` stops it before anything is written),
 then stores the action's rows, logs the :class:`~matches.models.Change` that makes
 the match's next version and refreshes the cached scores, all in one transaction, so
-the cache always equals a fresh replay.
+the cache always equals a fresh replay. A tap costs the same few queries however long
+the match: what the write needs to know of the rows comes with the lock.
 
 Every scoring write takes the ``version`` its page showed (an older one is refused:
 :class:`OutOfDate`) and the tap's idempotency ``key`` (a resent tap answers with the
@@ -16,20 +18,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
+from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 from uuid import UUID
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.contrib.auth.models import User as Account
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Case, Max, OuterRef, Subquery, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from matches import rules
 from matches.actions import action_doc, action_from_doc, describe
+from matches.engine_cache import Kept, kept_for_writing
 from matches.models import (
     Change,
     ChangeKind,
@@ -50,7 +55,6 @@ from matches.record_files import RecordSource
 from matches.selectors import (
     actions_at,
     match_actions,
-    match_engine,
     match_names,
     results_apart,
     score_decimal,
@@ -63,6 +67,7 @@ PLAYERS_DIFFERENT = _("Each player needs a different name: %(name)s sits twice."
 OUT_OF_DATE = _("Not recorded: the match moved on since this page was drawn (another phone "
                 "scored, or the tap came late). Here is the table as it stands now.")
 NOTHING_TO_RESTORE = _("Version %(version)s is not an earlier version of this match.")
+GRANT_USE_PRECISION = timedelta(minutes=1)  # how exactly a grant's "last used" is kept
 MATCH_ABANDONED = _("This match was abandoned: nothing more can be scored on it unless a "
                     "scorer resumes it.")
 
@@ -145,18 +150,19 @@ def round_start(*, match: Match, starter: int | None, mode: str = RoundMode.TRAC
     finisher, in All Fives and Five Up) starts, or else the engine draws lots; the
     returned change's ``lots_drawn`` (not stored) says which, for the page to announce.
     """
-    match, done = _begin(match, version=version, key=key)
+    match, done, rows = _begin_tap(match, version=version, key=key)
     if done is not None:
         return done
-    engine = match_engine(match)
-    lots_drawn = False
-    if starter is None and draw_lots:
-        starter = engine.required_starter()
-        if starter is None:
-            starter, lots_drawn = engine.draw_lots(), True
-    rules_mode = rules.RoundMode.CALLED if mode == RoundMode.CALLED else rules.RoundMode.TRACKED
-    change = _record(match, engine, rules.StartRound(starter, rules_mode), key=key,
-                     grant=grant, user=user)
+    with kept_for_writing(match) as kept:
+        lots_drawn = False
+        if starter is None and draw_lots:
+            starter = kept.engine.required_starter()
+            if starter is None:
+                starter, lots_drawn = kept.engine.draw_lots(), True
+        rules_mode = (rules.RoundMode.CALLED if mode == RoundMode.CALLED
+                      else rules.RoundMode.TRACKED)
+        change = _record(match, kept, rows, rules.StartRound(starter, rules_mode), key=key,
+                         grant=grant, user=user)
     change.lots_drawn = lots_drawn
     return change
 
@@ -170,28 +176,27 @@ def event_record(*, match: Match, action: rules.Event, version: int | None = Non
     The action names its seat: a tap made for a seat whose turn it no longer is (the
     table moved on) is refused by the engine rather than credited to someone else.
     """
-    match, done = _begin(match, version=version, key=key)
+    match, done, rows = _begin_tap(match, version=version, key=key)
     if done is not None:
         return done
-    try:
-        with transaction.atomic():  # a savepoint: a refused claim leaves no change row
-            return _record(match, match_engine(match), action, key=key, grant=grant,
-                           user=user)
-    except rules.ClaimMismatch as miscall:
-        # The tile is on the table whatever was called: record it with the rules'
-        # points and keep the wrong call beside it, rather than make the scorer start over.
-        match.refresh_from_db(fields=["version"])  # the savepoint took its bump back
-        claim = action.claim  # type: ignore[union-attr]
-        uncalled: rules.Event
-        if isinstance(action, rules.Play):
-            uncalled = rules.Play(action.seat, action.tile, action.at, None)
-        else:
-            assert isinstance(action, rules.Call)
-            uncalled = rules.Call(action.seat, action.ends, None, action.goes_out)
-        change = _record(match, match_engine(match), uncalled, key=key, grant=grant,
-                         user=user, miscall=claim, note=str(miscall))
-        change.miscall = str(miscall)
-        return change
+    with kept_for_writing(match) as kept:
+        try:  # the engine refuses a wrong call before anything is written
+            return _record(match, kept, rows, action, key=key, grant=grant, user=user)
+        except rules.ClaimMismatch as miscall:
+            # The tile is on the table whatever was called: record it with the rules'
+            # points and keep the wrong call beside it, rather than make the scorer
+            # start over.
+            claim = action.claim  # type: ignore[union-attr]
+            uncalled: rules.Event
+            if isinstance(action, rules.Play):
+                uncalled = rules.Play(action.seat, action.tile, action.at, None)
+            else:
+                assert isinstance(action, rules.Call)
+                uncalled = rules.Call(action.seat, action.ends, None, action.goes_out)
+            change = _record(match, kept, rows, uncalled, key=key, grant=grant, user=user,
+                             miscall=claim, note=str(miscall))
+            change.miscall = str(miscall)
+            return change
 
 
 def placement_record(*, match: Match, seat: int, tile: rules.Tile,
@@ -230,14 +235,14 @@ def round_settle(*, match: Match, hands: Sequence[Sequence[rules.Tile]] | None =
     its count (a second call, with the count); in Fives and Threes, where remaining tiles
     score nothing, it is settled at once, and a count given later is only checked.
     """
-    match, done = _begin(match, version=version, key=key)
+    match, done, rows = _begin_tap(match, version=version, key=key)
     if done is not None:
         return done
-    engine = match_engine(match)
-    settle = _settle_as_stored(engine, rules.Settle(
-        tuple(tuple(hand) for hand in hands) if hands is not None else None,
-        tuple(pips) if pips is not None else None, result, domino_seat))
-    return _record(match, engine, settle, key=key, grant=grant, user=user)
+    with kept_for_writing(match) as kept:
+        settle = _settle_as_stored(kept.engine, rules.Settle(
+            tuple(tuple(hand) for hand in hands) if hands is not None else None,
+            tuple(pips) if pips is not None else None, result, domino_seat))
+        return _record(match, kept, rows, settle, key=key, grant=grant, user=user)
 
 
 @transaction.atomic
@@ -248,15 +253,20 @@ def event_undo(*, match: Match, version: int | None = None, key: UUID | None = N
     Nothing is deleted: the rows it takes back are marked with this change, which
     says who took back what and when; ``match_restore`` can bring them back.
     """
-    match, done = _begin(match, version=version, key=key)
+    match, done, rows = _begin_tap(match, version=version, key=key)
     if done is not None:
         return done
-    engine = match_engine(match)
-    undone = engine.undo()  # refused with nothing to undo, before anything is written
-    change = _log(match, ChangeKind.UNDO, action_doc(undone),
-                  describe(undone, match_names(match)), key=key, grant=grant, user=user)
-    touched = _take_back(match, undone, change)
-    _sync(match, engine, touched)
+    with kept_for_writing(match) as kept:
+        engine = kept.engine
+        ended = engine.current_round is not None and engine.current_round.end is not None
+        undone = engine.undo()  # refused with nothing to undo, before anything is written
+        change = _log(match, ChangeKind.UNDO, action_doc(undone),
+                      describe(undone, engine.names or ()), key=key, grant=grant, user=user)
+        touched = _take_back(match, undone, change, rows=rows, reopens=ended,
+                             number=len(engine.rounds) + isinstance(undone, rules.StartRound))
+        if kept.miscalls:  # the placement taken back may have been miscalled
+            kept.miscalls = None
+        _sync(match, engine, touched)
     return change
 
 
@@ -284,7 +294,7 @@ def match_restore(*, match: Match, to_version: int, version: int | None = None,
                   str(_("the match as it stood at version %(version)s")
                       % {"version": to_version}),
                   key=key, grant=grant, user=user, restored_to=to_version)
-    touched: dict[int, Round] = {}
+    touched: dict[int, Touched] = {}
     for doc in reversed(current[common:]):
         for round_ in _take_back(match, action_from_doc(doc), change):
             touched[round_.pk] = round_
@@ -294,8 +304,10 @@ def match_restore(*, match: Match, to_version: int, version: int | None = None,
                                 labels=names)
     for doc in target[common:]:
         for round_ in _apply(match, engine, action_from_doc(doc), change):
-            touched[round_.pk] = round_
-    _sync(match, engine, list(touched.values()))
+            # a round started here is new however many of its events follow
+            earlier = touched.get(round_.pk)
+            touched[round_.pk] = round_._replace(new=round_.new or bool(earlier and earlier.new))
+    _sync(match, engine, [round_ for round_ in touched.values() if not round_.undone])
     return change
 
 
@@ -354,10 +366,11 @@ def match_import(*, document: Mapping[str, Any],
         rounds.append(round_)
         for action, award in zip(rnd.events, rnd.awards, strict=True):
             number += 1
-            events.append(_event_row(match, round_, action, award, number=number))
+            events.append(_event_row(match, round_.pk, action, award, number=number))
             events[-1].change = change
     Event.objects.bulk_create(events)
-    _sync(match, engine, rounds, sides=sides)
+    _sync(match, engine, [Touched(round_.number, round_.pk, new=True) for round_ in rounds],
+          sides=sides)
     return match
 
 
@@ -404,55 +417,106 @@ def record_import(*, source: RecordSource,
 # -- internals -----------------------------------------------------------------------
 
 
+class Rows(NamedTuple):
+    """What a tap's write needs to know of the match's rows, read with the lock (no
+    query of its own): the live round's primary key and the highest event number."""
+
+    live_round: int | None
+    last_event: int
+
+
+class Touched(NamedTuple):
+    """A round row a write changed: its number, its primary key, and whether it is new
+    (it has no cached scores yet) or was taken back (it keeps none)."""
+
+    number: int
+    pk: int
+    new: bool = False
+    undone: bool = False
+
+
 def _begin(match: Match, *, version: int | None, key: UUID | None,
            abandoned_ok: bool = False) -> tuple[Match, Change | None]:
     """The match row, locked for this transaction (two phones cannot interleave writes),
     and the change an earlier request with the same key made, if any (then nothing more
     is applied); a write made on an older version, or on an abandoned match (unless
     ``abandoned_ok``: resuming it), is refused."""
-    match = Match.objects.select_for_update().get(pk=match.pk)
+    match, done, _ = _begin_tap(match, version=version, key=key, abandoned_ok=abandoned_ok)
+    return match, done
+
+
+def _begin_tap(match: Match, *, version: int | None, key: UUID | None,
+               abandoned_ok: bool = False) -> tuple[Match, Change | None, Rows]:
+    """:func:`_begin`, and the :class:`Rows` a tap's write needs, read by the one query
+    that locks the match."""
+    live_round = Round.objects.filter(match=OuterRef("pk"), undone_by=None).order_by("-number")
+    last_event = Event.objects.filter(match=OuterRef("pk")).order_by("-number")
+    locked = Match.objects.select_for_update().annotate(
+        live_round_pk=Subquery(live_round.values("pk")[:1]),
+        last_event_number=Subquery(last_event.values("number")[:1]))
     if key is not None:
-        done = match.changes.filter(key=key).first()
-        if done is not None:
-            done.replayed = True
-            return match, done
+        same_key = Change.objects.filter(match=OuterRef("pk"), key=key)
+        locked = locked.annotate(done_pk=Subquery(same_key.values("pk")[:1]))
+    match = locked.get(pk=match.pk)
+    # annotations: attributes the model does not declare
+    rows = Rows(getattr(match, "live_round_pk", None),
+                getattr(match, "last_event_number", None) or 0)
+    done_pk = getattr(match, "done_pk", None)
+    if done_pk is not None:
+        done = Change.objects.get(pk=done_pk)
+        done.replayed = True
+        return match, done, rows
     if match.status == MatchStatus.ABANDONED and not abandoned_ok:
         raise MatchAbandoned()
     if version is not None and version != match.version:
         raise OutOfDate(given=version, current=match.version)
-    return match, None
+    return match, None, rows
 
 
-def _record(match: Match, engine: rules.Match, action: rules.Action, *, key: UUID | None,
-            grant: ScorerGrant | None, user: User | None, miscall: Fraction | int | None = None,
-            note: str = "") -> Change:
-    """Apply one action (the engine refuses it before anything is written), store its
-    rows and log the change that makes the new version. ``miscall``: what the table
-    called for this placement when the rules give another score (``note`` says so)."""
+def _record(match: Match, kept: Kept, rows: Rows, action: rules.Action, *,
+            key: UUID | None, grant: ScorerGrant | None, user: User | None,
+            miscall: Fraction | int | None = None, note: str = "") -> Change:
+    """Apply one action in the engine (a refusal leaves it as it was, and nothing is
+    written), store its rows and log the change that makes the new version.
+    ``miscall``: what the table called for this placement when the rules give another
+    score (``note`` says so)."""
+    engine = kept.engine
+    result = engine.do(action)
     description = describe(action, engine.names or ())  # the engine holds the seats' names
     if note:
         description = f"{description} (miscalled: {note})"
     change = _log(match, _CHANGE_KINDS[type(action)], action_doc(action), description,
                   key=key, grant=grant, user=user)
-    _sync(match, engine, _apply(match, engine, action, change, miscall=miscall))
+    touched = _store(match, engine, action, result, change, rows=rows, miscall=miscall)
+    if miscall is not None:
+        kept.miscalls = None  # read again, with this one
+    _sync(match, engine, touched)
     return change
 
 
 def _apply(match: Match, engine: rules.Match, action: rules.Action,
-           change: Change, *, miscall: Fraction | int | None = None) -> list[Round]:
+           change: Change) -> list[Touched]:
     """The engine applies ``action`` (a refusal rolls the whole write back); its rows are
     written, naming ``change``. Returns the rounds touched."""
-    result = engine.do(action)
+    return _store(match, engine, action, engine.do(action), change)
+
+
+def _store(match: Match, engine: rules.Match, action: rules.Action, result: Any,
+           change: Change, *, rows: Rows | None = None,
+           miscall: Fraction | int | None = None) -> list[Touched]:
+    """The rows of ``action``, which the engine has just applied (``result``: what it
+    answered), naming ``change``. ``rows``: the live round and last event number as
+    the lock read them (else they are queried). Returns the rounds touched."""
+    rnd = engine.rounds[-1]
     if isinstance(action, rules.StartRound):
-        round_ = Round(match=match, number=len(engine.rounds),
+        round_ = Round(match=match, number=rnd.number,
                        mode=RoundMode.CALLED if action.mode == rules.RoundMode.CALLED
                        else RoundMode.TRACKED, starter=action.starter, change=change)
         _clean(round_)
         round_.save()
-        return [round_]
-    round_ = _live_round(match)
-    rnd = engine.rounds[-1]
+        return [Touched(round_.number, round_.pk, new=True)]
     if isinstance(action, rules.Settle):
+        round_ = _live_round(match)
         _copy_end(round_, rnd)  # settled or not: a called round's result alone may wait
         if action.hands is None and action.pips is None:
             round_.result_apart = True  # any count comes as an action of its own
@@ -460,17 +524,20 @@ def _apply(match: Match, engine: rules.Match, action: rules.Action,
         round_.pips = list(action.pips) if action.pips is not None else None
         _clean(round_)
         round_.save()
-        return [round_]
-    last = match.events.aggregate(last=Max("number"))["last"] or 0
-    event = _event_row(match, round_, action, result, number=last + 1)
+        return [Touched(round_.number, round_.pk)]
+    if rows is None or rows.live_round is None:
+        live = _live_round(match)
+        rows = Rows(live.pk, match.events.aggregate(last=Max("number"))["last"] or 0)
+    assert rows.live_round is not None
+    event = _event_row(match, rows.live_round, action, result, number=rows.last_event + 1)
     event.change = change
     if miscall is not None:
         event.miscall = score_decimal(miscall)
     _clean(event)
     event.save()
-    _copy_end(round_, rnd)
-    round_.save(update_fields=["end", "finisher", "settled"])
-    return [round_]
+    if rnd.end is not None:  # the round ended by this event (it was in play before)
+        Round.objects.filter(pk=rows.live_round).update(**_end_fields(rnd))
+    return [Touched(rnd.number, rows.live_round)]
 
 
 def _clean(row: Round | Event) -> None:
@@ -481,41 +548,55 @@ def _clean(row: Round | Event) -> None:
     row.full_clean(exclude=relations, validate_unique=False, validate_constraints=False)
 
 
-def _take_back(match: Match, action: rules.Action, change: Change) -> list[Round]:
-    """Mark the rows of the last live ``action`` as taken back by ``change``."""
-    round_ = _live_round(match)
-    if isinstance(action, rules.StartRound):
-        round_.undone_by = change
-        round_.save(update_fields=["undone_by"])
-        RoundSide.objects.filter(round=round_).delete()  # a cache of live rounds only
-        return [round_]
+def _take_back(match: Match, action: rules.Action, change: Change, *,
+               rows: Rows | None = None, number: int | None = None,
+               reopens: bool = True) -> list[Touched]:
+    """Mark the rows of the last live ``action`` as taken back by ``change``. ``rows``
+    and ``number`` (the live round's number) spare a query, as in :func:`_store`;
+    ``reopens``: False when the round was in play (taking back an event that did not
+    end it leaves its row as it is)."""
     if isinstance(action, rules.Settle):
-        counted = action.hands is not None or action.pips is not None
-        out = None
-        if round_.mode == RoundMode.CALLED:
-            out = round_.events.filter(undone_by=None, goes_out=True).first()
-        round_.hands = round_.pips = None
-        if counted and (round_.mode == RoundMode.TRACKED or out or round_.result_apart):
-            # only the count goes: the round keeps how it ended, and stays settled
-            # where remaining tiles score nothing (it was settled as it ended)
-            round_.settled = not match.rules_game.counts_remaining
-        else:
-            # the round's result goes (with its count, if one tap gave both): a called
-            # round ends by its result, unless a call went out
-            round_.settled = round_.result_apart = False
-            round_.end = RoundEnd.DOMINO if out else RoundEnd.NONE
-            round_.finisher = out.seat if out else None
-        round_.save()
-        return [round_]
-    event = match.events.filter(undone_by=None).order_by("-number").first()
-    assert event is not None  # the engine refuses an undo with nothing to take back
-    event.undone_by = change
-    event.save(update_fields=["undone_by"])
-    # a round ends only by its last event: taking that back reopens the round (and
-    # unsettles it, where it was settled as it ended)
-    round_.end, round_.finisher, round_.settled = RoundEnd.NONE, None, False
-    round_.save(update_fields=["end", "finisher", "settled"])
-    return [round_]
+        return [_settlement_taken_back(match, action)]
+    if rows is not None and rows.live_round is not None and number is not None:
+        live = Touched(number, rows.live_round)
+    else:
+        round_ = _live_round(match)
+        live = Touched(round_.number, round_.pk)
+    if isinstance(action, rules.StartRound):
+        Round.objects.filter(pk=live.pk).update(undone_by=change)
+        RoundSide.objects.filter(round=live.pk).delete()  # a cache of live rounds only
+        return [live._replace(undone=True)]
+    last = match.events.filter(undone_by=None).order_by("-number").values("pk")[:1]
+    taken = Event.objects.filter(pk=Subquery(last)).update(undone_by=change)
+    assert taken == 1  # the engine refuses an undo with nothing to take back
+    if reopens:
+        # a round ends only by its last event: taking that back reopens the round (and
+        # unsettles it, where it was settled as it ended)
+        Round.objects.filter(pk=live.pk).update(end=RoundEnd.NONE, finisher=None,
+                                                settled=False)
+    return [live]
+
+
+def _settlement_taken_back(match: Match, action: rules.Settle) -> Touched:
+    """The live round's last settle action taken back: its count, or its result."""
+    round_ = _live_round(match)
+    counted = action.hands is not None or action.pips is not None
+    out = None
+    if round_.mode == RoundMode.CALLED:
+        out = round_.events.filter(undone_by=None, goes_out=True).first()
+    round_.hands = round_.pips = None
+    if counted and (round_.mode == RoundMode.TRACKED or out or round_.result_apart):
+        # only the count goes: the round keeps how it ended, and stays settled
+        # where remaining tiles score nothing (it was settled as it ended)
+        round_.settled = not match.rules_game.counts_remaining
+    else:
+        # the round's result goes (with its count, if one tap gave both): a called
+        # round ends by its result, unless a call went out
+        round_.settled = round_.result_apart = False
+        round_.end = RoundEnd.DOMINO if out else RoundEnd.NONE
+        round_.finisher = out.seat if out else None
+    round_.save()
+    return Touched(round_.number, round_.pk)
 
 
 def _live_round(match: Match) -> Round:
@@ -527,12 +608,15 @@ def _live_round(match: Match) -> Round:
 def _log(match: Match, kind: str, action: dict[str, Any], description: str, *,
          key: UUID | None, grant: ScorerGrant | None, user: User | None,
          restored_to: int | None = None) -> Change:
-    """The change that makes the match's next version."""
+    """The change that makes the match's next version (``match.version`` is raised
+    here, and saved by the caller with whatever else of the match it changes)."""
     match.version += 1
-    match.save(update_fields=["version"])
     if grant is not None:
-        grant.last_used_at = timezone.now()
-        grant.save(update_fields=["last_used_at"])
+        now = timezone.now()
+        # to the minute: a phone tapping away does not write its grant on every tap
+        if grant.last_used_at is None or now - grant.last_used_at >= GRANT_USE_PRECISION:
+            grant.last_used_at = now
+            grant.save(update_fields=["last_used_at"])
     return Change.objects.create(
         match=match, version=match.version, kind=kind, key=key, action=action,
         description=description[:300], restored_to=restored_to, grant=grant,
@@ -593,12 +677,16 @@ def _store_match(engine: rules.Match, *, created_by: User | None,
     return match
 
 
+def _end_fields(rnd: rules.Round) -> dict[str, Any]:
+    """How the engine's round ended (so far), as its row's fields, and whether it is
+    settled (a round whose remaining tiles score nothing is settled as it ends)."""
+    return {"end": rnd.end.value if rnd.end else RoundEnd.NONE, "finisher": rnd.finisher,
+            "settled": rnd.settled}
+
+
 def _copy_end(round_: Round, rnd: rules.Round) -> None:
-    """How the engine's round ended (so far), onto its row, and whether it is settled
-    (a round whose remaining tiles score nothing is settled as it ends)."""
-    round_.end = rnd.end.value if rnd.end else RoundEnd.NONE
-    round_.finisher = rnd.finisher
-    round_.settled = rnd.settled
+    for field, value in _end_fields(rnd).items():
+        setattr(round_, field, value)
 
 
 def _settle_as_stored(engine: rules.Match, settle: rules.Settle) -> rules.Settle:
@@ -622,9 +710,9 @@ def _hands_text(hands: Sequence[Sequence[rules.Tile]]) -> list[list[str]]:
     return [[str(tile) for tile in hand] for hand in hands]
 
 
-def _event_row(match: Match, round_: Round, action: rules.Action, award: rules.Award | None,
+def _event_row(match: Match, round_id: int, action: rules.Action, award: rules.Award | None,
                *, number: int) -> Event:
-    event = Event(match=match, round=round_, number=number, seat=action.seat)  # type: ignore[union-attr]
+    event = Event(match=match, round_id=round_id, number=number, seat=action.seat)  # type: ignore[union-attr]
     claim = getattr(action, "claim", None)
     if claim is not None:
         event.claim = score_decimal(claim)
@@ -647,29 +735,39 @@ def _event_row(match: Match, round_: Round, action: rules.Action, award: rules.A
     return event
 
 
-def _sync(match: Match, engine: rules.Match, rounds: Sequence[Round], *,
+def _sync(match: Match, engine: rules.Match, rounds: Sequence[Touched], *,
           sides: dict[int, Side] | None = None) -> None:
-    """Refresh the cached scores and status from the engine's state."""
-    sides = sides or {side.index: side for side in match.sides.all()}
-    for index, score in enumerate(engine.scores):
-        side = sides[index]
-        side.score = score_decimal(score)
-    Side.objects.bulk_update(list(sides.values()), ["score"])
+    """Refresh the cached scores and status from the engine's state, and save the
+    match's version (:func:`_log` raised it). A few statements whatever the match's
+    length: each table's rows are changed in one UPDATE, by side."""
+    Side.objects.filter(match=match).update(score=Case(
+        *[When(index=index, then=Value(score_decimal(value)))
+          for index, value in enumerate(engine.scores)],
+        output_field=Side._meta.get_field("score")))
     by_number = {rnd.number: rnd for rnd in engine.rounds}
     for round_ in rounds:
         rnd = by_number.get(round_.number)
-        if rnd is None or round_.undone_by_id is not None:
+        if rnd is None:
             continue
         running = engine.scores_after(rnd)
         awards = rnd.settlement_awards
-        RoundSide.objects.filter(round=round_).delete()
+        columns = {
+            "placements": [score_decimal(value) for value in rnd.placements],
+            "settlement": [score_decimal(value) for value in awards],
+            "score": [score_decimal(value) for value in running],
+        }
+        if not round_.new and RoundSide.objects.filter(round=round_.pk).update(
+                **{field: _by_side(match, field, values)
+                   for field, values in columns.items()}) == len(running):
+            continue
+        if not round_.new:  # its rows are missing (stored before they were kept)
+            RoundSide.objects.filter(round=round_.pk).delete()
+        if sides is None:
+            sides = {side.index: side for side in match.sides.all()}
         RoundSide.objects.bulk_create([
-            RoundSide(round=round_, side=sides[index],
-                      placements=score_decimal(rnd.placements[index]),
-                      settlement=score_decimal(awards[index]),
-                      score=score_decimal(running[index]))
-            for index in range(len(sides))
-        ])
+            RoundSide(round_id=round_.pk, side=sides[index],
+                      **{field: values[index] for field, values in columns.items()})
+            for index in range(len(running))])
     finished = engine.winner is not None
     was_finished = match.status == MatchStatus.FINISHED
     match.status = MatchStatus.FINISHED if finished else MatchStatus.IN_PROGRESS
@@ -678,6 +776,14 @@ def _sync(match: Match, engine: rules.Match, rounds: Sequence[Round], *,
         match.finished_at = max(timezone.now(), match.started_at)
     elif not finished:
         match.finished_at = None
-    match.save(update_fields=["status", "winner_side", "finished_at"])
+    match.save(update_fields=["version", "status", "winner_side", "finished_at"])
     if finished or was_finished:  # a result came, changed or went: ratings follow it
         ratings_follow(match)
+
+
+def _by_side(match: Match, field: str, values: Sequence[Decimal]) -> Case:
+    """``values`` (one per side, by index) for a round's cached rows, in one UPDATE."""
+    return Case(*[When(side=Subquery(Side.objects.filter(match_id=match.pk, index=index)
+                                     .values("pk")[:1]), then=Value(value))
+                  for index, value in enumerate(values)],
+                output_field=RoundSide._meta.get_field(field))

@@ -30,7 +30,7 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRefresh
 from django_htmx.middleware import HtmxDetails
 
-from matches import match_page, presenters, rules, scorepad, selectors, services
+from matches import engine_cache, match_page, presenters, rules, scorepad, selectors, services
 from matches.forms import whole_number
 from matches.models import Change, Match, MatchStatus, RoundMode, ScorerGrant
 from matches.scoring_forms import (
@@ -134,7 +134,7 @@ def match_detail(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
         not_modified = HttpResponseNotModified()
         not_modified["ETag"] = etag
         return not_modified
-    with selectors.engine_for_reading(match) as engine:
+    with engine_cache.engine_for_reading(match) as engine:
         view = scorepad.build(match, engine)
     template = "matches/scorepad.html#scorepad" if request.htmx else "matches/scorepad.html"
     response = render(request, template, {"view": view, "scorer": False})
@@ -419,8 +419,12 @@ def _remember_opened(request: HttpRequest, match: Match) -> None:
 
 
 def _scorer(request: HttpRequest, public_id: UUID) -> tuple[Match, ScorerGrant | None]:
-    match = get_object_or_404(Match, public_id=public_id)
-    return match, _grant(request, match)
+    """The match and this browser's live grant for it: one query when it holds one."""
+    grant_id = request.session.get(GRANTS_KEY, {}).get(str(public_id))
+    grant = selectors.scorer_grant_with_match(public_id, grant_id)
+    if grant is not None:
+        return grant.match, grant
+    return get_object_or_404(Match, public_id=public_id), None
 
 
 def _not_scorer(request: HttpRequest, match: Match) -> HttpResponse:
@@ -453,6 +457,7 @@ def _act(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, form
     if grant is None:
         return _not_scorer(request, match)
     error = None
+    fresh = False
     if not form.is_valid():
         error = "; ".join(str(e) for errors in form.errors.values() for e in errors)
     else:
@@ -473,20 +478,24 @@ def _act(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, form
             if not request.htmx:
                 return redirect(_scorer_url(match))
             selected = None
+            if not change.replayed:
+                match = change.match  # the service's copy, as the write left it
+                fresh = True
     if error and not request.htmx:
         messages.error(request, error)
         return redirect(_scorer_url(match, tile=selected or "", entry=entry or ""))
     return _render(request, match, grant, selected=selected, entry=entry, error=error,
-                   form=form)
+                   form=form, fresh=fresh)
 
 
 def _render(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, *,
             selected: str | None = None, entry: str | None = None, error: str | None = None,
-            form: WriteForm | None = None) -> HttpResponse:
-    match.refresh_from_db(fields=["version", "status", "winner_side", "finished_at"])
-    with selectors.engine_for_reading(match) as engine:
-        view = scorepad.build(match, engine, selected=selected,
-                              miscalls=selectors.match_miscalls(match))
+            form: WriteForm | None = None, fresh: bool = False) -> HttpResponse:
+    """The scorepad as it stands. ``fresh``: ``match`` is as a write just left it."""
+    if not fresh:
+        match.refresh_from_db(fields=["version", "status", "winner_side", "finished_at"])
+    with engine_cache.scorepad_for_reading(match) as (engine, miscalls):
+        view = scorepad.build(match, engine, selected=selected, miscalls=miscalls)
     context = {"view": view, "scorer": True, "error": error, "form": form,
                "entry": entry if entry in ("tiles", "pips") else "pips",
                "scorer_url": _scorer_url(match), "grant": grant,

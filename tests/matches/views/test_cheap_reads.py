@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from matches import rules, services
 from tests.matches.helpers import T, play_short_round, two_player_all_fives
-from tests.matches.views.test_scorepad import HTMX, join, scorer_url, w
+from tests.matches.views.test_scorepad import HTMX, error, join, scorer_url, w
 
 pytestmark = pytest.mark.django_db
 
@@ -40,20 +40,58 @@ def test_head_answers_on_a_match_page(client):
     assert client.head(match.get_absolute_url()).status_code == 200
 
 
-def _queries(client, match, method: str) -> int:
-    with CaptureQueriesContext(connection) as queries:
-        if method == "get":
-            response = client.get(scorer_url(match), **HTMX)
-        else:
-            rnd_turn = w(match, turn=True)
-            response = client.post(scorer_url(match, "draw"), {**rnd_turn, "tiles": "1"},
-                                   **HTMX)
-        assert response.status_code == 200
-    return len(queries)
+def _statements(queries: CaptureQueriesContext) -> list[str]:
+    """The SQL a request ran, less transaction control (BEGIN, COMMIT, savepoints)."""
+    return [query["sql"] for query in queries.captured_queries
+            if not query["sql"].startswith(("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE"))]
 
 
-@pytest.mark.parametrize("method", ["get", "post"])
-def test_a_scorepad_request_costs_the_same_queries_however_long_the_match(client, method):
+# a round of taps as the scorepad sends them: the fields besides version and key
+TAPS: list[tuple[str, dict[str, str], bool]] = [
+    ("round", {"starter": "0", "mode": "tracked"}, False),
+    ("play", {"tile": "5-5", "at": "", "claim": "10"}, True),
+    ("draw", {"tiles": "1"}, True),
+    ("play", {"tile": "0-5", "at": "5-5:5", "claim": "15"}, True),  # miscalled: 10
+    ("undo", {}, False),
+    ("play", {"tile": "0-5", "at": "5-5:5", "claim": "10"}, True),
+    ("play", {"tile": "5-6", "at": "5-5:5"}, True),  # Olena goes out
+    ("settle", {"entry": "pips", "pips_0": "0", "pips_1": "9"}, False),
+]
+
+
+def _tap_statements(client, match) -> list[int]:
+    client.get(scorer_url(match), **HTMX)  # the phone's page, before its taps
+    counted = []
+    for name, fields, turn in TAPS:
+        data = {**w(match, turn=turn), **fields}
+        with CaptureQueriesContext(connection) as queries:
+            response = client.post(scorer_url(match, name), data, **HTMX)
+        assert response.status_code == 200, name
+        assert error(response.content.decode()) is None, name
+        counted.append(len(_statements(queries)))
+    match.refresh_from_db()
+    return counted
+
+
+@pytest.mark.django_db(transaction=True)  # writes commit, and hand their engine on, as live
+def test_a_scorepad_tap_runs_at_most_ten_statements_however_long_the_match(client):
+    short = two_player_all_fives(target=1000)
+    long = two_player_all_fives(target=1000)
+    for _ in range(12):  # twelve rounds of three plays and a settlement
+        play_short_round(long)
+        services.round_settle(match=long, pips=(0, 9))
+    join(client, short)
+    join(client, long)
+
+    counted = _tap_statements(client, short), _tap_statements(client, long)
+
+    assert counted[0] == counted[1], counted
+    assert max(counted[1]) <= 10, dict(zip([name for name, _, _ in TAPS], counted[1],
+                                           strict=True))
+    assert short.version == len(TAPS) and long.version == 12 * 5 + len(TAPS)
+
+
+def test_a_scorepad_page_costs_the_same_queries_however_long_the_match(client):
     short = two_player_all_fives(hand_size=7)
     services.round_start(match=short, starter=0)
     services.event_record(match=short, action=rules.Play(0, T("5-5")))
@@ -65,9 +103,10 @@ def test_a_scorepad_request_costs_the_same_queries_however_long_the_match(client
     services.event_record(match=long, action=rules.Play(0, T("5-5")))
     join(client, short)
     join(client, long)
+    counted = []
+    for match in (short, long):
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(scorer_url(match), **HTMX).status_code == 200
+        counted.append(len(queries))
 
-    counted = _queries(client, short, method), _queries(client, long, method)
-
-    assert counted[0] == counted[1], counted
-    if method == "get":
-        assert counted[0] <= 10, counted
+    assert counted[0] == counted[1] and counted[0] <= 10, counted

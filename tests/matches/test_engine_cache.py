@@ -1,0 +1,134 @@
+"""matches.engine_cache: the engine kept between requests equals a replay of the rows,
+whatever was written since it was kept, by this process or another."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from unittest import mock
+
+import pytest
+from django.db import IntegrityError, connection
+from django.test.utils import CaptureQueriesContext
+
+from matches import engine_cache, rules, selectors, services
+from matches.models import Change, Match
+from tests.matches.helpers import A, T, play_short_round, two_player_all_fives
+
+pytestmark = pytest.mark.django_db
+
+
+def read(match: Match) -> rules.Match:
+    match.refresh_from_db()
+    with engine_cache.engine_for_reading(match) as engine:
+        return engine
+
+
+def same_table(kept: rules.Match, match: Match) -> None:
+    fresh = selectors.match_engine(match)
+    assert kept.log == fresh.log
+    assert kept.scores == fresh.scores and kept.winner == fresh.winner
+    assert kept.names == fresh.names and kept.phase == fresh.phase
+
+
+@contextmanager
+def another_process() -> Iterator[None]:
+    """Writes made meanwhile come from another process: they find none of this
+    process's kept engines (and keep theirs elsewhere)."""
+    with mock.patch.object(engine_cache, "_kept", OrderedDict()):
+        yield
+
+
+def test_added_actions_and_undos_are_caught_up_from_the_change_log_without_a_replay():
+    match = two_player_all_fives(hand_size=7)
+    services.round_start(match=match, starter=0)
+    first = read(match)
+    with another_process():
+        services.event_record(match=match, action=rules.Play(0, T("5-5")))
+        services.event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5"), 15))
+        services.event_undo(match=match)  # the miscalled 0-5 taken back
+        services.event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5"), 10))
+
+    match.refresh_from_db()
+    with CaptureQueriesContext(connection) as queries, \
+            engine_cache.engine_for_reading(match) as engine:
+        pass
+
+    assert engine is first  # the same engine, brought forward
+    assert len(queries) == 1  # the four changes, read from the log; no rows replayed
+    same_table(engine, match)
+
+
+@pytest.mark.django_db(transaction=True)  # the engine is handed on when the write commits
+def test_a_write_hands_its_engine_on_to_the_next_read_of_this_process():
+    match = two_player_all_fives(hand_size=7)
+    services.round_start(match=match, starter=0)
+    first = read(match)
+    services.event_record(match=match, action=rules.Play(0, T("5-5")))
+
+    match.refresh_from_db()
+    with CaptureQueriesContext(connection) as queries, \
+            engine_cache.engine_for_reading(match) as engine:
+        pass
+
+    assert engine is first and not queries.captured_queries
+    same_table(engine, match)
+
+
+def test_a_refused_write_gives_the_engine_back_as_it_was():
+    match = two_player_all_fives(hand_size=7)
+    services.round_start(match=match, starter=0)
+    first = read(match)
+    with pytest.raises(rules.NotYourTurn):
+        services.event_record(match=match, action=rules.Play(1, T("5-5")))
+
+    with CaptureQueriesContext(connection) as queries:
+        again = read(match)
+
+    assert again is first and len(queries) == 1  # the refresh; no replay
+    same_table(again, match)
+
+
+def test_a_write_that_fails_after_the_engine_moved_leaves_no_engine_behind():
+    match = two_player_all_fives(hand_size=7)
+    services.round_start(match=match, starter=0)
+    first = read(match)
+    with mock.patch.object(Change.objects, "create", side_effect=IntegrityError("lost")), \
+            pytest.raises(IntegrityError):
+        services.event_record(match=match, action=rules.Play(0, T("5-5")))
+
+    again = read(match)
+
+    assert again is not first  # replayed: the engine that took 5-5 was dropped
+    assert again.current_round is not None and not again.current_round.events
+    same_table(again, match)
+
+
+@pytest.mark.parametrize("write", ["undo", "restore", "rename", "settle"])
+def test_any_other_change_replays_and_the_kept_engine_agrees(write):
+    match = two_player_all_fives()
+    play_short_round(match)
+    read(match)
+    if write == "undo":
+        services.event_undo(match=match)
+    elif write == "restore":
+        services.match_restore(match=match, to_version=2)
+    elif write == "rename":
+        services.match_restore(match=match, to_version=1)  # back before the first tile
+        services.seats_rename(match=match, names=["Olha", "Taras"])
+    else:
+        services.round_settle(match=match, pips=(0, 9))
+
+    same_table(read(match), match)
+
+
+def test_a_deleted_match_leaves_nothing_that_another_could_take():
+    match = two_player_all_fives()
+    play_short_round(match)
+    read(match)
+    services.match_delete(match=match)
+    other = two_player_all_fives()
+    services.round_start(match=other, starter=1)
+
+    same_table(read(other), other)
