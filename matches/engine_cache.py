@@ -47,6 +47,7 @@ class Kept:
     live_round: int | None = None  # the primary key of the live round's row
     last_event: int | None = None  # the highest Event.number, taken back or not
     miscalls: dict[int, list[str]] | None = None  # selectors.match_miscalls at version
+    side_ids: list[int] | None = None  # the sides' primary keys, by index (never change)
 
 
 # keyed by public id, never reused (a primary key may be, after a delete on SQLite)
@@ -143,4 +144,4 @@ def _caught_up(match: Match, kept: Kept) -> Kept | None:
     except rules.RulesError:  # cannot happen for a logged change; replay to be sure
         return None
     # another process wrote these: what the rows hold now is read again when needed
-    return Kept(match.version, kept.engine)
+    return Kept(match.version, kept.engine, side_ids=kept.side_ids)

@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from decimal import Decimal
 from fractions import Fraction
 from typing import Any, NamedTuple
 from uuid import UUID
@@ -266,7 +265,7 @@ def event_undo(*, match: Match, version: int | None = None, key: UUID | None = N
                              number=len(engine.rounds) + isinstance(undone, rules.StartRound))
         if kept.miscalls:  # the placement taken back may have been miscalled
             kept.miscalls = None
-        _sync(match, engine, touched)
+        _sync(match, engine, touched, kept=kept)
     return change
 
 
@@ -345,7 +344,6 @@ def match_import(*, document: Mapping[str, Any],
         change = _log(match, ChangeKind.IMPORT,
                       {"actions": [action_doc(a) for a in engine.log]},
                       str(_("the match record")), key=None, grant=None, user=created_by)
-    sides = {side.index: side for side in match.sides.all()}
     apart = results_apart([action_doc(a) for a in engine.log])
     number = 0
     events: list[Event] = []
@@ -369,8 +367,7 @@ def match_import(*, document: Mapping[str, Any],
             events.append(_event_row(match, round_.pk, action, award, number=number))
             events[-1].change = change
     Event.objects.bulk_create(events)
-    _sync(match, engine, [Touched(round_.number, round_.pk, new=True) for round_ in rounds],
-          sides=sides)
+    _sync(match, engine, [Touched(round_.number, round_.pk, new=True) for round_ in rounds])
     return match
 
 
@@ -490,7 +487,7 @@ def _record(match: Match, kept: Kept, rows: Rows, action: rules.Action, *,
     touched = _store(match, engine, action, result, change, rows=rows, miscall=miscall)
     if miscall is not None:
         kept.miscalls = None  # read again, with this one
-    _sync(match, engine, touched)
+    _sync(match, engine, touched, kept=kept)
     return change
 
 
@@ -736,38 +733,36 @@ def _event_row(match: Match, round_id: int, action: rules.Action, award: rules.A
 
 
 def _sync(match: Match, engine: rules.Match, rounds: Sequence[Touched], *,
-          sides: dict[int, Side] | None = None) -> None:
+          kept: Kept | None = None) -> None:
     """Refresh the cached scores and status from the engine's state, and save the
     match's version (:func:`_log` raised it). A few statements whatever the match's
-    length: each table's rows are changed in one UPDATE, by side."""
-    Side.objects.filter(match=match).update(score=Case(
-        *[When(index=index, then=Value(score_decimal(value)))
-          for index, value in enumerate(engine.scores)],
-        output_field=Side._meta.get_field("score")))
+    length: each table's rows change in one UPDATE, by side (``kept`` knows the sides'
+    keys once it has read them)."""
+    side_ids = kept.side_ids if kept is not None else None
+    if side_ids is None:
+        side_ids = list(match.sides.order_by("index").values_list("pk", flat=True))
+        if kept is not None:
+            kept.side_ids = side_ids
+    Side.objects.filter(match=match).update(
+        score=_by_side(Side, "score", side_ids, engine.scores))
     by_number = {rnd.number: rnd for rnd in engine.rounds}
     for round_ in rounds:
         rnd = by_number.get(round_.number)
         if rnd is None:
             continue
-        running = engine.scores_after(rnd)
-        awards = rnd.settlement_awards
-        columns = {
-            "placements": [score_decimal(value) for value in rnd.placements],
-            "settlement": [score_decimal(value) for value in awards],
-            "score": [score_decimal(value) for value in running],
-        }
+        columns = {"placements": rnd.placements, "settlement": rnd.settlement_awards,
+                   "score": engine.scores_after(rnd)}
         if not round_.new and RoundSide.objects.filter(round=round_.pk).update(
-                **{field: _by_side(match, field, values)
-                   for field, values in columns.items()}) == len(running):
+                **{field: _by_side(RoundSide, field, side_ids, values)
+                   for field, values in columns.items()}) == len(side_ids):
             continue
         if not round_.new:  # its rows are missing (stored before they were kept)
             RoundSide.objects.filter(round=round_.pk).delete()
-        if sides is None:
-            sides = {side.index: side for side in match.sides.all()}
         RoundSide.objects.bulk_create([
-            RoundSide(round_id=round_.pk, side=sides[index],
-                      **{field: values[index] for field, values in columns.items()})
-            for index in range(len(running))])
+            RoundSide(round_id=round_.pk, side_id=side_id,
+                      **{field: score_decimal(values[index])
+                         for field, values in columns.items()})
+            for index, side_id in enumerate(side_ids)])
     finished = engine.winner is not None
     was_finished = match.status == MatchStatus.FINISHED
     match.status = MatchStatus.FINISHED if finished else MatchStatus.IN_PROGRESS
@@ -781,9 +776,10 @@ def _sync(match: Match, engine: rules.Match, rounds: Sequence[Touched], *,
         ratings_follow(match)
 
 
-def _by_side(match: Match, field: str, values: Sequence[Decimal]) -> Case:
-    """``values`` (one per side, by index) for a round's cached rows, in one UPDATE."""
-    return Case(*[When(side=Subquery(Side.objects.filter(match_id=match.pk, index=index)
-                                     .values("pk")[:1]), then=Value(value))
-                  for index, value in enumerate(values)],
-                output_field=RoundSide._meta.get_field(field))
+def _by_side(model: type[Side] | type[RoundSide], field: str, side_ids: Sequence[int],
+             values: Sequence[int | Fraction]) -> Case:
+    """``values`` (one per side, by index) for the rows of ``model``, in one UPDATE."""
+    key = "pk" if model is Side else "side_id"
+    return Case(*[When(**{key: side_id}, then=Value(score_decimal(value)))
+                  for side_id, value in zip(side_ids, values, strict=True)],
+                output_field=model._meta.get_field(field))
