@@ -5,7 +5,8 @@ from collections.abc import Callable
 from django.http import HttpRequest, HttpResponse
 
 # Browser features this site may use: sharing a match's link (the share sheet, or the
-# clipboard where sharing is not offered; static/js/share.js) and nothing else. Every
+# clipboard where sharing is not offered; static/js/share.js) and keeping the screen on
+# while a scorer's scorepad is open (a screen wake lock; static/js/wakelock.js). Every
 # other powerful feature is denied to the site and to anything it might frame. Only
 # names every Chromium recognises: an unknown one costs a console warning on every page
 # (tests/browser/test_csp.py listens). So no "web-share", unknown where Chromium has no
@@ -31,7 +32,7 @@ PERMISSIONS_POLICY = {
     "payment": "()",
     "picture-in-picture": "()",
     "publickey-credentials-get": "()",
-    "screen-wake-lock": "()",
+    "screen-wake-lock": "(self)",
     "serial": "()",
     "usb": "()",
     "xr-spatial-tracking": "()",

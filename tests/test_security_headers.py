@@ -203,6 +203,8 @@ def test_permissions_policy_denies_what_the_app_does_not_use(client):
     for denied in ("camera", "microphone", "geolocation", "payment", "usb"):
         assert features[denied] == "()"
     assert features["clipboard-write"] == "(self)"
+    # the scorer's scorepad keeps the screen on (static/js/wakelock.js)
+    assert features["screen-wake-lock"] == "(self)"
 
 
 def test_csrf_cookie_is_not_readable_by_scripts(settings):
