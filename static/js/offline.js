@@ -1,0 +1,530 @@
+/* The scorepad without a connection: taps wait on this phone, in order, and are sent one
+   at a time when the connection is back. (templates/sw.js keeps the page itself.)
+
+   Every scoring form carries the match version its page shows and an idempotency key
+   (matches/templatetags/scorekeeper.py, write_fields). A tap that cannot reach the
+   server is stored with its fields, both included; the page then goes on as if it had
+   been recorded: each write makes exactly one new version, so every form now expects
+   the next one and gets a fresh key, and a tracked play or pass hands the turn to the
+   next seat (a draw keeps it), as the engine does (matches/rules/match.py). The ends a
+   placed tile opens are offered too; the sums are not known without the server, and
+   the page says they are checked when the entries arrive. After an entry whose outcome
+   only the server knows (a settlement, a new round, an undo, a last tile) the controls
+   wait for the connection.
+
+   Sending: one entry at a time. An answer with a refusal (#scorepad-error, or a
+   warning the server confirms by the entry's key was not recorded, e.g. "the match
+   moved on") stops the queue: the rest are kept and listed, and the page says why. An
+   entry whose answer was lost stays first and is sent again with the same key: the
+   server answers "Already recorded" and applies nothing twice. Once all have arrived
+   the page reloads the scorepad from the server (asking about the last entry's key).
+   Texts come from <template id="offline-texts"> in the page's language. */
+(function () {
+  "use strict";
+
+  var WRITE = /\/(play|draw|pass|call|settle|round|undo)\/$/;
+  var NEEDS_SERVER = {settle: true, round: true, undo: true};
+  var RETRY_MS = 5000;
+  var UNREACHABLE = [502, 503, 504];  // a proxy's answer while the app is down
+
+  var script = document.getElementById("scorepad-script");
+  var page = script ? script.dataset.syncUrl : location.pathname;
+  var storeKey = "scorekeeper:queue:" + page;
+  var sending = false;
+  var locked = false;
+  var tilesLeft = {};
+
+  // -- the queue, kept in localStorage: {entries: [...], kept: [...], refused: {...}} ----
+
+  function load() {
+    try {
+      var state = JSON.parse(localStorage.getItem(storeKey) || "{}");
+      return {entries: state.entries || [], kept: state.kept || [], refused: state.refused || null};
+    } catch (error) {
+      return {entries: [], kept: [], refused: null};
+    }
+  }
+  function save(state) {
+    if (!state.entries.length && !state.kept.length && !state.refused) {
+      localStorage.removeItem(storeKey);
+    } else {
+      localStorage.setItem(storeKey, JSON.stringify(state));
+    }
+  }
+  function waiting() { return load().entries.length; }
+
+  function field(entry, name) {
+    for (var i = 0; i < entry.fields.length; i++) {
+      if (entry.fields[i][0] === name) { return entry.fields[i][1]; }
+    }
+    return null;
+  }
+
+  // -- texts, in the page's language ------------------------------------------------------
+
+  function text(name, values) {
+    var holder = document.getElementById("offline-texts");
+    var el = holder && holder.content.querySelector('[data-text="' + name + '"]');
+    var words = el ? el.textContent.trim() : name;
+    Object.keys(values || {}).forEach(function (key) {
+      words = words.split("{" + key + "}").join(values[key]);
+    });
+    return words;
+  }
+
+  // "n entries waiting", in the plural form the page's language uses for n: the page
+  // holds the words for 1 to 29; a larger n takes the form of one that ends alike
+  function waitingText(n) {
+    var like = n < 30 ? n : (n % 100 >= 10 && n % 100 < 20 ? n % 100 : 20 + n % 10);
+    return text("waiting-" + like).split(String(like)).join(String(n));
+  }
+
+  function uuid() {
+    if (window.crypto && crypto.randomUUID) { return crypto.randomUUID(); }
+    var b = crypto.getRandomValues(new Uint8Array(16));
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    var hex = Array.prototype.map.call(b, function (x) { return (x + 256).toString(16).slice(1); }).join("");
+    return hex.slice(0, 8) + "-" + hex.slice(8, 12) + "-" + hex.slice(12, 16) + "-" +
+      hex.slice(16, 20) + "-" + hex.slice(20);
+  }
+
+  // -- storing a tap ------------------------------------------------------------------------
+
+  function entryOf(config) {
+    var fields = [];
+    config.formData.forEach(function (value, name) { fields.push([name, String(value)]); });
+    var entry = {action: WRITE.exec(config.path)[1], path: config.path, fields: fields};
+    entry.version = parseInt(field(entry, "version"), 10);
+    entry.key = field(entry, "key");
+    entry.seat = field(entry, "seat");
+    entry.label = labelOf(config, entry);
+    return entry;
+  }
+
+  // what the scorer tapped, in the page's words: "Bo · 0-5 · the 5 of 5-5"
+  function labelOf(config, entry) {
+    var parts = [];
+    var seat = entry.seat !== null ? document.querySelector(
+      '#live .seats .seat[data-seat="' + entry.seat + '"]') : null;
+    if (seat) { parts.push(seat.firstChild.textContent.trim()); }
+    if (field(entry, "tile")) { parts.push(field(entry, "tile")); }
+    var submitter = config.triggeringEvent && config.triggeringEvent.submitter;
+    if (submitter) {
+      var words = submitter.cloneNode(true);
+      words.querySelectorAll("small").forEach(function (el) { el.remove(); });
+      parts.push(words.textContent.replace(/\s+/g, " ").trim());
+    }
+    return parts.filter(Boolean).join(" · ");
+  }
+
+  function enqueue(config) {
+    var state = load();
+    var entry = entryOf(config);
+    if (state.entries.some(function (e) { return e.key === entry.key; })) { return; }
+    state.entries.push(entry);
+    save(state);
+    adjust(entry);
+    render();
+  }
+
+  // -- the page goes on as if the entry were recorded ----------------------------------------
+
+  function seats() { return document.querySelectorAll("#live .seats .seat[data-seat]").length; }
+
+  function adjust(entry) {
+    document.querySelectorAll("#scorepad input[name=version]").forEach(function (input) {
+      input.value = entry.version + 1;
+    });
+    document.querySelectorAll("#scorepad input[name=key]").forEach(function (input) {
+      input.value = uuid();
+    });
+    var seat = entry.seat === null ? null : parseInt(entry.seat, 10);
+    if (entry.action === "play" || entry.action === "pass" || entry.action === "draw") {
+      var next = entry.action === "draw" ? seat : (seat + 1) % seats();
+      document.querySelectorAll("#scorepad form input[type=hidden][name=seat]").forEach(
+        function (input) { input.value = next; });
+      showTurn(next);
+    }
+    if (entry.action === "play") {
+      placed(field(entry, "tile"), field(entry, "at"));
+      if (seat in tilesLeft && --tilesLeft[seat] <= 0) { lock(); }  // the round ends
+    } else if (entry.action === "draw" && seat in tilesLeft) {
+      tilesLeft[seat] += parseInt(field(entry, "tiles"), 10) || 1;
+    } else if (entry.action === "call") {
+      if (field(entry, "goes_out")) { lock(); } else { nextCall((seat + 1) % seats()); }
+    } else if (NEEDS_SERVER[entry.action]) {
+      lock();
+    }
+  }
+
+  function showTurn(seat) {
+    var before = document.querySelector("#live .seat.seat-turn");
+    var now = document.querySelector('#live .seat[data-seat="' + seat + '"]');
+    if (!now || before === now) { return; }
+    var oldName = before ? before.firstChild.textContent.trim() : null;
+    var newName = now.firstChild.textContent.trim();
+    if (before) { before.classList.remove("seat-turn"); }
+    now.classList.add("seat-turn");
+    document.querySelectorAll("#live .round-line strong, #live .pick-hint, #live .controls h2")
+      .forEach(function (el) {
+        if (oldName) { el.textContent = el.textContent.split(oldName).join(newName); }
+      });
+  }
+
+  // a tile placed offline: out of the picker, its end taken, the ends it opens offered
+  function placed(tile, at) {
+    var form = document.getElementById("place-form");
+    var pick = document.querySelector('#scorepad a.pick[data-tile="' + tile + '"]');
+    if (pick) {
+      var shown = document.createElement("span");
+      shown.className = "pick on-table queued";
+      shown.dataset.tile = tile;
+      shown.setAttribute("role", "img");
+      shown.setAttribute("aria-label", text("tile-waiting", {tile: tile}));
+      shown.innerHTML = pick.innerHTML;
+      shown.querySelectorAll(".mark").forEach(function (el) { el.remove(); });
+      pick.replaceWith(shown);
+    }
+    if (!form) { return; }
+    var own = form.querySelector('.choice-set[data-for="' + tile + '"]');
+    if (own) { own.remove(); }
+    var taken = at === "" || !isDouble(at.split(":")[0]);
+    if (taken) {
+      form.querySelectorAll('button.choice[data-point="' + at + '"]').forEach(function (b) { b.remove(); });
+    }
+    var values = tile.split("-");
+    if (at === "") {
+      opened(form, tile, values[0]);
+      if (values[1] !== values[0]) { opened(form, tile, values[1]); }
+    } else {
+      var joined = at.split(":")[1];
+      opened(form, tile, values[0] === joined ? values[1] : values[0]);
+    }
+    // no sum is known offline: the server counts when the entry arrives
+    form.querySelectorAll("button.choice").forEach(function (button) {
+      button.classList.remove("btn-primary");
+      var small = button.querySelector("small");
+      if (small) { small.textContent = text("sum-later"); }
+    });
+    form.elements.tile.value = "";
+    if (form.elements.claim) { form.elements.claim.value = ""; }
+    form.querySelectorAll(".choice-set").forEach(function (set) {
+      set.hidden = true;
+      if (!set.querySelector("button.choice")) {  // no end left for that tile
+        set.remove();
+        var pick = document.querySelector('#scorepad a.pick[data-tile="' + set.dataset.for + '"]');
+        if (pick) { pick.classList.replace("playable", "unplayable"); }
+      }
+    });
+    form.querySelector(".pick-hint").hidden = false;
+    var refused = form.querySelector(".pick-refused");
+    if (refused) { refused.hidden = true; }
+    document.querySelectorAll(".pick.selected").forEach(function (el) {
+      el.classList.remove("selected");
+      el.removeAttribute("aria-current");
+    });
+    document.querySelectorAll(".board .open-end.target").forEach(function (dot) {
+      dot.classList.remove("target");
+    });
+  }
+
+  function isDouble(tile) { var v = tile.split("-"); return v[0] === v[1]; }
+
+  // the open end "tile:value": offered to every tile in the picker that has the value
+  function opened(form, tile, value) {
+    var point = tile + ":" + value;
+    document.querySelectorAll("#scorepad a.pick[data-tile]").forEach(function (pick) {
+      var other = pick.dataset.tile;
+      if (other.split("-").indexOf(value) < 0) { return; }
+      var set = form.querySelector('.choice-set[data-for="' + other + '"]');
+      if (!set) {
+        set = document.createElement("div");
+        set.className = "choice-set";
+        set.dataset.for = other;
+        set.hidden = true;
+        set.setAttribute("role", "group");
+        set.setAttribute("aria-label", text("where", {tile: other}));
+        var before = form.querySelector(".choice-set");
+        form.insertBefore(set, before || null);
+        pick.classList.remove("unplayable");
+        pick.classList.add("playable");
+        pick.querySelectorAll(".mark").forEach(function (el) { el.remove(); });
+      }
+      if (set.querySelector('button.choice[data-point="' + point + '"]')) { return; }
+      var button = document.createElement("button");
+      button.type = "submit";
+      button.name = "at";
+      button.value = point;
+      button.className = "btn choice";
+      button.dataset.point = point;
+      button.textContent = text("end", {value: value, tile: tile}) + " ";
+      var small = document.createElement("small");
+      small.textContent = text("sum-later");
+      button.appendChild(small);
+      set.appendChild(button);
+    });
+  }
+
+  function nextCall(seat) {
+    var form = document.getElementById("call-form");
+    if (!form) { return; }
+    form.querySelectorAll("input[name=seat]").forEach(function (radio) {
+      radio.checked = parseInt(radio.value, 10) === seat;
+    });
+    form.querySelectorAll("input[type=number]").forEach(function (input) { input.value = ""; });
+    form.querySelectorAll("input[type=checkbox]").forEach(function (box) { box.checked = false; });
+    var double = form.querySelector(".key-double");
+    if (double) { double.setAttribute("aria-pressed", "false"); }
+    if (form.elements.goes_out) { form.elements.goes_out.dispatchEvent(new Event("change")); }
+  }
+
+  // what only the server can tell comes next: the controls wait for it
+  function lock() {
+    locked = true;
+    document.querySelectorAll("#live .controls, #place-form, #thumb-bar .bar-actions")
+      .forEach(function (el) { el.inert = true; el.classList.add("waiting-for-server"); });
+  }
+
+  // on a page drawn by the server (a load, a swap), redo what the waiting entries did
+  function replay() {
+    locked = false;
+    tilesLeft = {};
+    document.querySelectorAll("#live .seats .seat[data-seat] small").forEach(function (small) {
+      var count = parseInt(small.textContent, 10);
+      if (!isNaN(count)) { tilesLeft[small.parentNode.dataset.seat] = count; }
+    });
+    var entries = load().entries;
+    var live = document.getElementById("live");
+    if (!entries.length || !live) { return; }
+    if (parseInt(live.dataset.version, 10) === entries[0].version) {
+      entries.forEach(adjust);
+    } else {
+      lock();  // this copy is not the table the entries were made on
+    }
+  }
+
+  // -- what the bar says ----------------------------------------------------------------------
+
+  function render() {
+    var state = load();
+    var feedback = document.getElementById("feedback");
+    var box = document.getElementById("queue-box");
+    var empty = !state.entries.length && !state.kept.length && !state.refused;
+    if (!feedback || empty) {
+      if (box) { box.remove(); fitBar(); }
+      return;
+    }
+    if (!box) {
+      box = document.createElement("div");
+      box.id = "queue-box";
+      box.className = "queue-box";
+      box.innerHTML = '<p class="queue-count" id="queue-count" role="status"></p>' +
+        '<p class="queue-note" id="queue-note"></p>' +
+        '<p class="queue-refused" id="queue-refused" role="alert" hidden></p>' +
+        '<ol class="queue-kept" id="queue-kept" hidden></ol>' +
+        '<button type="button" class="btn" id="queue-discard" hidden></button>';
+      box.querySelector("#queue-discard").textContent = text("discard");
+      feedback.appendChild(box);
+    }
+    var count = box.querySelector("#queue-count");
+    var note = box.querySelector("#queue-note");
+    count.textContent = state.entries.length ? waitingText(state.entries.length) : "";
+    note.hidden = !state.entries.length;
+    note.textContent = text("note") + (locked ? " " + text("locked") : "");
+    var refused = box.querySelector("#queue-refused");
+    refused.hidden = !state.refused;
+    refused.textContent = state.refused ? text("refused", state.refused) : "";
+    var kept = box.querySelector("#queue-kept");
+    kept.hidden = !state.kept.length;
+    kept.innerHTML = "";
+    state.kept.forEach(function (entry) {
+      var item = document.createElement("li");
+      item.textContent = entry.label;
+      kept.appendChild(item);
+    });
+    box.querySelector("#queue-discard").hidden = !state.kept.length && !state.refused;
+    fitBar();
+  }
+
+  function fitBar() { window.dispatchEvent(new Event("resize")); }  // scorepad.js fits the bar
+
+  function discard() {
+    var state = load();
+    state.kept = [];
+    state.refused = null;
+    save(state);
+    render();
+  }
+
+  // -- sending ----------------------------------------------------------------------------
+
+  function csrfToken() {
+    try {
+      return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"];
+    } catch (error) {
+      return "";
+    }
+  }
+
+  function answerOf(response) {
+    return response.text().then(function (html) {
+      return {status: response.status, doc: new DOMParser().parseFromString(html, "text/html")};
+    });
+  }
+
+  function post(entry) {
+    return fetch(entry.path, {
+      method: "POST", credentials: "same-origin",
+      headers: {"HX-Request": "true", "X-CSRFToken": csrfToken(),
+                "Content-Type": "application/x-www-form-urlencoded"},
+      body: new URLSearchParams(entry.fields)}).then(answerOf);
+  }
+
+  // was the change with this key recorded? The server says so (views: _announce_sync)
+  function recorded(key) {
+    return fetch(page + "?sync=" + encodeURIComponent(key), {
+      credentials: "same-origin", headers: {"HX-Request": "true", "HX-Target": "scorepad"}})
+      .then(answerOf).then(function (answer) {
+        return answer.doc.querySelector("#status [data-recorded]") !== null;
+      });
+  }
+
+  function wordsOf(el) { return el.textContent.replace(/\s+/g, " ").trim(); }
+
+  // one entry's fate: "done", or a refusal's reason (a network failure rejects)
+  function send(entry) {
+    return post(entry).then(function (answer) {
+      if (UNREACHABLE.indexOf(answer.status) >= 0) { throw new Error("unreachable"); }
+      var error = answer.doc.querySelector("#scorepad-error");
+      if (error) { return {why: wordsOf(error)}; }
+      if (answer.status !== 200 || !answer.doc.getElementById("live")) {
+        // not the scorepad's answer (no longer a scorer, signed out, a server error)
+        var title = answer.doc.querySelector("h1, .error-box, [role=alert]");
+        return {why: title ? wordsOf(title) : text("status", {status: answer.status})};
+      }
+      var warnings = Array.prototype.map.call(
+        answer.doc.querySelectorAll("#status .message-warning"), wordsOf);
+      if (!warnings.length) { return {done: true}; }
+      // a warning: recorded with a note (a wrong call), or not recorded (out of date)
+      return recorded(entry.key).then(function (yes) {
+        return yes ? {done: true} : {why: warnings.join(" ")};
+      });
+    });
+  }
+
+  function flush() {
+    var state = load();
+    if (sending || !state.entries.length || !navigator.onLine) { return; }
+    sending = true;
+    var entry = state.entries[0];
+    send(entry).then(function (outcome) {
+      sending = false;
+      var now = load();
+      if (!now.entries.length || now.entries[0].key !== entry.key) { return; }
+      now.entries.shift();
+      if (outcome.done) {
+        save(now);
+        if (now.entries.length) { render(); flush(); } else { resync(entry.key); }
+        return;
+      }
+      now.refused = {entry: entry.label, why: outcome.why};
+      now.kept = now.kept.concat(now.entries);
+      now.entries = [];
+      save(now);
+      render();
+      resync(null);
+    }, function () {
+      sending = false;  // no answer: the entry stays first, sent again with its key
+      setTimeout(flush, RETRY_MS);
+    });
+  }
+
+  // the table as the server has it (the existing resync: an htmx GET of #scorepad)
+  function resync(key) {
+    htmx.ajax("GET", page + (key ? "?sync=" + encodeURIComponent(key) : ""),
+              {target: "#scorepad", swap: "outerHTML"});
+  }
+
+  // -- the page kept on the phone: the newest table, for a reload without a network ---------
+
+  function keepPage() {
+    if (!("serviceWorker" in navigator) || load().entries.length) { return; }
+    (window.requestIdleCallback || setTimeout)(keepNow);  // after the tap's feedback
+  }
+
+  function keepNow() {
+    if (load().entries.length) { return; }
+    var copy = document.documentElement.cloneNode(true);
+    copy.setAttribute("data-offline-copy", "");
+    copy.querySelectorAll("[style]").forEach(function (el) { el.removeAttribute("style"); });
+    copy.querySelectorAll("#status, .offline-banner").forEach(function (el) {
+      if (el.id === "status") { el.innerHTML = ""; } else { el.hidden = true; }
+    });
+    copy.querySelectorAll("#scorepad-error, #queue-box").forEach(function (el) { el.remove(); });
+    copy.querySelectorAll(".recorded").forEach(function (el) { el.classList.remove("recorded"); });
+    var html = "<!DOCTYPE html>\n" + copy.outerHTML;
+    navigator.serviceWorker.ready.then(function (registration) {
+      if (registration.active) {
+        registration.active.postMessage({type: "keep", url: page, html: html});
+      }
+    });
+  }
+
+  // -- wiring -------------------------------------------------------------------------------
+
+  function isWrite(config) {
+    return config && config.verb === "post" && WRITE.test(config.path || "");
+  }
+
+  // a tap with no connection, or behind waiting entries: stored, not sent
+  document.addEventListener("htmx:configRequest", function (event) {
+    if (!isWrite(event.detail)) { return; }
+    if (!navigator.onLine || waiting()) {
+      event.preventDefault();
+      enqueue(event.detail);
+      flush();
+    }
+  });
+
+  // a tap sent but not answered: maybe recorded, maybe not; its key tells the server
+  function unanswered(event) {
+    var config = event.detail.requestConfig;
+    var xhr = event.detail.xhr;
+    if (!isWrite(config)) { return; }
+    if (event.type === "htmx:responseError" && UNREACHABLE.indexOf(xhr && xhr.status) < 0) {
+      return;  // answered: scorepad.js shows what the server said
+    }
+    event.detail.queued = true;  // scorepad.js: no "lost" banner, the queue has it
+    enqueue(config);
+    setTimeout(flush, 1500);
+  }
+  document.addEventListener("htmx:sendError", unanswered, true);
+  document.addEventListener("htmx:timeout", unanswered, true);
+  document.addEventListener("htmx:responseError", unanswered, true);
+
+  document.addEventListener("htmx:afterSettle", function () {
+    replay();
+    render();
+    keepPage();
+  });
+  document.addEventListener("click", function (event) {
+    if (event.target.closest("#queue-discard")) { discard(); }
+  });
+  window.addEventListener("online", flush);
+  window.addEventListener("offline", render);
+
+  document.addEventListener("DOMContentLoaded", function () {
+    if (document.documentElement.hasAttribute("data-offline-copy")) {
+      // a kept copy: its keys may have been used since; new taps need new ones
+      document.querySelectorAll("#scorepad input[name=key]").forEach(function (input) {
+        input.value = uuid();
+      });
+    }
+    replay();
+    render();
+    keepPage();
+    flush();
+    setInterval(flush, RETRY_MS);
+  });
+})();

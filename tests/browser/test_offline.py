@@ -1,0 +1,301 @@
+"""The scorepad without a connection, on a 360 × 740 phone (issue 13).
+
+The service worker (templates/sw.js) keeps the scorer's page; taps made without a
+connection wait on the phone (static/js/offline.js) and are sent in order, one at a
+time, when it is back. The database is read through the ORM: live_server tests share it
+(transactional tests), so "nothing reached the server" is checked where it matters.
+"""
+
+from __future__ import annotations
+
+import re
+from uuid import UUID
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.test_csp import watch
+from tests.browser.test_scorepad import (
+    choice,
+    expect_scores,
+    place,
+    seq,
+    start_match,
+    tap_tile,
+    wait_seq,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def the_match():
+    from matches.models import Match
+
+    return Match.objects.get()
+
+
+def changes() -> list[tuple[int, str]]:
+    """Every change of the match, in order: (version, what)."""
+    return [(change.version, change.description)
+            for change in the_match().changes.order_by("version")]
+
+
+def kept_version(page: Page) -> int | None:
+    """The match version of the copy of this page the service worker keeps, if any."""
+    return page.evaluate("""async () => {
+        const hit = await caches.match(location.pathname, {ignoreVary: true});
+        if (!hit) { return null; }
+        const found = /data-version="(\\d+)"/.exec(await hit.text());
+        return found ? parseInt(found[1], 10) : null;
+    }""")
+
+
+def kept(page: Page, version: int) -> None:
+    """Wait until the service worker is active and keeps this page at ``version``."""
+    # active: the next load of the page goes through it (this one may have started
+    # before the worker did; the page hands it its state either way)
+    assert page.evaluate("navigator.serviceWorker.ready.then(r => r.active.scriptURL)") \
+        .endswith("/sw.js")
+    for _ in range(100):
+        if kept_version(page) == version:
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"the page was not kept at version {version}: {kept_version(page)}")
+
+
+def play_offline(page: Page, tile: str, at: str) -> None:
+    """A placement made without a connection: the page takes it and sends nothing."""
+    tap_tile(page, tile)
+    choice(page, at).click()
+    expect(page.locator(f'.pick.queued[data-tile="{tile}"]')).to_have_count(1)
+
+
+def waiting(page: Page):
+    return page.locator("#queue-count")
+
+
+def test_the_worker_keeps_the_scorepad_and_it_reloads_without_a_connection(live_server, page):
+    start_match(page, live_server, game="all-fives", players=["Ann", "Bo"])
+    place(page, "5-5", shows="sum 10 → 10")
+    kept(page, seq(page))
+    policy = page.evaluate("""() => caches.match(location.pathname, {ignoreVary: true})
+        .then(r => r.headers.get("Content-Security-Policy"))""")
+    assert "script-src 'self'" in policy
+    keys = set(page.locator("#scorepad input[name=key]").evaluate_all(
+        "inputs => inputs.map(i => i.value)"))
+    complaints = watch(page)
+
+    page.context.set_offline(True)
+    page.reload()
+    # the table as last seen, from the phone: the tile placed, the bar ready for the next
+    expect(page.locator('g.board-tile[data-tile="5-5"]')).to_have_count(1)
+    expect(page.locator('.score[data-score="0"]')).to_have_text("10")
+    expect(page.locator("#thumb-bar")).to_be_in_viewport()
+    page.wait_for_function("() => window.htmx !== undefined")
+    assert complaints == []  # the kept copy is drawn under the site's policy, unbroken
+    # its taps' keys are new: the kept ones may have been sent since it was kept
+    new_keys = set(page.locator("#scorepad input[name=key]").evaluate_all(
+        "inputs => inputs.map(i => i.value)"))
+    assert new_keys and not new_keys & keys
+    # a page the phone did not keep: the offline page, not the browser's error
+    page.goto(live_server.url + "/history/")
+    expect(page.locator("h1")).to_have_text("No connection")
+
+
+def test_entries_made_offline_wait_and_are_applied_once_each_in_order(live_server, page):
+    start_match(page, live_server, game="all-fives", players=["Ann", "Bo"])
+    place(page, "5-5", shows="sum 10 → 10")
+    version = seq(page)
+    kept(page, version)
+    before = changes()
+
+    page.context.set_offline(True)
+    play_offline(page, "0-5", "5-5:5")  # Bo
+    expect(waiting(page)).to_have_text("1 entry waiting")
+    expect(waiting(page)).to_have_attribute("role", "status")
+    # the next seat is Ann's, on the next version; the sums are the server's to check
+    expect(page.locator(".seat.seat-turn")).to_have_attribute("data-seat", "0")
+    assert seq(page) == version + 1
+    expect(page.locator("#queue-note")).to_contain_text(
+        "Sums are checked once the entries reach the server.")
+    play_offline(page, "5-6", "5-5:5")  # Ann, on the spinner's other side
+    expect(waiting(page)).to_have_text("2 entries waiting")
+    assert changes() == before  # nothing reached the server
+
+    # a reload without a connection keeps the entries and what they did to the page
+    page.reload()
+    page.wait_for_function("() => window.htmx !== undefined")
+    expect(waiting(page)).to_have_text("2 entries waiting")
+    expect(page.locator(".pick.queued")).to_have_count(2)
+    assert seq(page) == version + 2
+    assert changes() == before
+
+    page.context.set_offline(False)
+    expect(page.locator("#status")).to_contain_text("Your last tap was recorded: Ann played 5-6")
+    expect(page.locator("#queue-box")).to_have_count(0)
+    wait_seq(page, version + 2)
+    assert changes() == [*before, (version + 1, "Bo played 0-5 on 5-5:5"),
+                         (version + 2, "Ann played 5-6 on 5-5:5")]
+    expect(page.locator('g.board-tile[data-tile="0-5"]')).to_have_count(1)
+    expect(page.locator('g.board-tile[data-tile="5-6"]')).to_have_count(1)
+    # the page goes on as usual: the next tap is sent at once
+    place(page, "0-6", "0-5:0")
+    assert len(changes()) == len(before) + 3
+
+
+def test_an_entry_whose_answer_is_lost_is_sent_again_and_applied_once(live_server, page):
+    start_match(page, live_server, game="all-fives", players=["Ann", "Bo"])
+    place(page, "5-5", shows="sum 10 → 10")
+    version = seq(page)
+    kept(page, version)
+    before = changes()
+    sent: list[str] = []
+
+    def lose_the_first_answer(route):
+        sent.append(route.request.post_data or "")
+        if len(sent) == 1:
+            route.fetch()  # the server receives and records the entry ...
+            route.abort("internetdisconnected")  # ... and its answer never arrives
+        else:
+            route.continue_()
+
+    page.context.set_offline(True)
+    play_offline(page, "0-5", "5-5:5")
+    play_offline(page, "5-6", "5-5:5")
+    expect(waiting(page)).to_have_text("2 entries waiting")
+    page.route("**/score/play/", lose_the_first_answer)
+    page.context.set_offline(False)
+
+    expect(page.locator("#status")).to_contain_text("Your last tap was recorded: Ann played 5-6")
+    expect(page.locator("#queue-box")).to_have_count(0)
+    # the first entry went twice, with the same key; the server applied it once
+    keys = [found.group(1) for body in sent if (found := re.search(r"key=([0-9a-f-]{36})", body))]
+    assert len(keys) == 3 and keys[0] == keys[1] != keys[2]
+    assert changes() == [*before, (version + 1, "Bo played 0-5 on 5-5:5"),
+                         (version + 2, "Ann played 5-6 on 5-5:5")]
+    match = the_match()
+    assert [c.key for c in match.changes.order_by("version")][-2:] == [UUID(keys[0]),
+                                                                       UUID(keys[2])]
+    wait_seq(page, version + 2)
+
+
+def test_a_refused_entry_stops_the_queue_keeps_the_rest_and_says_why(live_server, page):
+    start_match(page, live_server, game="all-fives", players=["Ann", "Bo"])
+    place(page, "5-5", shows="sum 10 → 10")
+    version = seq(page)
+    kept(page, version)
+    before = changes()
+
+    page.context.set_offline(True)
+    page.click("#pass-button")  # Bo may not pass: the boneyard is not empty
+    expect(waiting(page)).to_have_text("1 entry waiting")
+    play_offline(page, "5-6", "5-5:5")  # Ann, as the page expects after the pass
+    expect(waiting(page)).to_have_text("2 entries waiting")
+    page.context.set_offline(False)
+
+    refusal = page.get_by_role("alert").filter(has_text="Not recorded: Bo · Pass.")
+    expect(refusal).to_contain_text("Bo cannot pass while the boneyard")
+    expect(page.locator("#queue-kept li")).to_have_text(["Ann · 5-6 · 5-5, side"])
+    expect(page.locator("#queue-count")).to_have_text("")
+    page.wait_for_timeout(1000)  # the kept entry is not sent
+    assert changes() == before
+    # the page shows the table as the server has it: Bo to play, nothing placed
+    wait_seq(page, version)
+    expect(page.locator(".seat.seat-turn")).to_have_attribute("data-seat", "1")
+    expect(page.locator('g.board-tile[data-tile="5-6"]')).to_have_count(0)
+    page.get_by_role("button", name="Clear this list").click()
+    expect(page.locator("#queue-box")).to_have_count(0)
+    assert page.evaluate("localStorage.length") == 0
+
+
+def test_an_entry_made_on_a_table_another_phone_changed_is_refused(live_server, page):
+    from matches import rules, services
+
+    start_match(page, live_server, game="all-fives", players=["Ann", "Bo"])
+    place(page, "5-5", shows="sum 10 → 10")
+    version = seq(page)
+    kept(page, version)
+
+    page.context.set_offline(True)
+    play_offline(page, "0-5", "5-5:5")
+    play_offline(page, "5-6", "5-5:5")
+    # meanwhile another phone records Bo's tile
+    services.placement_record(match=the_match(), seat=1, tile=rules.Tile.parse("1-5"),
+                              at=rules.AttachmentPoint.parse("5-5:5"), version=version)
+    page.context.set_offline(False)
+
+    refusal = page.get_by_role("alert").filter(has_text="Not recorded: Bo · 0-5")
+    expect(refusal).to_contain_text("the match moved on")
+    expect(page.locator("#queue-kept li")).to_have_count(1)
+    wait_seq(page, version + 1)
+    assert [what for _, what in changes()][-1] == "Bo played 1-5 on 5-5:5"
+    assert len(changes()) == version + 1
+
+
+def test_called_entries_wait_with_the_next_caller_and_a_round_end_waits_for_the_server(
+        live_server, page):
+    page.goto(live_server.url + "/new/")
+    for seat, name in enumerate(["Ann", "Bo", "Cy"]):
+        page.fill(f"input[name=player_{seat}]", name)
+    page.check("input[name=game][value=all-fives]")
+    page.select_option("select#id_starter", "0")
+    page.select_option("select#id_mode", "ends")
+    page.click("#start-match")
+    page.wait_for_function("() => window.htmx !== undefined")
+    version = seq(page)
+    kept(page, version)
+    before = changes()
+
+    page.context.set_offline(True)
+    expect(page.get_by_role("radio", name="Ann")).to_be_checked()
+    page.get_by_role("button", name="Double").click()
+    page.get_by_role("button", name="5", exact=True).click()
+    page.get_by_role("button", name="5", exact=True).click()
+    page.get_by_role("button", name="Record").click()
+    expect(waiting(page)).to_have_text("1 entry waiting")
+    # the next caller is chosen, the keys are cleared for the next call
+    expect(page.get_by_role("radio", name="Bo")).to_be_checked()
+    expect(page.locator("#called-sum")).to_have_text("No end yet")
+    page.get_by_role("button", name="5", exact=True).click()
+    page.get_by_role("button", name="0", exact=True).click()
+    page.fill(".call-form input[name=claim]", "10")  # a wrong call: the rules' 5 count
+    page.get_by_role("button", name="Record").click()
+    expect(waiting(page)).to_have_text("2 entries waiting")
+    page.get_by_role("button", name="Cy went out").click()
+    expect(waiting(page)).to_have_text("3 entries waiting")
+    # how the round is counted depends on the server's answer: the controls wait for it
+    expect(page.locator("#queue-note")).to_contain_text("needs the server's answer")
+    expect(page.locator("#live .controls")).to_have_attribute("inert", "")
+    assert changes() == before
+
+    page.context.set_offline(False)
+    expect(page.locator("#queue-box")).to_have_count(0)
+    wait_seq(page, version + 3)
+    done = changes()
+    assert [v for v, _ in done] == [v for v, _ in before] + [version + 1, version + 2, version + 3]
+    assert done[-3][1] == "Ann called 5-5 + 5"
+    # recorded with a warning (the wrong call): the page asked the server by its key
+    assert done[-2][1].startswith("Bo called 5 + 0 (miscalled")
+    assert done[-1][1] == "the round's result"
+    expect(page.locator("#settle-button")).to_be_visible()  # the round's count comes next
+    expect_scores(page, "15", "5", "0")
+
+
+def test_entries_from_a_phone_that_no_longer_scores_are_refused_not_lost(live_server, page):
+    from matches import services
+
+    start_match(page, live_server, game="all-fives", players=["Ann", "Bo"])
+    place(page, "5-5", shows="sum 10 → 10")
+    version = seq(page)
+    kept(page, version)
+    page.context.set_offline(True)
+    play_offline(page, "0-5", "5-5:5")
+    play_offline(page, "5-6", "5-5:5")
+    for grant in the_match().grants.all():  # the other scorers took this phone's right back
+        services.grant_revoke(grant=grant)
+    page.context.set_offline(False)
+
+    refusal = page.get_by_role("alert").filter(has_text="Not recorded: Bo · 0-5")
+    expect(refusal).to_contain_text("This phone does not score this match")
+    expect(page.locator("#queue-kept li")).to_have_count(1)
+    assert len(changes()) == version
