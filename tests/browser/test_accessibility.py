@@ -1,0 +1,538 @@
+"""Every page of the app checked by axe-core (WCAG 2.0/2.1, A and AA) at 360×740, in
+the light and in the dark colour scheme: no violations.
+
+axe-core comes from the npm registry (package.json, package-lock.json at the repository
+root; scripts/test runs ``npm ci`` when node_modules lacks it). Each page×theme is its own
+test. The database is emptied after every test (``live_server`` needs a transactional
+database), so each test builds only what its page needs: ``World`` makes its rows on
+first use, through the services, in a few milliseconds.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import re
+from collections.abc import Callable, Iterator, Sequence
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.contrib.auth.tokens import default_token_generator
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.urls import reverse
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from matches import rules, services
+from matches.models import Club, Fixture, Match, Membership, Player, ScorerGrant, Season
+from matches.views.scoring import GRANTS_KEY
+from tests.matches.helpers import night, play_short_round, two_player_all_fives, won_at_once
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ROOT = Path(__file__).resolve().parents[2]
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+# axe-core is loaded as a same-origin script: Playwright answers this address with the
+# file (context.route), so the page's Content-Security-Policy (script-src 'self' and a
+# nonce) lets it run and stays on, exactly as the app sends it. page.add_script_tag with
+# `content` or `path` would insert an inline <script>, which that policy refuses;
+# bypass_csp=True would test the pages without the policy they really run under.
+AXE_PATH = "/__tests__/axe-core/axe.min.js"
+WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+THEMES = ["light", "dark"]
+PASSWORD = "a long pass phrase"
+T = rules.Tile.parse
+
+
+class World:
+    """The rows the pages show, each made on first use (the database starts empty)."""
+
+    @cached_property
+    def secretary(self) -> User:
+        return User.objects.create_user("secretary", password=PASSWORD)
+
+    @cached_property
+    def captain(self) -> User:
+        return User.objects.create_user("oak", password=PASSWORD)
+
+    @cached_property
+    def newcomer(self) -> User:
+        return User.objects.create_user("newcomer", password=PASSWORD)
+
+    @cached_property
+    def club(self) -> Club:
+        club = services.club_create(name="Teesdale Dominoes Club", by=self.secretary)
+        Membership.objects.create(club=club, user=self.captain, role="captain")
+        for name in ("Ann Dale", "Bob Hart", "Cath Lowe"):
+            Player.objects.create(club=club, name=name)
+        # two rated games of the club, so its ratings and players' pages have rows
+        won_at_once(["Ann Dale", "Bob Hart"], opener=0, played_at=night(1), club=club,
+                    players_of=club)
+        won_at_once(["Cath Lowe", "Ann Dale"], opener=1, played_at=night(2), club=club,
+                    players_of=club)
+        return club
+
+    @cached_property
+    def season(self) -> Season:
+        season = services.season_create(club=self.club, by=self.secretary,
+                                        name="Monday League",
+                                        starts_on=datetime.date(2026, 9, 7),
+                                        game="all-fives", fixture_format="games", singles=3,
+                                        scoring={"per_game": 1})
+        division = season.divisions.get()
+        home = services.entrant_add(division=division, by=self.secretary, name="Royal Oak",
+                                    captain=self.captain)
+        away = services.entrant_add(division=division, by=self.secretary, name="Bowes")
+        third = services.entrant_add(division=division, by=self.secretary, name="Black Bull")
+        played = Fixture.objects.create(division=division, week=1, home=home, away=away,
+                                        date=datetime.date(2026, 9, 7))
+        services.fixture_games_enter(fixture=played, by=self.captain,
+                                     scores=[(61, 40), (35, 61), (61, 59)])
+        services.fixture_submit(fixture=played, by=self.captain)
+        services.adjustment_add(entrant=third, by=self.secretary, points=-1,
+                                reason="Late start")
+        Fixture.objects.create(division=division, week=2, home=home, away=third,
+                               date=datetime.date(2026, 9, 14))
+        return season
+
+    @cached_property
+    def fixture(self) -> Fixture:  # next week's, the captain keys its games in
+        return Fixture.objects.get(division__season=self.season, week=2)
+
+    @cached_property
+    def player(self) -> Player:
+        return self.club.players.get(name="Ann Dale")
+
+    @cached_property
+    def tracked(self) -> services.MatchStarted:
+        """All Fives in its first round: Olena opened with 5-5, Taras's turn."""
+        started = services.match_start(game="all-fives", players=["Olena", "Taras"],
+                                       starter=0, phone="Android phone")
+        services.event_record(match=started.match, action=rules.Play(0, T("5-5")))
+        return started
+
+    @cached_property
+    def settling(self) -> tuple[Match, ScorerGrant]:
+        """Round 1 is over (Olena went out): the hands are to be counted."""
+        match = two_player_all_fives()
+        play_short_round(match)
+        return match, services.grant_create(match=match, phone="Android phone")
+
+    @cached_property
+    def called(self) -> services.MatchStarted:
+        """A called round: the scorer keys in only the scoring ends."""
+        return services.match_start(game="all-fives", players=["Olena", "Taras"],
+                                    starter=0, mode="ends", phone="Android phone")
+
+    @cached_property
+    def settled(self) -> tuple[Match, ScorerGrant]:
+        """Round 1 counted: the next round is to be started."""
+        match, grant = self.settling
+        services.round_settle(match=match, pips=(0, 3))
+        return match, grant
+
+    @cached_property
+    def finished(self) -> tuple[Match, ScorerGrant]:
+        """Partners, with long names: the widest tables of a finished match."""
+        match = won_at_once(["Olena Kovalenko-Shevchenko", "Taras Bondarenko",
+                             "Iryna Melnychenko", "Petro Hryhorenko"],
+                            opener=0, played_at=night(3))
+        return match, services.grant_create(match=match, phone="Android phone")
+
+
+class Visit:
+    """Opens one page in a fresh context: its colour scheme, its session."""
+
+    def __init__(self, browser: Browser, base: str, theme: str, world: World) -> None:
+        self.browser, self.base, self.theme, self.world = browser, base, theme, world
+        self.context: BrowserContext | None = None
+
+    def open(self, path: str, *, user: User | None = None,
+             grants: Sequence[ScorerGrant] = ()) -> Page:
+        self.context = self.browser.new_context(
+            viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True,
+            color_scheme="dark" if self.theme == "dark" else "light")
+        self.context.route(self.base + AXE_PATH, lambda route: route.fulfill(
+            path=AXE, content_type="text/javascript"))
+        if user is not None or grants:
+            self.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME,
+                                       "value": session_for(user, grants), "url": self.base}])
+        page = self.context.new_page()
+        page.goto(self.base + path)
+        return page
+
+    def close(self) -> None:
+        if self.context is not None:
+            self.context.close()
+
+
+def session_for(user: User | None, grants: Sequence[ScorerGrant]) -> str:
+    """A session signed in as ``user`` (if given) that scores ``grants``' matches."""
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    session = client.session
+    session[GRANTS_KEY] = {str(grant.match.public_id): grant.pk for grant in grants}
+    session.save()
+    assert session.session_key is not None
+    return session.session_key
+
+
+def scorepad_ready(page: Page) -> None:
+    page.wait_for_function("() => window.htmx !== undefined")
+
+
+# -- the pages: each opens its page as its visitor would see it -------------------------
+
+def home(v: Visit, w: World) -> Page:
+    return v.open("/", grants=[w.tracked.grant])  # the phone lists the match it scores
+
+
+def new_match(v: Visit, w: World) -> Page:
+    return v.open("/new/")
+
+
+def new_match_refused(v: Visit, w: World) -> Page:  # its errors, by their fields
+    page = v.open("/new/")
+    page.fill("input[name=target]", "0")
+    page.click("#start-match")
+    expect(page.locator(".errorlist").first).to_be_visible()
+    for field in ("player_0", "target"):  # each refused field points at its error
+        expect(page.locator(f"input[name={field}]")).to_have_attribute("aria-invalid", "true")
+        expect(page.locator(f"input[name={field}]")).to_have_attribute(
+            "aria-describedby", re.compile(rf"\bid_{field}_error\b"))
+    return page
+
+
+def match_in_progress(v: Visit, w: World) -> Page:
+    return v.open(w.tracked.match.get_absolute_url())
+
+
+def match_finished(v: Visit, w: World) -> Page:
+    return v.open(w.finished[0].get_absolute_url())
+
+
+def scorepad_tile_chosen(v: Visit, w: World) -> Page:
+    page = v.open(w.tracked.match.get_scorer_url(), grants=[w.tracked.grant])
+    scorepad_ready(page)
+    page.click('a.pick[data-tile="0-5"]')
+    expect(page.locator('.choice-set[data-for="0-5"] button.choice').first).to_be_visible()
+    return page
+
+
+def scorepad_settle(v: Visit, w: World) -> Page:
+    match, grant = w.settling
+    page = v.open(match.get_scorer_url(), grants=[grant])
+    expect(page.locator("#settle-form")).to_be_visible()
+    return page
+
+
+def scorepad_settle_tiles(v: Visit, w: World) -> Page:  # the hands tapped tile by tile
+    match, grant = w.settling
+    page = v.open(match.get_scorer_url() + "?entry=tiles", grants=[grant])
+    expect(page.locator("#settle-form fieldset.hand").first).to_be_visible()
+    return page
+
+
+def scorepad_next_round(v: Visit, w: World) -> Page:
+    match, grant = w.settled
+    page = v.open(match.get_scorer_url(), grants=[grant])
+    expect(page.locator("#round-form")).to_be_visible()
+    return page
+
+
+def scorepad_called_keypad(v: Visit, w: World) -> Page:
+    page = v.open(w.called.match.get_scorer_url(), grants=[w.called.grant])
+    scorepad_ready(page)
+    expect(page.locator(".keypad")).to_be_visible()
+    page.click(".keypad .key-double")
+    page.click('.keypad button[data-value="5"]')
+    expect(page.locator("#called-sum")).to_contain_text("5-5")
+    return page
+
+
+def scorepad_finished(v: Visit, w: World) -> Page:
+    match, grant = w.finished
+    page = v.open(match.get_scorer_url(), grants=[grant])
+    expect(page.locator("#match-end")).to_be_visible()
+    return page
+
+
+def scorepad_not_scorer(v: Visit, w: World) -> Page:  # no grant: how to get one
+    return v.open(w.tracked.match.get_scorer_url())
+
+
+def scorers(v: Visit, w: World) -> Page:
+    services.grant_create(match=w.tracked.match, phone="iPhone")  # a second phone to revoke
+    return v.open(reverse("matches:scorers", args=[w.tracked.match.public_id]),
+                  grants=[w.tracked.grant])
+
+
+def change_log(v: Visit, w: World) -> Page:
+    return v.open(reverse("matches:history", args=[w.tracked.match.public_id]),
+                  grants=[w.tracked.grant])
+
+
+def join(v: Visit, w: World) -> Page:
+    return v.open(w.tracked.match.get_join_url())
+
+
+def _manage(name: str) -> Callable[[Visit, World], Page]:
+    def visit(v: Visit, w: World) -> Page:
+        return v.open(reverse(f"matches:{name}", args=[w.tracked.match.public_id]),
+                      grants=[w.tracked.grant])  # the phone that started it
+    return visit
+
+
+def forbidden(v: Visit, w: World) -> Page:  # a later phone may not delete the match: 403
+    grant = services.grant_create(match=w.tracked.match, phone="iPhone")
+    page = v.open(reverse("matches:delete", args=[w.tracked.match.public_id]), grants=[grant])
+    expect(page.locator("h1")).to_have_text("Not allowed")
+    return page
+
+
+def clubs(v: Visit, w: World) -> Page:
+    w.club  # noqa: B018 (made on first use)
+    return v.open("/clubs/")
+
+
+def club(v: Visit, w: World) -> Page:
+    return v.open(w.club.get_absolute_url())
+
+
+def club_settings(v: Visit, w: World) -> Page:  # its admin sees the settings and members
+    page = v.open(w.club.get_absolute_url(), user=w.secretary)
+    expect(page.locator("form[action$='/settings/']")).to_be_visible()
+    return page
+
+
+def club_new(v: Visit, w: World) -> Page:
+    return v.open("/clubs/new/", user=w.newcomer)
+
+
+def club_join(v: Visit, w: World) -> Page:
+    token = services.club_invite(club=w.club, by=w.secretary)
+    return v.open(reverse("matches:club_join", kwargs={"slug": w.club.slug, "token": token}),
+                  user=w.newcomer)
+
+
+def season(v: Visit, w: World) -> Page:
+    return v.open(w.season.get_absolute_url())
+
+
+def season_admin(v: Visit, w: World) -> Page:
+    return v.open(w.season.get_absolute_url(), user=w.secretary)
+
+
+def season_new(v: Visit, w: World) -> Page:
+    return v.open(reverse("matches:season_new", kwargs={"slug": w.club.slug}),
+                  user=w.secretary)
+
+
+def fixture(v: Visit, w: World) -> Page:  # its home captain keys in the scores
+    return v.open(w.fixture.get_absolute_url(), user=w.captain)
+
+
+def player(v: Visit, w: World) -> Page:
+    return v.open(reverse("matches:club_player", kwargs={"slug": w.club.slug,
+                                                         "pk": w.player.pk}))
+
+
+def ratings(v: Visit, w: World) -> Page:
+    return v.open(reverse("matches:club_ratings", kwargs={"slug": w.club.slug,
+                                                          "game": "all-fives"}))
+
+
+def history_list(v: Visit, w: World) -> Page:
+    w.club  # noqa: B018 (its matches are the member's history)
+    return v.open("/history/", user=w.secretary)
+
+
+def records_import(v: Visit, w: World) -> Page:
+    return v.open("/import/", user=w.newcomer)
+
+
+def import_progress(v: Visit, w: World) -> Page:
+    record = {"format": "domino-match/1", "game": "all-fives", "players": ["A", "B"],
+              "rounds": [{"starter": 0, "events": [{"seat": 0, "play": "5-5"}]}]}
+    upload = SimpleUploadedFile("night.jsonl", (json.dumps(record) + "\nnot json\n").encode())
+    done = services.record_import_start(files=[upload], created_by=w.newcomer)
+    return v.open(done.get_absolute_url(), user=w.newcomer)
+
+
+def login(v: Visit, w: World) -> Page:
+    return v.open("/accounts/login/")
+
+
+def login_refused(v: Visit, w: World) -> Page:
+    w.newcomer  # noqa: B018 (made on first use)
+    page = v.open("/accounts/login/")
+    page.fill("input[name=username]", "newcomer")
+    page.fill("input[name=password]", "not the pass phrase")
+    page.click("button[type=submit].btn-primary")
+    expect(page.locator(".error-box")).to_be_visible()
+    return page
+
+
+def signup(v: Visit, w: World) -> Page:
+    return v.open("/accounts/signup/")
+
+
+def password_change(v: Visit, w: World) -> Page:
+    return v.open("/accounts/password_change/", user=w.newcomer)
+
+
+def password_change_done(v: Visit, w: World) -> Page:
+    return v.open("/accounts/password_change/done/", user=w.newcomer)
+
+
+def password_reset(v: Visit, w: World) -> Page:
+    return v.open("/accounts/password_reset/")
+
+
+def password_reset_done(v: Visit, w: World) -> Page:
+    return v.open("/accounts/password_reset/done/")
+
+
+def password_reset_confirm(v: Visit, w: World) -> Page:  # the e-mail's link: a new password
+    user = w.newcomer
+    page = v.open(reverse("password_reset_confirm", kwargs={
+        "uidb64": urlsafe_base64_encode(force_bytes(user.pk)),
+        "token": default_token_generator.make_token(user)}))
+    expect(page.locator("input[type=password]").first).to_be_visible()
+    return page
+
+
+def password_reset_complete(v: Visit, w: World) -> Page:
+    return v.open("/accounts/reset/done/")
+
+
+PAGES: dict[str, Callable[[Visit, World], Page]] = {
+    "home": home,
+    "new-match": new_match,
+    "new-match-refused": new_match_refused,
+    "match-in-progress": match_in_progress,
+    "match-finished": match_finished,
+    "scorepad-tile-chosen": scorepad_tile_chosen,
+    "scorepad-settle": scorepad_settle,
+    "scorepad-settle-tiles": scorepad_settle_tiles,
+    "scorepad-next-round": scorepad_next_round,
+    "scorepad-called-keypad": scorepad_called_keypad,
+    "scorepad-finished": scorepad_finished,
+    "scorepad-not-scorer": scorepad_not_scorer,
+    "scorers": scorers,
+    "change-log": change_log,
+    "join": join,
+    "abandon": _manage("abandon"),
+    "rename": _manage("rename"),
+    "delete": _manage("delete"),
+    "forbidden-403": forbidden,
+    "clubs": clubs,
+    "club": club,
+    "club-settings": club_settings,
+    "club-new": club_new,
+    "club-join": club_join,
+    "season": season,
+    "season-admin": season_admin,
+    "season-new": season_new,
+    "fixture": fixture,
+    "player": player,
+    "ratings": ratings,
+    "history-list": history_list,
+    "import": records_import,
+    "import-progress": import_progress,
+    "login": login,
+    "login-refused": login_refused,
+    "signup": signup,
+    "password-change": password_change,
+    "password-change-done": password_change_done,
+    "password-reset": password_reset,
+    "password-reset-done": password_reset_done,
+    "password-reset-confirm": password_reset_confirm,
+    "password-reset-complete": password_reset_complete,
+}
+
+
+# -- axe-core ---------------------------------------------------------------------------
+
+@pytest.fixture
+def visit(browser: Browser, live_server) -> Iterator[Callable[[str], Visit]]:
+    opened: list[Visit] = []
+
+    def make(theme: str) -> Visit:
+        opened.append(Visit(browser, live_server.url, theme, World()))
+        return opened[-1]
+
+    yield make
+    for one in opened:
+        one.close()
+
+
+def axe_violations(page: Page) -> list[dict[str, Any]]:
+    page.add_script_tag(url=AXE_PATH)
+    return page.evaluate("""tags => axe.run(document, {
+        runOnly: {type: "tag", values: tags}, resultTypes: ["violations"]})
+        .then(results => results.violations)""", WCAG_TAGS)
+
+
+def readable(violations: list[dict[str, Any]]) -> str:
+    lines = []
+    for violation in violations:
+        lines.append(f"{violation['id']} ({violation['impact']}): {violation['help']}")
+        for node in violation["nodes"]:
+            summary = " ".join((node.get("failureSummary") or "").split())
+            lines.append(f"  - at {' '.join(map(str, node['target']))}: {node['html'][:120]}")
+            lines.append(f"    {summary}")
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize("name", list(PAGES))
+def test_page_has_no_wcag_violations(visit, name: str, theme: str):
+    if not AXE.exists():
+        pytest.skip(f"{AXE.relative_to(ROOT)} not found: axe-core is installed by "
+                    "`npm ci` (scripts/test runs it; it needs npm)")
+    v = visit(theme)
+    page = PAGES[name](v, v.world)
+    assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == \
+        (theme == "dark")
+    expect(page.locator("h1")).to_have_count(1)
+    violations = axe_violations(page)
+    assert not violations, f"{name} ({theme}) at {page.url}:\n{readable(violations)}"
+
+
+# -- the scorepad, by keyboard and by ear -----------------------------------------------
+
+def test_a_placement_by_keyboard_keeps_the_focus_and_is_said_aloud(visit):
+    """htmx swaps #live whole: the end just pressed is gone. The focus goes on to the
+    picker (not back to the page's start), and the result is said by #announcer, a
+    live region that stays on the page (one swapped in with its text may go unread)."""
+    v = visit("light")
+    w = v.world
+    page = v.open(w.tracked.match.get_scorer_url(), grants=[w.tracked.grant])
+    scorepad_ready(page)
+    version = int(page.locator("#live").get_attribute("data-version") or 0)
+    page.evaluate("window.kept = document.getElementById('announcer')")
+    announcer = page.get_by_role("status")
+    expect(announcer).to_have_attribute("id", "announcer")  # the page's one live region
+    expect(announcer).to_have_text("")
+
+    # a tile is named by its tile, an end by the end and the points it makes
+    page.get_by_role("link", name="0-5", exact=True).focus()
+    page.keyboard.press("Enter")
+    choice = page.get_by_role("button", name="5-5, side sum 10 → 10", exact=True)
+    expect(choice).to_be_visible()
+    choice.focus()
+    page.keyboard.press("Enter")
+
+    expect(page.locator("#live")).to_have_attribute("data-version", str(version + 1))
+    expect(page.locator(".htmx-request")).to_have_count(0)
+    expect(page.locator("#scorepad .picker a.pick.playable").first).to_be_focused()
+    expect(announcer).to_have_text("Taras: 0-5 on 5-5:5 — sum 10 → 10")
+    assert page.evaluate("window.kept === document.getElementById('announcer')")
