@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from matches import rules
 
 
@@ -66,21 +68,27 @@ def action_from_doc(doc: dict[str, Any]) -> rules.Action:
 
 
 def describe(action: rules.Action, names: Sequence[str]) -> str:
-    """An action in the table's words: "Olena's 5-6 on 5-5:5", "the round's settlement"."""
+    """An action in the table's words, in the active language: "Olena played 5-6 on
+    5-5:5", "the round's settlement". A change keeps it as written (Change.description).
+    No possessive is built from a name: names come from every language."""
     if isinstance(action, rules.StartRound):
-        return "the start of the round"
+        return _("the start of the round")
     if isinstance(action, rules.Settle):
         if action.hands is None and action.pips is None:  # a called round's, alone
-            return "the round's result"
-        return "the round's settlement"
+            return _("the round's result")
+        return _("the round's settlement")
     who = names[action.seat]
     if isinstance(action, rules.Play):
-        return f"{who}'s {action.tile}" + (f" on {action.at}" if action.at else " (the opening)")
+        if action.at:
+            return _("%(who)s played %(tile)s on %(at)s") % {
+                "who": who, "tile": str(action.tile), "at": str(action.at)}
+        return _("%(who)s opened with %(tile)s") % {"who": who, "tile": str(action.tile)}
     if isinstance(action, rules.Draw):
-        return f"{who}'s draw of {action.tiles}"
+        return _("%(who)s drew %(count)s") % {"who": who, "count": action.tiles}
     if isinstance(action, rules.Pass):
-        return f"{who}'s pass"
-    return f"{who}'s called placement ({' + '.join(str(end) for end in action.ends)})"
+        return _("%(who)s passed") % {"who": who}
+    return _("%(who)s called %(ends)s") % {
+        "who": who, "ends": " + ".join(str(end) for end in action.ends)}
 
 
 def actions_docs(actions: Sequence[rules.Action]) -> list[dict[str, Any]]:

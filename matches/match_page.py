@@ -13,7 +13,10 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from matches import presenters, rules, selectors
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from matches import presenters, rules, rules_messages, selectors
 from matches.models import Match
 
 # line colours and dash patterns of the chart's sides: told apart without colour too
@@ -164,7 +167,8 @@ def build(match: Match, *, round_text: str | None = None,
         replay = replay_step(match, actions, names, tracked,
                              round_number=_parse(round_text), step=_parse(step_text))
     return MatchPage(
-        match=match, title=_title(engine.game.name, sides, final), unit=engine.game.unit.value,
+        match=match, title=_title(rules_messages.game_name(engine.game.slug), sides, final),
+        unit=rules_messages.unit_name(engine.game.unit),
         winner=sides[engine.winner] if engine.winner is not None else None,
         sides=sides, final=final, rounds=rounds, chart=chart(engine, sides),
         replay=replay, tracked_rounds=tracked)
@@ -198,25 +202,25 @@ def _log_round(engine: rules.Match, rnd: rules.Round, sides: list[str]) -> LogRo
     for event, award in zip(rnd.events, rnd.awards, strict=True):
         if isinstance(event, rules.Play):
             plays += 1
-            text = f"{event.tile} " + (f"on {event.at}" if event.at else "to open")
-            events.append(_scored(who(event.seat), "play", text, award, step=plays))
+            events.append(_scored(who(event.seat), "play", _placed(event), award, step=plays))
         elif isinstance(event, rules.Call):
-            text = "ends " + " + ".join(str(end.points) for end in event.ends)
-            if event.goes_out:
-                text += ", going out"
+            ends = " + ".join(str(end.points) for end in event.ends)
+            text = (_("ends %(ends)s, going out") if event.goes_out
+                    else _("ends %(ends)s")) % {"ends": ends}
             events.append(_scored(who(event.seat), "call", text, award))
         elif isinstance(event, rules.Draw):
             events.append(LogEvent(who(event.seat), "draw",
-                                   f"drew {event.tiles} tile{'s' if event.tiles != 1 else ''}",
+                                   ngettext("drew %(count)s tile", "drew %(count)s tiles",
+                                            event.tiles) % {"count": event.tiles},
                                    None, None))
         else:
-            events.append(LogEvent(who(event.seat), "pass", "passed", None, None))
+            events.append(LogEvent(who(event.seat), "pass", _("passed"), None, None))
     if rnd.blocked:
-        ending = "blocked"
+        ending = _("blocked")
     elif rnd.finisher is not None:
-        ending = f"{who(rnd.finisher)} went out"
+        ending = _("%(who)s went out") % {"who": who(rnd.finisher)}
     elif rnd.won_here:
-        ending = "the match was won during the round"
+        ending = _("the match was won during the round")
     else:
         ending = ""
     show = presenters.show_score
@@ -224,7 +228,7 @@ def _log_round(engine: rules.Match, rnd: rules.Round, sides: list[str]) -> LogRo
         number=rnd.number, tracked=rnd.tracked, events=events, ending=ending,
         placements=[show(v) for v in rnd.placements],
         settlement=[show(v) for v in rnd.settlement_awards],
-        steps=list(rnd.settlement.steps) if rnd.settlement else [],
+        steps=rules_messages.steps(rnd.settlement),
         scores=[show(v) for v in engine.scores_after(rnd)],
         plays=plays if rnd.tracked else 0, names=sides)
 
@@ -235,8 +239,16 @@ def _scored(who: str, kind: str, text: str, award: rules.Award | None, *,
         return LogEvent(who, kind, text, None, None, step=step)
     points = presenters.show_score(award.counted)
     if award.bonus and not award.refused:
-        points += f" (+{award.bonus} for going out)"
-    return LogEvent(who, kind, text, award.end_sum, points, award.refused, step)
+        points = _("%(points)s (+%(bonus)s for going out)") % {"points": points,
+                                                                "bonus": award.bonus}
+    return LogEvent(who, kind, text, award.end_sum, points, rules_messages.refusal(award), step)
+
+
+def _placed(play: rules.Play) -> str:
+    """"5-6 on 5-5:5", or "5-5 to open"."""
+    if play.at:
+        return _("%(tile)s on %(at)s") % {"tile": str(play.tile), "at": str(play.at)}
+    return _("%(tile)s to open") % {"tile": str(play.tile)}
 
 
 # -- the chart -----------------------------------------------------------------------
@@ -274,10 +286,12 @@ def chart(engine: rules.Match, sides: list[str]) -> Chart:
     target = engine.options.target
     show = presenters.show_score
     ends = "; ".join(f"{name} {show(s[-1])}" for name, s in zip(sides, series, strict=True))
-    summary = (f"Running score over {rounds} round{'s' if rounds != 1 else ''}, "
-               f"target {target}: {ends}")
+    summary = ngettext("Running score over %(rounds)s round, target %(target)s: %(ends)s",
+                       "Running score over %(rounds)s rounds, target %(target)s: %(ends)s",
+                       rounds) % {"rounds": rounds, "target": target, "ends": ends}
     if engine.winner is not None:
-        summary += f"; {sides[engine.winner]} won"
+        summary = _("%(summary)s; %(winner)s won") % {"summary": summary,
+                                                       "winner": sides[engine.winner]}
     return Chart(
         width=CHART_WIDTH, height=CHART_HEIGHT, lines=lines, x_ticks=x_ticks,
         y_ticks=y_ticks, target_y=y(target) if target < top else None, summary=summary,
@@ -317,19 +331,20 @@ def replay_step(match: Match, actions: list[rules.Action], names: list[str],
     layout = rnd.layout
     event, award = rnd.events[-1], rnd.awards[-1]
     assert isinstance(event, rules.Play) and award is not None
-    nav = [ReplayNav("First", "first", 1, shown == 1),
-           ReplayNav("Back", "back", max(1, shown - 1), shown == 1),
-           ReplayNav("Forward", "forward", min(steps, shown + 1), shown == steps),
-           ReplayNav("Last", "last", steps, shown == steps)]
+    nav = [ReplayNav(_("First"), "first", 1, shown == 1),
+           ReplayNav(_("Back"), "back", max(1, shown - 1), shown == 1),
+           ReplayNav(_("Forward"), "forward", min(steps, shown + 1), shown == steps),
+           ReplayNav(_("Last"), "last", steps, shown == steps)]
     counted = presenters.show_score(award.counted)
     if award.bonus and not award.refused:
         # the placement's points, then the bonus: "1 + 1 for going out = 2", never "1 (+1)"
-        counted = (f"{presenters.show_score(award.points)} + {award.bonus} for going out "
-                   f"= {counted}")
+        counted = _("%(points)s + %(bonus)s for going out = %(total)s") % {
+            "points": presenters.show_score(award.points), "bonus": award.bonus,
+            "total": counted}
     board = presenters.board(layout)
     return Replay(
         round_number=number, step=shown, steps=steps, board=board,
         ends_text=" + ".join(board.ends_clockwise),
         end_sum=layout.end_sum, who=engine.who(event.seat),
-        what=f"{event.tile} " + (f"on {event.at}" if event.at else "to open"),
-        points=counted, refused=award.refused, nav=nav, rounds=tracked)
+        what=_placed(event),
+        points=counted, refused=rules_messages.refusal(award), nav=nav, rounds=tracked)

@@ -13,6 +13,7 @@ from fractions import Fraction
 import segno
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext
 
 from matches import rules
 
@@ -255,7 +256,7 @@ def qr_svg(url: str) -> str:
     """A QR code of ``url`` as inline SVG markup (segno), sized by the page's CSS."""
     qr = segno.make(url, error="m")
     return qr.svg_inline(scale=4, border=2, dark="#000", light="#fff", omitsize=True,
-                         title="QR code of the scorer's link")
+                         title=gettext("QR code of the scorer's link"))
 
 
 def sparkline(values: list[float], *, width: int = 300, height: int = 80,

@@ -11,9 +11,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from matches import rules
+from django.utils.translation import gettext_lazy as _
 
-NOT_UTF8 = "the file is not UTF-8 text: {error}"
+from matches import rules, rules_messages
+
+NOT_UTF8 = _("the file is not UTF-8 text: {error}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +58,7 @@ def record_sources(name: str, data: bytes | str) -> Iterator[RecordSource]:
         if lines else iter([None]))
     for number, item in zip(numbers, rules.iter_documents(text, lines=lines), strict=True):
         if isinstance(item, rules.RecordInvalid):
-            yield RecordSource(name, number, None, str(item))
+            yield RecordSource(name, number, None, rules_messages.explain(item))
         else:
             yield RecordSource(name, number, item)
 
@@ -83,6 +85,6 @@ def stream_record_sources(name: str, lines: Iterable[bytes]) -> Iterator[RecordS
             continue
         for item in rules.iter_documents(text, lines=True):
             if isinstance(item, rules.RecordInvalid):
-                yield RecordSource(name, number, None, str(item))
+                yield RecordSource(name, number, None, rules_messages.explain(item))
             else:
                 yield RecordSource(name, number, item)

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from matches import presenters, rules
+from django.utils.translation import gettext as _
+
+from matches import presenters, rules, rules_messages
 from matches.models import Match
 
 SHOWN_ROUNDS = 12  # rounds in the scorepad's table, the newest
@@ -171,7 +173,7 @@ def build(match: Match, engine: rules.Match, *, selected: str | None = None,
     board = presenters.board(layout)
     view = ScorepadView(
         match=match, engine=engine, version=match.version, phase=engine.phase,
-        unit=game.unit.value, names=names, seats=seats, sides=sides,
+        unit=rules_messages.unit_name(game.unit), names=names, seats=seats, sides=sides,
         board=board, ends_text=" + ".join(board.ends_clockwise),
         end_sum=layout.end_sum if layout else 0,
         boneyard=rnd.boneyard if rnd is not None and engine.options.drawing else None,
@@ -180,7 +182,8 @@ def build(match: Match, engine: rules.Match, *, selected: str | None = None,
         turn_name=names[rnd.turn] if tracked_play and rnd and rnd.turn is not None else None,
         turn_seat=rnd.turn if tracked_play and rnd else None,
         required_starter=engine.required_starter(),
-        winner=engine.side_name(engine.winner) if engine.winner is not None else None,
+        winner=(rules_messages.listed([names[seat] for seat in engine.sides[engine.winner]])
+                if engine.winner is not None else None),
         called_ends=game.max_called_ends or 6,
         can_undo=bool(engine.log),
         value_range=range(engine.options.tile_set.top + 1),
@@ -243,23 +246,28 @@ def _tie_note(engine: rules.Match, sides: list[SideView]) -> str:
              if score == top]
     if top < target or len(level) < 2:
         return ""
-    return (f"{' and '.join(level)} are level on {presenters.show_score(top)}, at or past "
-            f"the target {target}: a match needs one side ahead alone, so play goes on.")
+    return _("%(sides)s are level on %(score)s, at or past the target %(target)s: a match "
+             "needs one side ahead alone, so play goes on.") % {
+        "sides": rules_messages.listed(level), "score": presenters.show_score(top),
+        "target": target}
 
 
 def _choices(engine: rules.Match, layout: rules.Layout, tile: rules.Tile) -> list[Choice]:
     if not len(layout):
         placed = layout.preview(tile)
         points = engine.game.placement_points(placed.end_sum, engine.options.divisors)
-        return [Choice("", f"Open with {tile}", placed.end_sum, points, False)]
+        return [Choice("", _("Open with %(tile)s") % {"tile": str(tile)}, placed.end_sum,
+                       points, False)]
     choices = []
     for point in layout.legal_points(tile):
         placed = layout.preview(tile, point)
         slot = placed.slot  # the slot of the double it joins, if any
         if slot is not None:
-            label = f"{point.tile}, {'flank' if slot.is_flank else 'side'}"
+            label = (_("%(tile)s, flank") if slot.is_flank
+                     else _("%(tile)s, side")) % {"tile": str(point.tile)}
         else:
-            label = f"the {point.value} of {point.tile}"
+            label = _("the %(value)s of %(tile)s") % {"value": point.value,
+                                                       "tile": str(point.tile)}
         points = engine.game.placement_points(placed.end_sum, engine.options.divisors)
         choices.append(Choice(str(point), label, placed.end_sum, points,
                               bool(slot and slot.is_flank)))
@@ -272,14 +280,16 @@ def _last_award(engine: rules.Match, rnd: rules.Round) -> AwardView | None:
         if award is None:
             continue
         if isinstance(event, rules.Play):
-            what = f"{event.tile}" + (f" on {event.at}" if event.at else " to open")
+            what = (_("%(tile)s on %(at)s") % {"tile": str(event.tile), "at": str(event.at)}
+                    if event.at else _("%(tile)s to open") % {"tile": str(event.tile)})
         else:
-            what = "a called placement"
+            what = _("a called placement")
         ends = ""
         if isinstance(event, rules.Call):
             ends = " + ".join(str(end.points) for end in event.ends)
         if award.refused:
-            return AwardView(names[event.seat], what, ends, award.end_sum, "0", award.refused)
+            return AwardView(names[event.seat], what, ends, award.end_sum, "0",
+                             rules_messages.refusal(award))
         # not refused: what counted is the placement's points and its bonus
         return AwardView(names[event.seat], what, ends, award.end_sum,
                          presenters.show_score(award.points), None, bonus=award.bonus,
@@ -300,6 +310,6 @@ def _rounds(engine: rules.Match, miscalls: dict[int, list[str]]) -> list[RoundVi
             scores=[presenters.show_score(v) for v in engine.scores_after(rnd)],
             finisher=names[rnd.finisher] if rnd.finisher is not None else None,
             blocked=rnd.blocked, ended=rnd.ended, won_here=rnd.won_here,
-            steps=list(rnd.settlement.steps) if rnd.settlement else [],
+            steps=rules_messages.steps(rnd.settlement),
             miscalls=miscalls.get(rnd.number, [])))
     return views

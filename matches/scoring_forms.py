@@ -13,7 +13,7 @@ from django import forms
 from django.utils.datastructures import MultiValueDict
 from django.utils.translation import gettext_lazy as _
 
-from matches import rules
+from matches import rules, rules_messages
 from matches.forms import whole_number
 from matches.models import GameKind, RoundMode, Seat
 from matches.rules.games import ADVANCED_DIVISORS
@@ -137,7 +137,8 @@ class NewMatchForm(forms.Form):
             except rules.RulesError as error:
                 field = next((name for name in ("target", "hand_size") if name in str(error)),
                              "player_0")
-                self.add_error(field, forms.ValidationError(str(error), code="options"))
+                self.add_error(field, forms.ValidationError(rules_messages.explain(error),
+                                                            code="options"))
         if game == GameKind.FIVES_AND_THREES:
             holder = seat_number(data.get("double_holder"), len(names))
             if holder is None:
@@ -175,7 +176,7 @@ class PlayForm(TurnForm):
         try:
             return rules.AttachmentPoint.parse(at)
         except rules.RulesError as error:
-            raise forms.ValidationError(str(error), code="at") from None
+            raise forms.ValidationError(rules_messages.explain(error), code="at") from None
 
 
 class DrawForm(TurnForm):
@@ -245,7 +246,7 @@ class SettleForm(WriteForm):
                 try:
                     hands.append(tuple(rules.Tile.parse(t) for t in data.get(f"hand_{seat}", [])))
                 except rules.RulesError as error:
-                    self.add_error(f"hand_{seat}", str(error))
+                    self.add_error(f"hand_{seat}", rules_messages.explain(error))
             data["hands"] = tuple(hands)
         elif data.get("entry") == "none":
             if not data.get("result"):

@@ -105,6 +105,10 @@ MIDDLEWARE = [
     # with random bytes against BREACH (GZipMiddleware.max_random_bytes).
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The page's language (issue 13): the language cookie set by the header's switch,
+    # else the browser's Accept-Language, else English. After sessions, before common,
+    # as Django's docs require. https://docs.djangoproject.com/en/6.0/topics/i18n/translation/#how-django-discovers-language-preference
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -215,7 +219,22 @@ else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "") or "webmaster@localhost"
 
-LANGUAGE_CODE = "en-us"
+# English, Ukrainian and Russian (issue 13). The catalogues are locale/<lang>/LC_MESSAGES/
+# django.po, committed; their .mo files are compiled by scripts/setup
+# (scripts/compile_messages.py, pure Python), never committed.
+LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", "English"),
+    ("uk", "Українська"),
+    ("ru", "Русский"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# Our own date formats per language (scorekeeper/formats/<lang>/formats.py): English keeps
+# "30 Nov 2026, 18:05"; Ukrainian and Russian write dates as their readers do.
+FORMAT_MODULE_PATH = ["scorekeeper.formats"]
+# No thousand separator: numbers are also written into form values and data attributes,
+# where "1 234" would not read back; scores stay short enough without one.
+USE_THOUSAND_SEPARATOR = False
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -240,6 +259,9 @@ STORAGES = {
 # Tests run with DEBUG off and no collectstatic; scanning STATIC_ROOT per request (as in
 # development) keeps WhiteNoise from warning "No directory at: staticfiles/".
 WHITENOISE_AUTOREFRESH = DEBUG or TESTING
+# Files browsers ask for at the site's root, served as they are: /favicon.ico (drawn by
+# scripts/make_icons.py). Everything else is a static file with a hashed name.
+WHITENOISE_ROOT = BASE_DIR / "webroot"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

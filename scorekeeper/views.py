@@ -1,4 +1,4 @@
-"""Operations views, apart from the matches app: the health check."""
+"""Views apart from the matches app: the health check and the web app manifest."""
 
 from __future__ import annotations
 
@@ -6,7 +6,9 @@ import logging
 
 from django.db import DatabaseError, connections
 from django.http import HttpRequest, JsonResponse
-from django.views.decorators.cache import never_cache
+from django.templatetags.static import static
+from django.utils.translation import get_language, gettext
+from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_safe
 
 logger = logging.getLogger(__name__)
@@ -26,3 +28,41 @@ def healthz(request: HttpRequest) -> JsonResponse:
         logger.exception("Health check: the database did not answer")
         return JsonResponse({"status": "unavailable", "database": "unreachable"}, status=503)
     return JsonResponse({"status": "ok"})
+
+
+# The manifest's colours: the light theme's page background and header blue
+# (static/css/app.css), also in base.html's <meta name="theme-color">.
+MANIFEST_BACKGROUND = "#f6f7f9"
+MANIFEST_THEME = "#0b5cad"
+
+
+@cache_control(max_age=24 * 60 * 60, public=True)
+@require_safe
+def web_manifest(request: HttpRequest) -> JsonResponse:
+    """The web app manifest that makes the site installable (base.html links it).
+
+    A view rather than a static file: the icons' addresses come from ``static()``, so
+    they carry the content hash production serves them under (cached for good by
+    nginx), and the content type is the manifest's own."""
+    icon = {"type": "image/png", "purpose": "any"}
+    return JsonResponse({
+        "id": "/",
+        "name": "Scorekeeper",
+        "short_name": "Scorekeeper",
+        # in the language of the page that linked it (LocaleMiddleware: cookie, browser)
+        "lang": get_language(),
+        "description": gettext("Keeps score for domino matches."),
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "background_color": MANIFEST_BACKGROUND,
+        "theme_color": MANIFEST_THEME,
+        "icons": [
+            {**icon, "src": static("icons/icon-192.png"), "sizes": "192x192"},
+            {**icon, "src": static("icons/icon-512.png"), "sizes": "512x512"},
+            {"src": static("icons/icon-maskable-512.png"), "sizes": "512x512",
+             "type": "image/png", "purpose": "maskable"},
+            {"src": static("icons/icon.svg"), "sizes": "any", "type": "image/svg+xml",
+             "purpose": "any"},
+        ],
+    }, content_type="application/manifest+json")

@@ -24,6 +24,16 @@ def samples_dir():
 
 
 @pytest.fixture(autouse=True)
+def _language_back_to_english():
+    """A request through LocaleMiddleware leaves its language active in the thread after
+    the response; the next test starts in the project's language again."""
+    yield
+    from django.utils import translation
+
+    translation.activate("en")
+
+
+@pytest.fixture(autouse=True)
 def _no_engines_kept():
     """Each test starts with no match engine kept from another (matches.engine_cache)."""
     from matches.engine_cache import forget_engines

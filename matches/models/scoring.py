@@ -179,7 +179,7 @@ class Match(models.Model):
             if not low <= self.player_count <= high:
                 errors.setdefault("player_count", []).append(ValidationError(
                     PLAYERS_FOR_GAME, code="player_count",
-                    params={"game": game.name, "low": low, "high": high,
+                    params={"game": self.get_game_display(), "low": low, "high": high,
                             "count": self.player_count}))
         finished = self.status == MatchStatus.FINISHED
         if self.status == MatchStatus.ABANDONED:

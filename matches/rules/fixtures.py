@@ -101,12 +101,12 @@ def round_robin(entrants: Sequence[str], *, legs: int = 1,
     """
     names = _checked_entrants(entrants)
     if type(legs) is not int or legs not in LEGS:
-        raise OptionError(f"legs must be 1 or 2, not {legs!r}")
+        raise OptionError.of("legs", value=repr(legs))
     if type(every_days) is not int or every_days < 1:
-        raise OptionError(f"every_days must be a whole number of days from 1, not {every_days!r}")
+        raise OptionError.of("every_days", value=repr(every_days))
     if start is not None and (isinstance(start, datetime.datetime)
                               or not isinstance(start, datetime.date)):
-        raise OptionError(f"start must be a date, not {start!r}")
+        raise OptionError.of("start_date", value=repr(start))
 
     rounds = _berger_rounds(len(names))
     if legs == 2:
@@ -132,7 +132,7 @@ def round_robin(entrants: Sequence[str], *, legs: int = 1,
 def _checked_entrants(entrants: Sequence[str]) -> list[str]:
     """The names as given, after refusing a string, a blank, a duplicate or too few."""
     if isinstance(entrants, str):
-        raise OptionError(f"entrants must be a list of names, not the string {entrants!r}")
+        raise OptionError.of("entrants_string", value=repr(entrants))
     names: list[str] = []
     seen: dict[str, str] = {}
     # read as objects: compiled by mypyc, a loop variable typed str would raise TypeError
@@ -140,17 +140,17 @@ def _checked_entrants(entrants: Sequence[str]) -> list[str]:
     given: Sequence[object] = entrants
     for position, name in enumerate(given, start=1):
         if not isinstance(name, str):
-            raise OptionError(f"entrant {position} must be a name, not {name!r}")
+            raise OptionError.of("entrant_not_name", place=position, value=repr(name))
         if not name.strip():
-            raise OptionError(f"entrant {position} has no name")
+            raise OptionError.of("entrant_no_name", place=position)
         key = name.casefold()
         if key in seen:
-            raise OptionError(f"entrant {position} {name!r} is already entered as "
-                              f"{seen[key]!r} (names are compared case-insensitively)")
+            raise OptionError.of("entrant_twice", place=position, name=repr(name),
+                                 other=repr(seen[key]))
         seen[key] = name
         names.append(name)
     if len(names) < 2:
-        raise OptionError(f"a round robin needs at least 2 entrants, not {len(names)}")
+        raise OptionError.of("too_few_entrants", count=len(names))
     return names
 
 

@@ -18,7 +18,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any, Final
 
-from .errors import OptionError
+from .errors import Message, OptionError
 from .layout import SpinnerPolicy
 from .tiles import DOUBLE_NINE, DOUBLE_SIX, DOUBLE_TWELVE, SETS, TileSet
 
@@ -83,12 +83,18 @@ class Settlement:
     """
 
     awards: tuple[Fraction | int, ...]
-    explain: Callable[[], list[str]] = field(compare=False, repr=False)
+    explain: Callable[[], list[Message]] = field(compare=False, repr=False)
     winner: int | None = None  # the round's winning side, where the game has one
 
     @cached_property
-    def steps(self) -> tuple[str, ...]:
+    def messages(self) -> tuple[Message, ...]:
+        """The steps as codes and parameters, for the app to say in the reader's language."""
         return tuple(self.explain())
+
+    @property
+    def steps(self) -> tuple[str, ...]:
+        """The steps in English."""
+        return tuple(str(message) for message in self.messages)
 
 
 class Game:
@@ -128,43 +134,43 @@ class Game:
     def check_players(self, players: int, tile_set: TileSet) -> None:
         low, high = self.players
         if not low <= players <= high:
-            raise OptionError(f"{self.slug} is for {low} to {high} players, not {players}")
+            raise OptionError.of("players_range", game=self.slug, low=low, high=high,
+                                 players=players)
 
     def options(self, players: int, given: Mapping[str, Any] | None = None) -> MatchOptions:
         """Validate ``given`` (a record's ``options``) and fill in the defaults."""
         given = dict(given or {})
         for key in given:
             if key not in ("target", "hand_size") and key not in self.own_options:
-                raise OptionError(f"option {key!r} does not apply to {self.slug}")
+                raise OptionError.of("option_not_for_game", option=repr(key), game=self.slug)
         tile_set = DOUBLE_SIX
         if "set" in given:
             if type(given["set"]) is not str or given["set"] not in SETS:
-                raise OptionError(f"option set must be one of {', '.join(SETS)}, "
-                                  f"not {given['set']!r}")
+                raise OptionError.of("option_set", choices=", ".join(SETS),
+                                     value=repr(given["set"]))
             tile_set = SETS[given["set"]]
         deal = given.get("deal", "full")
         if type(deal) is not str or deal not in ("full", "short"):
-            raise OptionError(f"option deal must be 'full' or 'short', not {deal!r}")
+            raise OptionError.of("option_deal", value=repr(deal))
         self.check_players(players, tile_set)
         for flag in ("drawing", "immediate_end"):
             if flag in given and type(given[flag]) is not bool:
-                raise OptionError(f"option {flag} must be true or false, not {given[flag]!r}")
+                raise OptionError.of("option_flag", option=flag, value=repr(given[flag]))
         divisors = given.get("divisors", list(DEFAULT_DIVISORS))
         if (not isinstance(divisors, list) or not divisors
                 or any(type(d) is not int or d < 2 for d in divisors)
                 or len(set(divisors)) != len(divisors)):
-            raise OptionError(f"option divisors must be a list of different whole numbers "
-                              f"of at least 2, not {divisors!r}")
+            raise OptionError.of("option_divisors", value=repr(divisors))
         for key in ("target", "hand_size"):
             if key in given and (type(given[key]) is not int or given[key] < 1):
-                raise OptionError(f"option {key} must be a positive integer, not {given[key]!r}")
+                raise OptionError.of("option_positive", option=key, value=repr(given[key]))
         if "target" in given and given["target"] > MAX_TARGET:
-            raise OptionError(f"option target must be at most {MAX_TARGET}, "
-                              f"not {given['target']!r}")
+            raise OptionError.of("option_target_max", most=MAX_TARGET,
+                                 value=repr(given["target"]))
         hand_size = given.get("hand_size") or self.default_hand_size(players, tile_set, deal)
         if players * hand_size > tile_set.size:
-            raise OptionError(f"option hand_size must be a positive integer with hand_size x "
-                              f"{players} players <= {tile_set.size} tiles, not {hand_size}")
+            raise OptionError.of("option_hand_size", players=players, tiles=tile_set.size,
+                                 value=str(hand_size))
         return MatchOptions(
             target=given.get("target") or self.default_target(players),
             tile_set=tile_set,
@@ -246,27 +252,29 @@ class AllFives(Game):
         if winner is not None:
             awards[winner] = round_to_five(opponents)
 
-        def explain() -> list[str]:
+        def explain() -> list[Message]:
             names = [_side_name(seats, labels) for seats in sides]
             steps = []
             for name, seats, total in zip(names, sides, side_pips, strict=True):
                 shown = " + ".join(str(pips[seat]) for seat in seats)
-                steps.append(f"{name}: {shown} = {total} pips" if len(seats) > 1
-                             else f"{name}: {total} pips")
+                steps.append(Message("step_pips_sum", side=name, shown=shown, total=total)
+                             if len(seats) > 1 else Message("step_pips", side=name, total=total))
             if finisher is not None and winner is not None:
-                steps.append(f"{names[winner]} went out and wins the round")
+                steps.append(Message("step_went_out", side=names[winner]))
             elif winner is not None:
-                steps.append(f"blocked: {names[winner]} has the lowest total and wins the round")
+                steps.append(Message("step_blocked_lowest", side=names[winner]))
             elif third is not None:
-                steps.append(f"blocked: {names[lows[0]]} and {names[lows[1]]} tie for lowest")
+                steps.append(Message("step_blocked_tie", first=names[lows[0]],
+                                     second=names[lows[1]]))
                 steps.append(_rounding_step(side_pips[third], round_to_five(side_pips[third])))
-                steps.append(f"split equally: {show_points(awards[lows[0]])} each")
+                steps.append(Message("step_split", points=show_points(awards[lows[0]])))
             else:
-                steps.append("blocked with equal lowest totals: no remainder award")
+                steps.append(Message("step_no_award"))
             if winner is not None:
-                steps.append(f"opponents' pips: {opponents}")
+                steps.append(Message("step_opponents_pips", pips=opponents))
                 steps.append(_rounding_step(opponents, round_to_five(opponents)))
-                steps.append(f"{names[winner]} scores {awards[winner]}")
+                steps.append(Message("step_scores", side=names[winner],
+                                     points=str(awards[winner])))
             return steps
 
         return Settlement(tuple(awards), explain, winner)
@@ -297,13 +305,25 @@ class FiveUp(Game):
             for seat in seats:
                 awards[side] -= round_to_five(pips[seat]) // 5
 
-        def explain() -> list[str]:
+        def explain() -> list[Message]:
             steps = []
             for seat in range(players):
-                rounded = round_to_five(pips[seat])
-                cost = f"−{rounded // 5}" if rounded else "no deduction"
-                steps.append(f"{_side_name((seat,), labels)}: "
-                             f"{_rounding_step(pips[seat], rounded)}, {cost}")
+                held = pips[seat]
+                rounded = round_to_five(held)
+                remainder = held % 5
+                kind = ("multiple" if remainder == 0 else "down" if remainder <= 2 else "up")
+                code = f"step_deduct_{kind}" if rounded else f"step_no_deduction_{kind}"
+                side = _side_name((seat,), labels)
+                if remainder == 0:
+                    message = (Message(code, side=side, pips=held, cost=rounded // 5) if rounded
+                               else Message(code, side=side, pips=held))
+                elif rounded:
+                    message = Message(code, side=side, pips=held, rounded=rounded,
+                                      remainder=remainder, cost=rounded // 5)
+                else:
+                    message = Message(code, side=side, pips=held, rounded=rounded,
+                                      remainder=remainder)
+                steps.append(message)
             return steps
 
         return Settlement(tuple(awards), explain)
@@ -333,8 +353,8 @@ class FivesAndThrees(Game):
         table = FIVES_AND_THREES_DEAL["full"][tile_set.slug]
         low, high = min(table), max(table)
         if not low <= players <= high:
-            raise OptionError(f"{self.slug} with {tile_set.slug} is for {low} to {high} "
-                              f"players, not {players}")
+            raise OptionError.of("players_range_set", game=self.slug, set=tile_set.slug, low=low,
+                                 high=high, players=players)
 
     def default_hand_size(self, players: int, tile_set: TileSet, deal: str) -> int:
         return FIVES_AND_THREES_DEAL[deal][tile_set.slug][players]
@@ -349,7 +369,7 @@ class FivesAndThrees(Game):
 
     def settle(self, options: MatchOptions, players: int, pips: Sequence[int] | None,
                finisher: int | None, labels: Sequence[str] | None = None) -> Settlement:
-        return Settlement((ZERO,) * players, lambda: ["remaining tiles score nothing"])
+        return Settlement((ZERO,) * players, lambda: [Message("step_nothing_remaining")])
 
     def ends_on_placement(self, options: MatchOptions) -> bool:
         return options.immediate_end
@@ -372,7 +392,8 @@ def game_for(slug: object) -> Game:
     try:
         return GAMES[slug]  # type: ignore[index]
     except (KeyError, TypeError):
-        raise OptionError(f"unknown game {slug!r} (expected one of {', '.join(GAMES)})") from None
+        raise OptionError.of("unknown_game", value=repr(slug),
+                             choices=", ".join(GAMES)) from None
 
 
 def _side_name(seats: Sequence[int], labels: Sequence[str] | None = None) -> str:
@@ -392,9 +413,9 @@ def show_points(value: Fraction | int) -> str:
     return f"{sign}{whole}½" if whole else f"{sign}½"
 
 
-def _rounding_step(pips: int, rounded: int) -> str:
+def _rounding_step(pips: int, rounded: int) -> Message:
     remainder = pips % 5
     if remainder == 0:
-        return f"{pips} is a multiple of 5"
-    way = "down" if remainder <= 2 else "up"
-    return f"{pips} rounds {way} to {rounded} (remainder {remainder})"
+        return Message("step_multiple", pips=pips)
+    code = "step_rounds_down" if remainder <= 2 else "step_rounds_up"
+    return Message(code, pips=pips, rounded=rounded, remainder=remainder)

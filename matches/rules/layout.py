@@ -65,11 +65,11 @@ class AttachmentPoint(NamedTuple):
             return point
         if not isinstance(text, str) or text.count(":") != 1:
             shown = repr(text) if isinstance(text, str) else str(text).lower()
-            raise NotationError(f"{shown} is not an attachment point (write it as c-d:v)")
+            raise NotationError.of("not_an_attachment_point", text=shown)
         tile_text, _, value_text = text.partition(":")
         value_text = value_text.strip()
         if not value_text.isdigit() or not value_text.isascii():
-            raise NotationError(f"{text!r} is not an attachment point (write it as c-d:v)")
+            raise NotationError.of("not_an_attachment_point", text=repr(text))
         point = cls(Tile.parse(tile_text), int(value_text))
         if len(_PARSED_POINTS) < 10_000:  # bounded: only well-formed inputs reach here
             _PARSED_POINTS[text] = point
@@ -100,7 +100,7 @@ class ScoringEnd:
             return cls(int(text))
         tile = Tile.parse(text)
         if not tile.is_double:
-            raise NotationError(f"{text!r} is not a scoring end (a value, or d-d for a double)")
+            raise NotationError.of("not_a_scoring_end", text=repr(text))
         return cls(tile.low, double=True)
 
     def __str__(self) -> str:
@@ -239,44 +239,44 @@ class Layout:
         """:meth:`place`, answering only the end sum: all that a replay needs."""
         nodes = self._nodes
         if tile in nodes:
-            raise TileOnTable(f"tile {tile} is already on the table")
+            raise TileOnTable.of("tile_on_table", tile=str(tile))
         before = self.end_sum
         if not nodes:
             if at is not None:
-                raise IllegalPlacement(
-                    f"{tile} is the opening tile; there is nothing to attach it to at {at}")
+                raise IllegalPlacement.of("opening_attached", tile=str(tile), at=str(at))
             node = _Node(tile, None, None, None, tile.is_double and self._becomes_spinner(tile))
             self.end_sum = tile.pips
         else:
             if at is None:
-                raise IllegalPlacement(f"tile {tile} needs an attachment point (c-d:v)")
+                raise IllegalPlacement.of("needs_attachment_point", tile=str(tile))
             parent = nodes.get(at.tile)
             if parent is None:
-                raise IllegalPlacement(f"attachment point {at}: tile {at.tile} is not on the table")
+                raise IllegalPlacement.of("point_tile_not_on_table", at=str(at),
+                                          end_tile=str(at.tile))
             value = at.value
             # (the comparisons are spelled out: this runs for every placement of a replay)
             if value != at.tile.low and value != at.tile.high:
-                raise IllegalPlacement(f"attachment point {at}: tile {at.tile} has no {value} end")
+                raise IllegalPlacement.of("point_no_such_end", at=str(at), end_tile=str(at.tile),
+                                          value=value)
             if value != tile.low and value != tile.high:
-                raise IllegalPlacement(f"tile {tile} has no {value} to join {at}")
+                raise IllegalPlacement.of("tile_cannot_join", tile=str(tile), value=value,
+                                          at=str(at))
             delta = 0
             if parent.tile.is_double:
                 if parent.filled >= parent.capacity:
                     if parent.spinner:
-                        raise IllegalPlacement(
-                            f"cannot join {tile} at {at}: spinner {parent.tile} has both line "
-                            "sides and both flanks filled")
-                    raise IllegalPlacement(
-                        f"cannot join {tile} at {at}: double {parent.tile} is not a spinner and "
-                        "both its line sides are filled")
+                        raise IllegalPlacement.of("spinner_full", tile=str(tile), at=str(at),
+                                                  double=str(parent.tile))
+                    raise IllegalPlacement.of("double_full", tile=str(tile), at=str(at),
+                                              double=str(parent.tile))
                 key: Slot | int = SLOT_ORDER[parent.filled]
                 parent.filled += 1
                 if parent.filled == 2:  # its last line side is filled: now internal
                     delta -= 2 * value
             else:
                 if value not in parent.open:
-                    raise IllegalPlacement(f"cannot join {tile} at {at}: the {value} end of "
-                                           f"{at.tile} is already taken")
+                    raise IllegalPlacement.of("end_taken", tile=str(tile), at=str(at), value=value,
+                                              end_tile=str(at.tile))
                 parent.open.remove(value)
                 delta -= value
                 key = value

@@ -35,6 +35,7 @@ from typing import Any, Final
 
 from .errors import LeagueInvalid, OptionError
 from .games import Game, game_for
+from .record import MAX_DEPTH, RecordInvalid, read_json
 
 FORMAT: Final = "domino-league/1"
 # every criterion a league may name, in the order the spec lists them
@@ -205,28 +206,36 @@ class Table:
 
 
 def loads(text: str | bytes) -> dict[str, Any]:
-    """Parse one league document's JSON text (not yet read: see :func:`read_league`)."""
+    """Parse one league document's JSON text (not yet read: see :func:`read_league`),
+    with the record reader's guards (:func:`~matches.rules.record.read_json`): no
+    nesting deeper than a record's, no number of thousands of digits, no NUL in a text."""
     try:
-        document = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise LeagueInvalid(f"not valid JSON: {error}") from None
+        document = read_json(text)
+    except RecordInvalid as error:
+        if error.code == "record_too_deep":
+            raise LeagueInvalid.of("league_too_deep", depth=MAX_DEPTH) from None
+        if error.code == "record_digits":
+            raise LeagueInvalid.of("league_digits") from None
+        if error.code == "record_nul":
+            raise LeagueInvalid.of("league_nul") from None
+        raise LeagueInvalid.of("invalid_json", error=str(error.params["error"])) from None
     if not isinstance(document, dict):
-        raise LeagueInvalid("a league record is a JSON object")
+        raise LeagueInvalid.of("league_not_object")
     return document
 
 
 def read_league(document: Mapping[str, Any]) -> League:
     """Validate a ``domino-league/1`` document strictly; anything wrong refuses it whole."""
     if not isinstance(document, Mapping):
-        raise LeagueInvalid("a league record is a JSON object")
+        raise LeagueInvalid.of("league_not_object")
     unknown = _unknown(document, LEAGUE_KEYS)
     if unknown is not None:
-        raise LeagueInvalid(f"unknown field {unknown!r} in the league record")
+        raise LeagueInvalid.of("league_unknown_field", field=repr(unknown))
     if "format" not in document:
-        raise LeagueInvalid("is missing", "format")
+        raise LeagueInvalid.at("format", "missing")
     if document["format"] != FORMAT:
-        raise LeagueInvalid(f"must be {_show(FORMAT)}, not {_show(document['format'])}",
-                            "format")
+        raise LeagueInvalid.at("format", "league_format", expected=_show(FORMAT),
+                                 value=_show(document["format"]))
     name = _text(document, "name", "name")
     game = _game(document)
     options = _options(document, game)
@@ -235,15 +244,15 @@ def read_league(document: Mapping[str, Any]) -> League:
     scoring = _scoring(document.get("scoring", {}))
     tiebreaks = _tiebreaks(document.get("tiebreaks", list(DEFAULT_TIEBREAKS)))
     if "fixtures" not in document:
-        raise LeagueInvalid("is missing", "fixtures")
+        raise LeagueInvalid.at("fixtures", "missing")
     fixtures_doc = document["fixtures"]
     if not isinstance(fixtures_doc, list):
-        raise LeagueInvalid(f"must be a list, not {_show(fixtures_doc)}", "fixtures")
+        raise LeagueInvalid.at("fixtures", "must_be_list", value=_show(fixtures_doc))
     fixtures = tuple(_fixture(doc, number, by_key)
                      for number, doc in enumerate(fixtures_doc, start=1))
     adjustments_doc = document.get("adjustments", [])
     if not isinstance(adjustments_doc, list):
-        raise LeagueInvalid(f"must be a list, not {_show(adjustments_doc)}", "adjustments")
+        raise LeagueInvalid.at("adjustments", "must_be_list", value=_show(adjustments_doc))
     adjustments = tuple(_adjustment(doc, f"adjustments[{number}]", by_key)
                         for number, doc in enumerate(adjustments_doc, start=1))
     return League(name, game, options, entrants, scoring, tiebreaks, fixtures, adjustments)
@@ -251,11 +260,11 @@ def read_league(document: Mapping[str, Any]) -> League:
 
 def _game(document: Mapping[str, Any]) -> Game:
     if "game" not in document:
-        raise LeagueInvalid("is missing", "game")
+        raise LeagueInvalid.at("game", "missing")
     try:
         return game_for(document["game"])
     except OptionError as error:
-        raise LeagueInvalid(str(error), "game") from None
+        raise LeagueInvalid.wrap(error, "game") from None
 
 
 def _options(document: Mapping[str, Any], game: Game) -> dict[str, Any]:
@@ -267,7 +276,7 @@ def _options(document: Mapping[str, Any], game: Game) -> dict[str, Any]:
     """
     options = document.get("options", {})
     if not isinstance(options, dict):
-        raise LeagueInvalid(f"must be an object, not {_show(options)}", "options")
+        raise LeagueInvalid.at("options", "must_be_object", value=_show(options))
     first: OptionError | None = None
     for players in range(game.players[0], game.players[1] + 1):
         try:
@@ -277,15 +286,16 @@ def _options(document: Mapping[str, Any], game: Game) -> dict[str, Any]:
                 first = error
             continue
         return dict(options)
-    raise LeagueInvalid(str(first), "options")
+    assert first is not None  # a game allows one player count at least
+    raise LeagueInvalid.wrap(first, "options")
 
 
 def _entrants(document: Mapping[str, Any]) -> tuple[Entrant, ...]:
     if "entrants" not in document:
-        raise LeagueInvalid("is missing", "entrants")
+        raise LeagueInvalid.at("entrants", "missing")
     docs = document["entrants"]
     if not isinstance(docs, list):
-        raise LeagueInvalid(f"must be a list, not {_show(docs)}", "entrants")
+        raise LeagueInvalid.at("entrants", "must_be_list", value=_show(docs))
     entrants: list[Entrant] = []
     seen: dict[str, int] = {}  # casefolded name: its place
     for number, doc in enumerate(docs, start=1):
@@ -294,14 +304,13 @@ def _entrants(document: Mapping[str, Any]) -> tuple[Entrant, ...]:
         name = _text(doc, "name", f"{where}.name")
         key = name.casefold()
         if key in seen:
-            raise LeagueInvalid(f"{_show(name)} is already the name of entrants[{seen[key]}] "
-                                f"(names are compared case-insensitively)", f"{where}.name")
+            raise LeagueInvalid.at(f"{where}.name", "entrant_name_taken", name=_show(name),
+                                   place=seen[key])
         seen[key] = number
         players = doc.get("players", [])
         if (not isinstance(players, list)
                 or not all(isinstance(player, str) and player.strip() for player in players)):
-            raise LeagueInvalid(f"must be a list of non-blank names, not {_show(players)}",
-                                f"{where}.players")
+            raise LeagueInvalid.at(f"{where}.players", "entrant_players", value=_show(players))
         entrants.append(Entrant(name, tuple(players)))
     return tuple(entrants)
 
@@ -320,11 +329,11 @@ def _scoring(doc: object) -> Scoring:
     if "walkover" in doc:
         pair = _pair(doc["walkover"])
         if pair is None:
-            raise LeagueInvalid(f"must be [w, l], two whole numbers from 0, not "
-                                f"{_show(doc['walkover'])}", "scoring.walkover")
+            raise LeagueInvalid.at("scoring.walkover", "walkover_pair",
+                                     value=_show(doc["walkover"]))
         if pair[0] <= pair[1]:
-            raise LeagueInvalid(f"w must be more than l, not {_show(doc['walkover'])}",
-                                "scoring.walkover")
+            raise LeagueInvalid.at("scoring.walkover", "walkover_order",
+                                     value=_show(doc["walkover"]))
         walkover = pair
     return Scoring(win, draw, loss, per_game, close_loss, heavy_win, walkover)
 
@@ -335,8 +344,7 @@ def _bonus(doc: Mapping[str, Any], key: str) -> Bonus | None:
     where = f"scoring.{key}"
     value = doc[key]
     if not isinstance(value, Mapping):
-        raise LeagueInvalid(f"must be an object with margin and points, not {_show(value)}",
-                            where)
+        raise LeagueInvalid.at(where, "bonus_object", value=_show(value))
     _check_object(value, BONUS_KEYS, where)
     margin = _whole(value, "margin", f"{where}.margin")
     points = _whole(value, "points", f"{where}.points")
@@ -345,16 +353,15 @@ def _bonus(doc: Mapping[str, Any], key: str) -> Bonus | None:
 
 def _tiebreaks(value: object) -> tuple[str, ...]:
     if not isinstance(value, list):
-        raise LeagueInvalid(f"must be a list, not {_show(value)}", "tiebreaks")
+        raise LeagueInvalid.at("tiebreaks", "must_be_list", value=_show(value))
     seen: dict[str, int] = {}
     for number, name in enumerate(value, start=1):
         where = f"tiebreaks[{number}]"
         if not isinstance(name, str) or name not in TIEBREAKS:
-            raise LeagueInvalid(f"unknown tie-breaker {_show(name)} (expected one of "
-                                f"{', '.join(TIEBREAKS)})", where)
+            raise LeagueInvalid.at(where, "unknown_tiebreak", value=_show(name),
+                                     choices=", ".join(TIEBREAKS))
         if name in seen:
-            raise LeagueInvalid(f"{_show(name)} is already listed at tiebreaks[{seen[name]}]",
-                                where)
+            raise LeagueInvalid.at(where, "tiebreak_twice", value=_show(name), place=seen[name])
         seen[name] = number
     return tuple(value)
 
@@ -366,61 +373,56 @@ def _fixture(doc: object, number: int, by_key: Mapping[str, str]) -> Fixture:
     home = _entrant_name(doc, "home", where, by_key)
     away = _entrant_name(doc, "away", where, by_key)
     if home == away:
-        raise LeagueInvalid(f"home and away are both {_show(home)}", where)
+        raise LeagueInvalid.at(where, "home_is_away", name=_show(home))
     date = _date(doc, where)
     present = [key for key in OUTCOMES if key in doc]
     if len(present) != 1:
-        found = _and_list(present) if present else "none"
-        raise LeagueInvalid(f"needs exactly one of result, walkover, postponed or void, "
-                            f"not {found}", where)
+        if not present:
+            raise LeagueInvalid.at(where, "fixture_no_outcome")
+        raise LeagueInvalid.at(where, "fixture_outcomes", found=tuple(present))
     if "games" in doc and "result" not in doc:
-        raise LeagueInvalid(f"games go only with a result, not with {present[0]}", where)
+        raise LeagueInvalid.at(where, "games_without_result", kind=present[0])
     kind = present[0]
     value = doc[kind]
     if kind == "result":
         result = _pair(value)
         if result is None:
-            raise LeagueInvalid(f"result must be [home, away], two whole numbers from 0, "
-                                f"not {_show(value)}", where)
+            raise LeagueInvalid.at(where, "result_pair", value=_show(value))
         if result == (0, 0):
-            raise LeagueInvalid("result must have a game won, not [0, 0]", where)
+            raise LeagueInvalid.at(where, "result_nil")
         games = _games(doc["games"], result, where) if "games" in doc else None
         return Fixture(number, home, away, date, result=result, games=games)
     if kind == "walkover":
         if value == "home" or value == "away":
             return Fixture(number, home, away, date, walkover=Side(value))
-        raise LeagueInvalid(f"walkover must be \"home\" or \"away\" (the side that turned up), "
-                            f"not {_show(value)}", where)
+        raise LeagueInvalid.at(where, "walkover_side", value=_show(value))
     if value is not True:
-        raise LeagueInvalid(f"{kind} must be true, not {_show(value)}", where)
+        raise LeagueInvalid.at(where, "must_be_true", kind=kind, value=_show(value))
     return Fixture(number, home, away, date, postponed=kind == "postponed", void=kind == "void")
 
 
 def _games(value: object, result: tuple[int, int], where: str
            ) -> tuple[tuple[int, int], ...]:
     if not isinstance(value, list):
-        raise LeagueInvalid(f"games must be a list of [home, away] game scores, not "
-                            f"{_show(value)}", where)
+        raise LeagueInvalid.at(where, "games_list", value=_show(value))
     expected = result[0] + result[1]
     if len(value) != expected:
-        raise LeagueInvalid(f"games lists {len(value)} game scores, not the {expected} of "
-                            f"result {_show(list(result))}", where)
+        raise LeagueInvalid.at(where, "games_count", count=len(value), expected=expected,
+                               result=_show(list(result)))
     games: list[tuple[int, int]] = []
     home_won = 0
     for number, game in enumerate(value, start=1):
         pair = _pair(game)
         if pair is None:
-            raise LeagueInvalid(f"games[{number}] must be [home, away], two whole numbers "
-                                f"from 0, not {_show(game)}", where)
+            raise LeagueInvalid.at(where, "game_pair", place=number, value=_show(game))
         if pair[0] == pair[1]:
-            raise LeagueInvalid(f"games[{number}] is level at {pair[0]}-{pair[1]} (a game has "
-                                f"a winner)", where)
+            raise LeagueInvalid.at(where, "game_level", place=number, home=pair[0], away=pair[1])
         if pair[0] > pair[1]:
             home_won += 1
         games.append(pair)
     if (home_won, expected - home_won) != result:
-        raise LeagueInvalid(f"the games' winners make {home_won}-{expected - home_won}, not "
-                            f"the result {_show(list(result))}", where)
+        raise LeagueInvalid.at(where, "games_winners", home=home_won, away=expected - home_won,
+                               result=_show(list(result)))
     return tuple(games)
 
 
@@ -429,11 +431,10 @@ def _adjustment(doc: object, where: str, by_key: Mapping[str, str]) -> Adjustmen
     assert isinstance(doc, Mapping)
     entrant = _entrant_name(doc, "entrant", f"{where}.entrant", by_key, in_reason=False)
     if "points" not in doc:
-        raise LeagueInvalid("is missing", f"{where}.points")
+        raise LeagueInvalid.at(f"{where}.points", "missing")
     points = doc["points"]
     if type(points) is not int or points == 0:
-        raise LeagueInvalid(f"must be a whole number other than 0, not {_show(points)}",
-                            f"{where}.points")
+        raise LeagueInvalid.at(f"{where}.points", "adjustment_points", value=_show(points))
     reason = _text(doc, "reason", f"{where}.reason")
     return Adjustment(entrant, points, reason)
 
@@ -443,10 +444,10 @@ def _adjustment(doc: object, where: str, by_key: Mapping[str, str]) -> Adjustmen
 
 def _check_object(doc: object, allowed: frozenset[str], where: str) -> None:
     if not isinstance(doc, Mapping):
-        raise LeagueInvalid(f"must be an object, not {_show(doc)}", where)
+        raise LeagueInvalid.at(where, "must_be_object", value=_show(doc))
     unknown = _unknown(doc, allowed)
     if unknown is not None:
-        raise LeagueInvalid(f"unknown field {unknown!r}", where)
+        raise LeagueInvalid.at(where, "unknown_field", field=repr(unknown))
 
 
 def _unknown(doc: Mapping[Any, Any], allowed: frozenset[str]) -> str | None:
@@ -456,10 +457,10 @@ def _unknown(doc: Mapping[Any, Any], allowed: frozenset[str]) -> str | None:
 
 def _text(doc: Mapping[str, Any], key: str, where: str) -> str:
     if key not in doc:
-        raise LeagueInvalid("is missing", where)
+        raise LeagueInvalid.at(where, "missing")
     value = doc[key]
     if not isinstance(value, str) or not value.strip():
-        raise LeagueInvalid(f"must be non-blank text, not {_show(value)}", where)
+        raise LeagueInvalid.at(where, "blank_text", value=_show(value))
     return value
 
 
@@ -467,11 +468,11 @@ def _whole(doc: Mapping[str, Any], key: str, where: str, default: int | None = N
     """A whole number from 0 (a JSON ``true`` or ``2.0`` is not one)."""
     if key not in doc:
         if default is None:
-            raise LeagueInvalid("is missing", where)
+            raise LeagueInvalid.at(where, "missing")
         return default
     value = doc[key]
     if type(value) is not int or value < 0:
-        raise LeagueInvalid(f"must be a whole number from 0, not {_show(value)}", where)
+        raise LeagueInvalid.at(where, "whole_number", value=_show(value))
     return value
 
 
@@ -488,15 +489,20 @@ def _pair(value: object) -> tuple[int, int] | None:
 def _entrant_name(doc: Mapping[str, Any], key: str, where: str, by_key: Mapping[str, str],
                   *, in_reason: bool = True) -> str:
     """The entrant's own spelling of a name given in any case (names compare without it)."""
-    label = f"{key} " if in_reason else ""
     if key not in doc:
-        raise LeagueInvalid(f"{label}is missing", where)
+        if in_reason:
+            raise LeagueInvalid.at(where, "side_missing", key=key)
+        raise LeagueInvalid.at(where, "missing")
     value = doc[key]
     if not isinstance(value, str):
-        raise LeagueInvalid(f"{label}must be an entrant's name, not {_show(value)}", where)
+        if in_reason:
+            raise LeagueInvalid.at(where, "side_name_type", key=key, value=_show(value))
+        raise LeagueInvalid.at(where, "entrant_name_type", value=_show(value))
     name = by_key.get(value.casefold())
     if name is None:
-        raise LeagueInvalid(f"{label}{_show(value)} is not an entrant", where)
+        if in_reason:
+            raise LeagueInvalid.at(where, "side_not_an_entrant", key=key, name=_show(value))
+        raise LeagueInvalid.at(where, "not_an_entrant", name=_show(value))
     return name
 
 
@@ -509,7 +515,7 @@ def _date(doc: Mapping[str, Any], where: str) -> datetime.date | None:
             return datetime.date(int(value[:4]), int(value[5:7]), int(value[8:]))
         except ValueError:
             pass
-    raise LeagueInvalid(f"date must be a date as YYYY-MM-DD, not {_show(value)}", where)
+    raise LeagueInvalid.at(where, "date_format", value=_show(value))
 
 
 def _show(value: object) -> str:
@@ -518,12 +524,6 @@ def _show(value: object) -> str:
         return json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
         return repr(value)
-
-
-def _and_list(words: Sequence[str]) -> str:
-    if len(words) == 1:
-        return words[0]
-    return f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 # -- the standings -------------------------------------------------------------------
@@ -620,7 +620,7 @@ def standings(league: League) -> Table:
 def _tally(tallies: Mapping[str, _Tally], name: str, where: str) -> _Tally:
     tally = tallies.get(name)
     if tally is None:  # only a League built by hand, not by read_league, can get here
-        raise LeagueInvalid(f"{_show(name)} is not an entrant", where)
+        raise LeagueInvalid.at(where, "not_an_entrant", name=_show(name))
     return tally
 
 
@@ -676,7 +676,7 @@ def _values(criterion: str, group: list[_Tally], meetings: Sequence[_Meeting],
         elif criterion == "score_for":
             value = tally.score_for
         else:
-            raise LeagueInvalid(f"unknown tie-breaker {_show(criterion)}", "tiebreaks")
+            raise LeagueInvalid.at("tiebreaks", "unknown_tiebreak_bare", value=_show(criterion))
         values[tally.name] = value
     return values
 

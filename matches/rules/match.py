@@ -31,6 +31,7 @@ from .errors import (
     DuplicateEnd,
     HandsMismatch,
     MatchOver,
+    Message,
     NotYourTurn,
     RoundOver,
     RulesError,
@@ -153,16 +154,18 @@ class Award:
     bonus: int
     counted: Score
     refused: str | None  # why an award did not count (Fives and Threes overshoot)
+    refusal: Message | None  # the same as a code and its parameters, for translation
 
     def __init__(self, seat: int, side: int, end_sum: int, points: int, bonus: int,
-                 counted: Score, refused: str | None = None) -> None:
+                 counted: Score, refusal: Message | None = None) -> None:
         self.seat = seat
         self.side = side
         self.end_sum = end_sum
         self.points = points
         self.bonus = bonus
         self.counted = counted
-        self.refused = refused
+        self.refused = str(refusal) if refusal is not None else None
+        self.refusal = refusal
 
     @property
     def announced(self) -> int:
@@ -349,7 +352,7 @@ class Match:
     def undo(self) -> Action:
         """Take back the last action (an event, a settlement or a round's start)."""
         if not self.log:
-            raise RulesError("there is nothing to undo")
+            raise RulesError.of("nothing_to_undo")
         last = self.log[-1]
         fresh = Match.replay(self.game, self.names or self.players, self.options, self.log[:-1],
                              labels=self.labels)
@@ -384,30 +387,28 @@ class Match:
 
     def _check_seat(self, seat: object) -> int:
         if type(seat) is not int or not 0 <= seat < self.players:
-            raise RulesError(f"seat {seat!r} is not at this table "
-                             f"(seats 0 to {self.players - 1})")
+            raise RulesError.of("seat_not_at_table", seat=repr(seat), last=self.players - 1)
         return seat
 
     def _start_round(self, action: StartRound) -> Round:
         if self.finished:
-            raise MatchOver("the match was already won; no round may follow")
+            raise MatchOver.of("match_won_no_round")
         previous = self.current_round
         if previous is not None and not previous.settled:
             if previous.ended:
-                raise RoundOver(f"round {previous.number} has ended but is not settled: "
-                                "give its hands or pips first")
-            raise RoundOver(f"round {previous.number} has not ended")
+                raise RoundOver.of("round_not_settled", round=previous.number)
+            raise RoundOver.of("round_not_ended", round=previous.number)
         starter = action.starter
         if starter is None:
             if action.mode is RoundMode.TRACKED:
-                raise RulesError("a tracked round needs a starter")
+                raise RulesError.of("starter_needed")
         else:
             self._check_seat(starter)
             required = self.required_starter()
             if required is not None and starter != required:
-                raise RulesError(f"{self.who(required)} placed the last tile of round "
-                                 f"{previous.number} and must start, not "  # type: ignore[union-attr]
-                                 f"{self.who(starter)}")
+                raise RulesError.of("wrong_starter", required=self.who(required),
+                                    round=previous.number,  # type: ignore[union-attr]
+                                    starter=self.who(starter))
         options = self.options
         boneyard = (options.tile_set.size - self.players * options.hand_size
                     if options.drawing else 0)
@@ -426,12 +427,12 @@ class Match:
 
     def _open_round(self) -> Round:
         if self.finished:
-            raise MatchOver("the match was already won; no event may follow")
+            raise MatchOver.of("match_won_no_event")
         rnd = self.current_round
         if rnd is None:
-            raise RoundOver("no round is in play: start a round first")
+            raise RoundOver.of("no_round")
         if rnd.end is not None:
-            raise RoundOver(f"the round already ended ({rnd.end.value})")
+            raise RoundOver.of("round_ended", end=rnd.end.value)
         return rnd
 
     def _event(self, event: Event) -> Award | None:
@@ -444,20 +445,19 @@ class Match:
         award: Award | None
         if type(event) is Call:
             if rnd.tracked:
-                raise RulesError("this round is tracked: enter the tile played, not its ends")
+                raise RulesError.of("round_is_tracked")
             award = self._call(rnd, event)
         else:
             if not rnd.tracked:
-                raise RulesError("this round is called: enter the scoring ends of each "
-                                 "scoring placement")
+                raise RulesError.of("round_is_called")
             if rnd.turn != seat:
-                raise NotYourTurn(f"it is {self.who(rnd.turn)}'s turn, "  # type: ignore[arg-type]
-                                  f"not {self.who(seat)}'s")
+                raise NotYourTurn.of("not_your_turn",
+                                     turn=self.who(rnd.turn),  # type: ignore[arg-type]
+                                     who=self.who(seat))
             if type(event) is Play:
                 award = self._play(rnd, event)
             elif not rnd.layout:
-                raise RulesError(f"the round opens with a play: {self.who(seat)} places "
-                                 "the first tile")
+                raise RulesError.of("opens_with_play", who=self.who(seat))
             elif isinstance(event, Draw):
                 self._draw(rnd, event)
                 award = None
@@ -491,20 +491,20 @@ class Match:
 
     def _draw(self, rnd: Round, draw: Draw) -> None:
         if not self.options.drawing:
-            raise DrawRefused("drawing is off in this match: there is no boneyard")
+            raise DrawRefused.of("drawing_off")
         count = draw.tiles
         if type(count) is not int or count < 1:
-            raise DrawRefused(f"a draw is of 1 tile or more, not {count!r}")
+            raise DrawRefused.of("draw_count", count=repr(count))
         if count > rnd.boneyard:
-            raise DrawRefused(f"{self.who(draw.seat)} cannot draw {count}: "
-                              f"the boneyard holds {rnd.boneyard}")
+            raise DrawRefused.of("draw_too_many", who=self.who(draw.seat), count=count,
+                                 boneyard=rnd.boneyard)
         rnd.boneyard -= count
         rnd.counts[draw.seat] += count
 
     def _pass(self, rnd: Round, seat: int) -> None:
         if rnd.boneyard and self.options.drawing:
-            raise BoneyardNotEmpty(f"{self.who(seat)} cannot pass while the boneyard holds "
-                                   f"{rnd.boneyard} tiles")
+            raise BoneyardNotEmpty.of("boneyard_not_empty", who=self.who(seat),
+                                      boneyard=rnd.boneyard)
         rnd.passes += 1
         rnd.turn = (seat + 1) % self.players
         if rnd.passes == self.players:
@@ -513,19 +513,19 @@ class Match:
     def _call(self, rnd: Round, call: Call) -> Award:
         limit = self.game.max_called_ends
         if not call.ends:
-            raise RulesError("a called placement lists at least one scoring end")
+            raise RulesError.of("call_no_ends")
         if limit is not None and len(call.ends) > limit:
-            raise RulesError(f"{self.game.slug} has at most {limit} scoring ends, "
-                             f"not {len(call.ends)}")
+            raise RulesError.of("call_too_many_ends", game=self.game.slug, limit=limit,
+                                count=len(call.ends))
         doubles: set[int] = set()
         for end in call.ends:
             if not end.double:
                 self.options.tile_set.check_value(end.value)
                 continue
             if not 0 <= end.value <= self._top:
-                raise TileNotInSet(f"end '{end}' is not a double of the set")
+                raise TileNotInSet.of("end_not_double_of_set", end=str(end))
             if end.value in doubles:  # a terminal double is one tile: the set has one
-                raise DuplicateEnd(f"end {end} is listed twice: the set has one {end}")
+                raise DuplicateEnd.of("duplicate_end", end=str(end))
             doubles.add(end.value)
         end_sum = sum(end.points for end in call.ends)
         award = self._score(rnd, call.seat, end_sum, call.goes_out, call.claim)
@@ -541,15 +541,16 @@ class Match:
         points = table[end_sum] if end_sum < len(table) else self._points(end_sum, self._divisors)
         bonus = self.game.going_out_bonus if goes_out else 0
         total = points + bonus
-        refused = None
+        refused: Message | None = None
         counted: Score = total
         if total and self._refuses_overshoot and self.scores[side] + total > self._target:
-            refused = (f"{total} would take {self.side_name(side)} from "
-                       f"{_show(self.scores[side])} past the target {self._target}")
+            refused = Message("refused_overshoot", total=total,
+                              side=tuple(self.who(seat) for seat in self.sides[side]),
+                              score=_show(self.scores[side]), target=self._target)
             counted = ZERO
         if claim is not None and claim != counted and claim != total and claim != points:
-            raise ClaimMismatch(f"claim {_show(Fraction(claim))} differs from the {total} "
-                                f"the rules give (end sum {end_sum})")
+            raise ClaimMismatch.of("claim_mismatch", claim=_show(Fraction(claim)), total=total,
+                                   end_sum=end_sum)
         award = Award(seat, side, end_sum, points, bonus, counted, refused)
         if counted:
             self.scores[side] += counted
@@ -579,14 +580,13 @@ class Match:
                 and not rnd.won_here and not _counted(rnd.settle)):
             return self._count_after(rnd, settle)
         if self.finished:
-            raise MatchOver("the match was won during this round; it takes no hands or pips")
+            raise MatchOver.of("match_won_no_count")
         if rnd is None or rnd.settled:
-            raise RoundOver("no round is waiting to be settled")
+            raise RoundOver.of("no_round_to_settle")
         end, finisher = rnd.end, rnd.finisher
         if rnd.tracked:
             if end is None:
-                raise RoundOver("the round has not ended: it ends by itself when a hand is "
-                                "empty or every seat has passed")
+                raise RoundOver.of("round_not_over")
             self._check_result(rnd, settle)
         else:
             end, finisher = self._called_result(rnd, settle)
@@ -597,8 +597,7 @@ class Match:
                 if rnd.end is None:  # a called round's result alone: its count comes later
                     rnd.end, rnd.finisher, rnd.settle, rnd.turn = end, finisher, given, None
                     return None
-                raise HandsMismatch(f"the round ended ({end.value}); its hands or pips "
-                                    "are required")
+                raise HandsMismatch.of("count_required", end=end.value)
             rnd.end, rnd.finisher = end, finisher
             return self._close(rnd, given, None)
         pips = self._count(rnd, settle, finisher)
@@ -625,8 +624,7 @@ class Match:
         give its hands or pips, and they must agree with the round like anywhere else.
         """
         if not _counted(settle):
-            raise RoundOver(f"round {rnd.number} was settled when it ended: remaining tiles "
-                            f"score nothing in {self.game.slug}")
+            raise RoundOver.of("settled_when_ended", round=rnd.number, game=self.game.slug)
         self._check_result(rnd, settle)
         rnd.pips = self._count(rnd, settle, rnd.finisher)
         rnd.settle = settle if rnd.tracked else Settle(settle.hands, settle.pips, rnd.end,
@@ -637,7 +635,7 @@ class Match:
     def _count(self, rnd: Round, settle: Settle, finisher: int | None) -> tuple[int, ...]:
         """Each seat's remaining pips from the hands or the pip totals, checked."""
         if settle.hands is not None and settle.pips is not None:
-            raise HandsMismatch("give hands or pips, not both")
+            raise HandsMismatch.of("hands_and_pips")
         if settle.hands is not None:
             return self._hands_pips(rnd, settle.hands, finisher)
         assert settle.pips is not None  # _counted: one of the two is given
@@ -653,72 +651,72 @@ class Match:
             return  # not said, or said as it was (a domino's seat may go unsaid)
         if not rnd.tracked and seat is not None and any(
                 type(event) is Call and event.goes_out for event in rnd.events):
-            raise RulesError(f"{self.who(seat)} went out with the last call; "
-                             "the result must say so")
-        how = f"with {self.who(seat)}'s domino" if seat is not None else "blocked"
-        raise RulesError(f"the round ended {how}, not as given")
+            raise RulesError.of("went_out_last_call", who=self.who(seat))
+        if seat is not None:
+            raise RulesError.of("result_domino_differs", who=self.who(seat))
+        raise RulesError.of("result_blocked_differs")
 
     def _called_result(self, rnd: Round, settle: Settle) -> tuple[RoundEnd, int | None]:
         if rnd.end is not None:  # a going-out call, or a result given before, ended it
             self._check_result(rnd, settle)
             return rnd.end, rnd.finisher
         if settle.result is None:
-            raise RulesError("a called round needs its result: who went out, or blocked")
+            raise RulesError.of("result_needed")
         if settle.result is RoundEnd.BLOCKED:
             return RoundEnd.BLOCKED, None
         seat = self._check_seat(settle.domino_seat)
         if self.game.going_out_bonus:
-            raise RulesError(f"in {self.game.slug} the last call of the round is "
-                             f"{self.who(seat)}'s going-out placement; mark it as going out")
+            raise RulesError.of("mark_going_out", game=self.game.slug, who=self.who(seat))
         return RoundEnd.DOMINO, seat
 
     def _hands_pips(self, rnd: Round, hands: Sequence[Sequence[Tile]],
                     finisher: int | None) -> tuple[int, ...]:
         if len(hands) != self.players:
-            raise HandsMismatch(f"hands: {len(hands)} hands given for {self.players} seats")
+            raise HandsMismatch.of("hands_count", given=len(hands), seats=self.players)
         shown: dict[Tile, int] = {}
         on_table = self._known_on_table(rnd)
         for seat, hand in enumerate(hands):
             who = self.who(seat)
             if seat == finisher and hand:
-                raise HandsMismatch(f"hands: {who} shows {len(hand)} tiles, but went out")
+                raise HandsMismatch.of("hands_went_out", who=who, count=len(hand))
             if rnd.tracked and seat != finisher and len(hand) != rnd.counts[seat]:
-                raise HandsMismatch(f"hands: {who} shows {len(hand)} tiles but holds "
-                                    f"{rnd.counts[seat]}")
+                raise HandsMismatch.of("hands_held", who=who, count=len(hand),
+                                       held=rnd.counts[seat])
             if not rnd.tracked and seat != finisher and not hand:
-                raise HandsMismatch(f"hands: {who} did not go out, so holds at least one tile")
+                raise HandsMismatch.of("hands_empty", who=who)
             for tile in hand:
                 if tile.high > self._top:
-                    raise TileNotInSet(f"hands: {who} shows {tile}, which is not in the "
-                                       f"{self.options.tile_set.slug} set")
+                    raise TileNotInSet.of("hands_not_in_set", who=who, tile=str(tile),
+                                          set=self.options.tile_set.slug)
                 if tile in on_table:
-                    raise HandsMismatch(f"hands: {who} shows {tile}, which is on the table")
+                    raise HandsMismatch.of("hands_on_table", who=who, tile=str(tile))
                 if tile in shown:
-                    raise HandsMismatch(f"hands: {who} shows {tile} and "
-                                        f"{self.who(shown[tile])} also shows it")
+                    raise HandsMismatch.of("hands_shown_twice", who=who, tile=str(tile),
+                                           other=self.who(shown[tile]))
                 shown[tile] = seat
         return tuple(sum(tile.pips for tile in hand) for hand in hands)
 
     def _check_pips(self, rnd: Round, pips: Sequence[int],
                     finisher: int | None) -> tuple[int, ...]:
         if len(pips) != self.players:
-            raise HandsMismatch(f"pips: {len(pips)} totals given for {self.players} seats")
+            raise HandsMismatch.of("pips_count", given=len(pips), seats=self.players)
         on_table = self._known_on_table(rnd)
         unseen = [t.pips for t in self.options.tile_set.tiles if t not in on_table]
         for seat, total in enumerate(pips):
             who = self.who(seat)
             if type(total) is not int or total < 0:
-                raise HandsMismatch(f"pips: {who} cannot hold {total} pips")
+                raise HandsMismatch.of("pips_negative", who=who, total=str(total))
             if seat == finisher:
                 if total:
-                    raise HandsMismatch(f"pips: {who} went out and cannot hold {total} pips")
+                    raise HandsMismatch.of("pips_went_out", who=who, total=total)
                 continue
             count = rnd.counts[seat] if rnd.tracked else None
             if not _reachable(unseen, total, count):
                 if count == 1:
-                    raise HandsMismatch(f"pips: no unseen tile has {total} pips ({who})")
-                many = f"{count} unseen tiles" if count is not None else "unseen tiles"
-                raise HandsMismatch(f"pips: no {many} add up to {total} ({who})")
+                    raise HandsMismatch.of("pips_one_tile", total=total, who=who)
+                if count is not None:
+                    raise HandsMismatch.of("pips_tiles", count=count, total=total, who=who)
+                raise HandsMismatch.of("pips_unseen", total=total, who=who)
         # Each total is possible alone; now all of them at once, from one set of tiles.
         # None (the search gave up: see _DEAL_BUDGET) accepts, like the checks above.
         holders = [seat for seat in range(self.players) if seat != finisher
@@ -729,11 +727,11 @@ class Match:
         for value in unseen:
             by_value[value] += 1
         if _dealable(by_value, needs, _DEAL_BUDGET) is False:
-            names = [self.who(seat) for seat in holders]
-            totals = [str(pips[seat]) for seat in holders]
-            held = (f"{names[0]} holds {totals[0]}" if len(holders) == 1
-                    else f"{_listed(names)} hold {_listed(totals)} together")
-            raise HandsMismatch(f"pips: no way to deal the unseen tiles so that {held}")
+            names = tuple(self.who(seat) for seat in holders)
+            totals = tuple(str(pips[seat]) for seat in holders)
+            if len(holders) == 1:
+                raise HandsMismatch.of("pips_deal_one", who=names[0], total=totals[0])
+            raise HandsMismatch.of("pips_deal", names=names, totals=totals)
         return tuple(pips)
 
     def _known_on_table(self, rnd: Round) -> set[Tile] | Layout:
@@ -1029,13 +1027,6 @@ class _Dealer:
             if found is not False:
                 return found
         return False
-
-
-def _listed(words: Sequence[str]) -> str:
-    """"a", "a and b", "a, b and c"."""
-    if len(words) < 2:
-        return "".join(words)
-    return f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def _show(value: Score) -> str:

@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import Any, Final
 
 from . import layout
-from .errors import RecordError, RulesError
+from .errors import Param, RecordError, RulesError, render
 from .games import game_for
 from .layout import AttachmentPoint, ScoringEnd
 from .match import Action, Call, Draw, Match, Pass, Play, RoundEnd, RoundMode, Settle, StartRound
@@ -30,40 +30,73 @@ CALLED_EVENT_KEYS: Final = frozenset({"seat", "ends", "claim"})
 # A record nests six levels (record, rounds, a round, events, an event, its ends); deeper
 # is no record, and thousands of levels would exhaust the parser's recursion.
 MAX_DEPTH: Final = 32
-TOO_DEEP: Final = f"not a match record: it nests deeper than {MAX_DEPTH} levels"
-TOO_MANY_DIGITS: Final = "not a match record: a number in it has thousands of digits"
-NUL_TEXT: Final = "a text in the record holds a NUL character (\\u0000), which cannot be stored"
 
 class RecordInvalid(RecordError):
-    """A record refused as a whole; ``round`` and ``event`` locate the fault (1-based)."""
+    """A record refused as a whole; ``round`` and ``event`` locate the fault (1-based).
+
+    ``code`` and ``params`` are the fault's own (an engine error met while replaying
+    keeps its code); ``field`` names the part of the round it was found in (``hands``),
+    which the message puts first.
+    """
 
     def __init__(self, reason: str, round_number: int | None = None,
-                 event_number: int | None = None) -> None:
+                 event_number: int | None = None, *, code: str = "",
+                 params: Mapping[str, Param] | None = None, field: str | None = None) -> None:
         self.reason = reason
         self.round = round_number
         self.event = event_number
+        self.field = field
         where = ""
         if round_number is not None:
             where = f"round {round_number}, event {event_number}: " if event_number else \
                 f"round {round_number}: "
-        super().__init__(f"{where}{reason}")
+        super().__init__(f"{where}{reason}", code=code, params=params)
+
+    @classmethod
+    def at(cls, code: str, round_number: int | None = None, event_number: int | None = None,
+           **params: Param) -> RecordInvalid:
+        """The refusal for ``code``, in round ``round_number`` (and event)."""
+        return cls(render(code, params), round_number, event_number, code=code, params=params)
+
+    @classmethod
+    def wrap(cls, error: RulesError, round_number: int | None = None,
+             event_number: int | None = None, *, field: str | None = None) -> RecordInvalid:
+        """Another rules error, located in the record: its code and parameters kept."""
+        reason = getattr(error, "reason", str(error))
+        inner = getattr(error, "field", None)
+        if field is not None:
+            reason = f"{field}: {reason}"
+        return cls(reason, round_number, event_number, code=error.code, params=error.params,
+                   field=field or inner)
 
 # -- reading -------------------------------------------------------------------------
 
 def loads(text: str | bytes) -> dict[str, Any]:
     """Parse one record's JSON text (not yet replayed)."""
-    try:
-        document = json.loads(text)
-    except RecursionError:
-        raise RecordInvalid(TOO_DEEP) from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise RecordInvalid(f"not valid JSON: {error}") from None
-    except ValueError:  # int() refuses over 4,300 digits (sys.get_int_max_str_digits)
-        raise RecordInvalid(TOO_MANY_DIGITS) from None
+    document = _parse(text)
     if not isinstance(document, dict):
-        raise RecordInvalid("a match record is a JSON object")
+        raise RecordInvalid.at("record_not_object")
     _check_values(document)
     return document
+
+def read_json(text: str | bytes) -> Any:
+    """Any JSON text a user or a file gives, read as a record is (a league document, a
+    line of a backup): :class:`RecordInvalid` if it is not JSON (``invalid_json``), nests
+    deeper than :data:`MAX_DEPTH` (``record_too_deep``), holds a number of thousands of
+    digits (``record_digits``) or a text with a NUL (``record_nul``)."""
+    document = _parse(text)
+    _check_values(document)
+    return document
+
+def _parse(text: str | bytes) -> Any:
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise RecordInvalid.at("record_too_deep", depth=MAX_DEPTH) from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise RecordInvalid.at("invalid_json", error=str(error)) from None
+    except ValueError:  # int() refuses over 4,300 digits (sys.get_int_max_str_digits)
+        raise RecordInvalid.at("record_digits") from None
 
 def _check_values(document: object) -> None:
     """Refuse nesting no record has (messages that quote a value would recurse through
@@ -73,10 +106,10 @@ def _check_values(document: object) -> None:
         value, depth = stack.pop()
         if isinstance(value, str):
             if "\x00" in value:
-                raise RecordInvalid(NUL_TEXT)
+                raise RecordInvalid.at("record_nul")
         elif isinstance(value, dict | list):
             if depth > MAX_DEPTH:
-                raise RecordInvalid(TOO_DEEP)
+                raise RecordInvalid.at("record_too_deep", depth=MAX_DEPTH)
             if isinstance(value, dict):
                 stack.extend((key, depth) for key in value)
                 stack.extend((item, depth + 1) for item in value.values())
@@ -101,55 +134,54 @@ def iter_documents(text: str, *, lines: bool) -> Iterator[dict[str, Any] | Recor
 def replay(document: Mapping[str, Any]) -> Match:
     """Validate a record and replay it; returns the match, finished or in progress."""
     if not isinstance(document, Mapping):
-        raise RecordInvalid("a match record is a JSON object")
+        raise RecordInvalid.at("record_not_object")
     _check_keys(document, RECORD_KEYS, "the record")
     if document.get("format") != FORMAT:
-        raise RecordInvalid(f"format must be {FORMAT!r}, not {document.get('format')!r}")
+        raise RecordInvalid.at("record_format", expected=repr(FORMAT),
+                               value=repr(document.get("format")))
     try:
         game = game_for(document.get("game"))
         players = document.get("players")
         if (not isinstance(players, list)
                 or not all(isinstance(name, str) and name.strip() for name in players)):
-            raise RecordInvalid("players must be a list of names")
+            raise RecordInvalid.at("record_players")
         if any("\x00" in name for name in players):
-            raise RecordInvalid("players: a name holds a NUL character (\\u0000), which "
-                                "cannot be stored")
+            raise RecordInvalid.at("record_player_nul")
         options = document.get("options", {})
         if not isinstance(options, dict):
-            raise RecordInvalid("options must be an object")
+            raise RecordInvalid.at("record_options")
         match = Match(game, players, options)
     except RecordInvalid:
         raise
     except RulesError as error:
-        raise RecordInvalid(str(error)) from None
+        raise RecordInvalid.wrap(error) from None
     rounds = document.get("rounds")
     if not isinstance(rounds, list):
-        raise RecordInvalid("rounds must be a list")
+        raise RecordInvalid.at("record_rounds")
     for index, round_doc in enumerate(rounds, start=1):
         _replay_round(match, round_doc, index, last=index == len(rounds))
     return match
 
 def _replay_round(match: Match, doc: object, number: int, *, last: bool) -> None:
     if not isinstance(doc, dict):
-        raise RecordInvalid("a round is an object", number)
+        raise RecordInvalid.at("record_round_object", number)
     mode_text = doc.get("mode")
     if mode_text not in (None, "ends"):
-        raise RecordInvalid(f"mode must be 'ends' (a called round) or absent, not {mode_text!r}",
-                            number)
+        raise RecordInvalid.at("record_mode", number, value=repr(mode_text))
     called = mode_text == "ends"
     _check_keys(doc, CALLED_ROUND_KEYS if called else TRACKED_ROUND_KEYS, "a round", number)
     starter = doc.get("starter")
     if starter is not None and type(starter) is not int:
-        raise RecordInvalid(f"starter must be a seat number, not {json.dumps(starter)}", number)
+        raise RecordInvalid.at("record_starter", number, value=json.dumps(starter))
     if match.finished:
-        raise RecordInvalid("the match was already won; no round may follow", number)
+        raise RecordInvalid.at("match_won_no_round", number)
     try:
         match.do(StartRound(starter, RoundMode.CALLED if called else RoundMode.TRACKED))
     except RulesError as error:
-        raise RecordInvalid(str(error), number) from None
+        raise RecordInvalid.wrap(error, number) from None
     events = doc.get("events")
     if not isinstance(events, list):
-        raise RecordInvalid("events must be a list", number)
+        raise RecordInvalid.at("record_events", number)
     result = _result(match, doc, number) if called else None
     going_out = len(events) if result and result[0] is RoundEnd.DOMINO and \
         match.game.going_out_bonus else None
@@ -158,34 +190,32 @@ def _replay_round(match: Match, doc: object, number: int, *, last: bool) -> None
             action = (_called_event(event_doc, goes_out=index == going_out) if called
                       else _tracked_event(event_doc))
             if going_out == index and action.seat != result[1]:  # type: ignore[index]
-                raise RulesError(
-                    f"the round ended with {match.who(result[1])}'s domino, so the last "  # type: ignore[index,arg-type]
-                    f"call must be that seat's going-out placement, not "
-                    f"{match.who(action.seat)}'s")
+                raise RulesError.of(
+                    "record_going_out_seat",
+                    who=match.who(result[1]),  # type: ignore[index,arg-type]
+                    other=match.who(action.seat))
             match.do(action)
         except RulesError as error:
-            raise RecordInvalid(getattr(error, "reason", str(error)), number, index) from None
+            raise RecordInvalid.wrap(error, number, index) from None
     if going_out == 0:
-        raise RecordInvalid("a called round that ends in a domino lists the going-out "
-                            "placement last", number)
+        raise RecordInvalid.at("record_going_out_last", number)
     rnd = match.current_round
     assert rnd is not None
     has_hands = "hands" in doc or "pips" in doc
     if rnd.won_here:
         if has_hands:
-            raise RecordInvalid("the match was won during this round; hands and pips are "
-                                "refused", number)
+            raise RecordInvalid.at("record_won_no_count", number)
         return
     ended = rnd.ended or result is not None
     if not ended:
         if has_hands:
-            raise RecordInvalid("the round has not ended; hands and pips are refused", number)
+            raise RecordInvalid.at("record_not_ended_count", number)
         if not last:
-            raise RecordInvalid("the round has not ended, yet another round follows", number)
+            raise RecordInvalid.at("record_not_ended_next", number)
         return
     if not has_hands and match.game.counts_remaining and not last:
         how = (result[0] if result else rnd.end).value  # type: ignore[union-attr]
-        raise RecordInvalid(f"the round ended ({how}); its hands or pips are required", number)
+        raise RecordInvalid.at("count_required", number, end=how)
     try:
         if has_hands:
             hands = _hands(doc["hands"], number) if "hands" in doc else None
@@ -199,7 +229,7 @@ def _replay_round(match: Match, doc: object, number: int, *, last: bool) -> None
     except RecordInvalid:
         raise
     except RulesError as error:
-        raise RecordInvalid(str(error), number) from None
+        raise RecordInvalid.wrap(error, number) from None
 
 def _result(match: Match, doc: Mapping[str, Any],
             number: int) -> tuple[RoundEnd, int | None] | None:
@@ -209,19 +239,18 @@ def _result(match: Match, doc: Mapping[str, Any],
     if isinstance(result, dict) and result.keys() == {"domino"} and type(result["domino"]) is int:
         seat = result["domino"]
         if not 0 <= seat < match.players:
-            raise RecordInvalid(f"result: seat {seat} is not at this table", number)
+            raise RecordInvalid.at("record_result_seat", number, seat=seat)
         return RoundEnd.DOMINO, seat
     if isinstance(result, dict) and result == {"blocked": True}:
         return RoundEnd.BLOCKED, None
-    raise RecordInvalid(f"result must be {{\"domino\": seat}} or {{\"blocked\": true}}, not "
-                        f"{json.dumps(result)}", number)
+    raise RecordInvalid.at("record_result", number, value=json.dumps(result))
 
 def _seat(doc: Mapping[str, Any]) -> int:
     if "seat" not in doc:
-        raise RecordError("an event needs a seat")
+        raise RecordError.of("record_event_seat")
     seat = doc["seat"]
     if type(seat) is not int:
-        raise RecordError(f"seat must be an integer, not {json.dumps(seat)}")
+        raise RecordError.of("record_seat_type", value=json.dumps(seat))
     return seat
 
 def _claim(doc: Mapping[str, Any]) -> Fraction | int | None:
@@ -232,7 +261,7 @@ def _claim(doc: Mapping[str, Any]) -> Fraction | int | None:
         return claim
     if type(claim) is float and (claim * 2).is_integer():
         return Fraction(claim)
-    raise RecordError(f"claim must be a number of points, not {json.dumps(claim)}")
+    raise RecordError.of("record_claim", value=json.dumps(claim))
 
 def _tracked_event(doc: object) -> Play | Draw | Pass:
     """One tracked event; a well-formed play takes the short way (most events are plays)."""
@@ -251,63 +280,62 @@ def _tracked_event(doc: object) -> Play | Draw | Pass:
 
 def _checked_tracked_event(doc: object) -> Play | Draw | Pass:
     if type(doc) is not dict:
-        raise RecordError("an event is an object")
+        raise RecordError.of("record_event_object")
     _check_keys(doc, TRACKED_EVENT_KEYS, "an event")
     seat = _seat(doc)
     kinds = ("play" in doc) + ("draw" in doc) + ("pass" in doc)
     if kinds != 1:
-        raise RecordError("an event is exactly one of play, draw or pass")
+        raise RecordError.of("record_event_kind")
     if "play" in doc:
         at = doc.get("at")
         return Play(seat, Tile.parse(doc["play"]),
                     AttachmentPoint.parse(at) if at is not None else None, _claim(doc))
     if "at" in doc or "claim" in doc:
         kind = "draw" if "draw" in doc else "pass"
-        raise RecordError(f"{kind} takes no {'at' if 'at' in doc else 'claim'}")
+        raise RecordError.of("record_takes_no", kind=kind, field="at" if "at" in doc else "claim")
     if "draw" in doc:
         count = doc["draw"]
         if type(count) is not int or count < 1:
-            raise RecordError(f"draw must be a whole number of tiles from 1, not "
-                              f"{json.dumps(count)}")
+            raise RecordError.of("record_draw", value=json.dumps(count))
         return Draw(seat, count)
     if doc["pass"] is not True:
-        raise RecordError(f"pass must be true, not {json.dumps(doc['pass'])}")
+        raise RecordError.of("record_pass", value=json.dumps(doc["pass"]))
     return Pass(seat)
 
 def _called_event(doc: object, *, goes_out: bool) -> Call:
     if not isinstance(doc, dict):
-        raise RecordError("an event is an object")
+        raise RecordError.of("record_event_object")
     _check_keys(doc, CALLED_EVENT_KEYS, "an event")
     seat = _seat(doc)
     ends = doc.get("ends")
     if not isinstance(ends, list):
-        raise RecordError("a called placement lists its scoring ends (\"ends\")")
+        raise RecordError.of("record_ends")
     return Call(seat, tuple(ScoringEnd.parse(end) for end in ends), _claim(doc), goes_out)
 
 def _hands(value: object, number: int) -> tuple[tuple[Tile, ...], ...]:
     if not isinstance(value, list) or not all(isinstance(hand, list) for hand in value):
-        raise RecordInvalid("hands must be a list of tile lists, one per seat", number)
+        raise RecordInvalid.at("record_hands", number)
     try:
         return tuple(tuple(Tile.parse(tile) for tile in hand) for hand in value)
     except RulesError as error:
-        raise RecordInvalid(f"hands: {error}", number) from None
+        raise RecordInvalid.wrap(error, number, field="hands") from None
 
 def _pips(value: object, number: int) -> tuple[int, ...]:
     if not isinstance(value, list):
-        raise RecordInvalid("pips must be a list of pip totals, one per seat", number)
+        raise RecordInvalid.at("record_pips", number)
     for total in value:
         if type(total) is not int:
-            raise RecordInvalid(f"pips: {json.dumps(total)} is not a whole number", number)
+            raise RecordInvalid.at("record_pips_value", number, value=json.dumps(total))
     return tuple(value)
 
 def _check_keys(doc: Mapping[str, Any], allowed: frozenset[str], what: str,
                 number: int | None = None) -> None:
     if not doc.keys() <= allowed:
         unknown = sorted(set(doc) - allowed)[0]
-        error = f"unknown field {unknown!r} in {what}"
         if what == "an event":
-            raise RecordError(error)
-        raise RecordInvalid(error, number)
+            raise RecordError.of("event_unknown_field", field=repr(unknown))
+        code = "record_unknown_field" if what == "the record" else "round_unknown_field"
+        raise RecordInvalid.at(code, number, field=repr(unknown))
 
 # -- writing -------------------------------------------------------------------------
 
@@ -388,6 +416,6 @@ def dumps_summary(match: Match, **extra: Any) -> str:
 def replay_text(text: str | bytes) -> Match:
     return replay(loads(text))
 
-__all__ = ["FORMAT", "RecordInvalid", "export", "iter_documents", "loads", "number", "replay",
-           "replay_text", "summary"]
+__all__ = ["FORMAT", "RecordInvalid", "export", "iter_documents", "loads", "number",
+           "read_json", "replay", "replay_text", "summary"]
 

@@ -44,7 +44,7 @@ class Tile:
 
     def __new__(cls, a: int, b: int) -> Tile:
         if type(a) is not int or type(b) is not int or a < 0 or b < 0:
-            raise NotationError(f"{a!r}-{b!r} is not a tile (pips are whole numbers from 0)")
+            raise NotationError.of("tile_pips", a=repr(a), b=repr(b))
         key = (a, b) if a <= b else (b, a)
         tile = cls._interned.get(key)
         if tile is None:
@@ -72,13 +72,13 @@ class Tile:
     def parse(cls, text: object) -> Tile:
         """Read ``"3-5"`` or ``"[3|5]"`` (either order)."""
         if not isinstance(text, str):
-            raise NotationError(f"{str(text).lower()} is not a tile (write it as a-b)")
+            raise NotationError.of("not_a_tile", text=str(text).lower())
         tile = cls._parsed.get(text)
         if tile is not None:
             return tile
         match = _TILE_RE.match(text)
         if match is None:
-            raise NotationError(f"{text!r} is not a tile (write it as a-b)")
+            raise NotationError.of("not_a_tile", text=repr(text))
         a, b = (int(g) for g in match.groups() if g is not None)
         tile = cls(a, b)
         if len(cls._parsed) < 10_000:  # bounded: only well-formed inputs reach here
@@ -120,12 +120,12 @@ class TileSet:
 
     def check(self, tile: Tile) -> Tile:
         if tile.high > self.top:
-            raise TileNotInSet(f"tile {tile} is not in the {self.slug} set")
+            raise TileNotInSet.of("tile_not_in_set", tile=str(tile), set=self.slug)
         return tile
 
     def check_value(self, value: int) -> int:
         if not 0 <= value <= self.top:
-            raise TileNotInSet(f"{value} is not a value of the {self.slug} set")
+            raise TileNotInSet.of("value_not_in_set", value=value, set=self.slug)
         return value
 
     def __str__(self) -> str:

@@ -8,7 +8,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from matches import rules
+from django.utils.translation import gettext, ngettext
+
+from matches import rules, rules_messages
 from matches.models import Match, MatchStatus
 
 
@@ -55,7 +57,7 @@ def match_end_summary(match: Match) -> MatchEnd | None:
                           score=rules.show_points(Fraction(score).limit_denominator(2)),
                           winner=index == winner)
                for index, (names, score) in sorted(sides.items())],
-        unit=match.rules_game.unit.value,
+        unit=rules_messages.unit_name(match.rules_game.unit),
         rounds=match.rounds.filter(undone_by=None).count(),
         started_at=match.started_at, ended_at=match.finished_at,
         played=duration_words(match.finished_at - match.started_at)
@@ -68,14 +70,17 @@ def duration_words(span: datetime.timedelta) -> str:
     "2 days 3 h" (a match left open overnight)."""
     minutes = int(span.total_seconds()) // 60
     if minutes < 1:
-        return "under a minute"
+        return gettext("under a minute")
     hours, minutes = divmod(minutes, 60)
     days, hours = divmod(hours, 24)
+    shown_hours = gettext("%(hours)s h") % {"hours": hours}
     if days:
-        return f"{days} day{'s' if days != 1 else ''}" + (f" {hours} h" if hours else "")
+        shown = ngettext("%(days)s day", "%(days)s days", days) % {"days": days}
+        return f"{shown} {shown_hours}" if hours else shown
+    shown_minutes = gettext("%(minutes)s min") % {"minutes": minutes}
     if hours:
-        return f"{hours} h" + (f" {minutes} min" if minutes else "")
-    return f"{minutes} min"
+        return f"{shown_hours} {shown_minutes}" if minutes else shown_hours
+    return shown_minutes
 
 
 def before_play(engine: rules.Match) -> bool:

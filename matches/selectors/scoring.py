@@ -10,6 +10,8 @@ from uuid import UUID
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
+from django.utils.functional import lazy
+from django.utils.translation import gettext
 
 from matches import rules
 from matches.models import (
@@ -128,11 +130,25 @@ def match_miscalls(match: Match, names: Sequence[str] | None = None) -> dict[int
     if events and names is None:
         names = match_names(match)
     for event in events:
-        what = event.tile if event.kind == EventKind.PLAY else "a called placement"
-        notes.setdefault(event.round.number, []).append(
-            f"{names[event.seat]} called {show_decimal(event.miscall)} for {what}; "
-            f"the rules give {show_decimal(event.points)}, which counted")
+        assert names is not None  # read above whenever there are events
+        # said when shown, in the reader's language: an engine kept for the match keeps
+        # its notes for every reader (matches.engine_cache)
+        notes.setdefault(event.round.number, []).append(_miscall_note(
+            names[event.seat], show_decimal(event.miscall),
+            event.tile if event.kind == EventKind.PLAY else None, show_decimal(event.points)))
     return notes
+
+
+def _say_miscall(who: str, called: str, tile: str | None, points: str) -> str:
+    values = {"who": who, "called": called, "tile": tile, "points": points}
+    if tile is None:
+        return gettext("%(who)s called %(called)s for a called placement; the rules give "
+                       "%(points)s, which counted") % values
+    return gettext("%(who)s called %(called)s for %(tile)s; the rules give %(points)s, "
+                   "which counted") % values
+
+
+_miscall_note = lazy(_say_miscall, str)
 
 
 def show_decimal(value: Decimal | None) -> str:

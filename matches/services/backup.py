@@ -73,6 +73,7 @@ from matches.models import (
     Season,
     Seat,
 )
+from matches.rules.record import MAX_DEPTH, RecordInvalid, read_json
 from matches.selectors import (
     NO_ACTION_KINDS,
     match_actions,
@@ -95,6 +96,10 @@ TRUNCATED = "the file ends at line {line} without its end line: it was cut short
 AFTER_END = "line {line}: more lines after the end line"
 WRONG_COUNTS = "line {line}: the end line counts {expected}, but the file holds {found}"
 LOG_MISMATCH = "the change log does not lead to the match record"
+UNREADABLE = {"record_too_deep": f"it nests deeper than {MAX_DEPTH} levels",
+              "record_digits": "a number in it has thousands of digits",
+              "record_nul": "a text in it holds a NUL character (\\u0000), which cannot be "
+                            "stored"}
 
 
 class Writer(Protocol):
@@ -308,10 +313,11 @@ def _read(source: Iterable[str]) -> Iterator[tuple[int, dict[str, Any]]]:
             continue
         if ended:
             raise BackupInvalid(AFTER_END.format(line=number))
-        try:
-            doc = json.loads(text)
-        except ValueError as error:
-            raise BackupInvalid(NOT_JSON.format(line=number, error=error)) from None
+        try:  # as a record is read: no deep nesting, huge number or NUL gets through
+            doc = read_json(text)
+        except RecordInvalid as error:
+            why = UNREADABLE.get(error.code) or error.params.get("error") or error
+            raise BackupInvalid(NOT_JSON.format(line=number, error=why)) from None
         if not isinstance(doc, dict):
             raise BackupInvalid(NOT_JSON.format(line=number, error=f"a {type(doc).__name__}"))
         if first and doc.get("format") != FORMAT:

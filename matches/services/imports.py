@@ -23,7 +23,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from matches import rules
+from matches import rules, rules_messages
 from matches.models import (
     ImportStatus,
     LineOutcome,
@@ -136,7 +136,7 @@ def _commit(record_import: RecordImport, batch: list[RecordSource], *, first: in
                                                  record_hash=digest)
                     row.outcome = LineOutcome.STORED
                 except rules.RulesError as error:
-                    row.message = str(error)
+                    row.message = rules_messages.explain(error)
                 except ValidationError as error:  # e.g. a name longer than the column
                     row.message = "; ".join(error.messages)
                 except IntegrityError:  # another upload stored it just now

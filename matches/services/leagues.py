@@ -18,11 +18,11 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
+from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from matches import rules
+from matches import rules, rules_messages
 from matches.models import (
     Adjustment,
     Club,
@@ -52,6 +52,7 @@ FIXTURES_EXIST = _("This division already has its fixtures.")
 TOO_FEW = _("A division needs at least two entrants for fixtures.")
 PLAYER_OUTSIDE = _("%(name)s is not one of the club's players.")
 DISPUTE_NEEDS_WHY = _("Say what is wrong with the result.")
+PAST_9999 = _("The fixtures would run past the year 9999: start the season earlier.")
 
 
 @transaction.atomic
@@ -74,7 +75,7 @@ def season_create(*, club: Club, by: User, name: str, starts_on: datetime.date,
     try:
         league_rules.read_league(document)
     except rules.RulesError as error:
-        raise ValidationError(str(error), code="league") from None
+        raise ValidationError(rules_messages.explain(error), code="league") from None
     season = _season_row(
         club=club, name=name, game=game, options=dict(options or {}), starts_on=starts_on,
         scoring=dict(scoring or {}), tiebreaks=list(tiebreaks) if tiebreaks is not None else [],
@@ -117,9 +118,12 @@ def fixtures_generate(*, division: Division, by: User, legs: int = 1,
     entrants = {e.name: e for e in division.entrants.all()}
     if len(entrants) < 2:
         raise ValidationError(TOO_FEW, code="too_few")
-    schedule = fixture_rules.round_robin(list(entrants), legs=legs,
-                                         start=start or season.starts_on,
-                                         every_days=every_days)
+    try:
+        schedule = fixture_rules.round_robin(list(entrants), legs=legs,
+                                             start=start or season.starts_on,
+                                             every_days=every_days)
+    except OverflowError:  # a date past 31 December 9999
+        raise ValidationError(PAST_9999, code="past_9999") from None
     Fixture.objects.bulk_create([
         Fixture(division=division, week=f.week, date=f.date, home=entrants[f.home],
                 away=entrants[f.away]) for f in schedule.fixtures])
@@ -451,7 +455,7 @@ def league_import(*, club: Club, document: dict[str, Any], by: User | None = Non
     players = {p.name.casefold(): p for p in club.players.all()}
     entrants: dict[str, Entrant] = {}
     for entrant in league.entrants:
-        stored = Entrant.objects.create(division=division, name=entrant.name)
+        stored = _clean(Entrant(division=division, name=entrant.name))
         stored.players.set([players[name.casefold()] for name in entrant.players
                             if name.casefold() in players])
         entrants[entrant.name.casefold()] = stored
@@ -474,13 +478,22 @@ def league_import(*, club: Club, document: dict[str, Any], by: User | None = Non
         row.save()
         if fixture.games:
             FixtureGame.objects.bulk_create([
-                FixtureGame(fixture=row, number=n, home_score=h, away_score=a)
+                _clean(FixtureGame(fixture=row, number=n, home_score=h, away_score=a),
+                       save=False)
                 for n, (h, a) in enumerate(fixture.games, start=1)])
     for adjustment in league.adjustments:
-        Adjustment.objects.create(entrant=entrants[adjustment.entrant.casefold()],
-                                  points=adjustment.points, reason=adjustment.reason,
-                                  made_by=by)
+        _clean(Adjustment(entrant=entrants[adjustment.entrant.casefold()],
+                          points=adjustment.points, reason=adjustment.reason, made_by=by))
     return season
+
+
+def _clean[M: models.Model](row: M, *, save: bool = True) -> M:
+    """``row`` checked by its fields (a document's number may be beyond what the database
+    holds, a name longer than its column), then saved."""
+    row.full_clean()
+    if save:
+        row.save()
+    return row
 
 
 def _season_row(*, club: Club, name: str, **fields: Any) -> Season:
@@ -518,7 +531,7 @@ def fixtures_csv_import(*, division: Division, by: User, text: str) -> int:
     try:
         league = league_rules.read_league(document)
     except rules.RulesError as error:
-        raise ValidationError(_csv_where(str(error), rows), code="csv") from None
+        raise ValidationError(_csv_where(error, rows), code="csv") from None
     entrants = {e.name.casefold(): e for e in division.entrants.all()}
     open_statuses = (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED)
     for fixture in league.fixtures:
@@ -596,14 +609,15 @@ def _csv_number(text: str, line: int, column: str) -> int:
                           % {"line": line, "column": column, "value": text}, code="number")
 
 
-def _csv_where(message: str, rows: list[tuple[int, dict[str, Any]]]) -> str:
+def _csv_where(error: rules.RulesError, rows: list[tuple[int, dict[str, Any]]]) -> str:
     """The rules name "fixture N"; the spreadsheet's user knows rows."""
-    match = re.match(r"fixture (\d+): (.*)", message, re.S)
+    where = getattr(error, "where", None) or ""
+    match = re.fullmatch(r"fixture (\d+)", where)
     if match is None:
-        return message
+        return rules_messages.explain(error)
     number = int(match.group(1))
     return str(_("Row %(line)s: %(why)s") % {"line": rows[number - 1][0],
-                                              "why": match.group(2)})
+                                              "why": rules_messages.reason(error)})
 
 
 @transaction.atomic

@@ -27,7 +27,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.contrib.auth.models import User as Account
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Case, Max, OuterRef, Subquery, Value, When
+from django.db.models import Case, DecimalField, Max, OuterRef, Subquery, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -51,6 +51,7 @@ from matches.models import (
     new_scorer_token,
 )
 from matches.record_files import RecordSource
+from matches.rules_messages import explain
 from matches.selectors import (
     actions_at,
     match_actions,
@@ -193,8 +194,8 @@ def event_record(*, match: Match, action: rules.Event, version: int | None = Non
                 assert isinstance(action, rules.Call)
                 uncalled = rules.Call(action.seat, action.ends, None, action.goes_out)
             change = _record(match, kept, rows, uncalled, key=key, grant=grant, user=user,
-                             miscall=claim, note=str(miscall))
-            change.miscall = str(miscall)
+                             miscall=claim, note=explain(miscall))
+            change.miscall = explain(miscall)  # said in the reader's language
             return change
 
 
@@ -406,7 +407,7 @@ def record_import(*, source: RecordSource,
     try:
         return match_import(document=source.document, created_by=created_by), None
     except rules.RulesError as error:
-        return None, str(error)
+        return None, explain(error)
     except ValidationError as error:  # e.g. a player's name longer than the column
         return None, "; ".join(error.messages)
 
@@ -481,7 +482,8 @@ def _record(match: Match, kept: Kept, rows: Rows, action: rules.Action, *,
     result = engine.do(action)
     description = describe(action, engine.names or ())  # the engine holds the seats' names
     if note:
-        description = f"{description} (miscalled: {note})"
+        description = str(_("%(what)s (miscalled: %(why)s)") % {"what": description,
+                                                                   "why": note})
     change = _log(match, _CHANGE_KINDS[type(action)], action_doc(action), description,
                   key=key, grant=grant, user=user)
     touched = _store(match, engine, action, result, change, rows=rows, miscall=miscall)
@@ -744,7 +746,7 @@ def _sync(match: Match, engine: rules.Match, rounds: Sequence[Touched], *,
         if kept is not None:
             kept.side_ids = side_ids
     Side.objects.filter(match=match).update(
-        score=_by_side(Side, "score", side_ids, engine.scores))
+        score=_by_side(Side, side_ids, engine.scores))
     by_number = {rnd.number: rnd for rnd in engine.rounds}
     for round_ in rounds:
         rnd = by_number.get(round_.number)
@@ -753,7 +755,7 @@ def _sync(match: Match, engine: rules.Match, rounds: Sequence[Touched], *,
         columns = {"placements": rnd.placements, "settlement": rnd.settlement_awards,
                    "score": engine.scores_after(rnd)}
         if not round_.new and RoundSide.objects.filter(round=round_.pk).update(
-                **{field: _by_side(RoundSide, field, side_ids, values)
+                **{field: _by_side(RoundSide, side_ids, values)
                    for field, values in columns.items()}) == len(side_ids):
             continue
         if not round_.new:  # its rows are missing (stored before they were kept)
@@ -776,10 +778,10 @@ def _sync(match: Match, engine: rules.Match, rounds: Sequence[Touched], *,
         ratings_follow(match)
 
 
-def _by_side(model: type[Side] | type[RoundSide], field: str, side_ids: Sequence[int],
+def _by_side(model: type[Side] | type[RoundSide], side_ids: Sequence[int],
              values: Sequence[int | Fraction]) -> Case:
     """``values`` (one per side, by index) for the rows of ``model``, in one UPDATE."""
     key = "pk" if model is Side else "side_id"
     return Case(*[When(**{key: side_id}, then=Value(score_decimal(value)))
                   for side_id, value in zip(side_ids, values, strict=True)],
-                output_field=model._meta.get_field(field))
+                output_field=DecimalField())

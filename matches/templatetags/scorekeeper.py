@@ -8,8 +8,9 @@ from fractions import Fraction
 
 from django import template
 from django.utils.html import format_html
+from django.utils.translation import pgettext
 
-from matches.models import Match
+from matches.models import FixtureStatus, Match
 from matches.presenters import show_score
 
 register = template.Library()
@@ -44,3 +45,27 @@ def fresh_key() -> str:
     """A new key for a form that must act once however often it is sent (a rematch's
     ``creation_key``), made when the page is drawn."""
     return str(uuid.uuid4())
+
+
+@register.filter
+def form_guide(letters: str) -> str:
+    """A form guide ("WWLDW": won, lost, drawn, oldest first) in the page's language; the
+    letters are kept as data (selectors, CSV) and only translated when shown."""
+    words = {"W": pgettext("form guide: won", "W"), "D": pgettext("form guide: drawn", "D"),
+             "L": pgettext("form guide: lost", "L")}
+    return "".join(words.get(letter, letter) for letter in letters)
+
+
+@register.filter
+def fixture_status(value: str) -> str:
+    """A fixture's stored status ("submitted", as its change log keeps it) in a word of
+    the page's language."""
+    words: dict[str, str] = {
+        FixtureStatus.SCHEDULED.value: pgettext("fixture status", "scheduled"),
+        FixtureStatus.POSTPONED.value: pgettext("fixture status", "postponed"),
+        FixtureStatus.VOID.value: pgettext("fixture status", "void"),
+        FixtureStatus.SUBMITTED.value: pgettext("fixture status", "submitted"),
+        FixtureStatus.CONFIRMED.value: pgettext("fixture status", "confirmed"),
+        FixtureStatus.DISPUTED.value: pgettext("fixture status", "disputed"),
+    }
+    return words.get(value, value)

@@ -20,6 +20,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
@@ -37,8 +38,8 @@ class SignUpForm(UserCreationForm[User]):
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "email")
-        labels = {"email": "E-mail address (optional)"}
-        help_texts = {"email": "Only used to send you a link if you forget your password."}
+        labels = {"email": _("E-mail address (optional)")}
+        help_texts = {"email": _("Only used to send you a link if you forget your password.")}
         widgets = {"email": forms.EmailInput(attrs={"autocomplete": "email"})}
 
 

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from matches import rules, selectors, services
+from matches import rules, rules_messages, selectors, services
 from matches.forms import whole_number
 from matches.models import (
     ROLE_RANK,
@@ -100,7 +100,8 @@ class SeasonForm(forms.Form):
         label=gettext_lazy("Count submitted results before the away captain confirms"),
         required=False)
     divisions = forms.CharField(label=gettext_lazy("Divisions, one a line"),
-                                initial="Division 1", widget=forms.Textarea(attrs={"rows": 2}))
+                                initial=gettext_lazy("Division 1"),
+                                widget=forms.Textarea(attrs={"rows": 2}))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -485,7 +486,7 @@ def _post(request: HttpRequest, season: Season, form: forms.Form,
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     except rules.RulesError as error:
-        messages.error(request, str(error))
+        messages.error(request, rules_messages.explain(error))
     else:
         messages.success(request, done)
     return redirect(season)

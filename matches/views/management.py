@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from matches import rules, selectors, services
+from matches import rules, rules_messages, selectors, services
 from matches.management_forms import RematchForm, RenameForm
 from matches.models import Change, Match, MatchStatus, ScorerGrant
 from matches.scoring_forms import WriteForm
@@ -119,7 +119,7 @@ def rename(request: HttpRequest, public_id: UUID) -> HttpResponse:
             for field, errors in error.error_dict.items():
                 form.add_error(field if field in form.fields else None, errors)
         except rules.RulesError as error:  # an abandoned match
-            form.add_error(None, str(error))
+            form.add_error(None, rules_messages.explain(error))
         else:
             if change is None:
                 messages.info(request, _("No name changed."))
@@ -191,4 +191,6 @@ def _page(match: Match) -> dict[str, object]:
 
 
 def _messages(error: Exception) -> str:
+    if isinstance(error, rules.RulesError):
+        return rules_messages.explain(error)
     return "; ".join(getattr(error, "messages", [str(error)]))

@@ -33,6 +33,7 @@ from django_htmx.middleware import HtmxDetails
 from matches import engine_cache, match_page, presenters, rules, scorepad, selectors, services
 from matches.forms import whole_number
 from matches.models import Change, Match, MatchStatus, RoundMode, ScorerGrant
+from matches.rules_messages import explain
 from matches.scoring_forms import (
     MAX_PLAYERS,
     CallForm,
@@ -89,7 +90,7 @@ def match_new(request: HttpRequest) -> HttpResponse:
                 created_by=request.user, creation_key=data["creation_key"],
                 phone=phone_label(request))
         except rules.RulesError as error:
-            form.add_error(None, str(error))
+            form.add_error(None, explain(error))
         except ValidationError as error:  # e.g. names the database folds to one
             form.add_error("player_0", error.messages)
         else:
@@ -301,8 +302,11 @@ def restore(request: HttpRequest, public_id: UUID) -> HttpResponse:
     except services.OutOfDate as stale:
         messages.warning(request, str(stale))
         return redirect("matches:history", public_id=match.public_id)
-    except (rules.RulesError, ValidationError) as error:
-        messages.error(request, "; ".join(getattr(error, "messages", [str(error)])))
+    except rules.RulesError as error:
+        messages.error(request, explain(error))
+        return redirect("matches:history", public_id=match.public_id)
+    except ValidationError as error:
+        messages.error(request, "; ".join(error.messages))
         return redirect("matches:history", public_id=match.public_id)
     if not change.replayed:
         messages.success(request, _("Restored version %(version)s (now version %(now)s).")
@@ -467,7 +471,7 @@ def _act(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, form
             messages.warning(request, str(stale))  # nothing applied to an unseen table
             selected = None
         except rules.RulesError as exc:
-            error = str(exc)
+            error = explain(exc)  # in the reader's language (matches/rules_messages.py)
         else:
             if change.replayed:
                 messages.info(request, _("Already recorded: %(what)s.")

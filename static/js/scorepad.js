@@ -26,7 +26,9 @@
     form.querySelector(".pick-hint").hidden = true;
     var refused = form.querySelector(".pick-refused");
     refused.hidden = !!set;
-    refused.textContent = set ? "" : tile + " has no open end to join.";
+    // the page gives the words in its language, "{tile}" standing for the tile
+    refused.textContent = set ? "" : (refused.dataset.refusedText || "{tile} has no open end to join.")
+      .replace("{tile}", tile);
     if (set) { refused.removeAttribute("role"); } else { refused.setAttribute("role", "alert"); }
     form.elements.tile.value = set ? tile : "";
     markTargets(set);
@@ -74,7 +76,8 @@
     box.style.setProperty("--board-height", box.dataset.height + "px");
     box.classList.toggle("zoomed", on);
     button.setAttribute("aria-pressed", on ? "true" : "false");
-    button.textContent = on ? "Fit board" : "Enlarge board";
+    button.textContent = on ? (button.dataset.fitText || "Fit board")
+      : (button.dataset.enlargeText || "Enlarge board");
     if (on) { showNewest(box); }
   }
 
@@ -113,7 +116,8 @@
     var ends = calledState(form);
     var text = document.getElementById("called-sum");
     if (!text) { return; }
-    if (!ends.length) { text.textContent = "No end yet"; return; }
+    // the words come from the page, in its language (data-*-text on #called-sum)
+    if (!ends.length) { text.textContent = text.dataset.noneText || "No end yet"; return; }
     var sum = 0;
     var words = ends.map(function (end) {
       sum += end.double ? end.value * 2 : end.value;
@@ -122,8 +126,9 @@
     var table = form.dataset.points.split(",");
     var points = sum < table.length ? parseInt(table[sum], 10) : 0;
     var bonus = form.elements.goes_out.checked ? parseInt(form.dataset.bonus, 10) : 0;
-    text.textContent = "Ends " + words.join(" + ") + " = " + sum + " → " + points +
-      (bonus ? " + " + bonus + " for going out" : "");
+    text.textContent = (text.dataset.endsText || "Ends {ends}").replace("{ends}", words.join(" + ")) +
+      " = " + sum + " → " + points + (bonus ? " + " + (text.dataset.bonusText ||
+        "{bonus} for going out").replace("{bonus}", bonus) : "");
   }
 
   function keypad(key) {
@@ -189,6 +194,48 @@
     shownVersion = null;
   });
 
+  // -- after a swap: the focus and the spoken result ------------------------------------
+  // htmx swaps #live whole, so the control just used is gone and the focus would fall
+  // back to the page's start: it goes to the next thing to do instead (htmx itself keeps
+  // it on a control with an id that is still there). A live region that arrives with its
+  // text is not read out by every screen reader, so #status's news is said again by
+  // #announcer, which stays on the page: the result of a tap, or a message.
+
+  var NEXT_CONTROLS = [".picker a.pick.selected", ".picker a.pick.playable",
+                       ".keypad:not([hidden]) .key", "#settle-form input:not([type=hidden])",
+                       "#round-form input:checked", "#thumb-bar button"];
+  var before = null;  // {focused, version} from the swap's start, until it settles
+  document.addEventListener("htmx:beforeSwap", function () {
+    var pad = document.getElementById("scorepad");
+    var live = document.getElementById("live");
+    before = {focused: !!(pad && pad.contains(document.activeElement)),
+              version: live ? parseInt(live.dataset.version, 10) : null};
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!before) { return; }  // each swap once (an out-of-band swap settles too)
+    var was = before;
+    before = null;
+    var focused = document.activeElement;
+    if (was.focused && (!focused || focused === document.body)) {
+      for (var i = 0; i < NEXT_CONTROLS.length; i++) {
+        var next = document.querySelector("#scorepad " + NEXT_CONTROLS[i]);
+        if (next) { next.focus({preventScroll: true}); break; }
+      }
+    }
+    var announcer = document.getElementById("announcer");
+    var status = document.getElementById("status");
+    var live = document.getElementById("live");
+    if (!announcer || !status) { return; }
+    var recorded = live && was.version !== null &&
+      parseInt(live.dataset.version, 10) > was.version;
+    var said = recorded ? [status] : status.querySelectorAll(".message");
+    var text = Array.prototype.map.call(said, function (el) { return el.textContent; })
+      .join(" ").replace(/\s+/g, " ").trim();
+    if (!text) { return; }
+    announcer.textContent = "";  // the same words twice are news twice
+    setTimeout(function () { announcer.textContent = text; }, 100);
+  });
+
   // -- a lost answer must not leave the scorer guessing ---------------------------------
   // Every tap carries its own key, so the page asks the server whether that key was
   // recorded (once the connection is back) and shows the table as it stands with the
@@ -208,6 +255,7 @@
     });
   }
   function lost(event) {
+    if (event.detail.queued) { return; }  // offline.js keeps the tap and sends it again
     var params = event.detail.requestConfig && event.detail.requestConfig.parameters;
     var key = params && (params.get ? params.get("key") : params.key);
     showBanner(true);

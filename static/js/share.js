@@ -13,15 +13,20 @@
     button.dataset.ready = "true";
     var status = document.getElementById("share-status");
     var url = new URL(button.dataset.shareUrl, document.baseURI).href;
-    button.textContent = navigator.share ? "Share link" : "Copy link";
+    // the words come from the page, in its language (data-*-text, _match_end.html)
+    button.textContent = navigator.share ? (button.dataset.shareText || "Share link")
+      : (button.dataset.copyText || "Copy link");
     button.hidden = false;
     button.addEventListener("click", function () {
       if (navigator.share) {
         navigator.share({title: button.dataset.shareTitle, url: url}).catch(function () {});
       } else {
         navigator.clipboard.writeText(url).then(function () {
-          status.textContent = "Link copied.";
-        }, function () { status.textContent = "Could not copy: hold the link to copy it."; });
+          status.textContent = button.dataset.copiedText || "Link copied.";
+        }, function () {
+          status.textContent = button.dataset.copyFailedText ||
+            "Could not copy: hold the link to copy it.";
+        });
       }
     });
   }

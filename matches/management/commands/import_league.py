@@ -4,14 +4,15 @@ naming the fixture or field; the command exits 1 when any was refused."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from matches import rules, services
+from matches import services
 from matches.models import Club
+from matches.rules import league as league_rules
 
 
 class Command(BaseCommand):
@@ -28,13 +29,14 @@ class Command(BaseCommand):
         refused = 0
         for name in options["files"]:
             try:
-                document = json.loads(Path(name).read_text("utf-8"))
-                if not isinstance(document, dict):
-                    raise rules.RulesError("the document is not a JSON object")
+                document = league_rules.loads(Path(name).read_bytes())
                 season = services.league_import(club=club, document=document)
             except (OSError, ValueError) as error:  # RulesError is a ValueError too
                 refused += 1
                 self.stderr.write(f"{name}: refused: {error}")
+            except ValidationError as error:  # a value the database cannot hold
+                refused += 1
+                self.stderr.write(f"{name}: refused: {'; '.join(error.messages)}")
             else:
                 self.stdout.write(f"{name}: stored as season {season.slug!r} "
                                   f"({season.divisions.get().entrants.count()} entrants, "

@@ -306,9 +306,28 @@ def _cut_short(lines: list[str]) -> tuple[list[str], str]:
     return lines[:-1], rf"ends at line {len(lines) - 1} without its end line"
 
 
+def _deep(lines: list[str]) -> tuple[list[str], str]:
+    lines[2] = '{"type": "club", "x": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    return lines, r": line 3: not a JSON object: it nests deeper than 32 levels\. Nothing was"
+
+
+def _huge_number(lines: list[str]) -> tuple[list[str], str]:
+    lines[1] = lines[1][:-1] + ',"id":' + "9" * 5000 + "}"
+    return lines, (r": line 2: not a JSON object: a number in it has thousands of digits\. "
+                   r"Nothing was")
+
+
+def _nul(lines: list[str]) -> tuple[list[str], str]:
+    doc = json.loads(lines[1])
+    doc["username"] = "own\x00er"
+    lines[1] = json.dumps(doc)
+    return lines, (r": line 2: not a JSON object: a text in it holds a NUL character "
+                   r"\(\\u0000\), which cannot be stored\. Nothing was")
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("corrupt", [_bad_json, _unknown_format, _refused_record,
-                                     _other_history, _cut_short])
+                                     _other_history, _cut_short, _deep, _huge_number, _nul])
 def test_a_corrupted_file_is_refused_naming_the_line_and_stores_nothing(small_site, tmp_path,
                                                                         corrupt):
     path = tmp_path / "site.jsonl"

@@ -7,6 +7,7 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
 
 from matches import services
 from matches.models import Fixture, Season
@@ -48,4 +49,50 @@ def test_a_refused_document_names_the_fixture_and_stores_nothing(club, tmp_path)
         call_command("import_league", club.slug, str(path), stderr=err)
     assert exit_.value.code == 1
     assert "fixture 2" in err.getvalue()
+    assert Season.objects.count() == 0 and Fixture.objects.count() == 0
+
+
+def _spec(**changes: object) -> str:
+    document = json.loads(json.dumps(SPEC_DOCUMENT))
+    document.update(changes)
+    return json.dumps(document)
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('{"a":' * 100_000 + "1" + "}" * 100_000,
+     "not a league record: it nests deeper than 32 levels"),
+    (_spec(name=json.loads("[" * 40 + "]" * 40)),
+     "not a league record: it nests deeper than 32 levels"),
+    (_spec()[:-1] + ', "x": ' + "9" * 5000 + "}",
+     "not a league record: a number in it has thousands of digits"),
+    (_spec(name="Monday\x00League"),
+     "a text in the league record holds a NUL character (\\u0000), which cannot be stored"),
+    ("[1, 2]", "a league record is a JSON object"),
+    ("\x00", "not valid JSON: Expecting value: line 1 column 1 (char 0)"),
+    (_spec(adjustments=[{"entrant": "Bowes Dragons", "points": 10**29, "reason": "late"}]),
+     "Ensure this value is less than or equal to {IntegerField}."),
+    (_spec(fixtures=[{"home": "Royal Oak A", "away": "Bowes Dragons",
+                      "result": [10**29, 1]}]),
+     "Ensure this value is less than or equal to {PositiveSmallIntegerField}."),
+    (_spec(fixtures=[{"home": "Royal Oak A", "away": "Bowes Dragons", "result": [1, 0],
+                      "games": [[10**29, 1]]}]),
+     "Ensure this value is less than or equal to {PositiveIntegerField}."),
+    (_spec(entrants=[{"name": "Royal Oak A" * 100}, {"name": "Bowes Dragons"}],
+           fixtures=[], adjustments=[]),
+     "Ensure this value has at most 80 characters (it has 1100)."),
+])
+def test_a_hostile_league_document_is_refused_and_stores_nothing(club, tmp_path, text,
+                                                                 message):
+    """The league loader reads as the record reader does (rules.record.read_json), and
+    a number beyond what the database holds is refused by its field."""
+    message = message.format_map({kind: connection.ops.integer_field_range(kind)[1]
+                                  for kind in ("IntegerField", "PositiveIntegerField",
+                                               "PositiveSmallIntegerField")})
+    path = tmp_path / "hostile.json"
+    path.write_text(text, "utf-8")
+    err = StringIO()
+    with pytest.raises(SystemExit) as exit_:
+        call_command("import_league", club.slug, str(path), stderr=err)
+    assert exit_.value.code == 1
+    assert f"{path}: refused: " in err.getvalue() and message in err.getvalue()
     assert Season.objects.count() == 0 and Fixture.objects.count() == 0

@@ -92,7 +92,7 @@ def test_event_record_stores_the_play_and_its_award():
 
     event = match.events.get()
     assert (change.version, change.kind, change.description) == (2, "play",
-                                                                  "Olena's 5-5 (the opening)")
+                                                                  "Olena opened with 5-5")
     assert (event.number, event.seat, event.kind, event.tile, event.at) == \
         (1, 0, "play", "5-5", "")
     assert (event.end_sum, event.points) == (10, 10)
@@ -248,7 +248,7 @@ def test_a_miscalled_placement_is_recorded_with_the_rules_points_and_the_call_ke
     event = match.events.get(tile="0-5")
     assert (event.points, event.claim, event.miscall) == (10, None, 15)
     assert change.miscall == "claim 15 differs from the 10 the rules give (end sum 10)"
-    assert change.description == ("Taras's 0-5 on 5-5:5 (miscalled: claim 15 differs from "
+    assert change.description == ("Taras played 0-5 on 5-5:5 (miscalled: claim 15 differs from "
                                   "the 10 the rules give (end sum 10))")
     assert match.sides.get(index=1).score == 10
     assert_cache_equals_replay(match)
@@ -392,7 +392,7 @@ def test_record_import_stores_a_record_or_says_why_it_was_refused(django_user_mo
     stored = Match.objects.get()
     assert outcomes[0] == (stored, None) and stored.created_by == user
     assert outcomes[1][0] is None and str(outcomes[1][1]).startswith("not valid JSON: ")
-    assert outcomes[2] == (None, "round 1, event 2: it is seat 1's turn, not seat 0's")
+    assert outcomes[2] == (None, "round 1, event 2: seat 1 is to play, not seat 0")
     assert outcomes[3] == (None, "Ensure this value has at most 60 characters (it has 200).")
 
 
@@ -477,7 +477,7 @@ def test_play_draw_and_pass_are_refused_for_a_seat_whose_turn_it_is_not():
                                        claim=10)
     event = live(match.events).order_by("-number").first()
     assert (event.seat, event.points, event.end_sum) == (0, 10, 10)
-    assert change.description == "Olena's 0-5 on 5-5:5"
+    assert change.description == "Olena played 0-5 on 5-5:5"
     with pytest.raises(rules.BoneyardNotEmpty, match="Taras cannot pass while the boneyard "
                                                      "holds 21 tiles"):
         services.pass_record(match=match, seat=1)

@@ -34,7 +34,7 @@ OTHER = simulated_record(rules.FIVE_UP, 3, seed=36)
 TURN_ORDER = {"format": "domino-match/1", "game": "all-fives", "players": ["A", "B"],
               "rounds": [{"starter": 0, "events": [{"seat": 0, "play": "5-5"},
                                                    {"seat": 0, "play": "5-6", "at": "5-5:5"}]}]}
-TURN_ORDER_ERROR = "round 1, event 2: it is seat 1's turn, not seat 0's"
+TURN_ORDER_ERROR = "round 1, event 2: seat 1 is to play, not seat 0"  # as the page says it
 IMPORT_URL = "/import/"
 
 

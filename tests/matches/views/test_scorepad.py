@@ -125,7 +125,7 @@ def test_new_match_keeps_fives_and_threes_options(client):
     ({"player_0": "Olena"}, "player_0", "at least two"),
     ({"player_0": "Olena", "player_1": "olena"}, "player_0", "different name"),
     ({"player_0": "A", "player_1": "B", "player_2": "C", "player_3": "D", "player_4": "E"},
-     "player_0", "all-fives is for 2 to 4 players, not 5"),
+     "player_0", "All Fives is for 2 to 4 players, not 5"),
     ({"player_0": "A", "player_1": "B", "hand_size": "20"}, "hand_size",
      "hand_size x 2 players <= 28 tiles, not 20"),
     ({"player_0": "A", "player_1": "B", "starter": "5"}, "starter", "one of the players"),
@@ -234,7 +234,7 @@ def test_a_repeated_tap_after_a_dropped_connection_is_not_applied_twice(client):
     tap = {**w(match, turn=True), "tiles": "2"}
     client.post(scorer_url(match, "draw"), tap, **HTMX)
     html = client.post(scorer_url(match, "draw"), tap, **HTMX).content.decode()
-    assert "Already recorded: Taras&#x27;s draw of 2." in html
+    assert "Already recorded: Taras drew 2." in html
     assert Event.objects.filter(kind="draw").count() == 1
     # the same page's other tap, made on the version it showed, is refused as stale
     stale = {**tap, "key": str(uuid.uuid4())}
@@ -276,7 +276,7 @@ def test_undo_steps_back_into_the_previous_round(client):
     join(client, match)
     for expected, what in ((["20", "10"], "the start of the round"),
                            (["10", "10"], "the round&#x27;s settlement"),
-                           (["10", "10"], "Olena&#x27;s 5-6 on 5-5:5")):
+                           (["10", "10"], "Olena played 5-6 on 5-5:5")):
         # the round start, then the settlement, then the last tile of round 1
         html = client.post(scorer_url(match, "undo"), w(match),
                            **HTMX).content.decode()
@@ -391,7 +391,7 @@ def test_the_next_round_after_a_domino_is_started_by_the_finisher(client):
     assert "<strong>Olena</strong> placed the last tile and starts." in html
     html = client.post(scorer_url(match, "round"), {**w(match), "mode": "tracked"},
                        **HTMX).content.decode()
-    assert "<strong>Olena</strong>'s turn" in html and "Drawn by lots" not in html
+    assert "Turn: <strong>Olena</strong>" in html and "Drawn by lots" not in html
 
 
 def test_the_phone_that_started_a_match_finds_its_scorer_link_on_the_home_page(client):

@@ -70,7 +70,7 @@ def test_a_retried_undo_does_not_take_back_another_phones_tile(table):
 
     html = a.post(url(table, "undo"), undo, **HTMX).content.decode()  # A's retry
 
-    assert "Already recorded: Olena&#x27;s 5-5 (the opening)." in html
+    assert "Already recorded: Olena opened with 5-5." in html
     assert tiles_on_table(table) == ["6-6"]
     table.refresh_from_db()
     assert table.version == 4
@@ -137,7 +137,7 @@ def test_the_page_resyncs_and_says_whether_the_lost_tap_was_recorded(table):
     a.post(url(table, "play"), recorded, **HTMX)
 
     html = a.get(url(table, "scorepad") + f"?sync={recorded['key']}", **HTMX).content.decode()
-    assert "Your last tap was recorded: Olena&#x27;s 5-5 (the opening)." in html
+    assert "Your last tap was recorded: Olena opened with 5-5." in html
 
     html = a.get(url(table, "scorepad") + f"?sync={uuid.uuid4()}", **HTMX).content.decode()
     assert "Your last tap was not recorded." in html
@@ -158,9 +158,9 @@ def test_undo_is_recorded_and_the_history_shows_who_took_back_what(table):
     event = table.events.get()
     undo = table.changes.get(kind="undo")
     assert event.undone_by == undo and undo.grant is not None
-    assert undo.description == "Olena's 5-5 (the opening)"
+    assert undo.description == "Olena opened with 5-5"
     html = a.get(url(table, "history")).content.decode()
-    assert "<strong>Undo</strong>: Olena&#x27;s 5-5 (the opening)" in html
+    assert "<strong>Undo</strong>: Olena opened with 5-5" in html
     assert undo.grant.label in html
     # the exported record and every replay leave the undone tile out
     assert selectors.match_record(table)["rounds"][0].get("events", []) == []

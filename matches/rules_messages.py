@@ -1,0 +1,420 @@
+"""The rules engine's words in the reader's language.
+
+The engine (``matches.rules``, no Django there) says what went wrong as a stable code
+and its parameters (:class:`~matches.rules.RulesError`'s ``code`` and ``params``), and
+writes its settlement steps and refused awards as :class:`~matches.rules.errors.Message`
+values the same way; ``str()`` of either is English. This module maps each code to a
+translatable text with the same named placeholders and renders it in the active
+language: :func:`explain` for an error, :func:`say` for a message. An error made
+outside the engine, or a code not listed here, falls back to its own ``str()``.
+
+Every code in :data:`matches.rules.errors.MESSAGES` has a template here, with the same
+placeholders (tests/matches/test_rules_messages.py checks both).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Final
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext, ngettext, pgettext
+from django.utils.translation import gettext_lazy as _
+
+from matches import rules
+from matches.rules.errors import Message, Param
+from matches.rules.record import RecordInvalid
+
+StrOrPromise = str | Promise
+
+TEMPLATES: Final[dict[str, StrOrPromise]] = {
+    "tile_pips": _('%(a)s-%(b)s is not a tile (pips are whole numbers from 0)'),
+    "not_a_tile": _('%(text)s is not a tile (write it as a-b)'),
+    "tile_not_in_set": _('tile %(tile)s is not in the %(set)s set'),
+    "value_not_in_set": _('%(value)s is not a value of the %(set)s set'),
+    "not_an_attachment_point": _('%(text)s is not an attachment point (write it as c-d:v)'),
+    "not_a_scoring_end": _('%(text)s is not a scoring end (a value, or d-d for a double)'),
+    "tile_on_table": _('tile %(tile)s is already on the table'),
+    "opening_attached": _(
+        '%(tile)s is the opening tile; there is nothing to attach it to at %(at)s'),
+    "needs_attachment_point": _('tile %(tile)s needs an attachment point (c-d:v)'),
+    "point_tile_not_on_table": _('attachment point %(at)s: tile %(end_tile)s is not on the table'),
+    "point_no_such_end": _('attachment point %(at)s: tile %(end_tile)s has no %(value)s end'),
+    "tile_cannot_join": _('tile %(tile)s has no %(value)s to join %(at)s'),
+    "spinner_full": _(
+        'cannot join %(tile)s at %(at)s: spinner %(double)s has both line sides and both flanks '
+        'filled'),
+    "double_full": _(
+        'cannot join %(tile)s at %(at)s: double %(double)s is not a spinner and both its line '
+        'sides are filled'),
+    "end_taken": _(
+        'cannot join %(tile)s at %(at)s: the %(value)s end of %(end_tile)s is already taken'),
+    "option_not_for_game": _('option %(option)s does not apply to %(game)s'),
+    "option_set": _('option set must be one of %(choices)s, not %(value)s'),
+    "option_deal": _("option deal must be 'full' or 'short', not %(value)s"),
+    "option_flag": _('option %(option)s must be true or false, not %(value)s'),
+    "option_divisors": _(
+        'option divisors must be a list of different whole numbers of at least 2, not %(value)s'),
+    "option_positive": _('option %(option)s must be a positive integer, not %(value)s'),
+    "option_target_max": _('option target must be at most %(most)s, not %(value)s'),
+    "option_hand_size": _(
+        'option hand_size must be a positive integer with hand_size x %(players)s players <= '
+        '%(tiles)s tiles, not %(value)s'),
+    "unknown_game": _('unknown game %(value)s (expected one of %(choices)s)'),
+    "nothing_to_undo": _('there is nothing to undo'),
+    "seat_not_at_table": _('seat %(seat)s is not at this table (seats 0 to %(last)s)'),
+    "match_won_no_round": _('the match was already won; no round may follow'),
+    "match_won_no_event": _('the match was already won; no event may follow'),
+    "match_won_no_count": _('the match was won during this round; it takes no hands or pips'),
+    "round_not_settled": _(
+        'round %(round)s has ended but is not settled: give its hands or pips first'),
+    "round_not_ended": _('round %(round)s has not ended'),
+    "starter_needed": _('a tracked round needs a starter'),
+    "wrong_starter": _(
+        '%(required)s placed the last tile of round %(round)s and must start, not %(starter)s'),
+    "no_round": _('no round is in play: start a round first'),
+    "round_ended": _('the round already ended (%(end)s)'),
+    "round_is_tracked": _('this round is tracked: enter the tile played, not its ends'),
+    "round_is_called": _('this round is called: enter the scoring ends of each scoring placement'),
+    "not_your_turn": _("%(turn)s is to play, not %(who)s"),
+    "opens_with_play": _('the round opens with a play: %(who)s places the first tile'),
+    "drawing_off": _('drawing is off in this match: there is no boneyard'),
+    "draw_count": _('a draw is of 1 tile or more, not %(count)s'),
+    "draw_too_many": _('%(who)s cannot draw %(count)s: the boneyard holds %(boneyard)s'),
+    "call_no_ends": _('a called placement lists at least one scoring end'),
+    "end_not_double_of_set": _("end '%(end)s' is not a double of the set"),
+    "duplicate_end": _('end %(end)s is listed twice: the set has one %(end)s'),
+    "claim_mismatch": _(
+        'claim %(claim)s differs from the %(total)s the rules give (end sum %(end_sum)s)'),
+    "no_round_to_settle": _('no round is waiting to be settled'),
+    "round_not_over": _(
+        'the round has not ended: it ends by itself when a hand is empty or every seat has passed'),
+    "count_required": _('the round ended (%(end)s); its hands or pips are required'),
+    "settled_when_ended": _(
+        'round %(round)s was settled when it ended: remaining tiles score nothing in %(game)s'),
+    "hands_and_pips": _('give hands or pips, not both'),
+    "went_out_last_call": _('%(who)s went out with the last call; the result must say so'),
+    "result_domino_differs": _("the round ended with %(who)s's domino, not as given"),
+    "result_blocked_differs": _('the round ended blocked, not as given'),
+    "result_needed": _('a called round needs its result: who went out, or blocked'),
+    "mark_going_out": _(
+        "in %(game)s the last call of the round is %(who)s's going-out placement; mark it as "
+        "going out"),
+    "hands_empty": _('hands: %(who)s did not go out, so holds at least one tile'),
+    "hands_not_in_set": _('hands: %(who)s shows %(tile)s, which is not in the %(set)s set'),
+    "hands_on_table": _('hands: %(who)s shows %(tile)s, which is on the table'),
+    "hands_shown_twice": _('hands: %(who)s shows %(tile)s and %(other)s also shows it'),
+    "pips_negative": _('pips: %(who)s cannot hold %(total)s pips'),
+    "pips_went_out": _('pips: %(who)s went out and cannot hold %(total)s pips'),
+    "pips_one_tile": _('pips: no unseen tile has %(total)s pips (%(who)s)'),
+    "pips_unseen": _('pips: no unseen tiles add up to %(total)s (%(who)s)'),
+    "pips_deal_one": _('pips: no way to deal the unseen tiles so that %(who)s holds %(total)s'),
+    "pips_deal": _(
+        'pips: no way to deal the unseen tiles so that %(names)s hold %(totals)s together'),
+    "step_pips": _('%(side)s: %(total)s pips'),
+    "step_pips_sum": _('%(side)s: %(shown)s = %(total)s pips'),
+    "step_went_out": _('%(side)s went out and wins the round'),
+    "step_blocked_lowest": _('blocked: %(side)s has the lowest total and wins the round'),
+    "step_blocked_tie": _('blocked: %(first)s and %(second)s tie for lowest'),
+    "step_split": _('split equally: %(points)s each'),
+    "step_no_award": _('blocked with equal lowest totals: no remainder award'),
+    "step_opponents_pips": _("opponents' pips: %(pips)s"),
+    "step_scores": _('%(side)s scores %(points)s'),
+    "step_multiple": _('%(pips)s is a multiple of 5'),
+    "step_rounds_down": _('%(pips)s rounds down to %(rounded)s (remainder %(remainder)s)'),
+    "step_rounds_up": _('%(pips)s rounds up to %(rounded)s (remainder %(remainder)s)'),
+    "step_deduct_multiple": _('%(side)s: %(pips)s is a multiple of 5, −%(cost)s'),
+    "step_deduct_down": _(
+        '%(side)s: %(pips)s rounds down to %(rounded)s (remainder %(remainder)s), −%(cost)s'),
+    "step_deduct_up": _(
+        '%(side)s: %(pips)s rounds up to %(rounded)s (remainder %(remainder)s), −%(cost)s'),
+    "step_no_deduction_multiple": _('%(side)s: %(pips)s is a multiple of 5, no deduction'),
+    "step_no_deduction_down": _(
+        '%(side)s: %(pips)s rounds down to %(rounded)s (remainder %(remainder)s), no deduction'),
+    "step_nothing_remaining": _('remaining tiles score nothing'),
+    "refused_overshoot": _(
+        '%(total)s would take %(side)s from %(score)s past the target %(target)s'),
+    "record_digits": _('not a match record: a number in it has thousands of digits'),
+    "record_nul": _('a text in the record holds a NUL character (\\u0000), which cannot be stored'),
+    "invalid_json": _('not valid JSON: %(error)s'),
+    "record_not_object": _('a match record is a JSON object'),
+    "record_format": _('format must be %(expected)s, not %(value)s'),
+    "record_players": _('players must be a list of names'),
+    "record_player_nul": _(
+        'players: a name holds a NUL character (\\u0000), which cannot be stored'),
+    "record_options": _('options must be an object'),
+    "record_rounds": _('rounds must be a list'),
+    "record_round_object": _('a round is an object'),
+    "record_mode": _("mode must be 'ends' (a called round) or absent, not %(value)s"),
+    "record_starter": _('starter must be a seat number, not %(value)s'),
+    "record_events": _('events must be a list'),
+    "record_going_out_seat": _(
+        "the round ended with %(who)s's domino, so the last call must be that seat's going-out "
+        "placement, not %(other)s's"),
+    "record_going_out_last": _(
+        'a called round that ends in a domino lists the going-out placement last'),
+    "record_won_no_count": _('the match was won during this round; hands and pips are refused'),
+    "record_not_ended_count": _('the round has not ended; hands and pips are refused'),
+    "record_not_ended_next": _('the round has not ended, yet another round follows'),
+    "record_result_seat": _('result: seat %(seat)s is not at this table'),
+    "record_result": _('result must be {"domino": seat} or {"blocked": true}, not %(value)s'),
+    "record_event_seat": _('an event needs a seat'),
+    "record_seat_type": _('seat must be an integer, not %(value)s'),
+    "record_claim": _('claim must be a number of points, not %(value)s'),
+    "record_event_object": _('an event is an object'),
+    "record_event_kind": _('an event is exactly one of play, draw or pass'),
+    "record_takes_no": _('%(kind)s takes no %(field)s'),
+    "record_draw": _('draw must be a whole number of tiles from 1, not %(value)s'),
+    "record_pass": _('pass must be true, not %(value)s'),
+    "record_ends": _('a called placement lists its scoring ends ("ends")'),
+    "record_hands": _('hands must be a list of tile lists, one per seat'),
+    "record_pips": _('pips must be a list of pip totals, one per seat'),
+    "record_pips_value": _('pips: %(value)s is not a whole number'),
+    "record_unknown_field": _('unknown field %(field)s in the record'),
+    "round_unknown_field": _('unknown field %(field)s in a round'),
+    "event_unknown_field": _('unknown field %(field)s in an event'),
+    "league_not_object": _('a league record is a JSON object'),
+    "league_unknown_field": _('unknown field %(field)s in the league record'),
+    "league_digits": _('not a league record: a number in it has thousands of digits'),
+    "league_nul": _('a text in the league record holds a NUL character (\\u0000), which '
+                    'cannot be stored'),
+    "unknown_field": _('unknown field %(field)s'),
+    "missing": _('is missing'),
+    "league_format": _('must be %(expected)s, not %(value)s'),
+    "must_be_list": _('must be a list, not %(value)s'),
+    "must_be_object": _('must be an object, not %(value)s'),
+    "blank_text": _('must be non-blank text, not %(value)s'),
+    "whole_number": _('must be a whole number from 0, not %(value)s'),
+    "entrant_name_taken": _(
+        '%(name)s is already the name of entrants[%(place)s] (names are compared '
+        'case-insensitively)'),
+    "entrant_players": _('must be a list of non-blank names, not %(value)s'),
+    "walkover_pair": _('must be [w, l], two whole numbers from 0, not %(value)s'),
+    "walkover_order": _('w must be more than l, not %(value)s'),
+    "bonus_object": _('must be an object with margin and points, not %(value)s'),
+    "unknown_tiebreak": _('unknown tie-breaker %(value)s (expected one of %(choices)s)'),
+    "unknown_tiebreak_bare": _('unknown tie-breaker %(value)s'),
+    "tiebreak_twice": _('%(value)s is already listed at tiebreaks[%(place)s]'),
+    "home_is_away": _('home and away are both %(name)s'),
+    "fixture_no_outcome": _('needs exactly one of result, walkover, postponed or void, not none'),
+    "fixture_outcomes": _(
+        'needs exactly one of result, walkover, postponed or void, not %(found)s'),
+    "games_without_result": _('games go only with a result, not with %(kind)s'),
+    "result_pair": _('result must be [home, away], two whole numbers from 0, not %(value)s'),
+    "result_nil": _('result must have a game won, not [0, 0]'),
+    "walkover_side": _(
+        'walkover must be "home" or "away" (the side that turned up), not %(value)s'),
+    "must_be_true": _('%(kind)s must be true, not %(value)s'),
+    "games_list": _('games must be a list of [home, away] game scores, not %(value)s'),
+    "game_pair": _(
+        'games[%(place)s] must be [home, away], two whole numbers from 0, not %(value)s'),
+    "game_level": _('games[%(place)s] is level at %(home)s-%(away)s (a game has a winner)'),
+    "games_winners": _("the games' winners make %(home)s-%(away)s, not the result %(result)s"),
+    "adjustment_points": _('must be a whole number other than 0, not %(value)s'),
+    "side_missing": _('%(key)s is missing'),
+    "entrant_name_type": _("must be an entrant's name, not %(value)s"),
+    "side_name_type": _("%(key)s must be an entrant's name, not %(value)s"),
+    "not_an_entrant": _('%(name)s is not an entrant'),
+    "side_not_an_entrant": _('%(key)s %(name)s is not an entrant'),
+    "date_format": _('date must be a date as YYYY-MM-DD, not %(value)s'),
+    "legs": _('legs must be 1 or 2, not %(value)s'),
+    "every_days": _('every_days must be a whole number of days from 1, not %(value)s'),
+    "start_date": _('start must be a date, not %(value)s'),
+    "entrants_string": _('entrants must be a list of names, not the string %(value)s'),
+    "entrant_not_name": _('entrant %(place)s must be a name, not %(value)s'),
+    "entrant_no_name": _('entrant %(place)s has no name'),
+    "entrant_twice": _(
+        'entrant %(place)s %(name)s is already entered as %(other)s (names are compared '
+        'case-insensitively)'),
+    "too_few_entrants": _('a round robin needs at least 2 entrants, not %(count)s'),
+}
+
+PLURALS: Final[dict[str, tuple[str, Callable[[int], str]]]] = {
+    "players_range": ("high", lambda n: ngettext(
+        '%(game)s is for %(low)s to %(high)s player, not %(players)s',
+        '%(game)s is for %(low)s to %(high)s players, not %(players)s',
+        n)),
+    "players_range_set": ("high", lambda n: ngettext(
+        '%(game)s with %(set)s is for %(low)s to %(high)s player, not %(players)s',
+        '%(game)s with %(set)s is for %(low)s to %(high)s players, not %(players)s',
+        n)),
+    "boneyard_not_empty": ("boneyard", lambda n: ngettext(
+        '%(who)s cannot pass while the boneyard holds %(boneyard)s tile',
+        '%(who)s cannot pass while the boneyard holds %(boneyard)s tiles',
+        n)),
+    "call_too_many_ends": ("limit", lambda n: ngettext(
+        '%(game)s has at most %(limit)s scoring end, not %(count)s',
+        '%(game)s has at most %(limit)s scoring ends, not %(count)s',
+        n)),
+    "hands_count": ("given", lambda n: ngettext(
+        'hands: %(given)s hand given for %(seats)s seats',
+        'hands: %(given)s hands given for %(seats)s seats',
+        n)),
+    "hands_went_out": ("count", lambda n: ngettext(
+        'hands: %(who)s shows %(count)s tile, but went out',
+        'hands: %(who)s shows %(count)s tiles, but went out',
+        n)),
+    "hands_held": ("count", lambda n: ngettext(
+        'hands: %(who)s shows %(count)s tile but holds %(held)s',
+        'hands: %(who)s shows %(count)s tiles but holds %(held)s',
+        n)),
+    "pips_count": ("given", lambda n: ngettext(
+        'pips: %(given)s total given for %(seats)s seats',
+        'pips: %(given)s totals given for %(seats)s seats',
+        n)),
+    "pips_tiles": ("count", lambda n: ngettext(
+        'pips: no %(count)s unseen tile adds up to %(total)s (%(who)s)',
+        'pips: no %(count)s unseen tiles add up to %(total)s (%(who)s)',
+        n)),
+    "record_too_deep": ("depth", lambda n: ngettext(
+        'not a match record: it nests deeper than %(depth)s level',
+        'not a match record: it nests deeper than %(depth)s levels',
+        n)),
+    "league_too_deep": ("depth", lambda n: ngettext(
+        'not a league record: it nests deeper than %(depth)s level',
+        'not a league record: it nests deeper than %(depth)s levels',
+        n)),
+    "games_count": ("count", lambda n: ngettext(
+        'games lists %(count)s game score, not the %(expected)s of result %(result)s',
+        'games lists %(count)s game scores, not the %(expected)s of result %(result)s',
+        n)),
+}
+
+# Parameters that hold a seat's words: "seat 2" (a record replayed without names) is
+# said in the reader's language; a player's name stays as written.
+_WHO: Final = frozenset({"who", "turn", "required", "starter", "other", "side", "first",
+                         "second", "names"})
+_SEAT: Final = re.compile(r"\bseat (\d+)\b")
+_FIXTURE: Final = re.compile(r"fixture (\d+)")
+
+
+def _game_names() -> dict[str, StrOrPromise]:
+    return {"all-fives": _("All Fives"), "five-up": _("Five Up"),
+            "fives-and-threes": _("Fives and Threes")}
+
+
+def _set_names() -> dict[str, StrOrPromise]:
+    return {"double-six": _("double-six"), "double-nine": _("double-nine"),
+            "double-twelve": _("double-twelve")}
+
+
+def _round_ends() -> dict[str, StrOrPromise]:
+    return {"domino": pgettext("how a round ended", "domino"),
+            "blocked": pgettext("how a round ended", "blocked")}
+
+
+def listed(items: tuple[str, ...] | list[str]) -> str:
+    """Items as the reader's language lists them: "a", "a and b", "a, b and c"."""
+    if len(items) < 2:
+        return "".join(items)
+    return gettext("%(items)s and %(last)s") % {"items": ", ".join(items[:-1]),
+                                                "last": items[-1]}
+
+
+def _seat_words(text: str) -> str:
+    return _SEAT.sub(lambda found: gettext("seat %(number)s") % {"number": found[1]}, text)
+
+
+def _shown(key: str, value: Param) -> str | int:
+    """One parameter as the reader's language shows it."""
+    if isinstance(value, tuple):
+        items = [_seat_words(item) for item in value] if key in _WHO else list(value)
+        return listed(items)
+    if isinstance(value, int):
+        return value
+    if key in _WHO:
+        return _seat_words(value)
+    if key == "game":
+        return str(_game_names().get(value, value))  # not the engine's slug
+    if key == "set":
+        return str(_set_names().get(value, value))
+    if key == "end":
+        return str(_round_ends().get(value, value))
+    return value
+
+
+def render(code: str, params: Mapping[str, Param]) -> str | None:
+    """The text of ``code`` in the active language, or None if the code has none."""
+    shown = {key: _shown(key, value) for key, value in params.items()}
+    plural = PLURALS.get(code)
+    if plural is not None:
+        key, template = plural
+        count = params.get(key)
+        return template(count if isinstance(count, int) else 2) % shown
+    single = TEMPLATES.get(code)
+    if single is None:
+        return None
+    return str(single) % shown
+
+
+def say(message: Message) -> str:
+    """Words the engine wrote for display (a settlement step, a refused award)."""
+    text = render(message.code, message.params)
+    return text if text is not None else str(message)
+
+
+def steps(settlement: rules.Settlement | None) -> list[str]:
+    """A round's settlement steps in the reader's language (none before it is settled)."""
+    return [say(step) for step in settlement.messages] if settlement is not None else []
+
+
+def refusal(award: rules.Award) -> str | None:
+    """Why an award did not count, in the reader's language; None if it counted."""
+    if award.refusal is not None:
+        return say(award.refusal)
+    return award.refused
+
+
+def reason(error: rules.RulesError) -> str:
+    """What is wrong, without where (a record's round and event, a league's field)."""
+    text = render(error.code, error.params) if error.code else None
+    if text is None:
+        return str(getattr(error, "reason", error))
+    field = getattr(error, "field", None)
+    if field == "hands":
+        text = gettext("hands: %(message)s") % {"message": text}
+    elif field:
+        text = f"{field}: {text}"
+    return text
+
+
+def explain(error: rules.RulesError) -> str:
+    """A rules error as the reader's language says it, where included.
+
+    Falls back to ``str(error)`` for an error without a known code (one raised outside
+    the engine with a message already written for the reader)."""
+    if not error.code or (error.code not in TEMPLATES and error.code not in PLURALS):
+        return str(error)
+    text = reason(error)
+    if isinstance(error, RecordInvalid) and error.round is not None:
+        if error.event:
+            return gettext("round %(round)s, event %(event)s: %(message)s") % {
+                "round": error.round, "event": error.event, "message": text}
+        return gettext("round %(round)s: %(message)s") % {"round": error.round,
+                                                           "message": text}
+    if isinstance(error, rules.LeagueInvalid) and error.where:
+        return f"{where(error.where)}: {text}"
+    return text
+
+
+def where(place: str) -> str:
+    """A place in a league document: "fixture 3" in the reader's language; a field's
+    path (``entrants[2].name``) as the document spells it."""
+    found = _FIXTURE.fullmatch(place)
+    if found is not None:
+        return gettext("fixture %(number)s") % {"number": found[1]}
+    return place
+
+
+def game_name(slug: str) -> str:
+    """A game's name in the reader's language ("All Fives"); an unknown slug as is."""
+    return str(_game_names().get(slug, slug))
+
+
+def unit_name(unit: rules.Unit) -> str:
+    """A game's unit as shown after a target or a score ("to 61 display points")."""
+    names = {rules.Unit.RAW: pgettext("unit after a number", "raw points"),
+             rules.Unit.DISPLAY: pgettext("unit after a number", "display points"),
+             rules.Unit.POINTS: pgettext("unit after a number", "points")}
+    return names.get(unit, unit.value)

@@ -1,0 +1,13 @@
+"""Django's own texts that we translate ourselves (issue 13).
+
+Django ships Ukrainian and Russian catalogues, but a few of their entries read oddly on
+our pages (Ukrainian keeps the password-reset form's "Email" in Latin letters). Marked
+here with gettext_noop, makemessages puts them in our catalogues, which Django consults
+before its own (settings.LOCALE_PATHS); nothing imports this module.
+"""
+
+from django.utils.translation import gettext_noop
+
+DJANGO_STRINGS = [
+    gettext_noop("Email"),  # django.contrib.auth.forms.PasswordResetForm's label
+]
