@@ -149,15 +149,17 @@ class World:
 class Visit:
     """Opens one page in a fresh context: its colour scheme, its session."""
 
-    def __init__(self, browser: Browser, base: str, theme: str, world: World) -> None:
+    def __init__(self, browser: Browser, base: str, theme: str, world: World,
+                 lang: str = "en") -> None:
         self.browser, self.base, self.theme, self.world = browser, base, theme, world
+        self.lang = lang  # what the phone's browser asks for (Accept-Language)
         self.context: BrowserContext | None = None
 
     def open(self, path: str, *, user: User | None = None,
              grants: Sequence[ScorerGrant] = ()) -> Page:
         self.context = self.browser.new_context(
             viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True,
-            color_scheme="dark" if self.theme == "dark" else "light")
+            color_scheme="dark" if self.theme == "dark" else "light", locale=self.lang)
         self.context.route(self.base + AXE_PATH, lambda route: route.fulfill(
             path=AXE, content_type="text/javascript"))
         if user is not None or grants:
@@ -293,7 +295,8 @@ def _manage(name: str) -> Callable[[Visit, World], Page]:
 def forbidden(v: Visit, w: World) -> Page:  # a later phone may not delete the match: 403
     grant = services.grant_create(match=w.tracked.match, phone="iPhone")
     page = v.open(reverse("matches:delete", args=[w.tracked.match.public_id]), grants=[grant])
-    expect(page.locator("h1")).to_have_text("Not allowed")
+    expect(page.locator("h1")).to_have_text(
+        {"en": "Not allowed", "uk": "Заборонено", "ru": "Запрещено"}[v.lang])
     return page
 
 
@@ -465,8 +468,8 @@ PAGES: dict[str, Callable[[Visit, World], Page]] = {
 def visit(browser: Browser, live_server) -> Iterator[Callable[[str], Visit]]:
     opened: list[Visit] = []
 
-    def make(theme: str) -> Visit:
-        opened.append(Visit(browser, live_server.url, theme, World()))
+    def make(theme: str, lang: str = "en") -> Visit:
+        opened.append(Visit(browser, live_server.url, theme, World(), lang))
         return opened[-1]
 
     yield make
@@ -536,3 +539,23 @@ def test_a_placement_by_keyboard_keeps_the_focus_and_is_said_aloud(visit):
     expect(page.locator("#scorepad .picker a.pick.playable").first).to_be_focused()
     expect(announcer).to_have_text("Taras: 0-5 on 5-5:5 — sum 10 → 10")
     assert page.evaluate("window.kept === document.getElementById('announcer')")
+
+
+# -- every page in Ukrainian and Russian ------------------------------------------------
+
+@pytest.mark.parametrize("lang", ["uk", "ru"])
+@pytest.mark.parametrize("name", list(PAGES))
+def test_page_in_ukrainian_and_russian_fits_the_phone_with_no_violation(visit, name: str,
+                                                                         lang: str):
+    """The page in the phone's language: its lang, one h1, nothing wider than the
+    screen (the longer words wrap), and no violation (names and labels translated)."""
+    if not AXE.exists():
+        pytest.skip(f"{AXE.relative_to(ROOT)} not found: axe-core is installed by "
+                    "`npm ci` (scripts/test runs it; it needs npm)")
+    v = visit("light", lang)
+    page = PAGES[name](v, v.world)
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    expect(page.locator("h1")).to_have_count(1)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360, name
+    violations = axe_violations(page)
+    assert not violations, f"{name} ({lang}) at {page.url}:\n{readable(violations)}"
