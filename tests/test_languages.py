@@ -233,6 +233,7 @@ def every_page(lang: str, django_user_model) -> tuple[list[tuple[str, str]], set
     get("join, asked", stranger, playing.get_join_url())
     get("join, a replaced link", stranger, url("join", public_id=playing.public_id,
                                               token="nicht-mehr"), status=404)
+    get("no such page", stranger, "/no-such-page/", status=404)
     get("scorepad, not a scorer", stranger, url("history", public_id=playing.public_id),
         status=403)
 
