@@ -84,7 +84,7 @@ def main() -> None:
 
     def tap(client: Client) -> None:
         match.refresh_from_db()
-        name, fields = _next_tap(selectors.match_engine(match))  # not timed
+        name, fields = _next_tap(selectors.match_engine(match), rules)  # not timed
         path = match.get_scorer_url() + f"{name}/"
         data = {"version": match.version, "key": str(uuid.uuid4()), **fields}
         started = time.perf_counter()
@@ -120,53 +120,52 @@ def main() -> None:
         print(f"| {name} | {statistics.median(values):.1f} | {max(values):.1f} |")
 
 
-def _next_tap(engine) -> tuple[str, dict[str, object]]:  # noqa: ANN001
-    """What the scorepad sends for the next legal move: its view's name and fields."""
+def _next_move(engine, rules):  # noqa: ANN001, ANN202
+    """The next legal action of the match: a settlement of any hands the unseen tiles
+    could make, a new round, the first tile that fits, or a pass."""
     rnd = engine.current_round
+    if engine.phase == "settle":
+        unseen = [t for t in engine.options.tile_set.tiles if t not in rnd.layout]
+        hands = []
+        for count in rnd.counts:
+            hands.append(tuple(unseen[:count]))
+            unseen = unseen[count:]
+        return rules.Settle(tuple(hands), None)
     if rnd is None or engine.phase != "play":
-        if engine.phase == "settle":  # any hands the unseen tiles could make
-            unseen = [t for t in engine.options.tile_set.tiles if t not in rnd.layout]
-            fields: dict[str, object] = {"entry": "tiles"}
-            for seat, count in enumerate(rnd.counts):
-                fields[f"hand_{seat}"] = [str(tile) for tile in unseen[:count]]
-                unseen = unseen[count:]
-            return "settle", fields
-        return "round", {"starter": str(engine.required_starter() or 0), "mode": "tracked"}
+        return rules.StartRound(engine.required_starter() or 0)
     layout = rnd.layout
     for tile in engine.options.tile_set.tiles:
         if tile in layout:
             continue
         points = layout.legal_points(tile) if len(layout) else [None]
         if points:
-            return "play", {"seat": rnd.turn, "tile": str(tile),
-                            "at": str(points[0]) if points[0] else ""}
-    return "pass", {"seat": rnd.turn}
+            return rules.Play(rnd.turn, tile, points[0])
+    return rules.Pass(rnd.turn)
+
+
+def _next_tap(engine, rules) -> tuple[str, dict[str, object]]:  # noqa: ANN001
+    """The next legal move as the scorepad sends it: its view's name and fields."""
+    move = _next_move(engine, rules)
+    if isinstance(move, rules.Settle):
+        return "settle", {"entry": "tiles", **{
+            f"hand_{seat}": [str(tile) for tile in hand] for seat, hand in enumerate(move.hands)}}
+    if isinstance(move, rules.StartRound):
+        return "round", {"starter": str(move.starter), "mode": "tracked"}
+    if isinstance(move, rules.Play):
+        return "play", {"seat": move.seat, "tile": str(move.tile),
+                        "at": str(move.at) if move.at else ""}
+    return "pass", {"seat": move.seat}
 
 
 def _one_more_tile(match, services, selectors, rules) -> None:  # noqa: ANN001
-    """The next legal move of the round in play (a new round when it has ended)."""
-    engine = selectors.match_engine(match)
-    rnd = engine.current_round
-    if rnd is None or engine.phase != "play":
-        if engine.phase == "settle":  # any hands the unseen tiles could make
-            unseen = [t for t in engine.options.tile_set.tiles if t not in rnd.layout]
-            hands = []
-            for count in rnd.counts:
-                hands.append(tuple(unseen[:count]))
-                unseen = unseen[count:]
-            services.round_settle(match=match, hands=hands)
-        else:
-            services.round_start(match=match, starter=engine.required_starter() or 0)
-        return
-    layout = rnd.layout
-    for tile in engine.options.tile_set.tiles:
-        if tile in layout:
-            continue
-        points = layout.legal_points(tile) if len(layout) else [None]
-        if points:
-            services.event_record(match=match, action=rules.Play(rnd.turn, tile, points[0]))
-            return
-    services.event_record(match=match, action=rules.Pass(rnd.turn))
+    """The next legal move, through the services."""
+    move = _next_move(selectors.match_engine(match), rules)
+    if isinstance(move, rules.Settle):
+        services.round_settle(match=match, hands=move.hands)
+    elif isinstance(move, rules.StartRound):
+        services.round_start(match=match, starter=move.starter)
+    else:
+        services.event_record(match=match, action=move)
 
 
 if __name__ == "__main__":
