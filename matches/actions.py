@@ -69,8 +69,10 @@ def action_from_doc(doc: dict[str, Any]) -> rules.Action:
 
 def describe(action: rules.Action, names: Sequence[str]) -> str:
     """An action in the table's words, in the active language: "Olena played 5-6 on
-    5-5:5", "the round's settlement". A change keeps it as written (Change.description).
-    No possessive is built from a name: names come from every language."""
+    5-5:5", "the round's settlement". A change keeps it as written (Change.description),
+    and the change log says it again in its reader's language
+    (:func:`matches.presenters.change_words`). No possessive is built from a name: names
+    come from every language."""
     if isinstance(action, rules.StartRound):
         return _("the start of the round")
     if isinstance(action, rules.Settle):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -16,6 +17,9 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 
 from matches import rules
+from matches.actions import action_from_doc, describe
+from matches.models import Change, ChangeKind
+from matches.selectors.scoring import show_decimal
 
 UNIT = 20  # SVG units per tile half
 
@@ -270,3 +274,27 @@ def sparkline(values: list[float], *, width: int = 300, height: int = 80,
     inner = height - 2 * pad
     return " ".join(f"{pad + i * step:.1f},{height - pad - (v - low) / span * inner:.1f}"
                     for i, v in enumerate(values))
+
+
+# changes that hold one engine action (an undo: the action it took back)
+_ACTION_CHANGES = frozenset({ChangeKind.START, ChangeKind.PLAY, ChangeKind.DRAW,
+                             ChangeKind.PASS, ChangeKind.CALL, ChangeKind.SETTLE,
+                             ChangeKind.UNDO})
+
+
+def change_words(change: Change, names: Sequence[str]) -> str:
+    """What ``change`` did, in the reader's language: said again from the action it
+    holds (a change is written in its scorer's language, and read in any); a change
+    that holds none of the engine's actions (a restore, an abandon, a rename) as it
+    was written."""
+    if change.kind == ChangeKind.IMPORT:
+        return gettext("the match record")
+    if change.kind not in _ACTION_CHANGES:
+        return change.description
+    words = describe(action_from_doc(change.action), names)
+    called = getattr(change, "called_as", None)  # selectors.change_history's annotations
+    if called is not None:
+        words = gettext("%(what)s (called %(called)s; the rules give %(points)s)") % {
+            "what": words, "called": show_decimal(called),
+            "points": show_decimal(getattr(change, "called_points", None))}
+    return words

@@ -469,3 +469,27 @@ def test_on_a_scorers_link_the_switch_goes_back_by_the_referer_not_the_secret():
 
     assert response.status_code == 302 and response["Location"] == link
     assert "Вести счёт этого матча на этом телефоне?" in client.get(link).content.decode()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("lang", "said"), [
+    ("uk", ["0-5 на 5-5:5 (Тарас) (заявлено 15; за правилами 10)",
+            "5-5 — початкове викладання (Ірина)"]),
+    ("ru", ["0-5 на 5-5:5 (Тарас) (заявлено 15; по правилам 10)",
+            "5-5 — первый ход (Ірина)"]),
+])
+def test_a_change_written_in_english_is_read_in_the_readers_language(lang, said):
+    """The change log says each tap again from the action it holds, whatever the
+    language of the phone that made it; a wrong call with the rules' points beside it."""
+    phone = client_for("en")
+    match = new_match(phone, ["Ірина", "Тарас"], hand_size="2")
+    services.event_record(match=match, action=rules.Play(0, T("5-5")))
+    services.event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5"), 15))
+    assert "miscalled" in match.changes.get(version=3).description  # written in English
+    phone.cookies["django_language"] = lang
+
+    page = phone.get(url("history", public_id=match.public_id)).content.decode()
+
+    rows = re.findall(r'<tr data-version="[23]"[^>]*>.*?<strong>[^<]+</strong>: ([^<]+)</td>',
+                      page, re.S)
+    assert [row.replace("&#x27;", "'") for row in rows] == said

@@ -9,7 +9,7 @@ from typing import Any
 from uuid import UUID
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Q, QuerySet
+from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.utils.functional import lazy
 from django.utils.translation import gettext
 
@@ -186,8 +186,13 @@ def actions_at(match: Match, version: int) -> list[dict[str, Any]]:
 
 
 def change_history(match: Match) -> QuerySet[Change]:
-    """Every change of the match, newest first, with who made it."""
-    return match.changes.select_related("grant", "user").order_by("-version")
+    """Every change of the match, newest first, with who made it, and for a placement
+    recorded despite a wrong call, the call and the rules' points (``called_as``,
+    ``called_points``)."""
+    miscalled = Event.objects.filter(change=OuterRef("pk"), miscall__isnull=False)
+    return (match.changes.select_related("grant", "user").order_by("-version")
+            .annotate(called_as=Subquery(miscalled.values("miscall")[:1]),
+                      called_points=Subquery(miscalled.values("points")[:1])))
 
 
 def scorer_grant(match: Match, grant_id: object) -> ScorerGrant | None:

@@ -274,10 +274,12 @@ def history(request: HttpRequest, public_id: UUID) -> HttpResponse:
     match, grant = _scorer(request, public_id)
     if grant is None and not selectors.can_restore(match, grant=None, user=request.user):
         return _not_scorer(request, match)
+    names = selectors.match_names(match)
+    changes = [(change, presenters.change_words(change, names))
+               for change in selectors.change_history(match)]
     return render(request, "matches/history.html", {
-        "match": match, "changes": selectors.change_history(match),
-        "can_restore": selectors.can_restore(match, grant=grant, user=request.user),
-        "names": selectors.match_names(match)})
+        "match": match, "changes": changes, "names": names,
+        "can_restore": selectors.can_restore(match, grant=grant, user=request.user)})
 
 
 @never_cache
