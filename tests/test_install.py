@@ -172,3 +172,20 @@ def test_permissions_policy_lets_the_site_keep_the_screen_on(client):
 
     assert "screen-wake-lock=(self)" in header.split(", ")
     assert PERMISSIONS_POLICY["screen-wake-lock"] == "(self)"
+
+
+def test_the_chosen_and_the_systems_dark_theme_are_the_same_colours():
+    """app.css holds the dark theme twice, as CSS needs: for data-theme="dark" and for
+    the system's dark scheme under Auto. They must not drift apart."""
+    css = (ROOT / "static" / "css" / "app.css").read_text()
+    chosen = re.search(r':root\[data-theme="dark"\] \{(.*?)\n\}', css, re.S)
+    system = re.search(r'@media \(prefers-color-scheme: dark\) \{\s*'
+                       r':root:not\(\[data-theme="light"\]\) \{(.*?)\n  \}', css, re.S)
+    assert chosen and system
+
+    def declarations(block: str) -> list[str]:
+        return [" ".join(line.split()) for line in block.splitlines()
+                if ":" in line and not line.strip().startswith("/*")]
+
+    assert declarations(chosen.group(1)) == declarations(system.group(1))
+    assert len(declarations(chosen.group(1))) > 20
