@@ -3,6 +3,8 @@ and address after AXES_FAILURE_LIMIT wrong passwords."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY
@@ -135,3 +137,23 @@ def test_without_a_proxy_a_claimed_address_is_ignored(rf, settings):
     request = rf.get("/", REMOTE_ADDR="198.51.100.2", HTTP_X_FORWARDED_FOR="6.6.6.6")
 
     assert client_address(request) == "198.51.100.2"
+
+
+def test_a_password_reset_by_email_ends_the_lockout(olena, mailoutbox):
+    olena.email = "olena@example.com"
+    olena.save()
+    fail("olena", settings.AXES_FAILURE_LIMIT)
+    assert sign_in("olena", PASSWORD)[1] == 429  # locked out, even with the password
+    browser = Client(REMOTE_ADDR=HERE)
+    browser.post(reverse("password_reset"), {"email": "olena@example.com"})
+    link = re.search(r"http://testserver(/accounts/reset/[^/\s]+/[^/\s]+/)",
+                     mailoutbox[0].body)
+    assert link is not None
+    form_page = browser.get(link.group(1), follow=True)  # the token moves to the session
+    done = browser.post(form_page.redirect_chain[-1][0], {
+        "new_password1": "a-new-table-77", "new_password2": "a-new-table-77"})
+    assert done["Location"] == reverse("password_reset_complete")
+
+    client, status, _ = sign_in("olena", "a-new-table-77")
+
+    assert status == 302 and signed_in(client)

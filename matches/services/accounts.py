@@ -1,11 +1,13 @@
 """Accounts: a user made by signing up.
 
 Casual matches need no account; clubs do. Signing in, out and resetting a password are
-Django's own views (``django.contrib.auth.urls``); only creating the account is ours.
+Django's own views (``django.contrib.auth.urls``); creating the account is ours, and so
+is lifting a sign-in lockout once a password was reset by e-mail.
 """
 
 from __future__ import annotations
 
+from axes.utils import reset as axes_reset
 from django.contrib.auth import password_validation
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
@@ -31,3 +33,12 @@ def account_create(*, username: str, password: str, email: str = "") -> User:
     user.full_clean()
     user.save()
     return user
+
+
+@transaction.atomic
+def lockout_lift(*, username: str) -> int:
+    """Forget ``username``'s failed sign-ins from every address (django-axes), so a
+    lockout ends now rather than after its cool-off: the account's owner has just
+    proved who they are by the reset link mailed to them. Returns how many records
+    were forgotten."""
+    return axes_reset(username=username)

@@ -14,8 +14,9 @@ from typing import Any
 from axes.helpers import get_cool_off
 from django import forms
 from django.contrib.auth import login
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import SetPasswordForm, UserCreationForm
 from django.contrib.auth.models import User
+from django.contrib.auth.views import PasswordResetConfirmView
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -25,7 +26,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
-from matches.services.accounts import account_create
+from matches.services.accounts import account_create, lockout_lift
 
 # the service's argument for each field of the form, where they differ
 SERVICE_FIELDS = {"password": "password2"}
@@ -64,6 +65,16 @@ def signup(request: HttpRequest) -> HttpResponse:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             return redirect(next_url or "matches:home")
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+class PasswordResetConfirm(PasswordResetConfirmView):
+    """Django's page behind the reset e-mail's link; a new password set there also ends
+    a sign-in lockout on the account (else its owner would wait out the cool-off)."""
+
+    def form_valid(self, form: SetPasswordForm[User]) -> HttpResponse:
+        response = super().form_valid(form)
+        lockout_lift(username=form.user.get_username())
+        return response
 
 
 def locked_out(request: HttpRequest, original_response: HttpResponse | None = None,
