@@ -74,6 +74,23 @@ def waiting(page: Page):
     return page.locator("#queue-count")
 
 
+def opened_and_kept(page: Page, live_server) -> int:  # noqa: ANN001
+    """Ann opens with 5-5 on a two-player All Fives scorepad that the service worker
+    keeps; the match's version."""
+    start_match(page, live_server, game="all-fives", players=["Ann", "Bo"])
+    place(page, "5-5", shows="sum 10 → 10")
+    version = seq(page)
+    kept(page, version)
+    return version
+
+
+def two_tiles_offline(page: Page) -> None:
+    """Without a connection: Bo's 0-5 and Ann's 5-6 on the spinner 5-5 wait."""
+    page.context.set_offline(True)
+    play_offline(page, "0-5", "5-5:5")
+    play_offline(page, "5-6", "5-5:5")
+
+
 def test_the_worker_keeps_the_scorepad_and_it_reloads_without_a_connection(live_server, page):
     start_match(page, live_server, game="all-fives", players=["Ann", "Bo"])
     place(page, "5-5", shows="sum 10 → 10")
@@ -103,10 +120,7 @@ def test_the_worker_keeps_the_scorepad_and_it_reloads_without_a_connection(live_
 
 
 def test_entries_made_offline_wait_and_are_applied_once_each_in_order(live_server, page):
-    start_match(page, live_server, game="all-fives", players=["Ann", "Bo"])
-    place(page, "5-5", shows="sum 10 → 10")
-    version = seq(page)
-    kept(page, version)
+    version = opened_and_kept(page, live_server)
     before = changes()
 
     page.context.set_offline(True)
@@ -144,10 +158,7 @@ def test_entries_made_offline_wait_and_are_applied_once_each_in_order(live_serve
 
 
 def test_an_entry_whose_answer_is_lost_is_sent_again_and_applied_once(live_server, page):
-    start_match(page, live_server, game="all-fives", players=["Ann", "Bo"])
-    place(page, "5-5", shows="sum 10 → 10")
-    version = seq(page)
-    kept(page, version)
+    version = opened_and_kept(page, live_server)
     before = changes()
     sent: list[str] = []
 
@@ -159,9 +170,7 @@ def test_an_entry_whose_answer_is_lost_is_sent_again_and_applied_once(live_serve
         else:
             route.continue_()
 
-    page.context.set_offline(True)
-    play_offline(page, "0-5", "5-5:5")
-    play_offline(page, "5-6", "5-5:5")
+    two_tiles_offline(page)
     expect(waiting(page)).to_have_text("2 entries waiting")
     page.route("**/score/play/", lose_the_first_answer)
     page.context.set_offline(False)
@@ -180,10 +189,7 @@ def test_an_entry_whose_answer_is_lost_is_sent_again_and_applied_once(live_serve
 
 
 def test_a_refused_entry_stops_the_queue_keeps_the_rest_and_says_why(live_server, page):
-    start_match(page, live_server, game="all-fives", players=["Ann", "Bo"])
-    place(page, "5-5", shows="sum 10 → 10")
-    version = seq(page)
-    kept(page, version)
+    version = opened_and_kept(page, live_server)
     before = changes()
 
     page.context.set_offline(True)
@@ -211,14 +217,9 @@ def test_a_refused_entry_stops_the_queue_keeps_the_rest_and_says_why(live_server
 def test_an_entry_made_on_a_table_another_phone_changed_is_refused(live_server, page):
     from matches import rules, services
 
-    start_match(page, live_server, game="all-fives", players=["Ann", "Bo"])
-    place(page, "5-5", shows="sum 10 → 10")
-    version = seq(page)
-    kept(page, version)
+    version = opened_and_kept(page, live_server)
 
-    page.context.set_offline(True)
-    play_offline(page, "0-5", "5-5:5")
-    play_offline(page, "5-6", "5-5:5")
+    two_tiles_offline(page)
     # meanwhile another phone records Bo's tile
     services.placement_record(match=the_match(), seat=1, tile=rules.Tile.parse("1-5"),
                               at=rules.AttachmentPoint.parse("5-5:5"), version=version)
@@ -284,13 +285,8 @@ def test_called_entries_wait_with_the_next_caller_and_a_round_end_waits_for_the_
 def test_entries_from_a_phone_that_no_longer_scores_are_refused_not_lost(live_server, page):
     from matches import services
 
-    start_match(page, live_server, game="all-fives", players=["Ann", "Bo"])
-    place(page, "5-5", shows="sum 10 → 10")
-    version = seq(page)
-    kept(page, version)
-    page.context.set_offline(True)
-    play_offline(page, "0-5", "5-5:5")
-    play_offline(page, "5-6", "5-5:5")
+    version = opened_and_kept(page, live_server)
+    two_tiles_offline(page)
     for grant in the_match().grants.all():  # the other scorers took this phone's right back
         services.grant_revoke(grant=grant)
     page.context.set_offline(False)
