@@ -33,6 +33,7 @@ from matches.models import ChangeKind, Match
 from matches.selectors.scoring import match_engine, match_miscalls
 
 CACHED_MATCHES = 64  # per process, least recently used dropped first
+REPLAY_TRIES = 3  # replays of a match that writes keep moving, before giving up keeping it
 _ADDING = frozenset({ChangeKind.START, ChangeKind.PLAY, ChangeKind.DRAW, ChangeKind.PASS,
                      ChangeKind.CALL, ChangeKind.SETTLE})
 
@@ -85,7 +86,7 @@ def kept_for_writing(match: Match) -> Iterator[Kept]:
     with _lock:
         taken = _kept.pop(match.public_id, None)
     kept = _caught_up(match, taken) if taken is not None else None
-    if kept is None:
+    if kept is None:  # the row is locked: no write can commit between it and its rows
         kept = Kept(match.version, match_engine(match))
     try:
         yield kept
@@ -108,9 +109,29 @@ def _kept_at(match: Match) -> Kept:
     taken = _kept.pop(match.public_id, None)
     kept = _caught_up(match, taken) if taken is not None else None
     if kept is None:
-        kept = Kept(match.version, match_engine(match))
+        kept, settled = _replayed(match)
+        if not settled:  # writes kept coming: this read has it, no one keeps it
+            return kept
     _keep(match.public_id, kept)
     return kept
+
+
+def _replayed(match: Match) -> tuple[Kept, bool]:
+    """The match replayed from its rows, at the version those rows are at.
+
+    A reader holds no lock: ``match.version`` was read before the rows, and a write
+    may commit in between, whose rows the replay would then hold under the older
+    version (a later catch-up would apply that write twice). So the match is read
+    again after the rows (its version and status, for the page that shows the
+    engine): the same version means no write came between. False with the last
+    replay if writes kept coming (its version may be older than its rows)."""
+    for _ in range(REPLAY_TRIES):
+        version = match.version
+        kept = Kept(version, match_engine(match))
+        match.refresh_from_db(fields=["version", "status", "winner_side", "finished_at"])
+        if match.version == version:
+            return kept, True
+    return kept, False
 
 
 def _keep(public_id: UUID, kept: Kept) -> None:

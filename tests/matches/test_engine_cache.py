@@ -132,3 +132,23 @@ def test_a_deleted_match_leaves_nothing_that_another_could_take():
     services.round_start(match=other, starter=1)
 
     same_table(read(other), other)
+
+
+def test_a_reader_whose_match_is_older_than_its_rows_keeps_them_at_their_version():
+    """A page read the match, then another phone's tap committed, then the page replayed
+    the rows: the engine holds that tap, so it must be kept at the tap's version (at the
+    older one, the next catch-up would apply the tap a second time)."""
+    match = two_player_all_fives(hand_size=7)
+    services.round_start(match=match, starter=0)
+    services.event_record(match=match, action=rules.Play(0, T("5-5")))
+    page = Match.objects.get(pk=match.pk)  # read at version 2
+    with another_process():
+        services.event_undo(match=match)  # version 3: the 5-5 taken back
+
+    with engine_cache.engine_for_reading(page) as engine:
+        pass
+
+    assert page.version == 3  # read again with the rows it was replayed from
+    assert engine_cache._kept[match.public_id].version == 3
+    assert engine.current_round is not None and not engine.current_round.events
+    same_table(engine, page)

@@ -70,11 +70,16 @@ class Phone:
             connections.close_all()
 
     def fresh_tap(self, rng: random.Random) -> tuple[str, dict[str, Any]]:
-        """What a page drawn now would send: a legal placement mostly, else undo or draw."""
+        """What a page drawn now would send: a legal placement mostly, else undo or draw;
+        a new round when none is in play (an accepted undo may take back its start)."""
         match = Match.objects.get(pk=self.match.pk)
         engine = selectors.match_engine(match)
         page: dict[str, Any] = {"version": match.version, "key": str(uuid.uuid4())}
         rnd = engine.current_round
+        if engine.phase == "start":  # e.g. an undo took back the round's start
+            starter = engine.required_starter()
+            return "round", {**page, "starter": str(0 if starter is None else starter),
+                             "mode": "tracked"}
         if rnd is None or engine.phase != "play" or rng.random() < 0.15:
             return "undo", page
         page["seat"] = rnd.turn
@@ -125,7 +130,7 @@ def test_racing_phones_lose_nothing_and_double_nothing():
         accepted += 1
         # a tap was applied only to the version its page showed, as what it asked for
         assert change.version == request.body["version"] + 1
-        assert change.kind == request.name
+        assert change.kind == {"round": ChangeKind.START}.get(request.name, request.name)
     assert accepted > PHONES  # the race did let work through
 
     # every accepted placement or draw wrote exactly one event, still live unless an
