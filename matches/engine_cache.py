@@ -34,8 +34,9 @@ from matches.selectors.scoring import match_engine, match_miscalls
 
 CACHED_MATCHES = 64  # per process, least recently used dropped first
 REPLAY_TRIES = 3  # replays of a match that writes keep moving, before giving up keeping it
-_ADDING = frozenset({ChangeKind.START, ChangeKind.PLAY, ChangeKind.DRAW, ChangeKind.PASS,
-                     ChangeKind.CALL, ChangeKind.SETTLE})
+# changes a kept engine follows as the services made them (any other kind replays)
+_FOLLOWED = frozenset({ChangeKind.START, ChangeKind.PLAY, ChangeKind.DRAW, ChangeKind.PASS,
+                       ChangeKind.CALL, ChangeKind.SETTLE, ChangeKind.UNDO})
 
 
 @dataclass(slots=True)
@@ -83,9 +84,7 @@ def kept_for_writing(match: Match) -> Iterator[Kept]:
     the engine as it was (the engine's promise), so it goes back at once; any other
     error drops it.
     """
-    with _lock:
-        taken = _kept.pop(match.public_id, None)
-    kept = _caught_up(match, taken) if taken is not None else None
+    kept = _taken(match)
     if kept is None:  # the row is locked: no write can commit between it and its rows
         kept = Kept(match.version, match_engine(match))
     try:
@@ -105,9 +104,16 @@ def forget_engines() -> None:
         _kept.clear()
 
 
+def _taken(match: Match) -> Kept | None:
+    """The engine kept for ``match``, out of the cache and brought to ``match.version``;
+    None if none is kept or it cannot be caught up (then the caller replays)."""
+    with _lock:
+        taken = _kept.pop(match.public_id, None)
+    return _caught_up(match, taken) if taken is not None else None
+
+
 def _kept_at(match: Match) -> Kept:
-    taken = _kept.pop(match.public_id, None)
-    kept = _caught_up(match, taken) if taken is not None else None
+    kept = _taken(match)
     if kept is None:
         kept, settled = _replayed(match)
         if not settled:  # writes kept coming: this read has it, no one keeps it
@@ -154,7 +160,7 @@ def _caught_up(match: Match, kept: Kept) -> Kept | None:
     changes = list(match.changes.filter(version__gt=kept.version, version__lte=match.version)
                    .order_by("version").values_list("kind", "action"))
     if len(changes) != match.version - kept.version or any(
-            kind not in _ADDING and kind != ChangeKind.UNDO for kind, _ in changes):
+            kind not in _FOLLOWED for kind, _ in changes):
         return None
     try:
         for kind, action in changes:

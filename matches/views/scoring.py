@@ -402,8 +402,12 @@ def _token_matches(match: Match, token: str) -> bool:
 
 
 def _grant(request: HttpRequest, match: Match) -> ScorerGrant | None:
-    grants = request.session.get(GRANTS_KEY, {})
-    return selectors.scorer_grant(match, grants.get(str(match.public_id)))
+    return selectors.scorer_grant(match, _held_grant_id(request, match.public_id))
+
+
+def _held_grant_id(request: HttpRequest, public_id: UUID) -> object:
+    """The grant this browser's session holds for the match ``public_id``, if any."""
+    return request.session.get(GRANTS_KEY, {}).get(str(public_id))
 
 
 def hold_grant(request: HttpRequest, grant: ScorerGrant) -> None:
@@ -426,8 +430,7 @@ def _remember_opened(request: HttpRequest, match: Match) -> None:
 
 def _scorer(request: HttpRequest, public_id: UUID) -> tuple[Match, ScorerGrant | None]:
     """The match and this browser's live grant for it: one query when it holds one."""
-    grant_id = request.session.get(GRANTS_KEY, {}).get(str(public_id))
-    grant = selectors.scorer_grant_with_match(public_id, grant_id)
+    grant = selectors.scorer_grant_with_match(public_id, _held_grant_id(request, public_id))
     if grant is not None:
         return grant.match, grant
     return get_object_or_404(Match, public_id=public_id), None

@@ -9,6 +9,7 @@ Tests here use pytest-django's `live_server` and are marked `browser`, so
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Literal
 
 import pytest
 from playwright.sync_api import Browser, Page
@@ -28,15 +29,18 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
 
 
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    """A fresh phone-sized page (360x740, touch) in its own context: no shared cookies."""
-    context = browser.new_context(
-        viewport={"width": 360, "height": 740},
-        is_mobile=True,
-        has_touch=True,
-        device_scale_factor=2,
-    )
+def phone_page(browser: Browser, *, color_scheme: Literal["light", "dark"] | None = None,
+               locale: str | None = None) -> Iterator[Page]:
+    """A fresh phone-sized page (360x740, touch) in its own context: no shared cookies;
+    the system's colour scheme and the browser's language if given."""
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
+                                  has_touch=True, device_scale_factor=2,
+                                  color_scheme=color_scheme, locale=locale)
     page = context.new_page()
     yield page
     context.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    yield from phone_page(browser)

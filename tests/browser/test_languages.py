@@ -11,6 +11,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.browser.conftest import phone_page
 from tests.browser.test_scorepad import DOCS
 from tests.browser.test_theme import scorepad_mid_round
 
@@ -20,11 +21,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture
 def uk_page(browser: Browser) -> Iterator[Page]:
     """A phone whose browser asks for Ukrainian (Accept-Language: uk-UA)."""
-    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
-                                  has_touch=True, device_scale_factor=2, locale="uk-UA")
-    page = context.new_page()
-    yield page
-    context.close()
+    yield from phone_page(browser, locale="uk-UA")
 
 
 def fits(page: Page, selector: str) -> None:

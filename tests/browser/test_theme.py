@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.browser.conftest import phone_page
 from tests.browser.test_match_page import finished_match
 from tests.browser.test_scorepad import DOCS, play_all_fives_to_flank, start_match
 
@@ -27,11 +28,7 @@ DARK_BG = "rgb(15, 20, 26)"  # --color-bg under the dark theme
 @pytest.fixture
 def dark_page(browser: Browser) -> Iterator[Page]:
     """A phone whose system asks for dark colours (prefers-color-scheme: dark)."""
-    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
-                                  has_touch=True, device_scale_factor=2, color_scheme="dark")
-    page = context.new_page()
-    yield page
-    context.close()
+    yield from phone_page(browser, color_scheme="dark")
 
 
 def page_background(page: Page) -> str:
