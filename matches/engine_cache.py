@@ -23,6 +23,7 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import NamedTuple
 from uuid import UUID
 
 from django.db import transaction
@@ -37,6 +38,15 @@ REPLAY_TRIES = 3  # replays of a match that writes keep moving, before giving up
 # changes a kept engine follows as the services made them (any other kind replays)
 _FOLLOWED = frozenset({ChangeKind.START, ChangeKind.PLAY, ChangeKind.DRAW, ChangeKind.PASS,
                        ChangeKind.CALL, ChangeKind.SETTLE, ChangeKind.UNDO})
+_ADD_EVENT = frozenset({ChangeKind.PLAY, ChangeKind.DRAW, ChangeKind.PASS, ChangeKind.CALL})
+
+
+class Rows(NamedTuple):
+    """What a tap's write needs to know of the match's rows: the live round's primary
+    key and the highest event number, taken back or not (numbers are never reused)."""
+
+    live_round: int
+    last_event: int
 
 
 @dataclass(slots=True)
@@ -46,8 +56,7 @@ class Kept:
 
     version: int
     engine: rules.Match
-    live_round: int | None = None  # the primary key of the live round's row
-    last_event: int | None = None  # the highest Event.number, taken back or not
+    rows: Rows | None = None  # at version; writes keep it, catch-ups where they can
     miscalls: dict[int, list[str]] | None = None  # selectors.match_miscalls at version
     side_ids: list[int] | None = None  # the sides' primary keys, by index (never change)
 
@@ -162,13 +171,26 @@ def _caught_up(match: Match, kept: Kept) -> Kept | None:
     if len(changes) != match.version - kept.version or any(
             kind not in _FOLLOWED for kind, _ in changes):
         return None
+    rows = kept.rows
     try:
         for kind, action in changes:
             if kind == ChangeKind.UNDO:
                 kept.engine.undo()
             else:
                 kept.engine.do(action_from_doc(action))
+            rows = _rows_after(rows, kind, action)
     except rules.RulesError:  # cannot happen for a logged change; replay to be sure
         return None
-    # another process wrote these: what the rows hold now is read again when needed
-    return Kept(match.version, kept.engine, side_ids=kept.side_ids)
+    # another process wrote these: its miscalls are read again when needed
+    return Kept(match.version, kept.engine, rows=rows, side_ids=kept.side_ids)
+
+
+def _rows_after(rows: Rows | None, kind: str, action: dict[str, object]) -> Rows | None:
+    """The rows after a change another process made, as far as the change log tells:
+    each placement, draw, pass or call added one event row; a round's start, or an
+    undo of one, moved the live round to a row whose key the log does not hold."""
+    if rows is None or kind == ChangeKind.START or (kind == ChangeKind.UNDO and "start" in action):
+        return None
+    if kind in _ADD_EVENT:
+        return rows._replace(last_event=rows.last_event + 1)
+    return rows

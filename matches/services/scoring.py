@@ -6,7 +6,9 @@ the engine (a :class:`~matches.rules.RulesError` stops it before anything is wri
 then stores the action's rows, logs the :class:`~matches.models.Change` that makes
 the match's next version and refreshes the cached scores, all in one transaction, so
 the cache always equals a fresh replay. A tap costs the same few queries however long
-the match: what the write needs to know of the rows comes with the lock.
+the match: what the write needs to know of the rows comes with the kept engine
+(:attr:`~matches.engine_cache.Kept.rows`), and score rows the action leaves as they
+were are not written.
 
 Every scoring write takes the ``version`` its page showed (an older one is refused:
 :class:`OutOfDate`) and the tap's idempotency ``key`` (a resent tap answers with the
@@ -27,13 +29,13 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.contrib.auth.models import User as Account
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Case, DecimalField, Max, OuterRef, Subquery, Value, When
+from django.db.models import Case, DecimalField, OuterRef, Subquery, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from matches import rules
 from matches.actions import action_doc, action_from_doc, describe
-from matches.engine_cache import Kept, kept_for_writing
+from matches.engine_cache import Kept, Rows, kept_for_writing
 from matches.models import (
     Change,
     ChangeKind,
@@ -150,7 +152,7 @@ def round_start(*, match: Match, starter: int | None, mode: str = RoundMode.TRAC
     finisher, in All Fives and Five Up) starts, or else the engine draws lots; the
     returned change's ``lots_drawn`` (not stored) says which, for the page to announce.
     """
-    match, done, rows = _begin_tap(match, version=version, key=key)
+    match, done = _begin(match, version=version, key=key)
     if done is not None:
         return done
     with kept_for_writing(match) as kept:
@@ -161,7 +163,7 @@ def round_start(*, match: Match, starter: int | None, mode: str = RoundMode.TRAC
                 starter, lots_drawn = kept.engine.draw_lots(), True
         rules_mode = (rules.RoundMode.CALLED if mode == RoundMode.CALLED
                       else rules.RoundMode.TRACKED)
-        change = _record(match, kept, rows, rules.StartRound(starter, rules_mode), key=key,
+        change = _record(match, kept, rules.StartRound(starter, rules_mode), key=key,
                          grant=grant, user=user)
     change.lots_drawn = lots_drawn
     return change
@@ -176,12 +178,12 @@ def event_record(*, match: Match, action: rules.Event, version: int | None = Non
     The action names its seat: a tap made for a seat whose turn it no longer is (the
     table moved on) is refused by the engine rather than credited to someone else.
     """
-    match, done, rows = _begin_tap(match, version=version, key=key)
+    match, done = _begin(match, version=version, key=key)
     if done is not None:
         return done
     with kept_for_writing(match) as kept:
         try:  # the engine refuses a wrong call before anything is written
-            return _record(match, kept, rows, action, key=key, grant=grant, user=user)
+            return _record(match, kept, action, key=key, grant=grant, user=user)
         except rules.ClaimMismatch as miscall:
             # The tile is on the table whatever was called: record it with the rules'
             # points and keep the wrong call beside it, rather than make the scorer
@@ -193,7 +195,7 @@ def event_record(*, match: Match, action: rules.Event, version: int | None = Non
             else:
                 assert isinstance(action, rules.Call)
                 uncalled = rules.Call(action.seat, action.ends, None, action.goes_out)
-            change = _record(match, kept, rows, uncalled, key=key, grant=grant, user=user,
+            change = _record(match, kept, uncalled, key=key, grant=grant, user=user,
                              miscall=claim, note=explain(miscall))
             change.miscall = explain(miscall)  # said in the reader's language
             return change
@@ -235,14 +237,14 @@ def round_settle(*, match: Match, hands: Sequence[Sequence[rules.Tile]] | None =
     its count (a second call, with the count); in Fives and Threes, where remaining tiles
     score nothing, it is settled at once, and a count given later is only checked.
     """
-    match, done, rows = _begin_tap(match, version=version, key=key)
+    match, done = _begin(match, version=version, key=key)
     if done is not None:
         return done
     with kept_for_writing(match) as kept:
         settle = _settle_as_stored(kept.engine, rules.Settle(
             tuple(tuple(hand) for hand in hands) if hands is not None else None,
             tuple(pips) if pips is not None else None, result, domino_seat))
-        return _record(match, kept, rows, settle, key=key, grant=grant, user=user)
+        return _record(match, kept, settle, key=key, grant=grant, user=user)
 
 
 @transaction.atomic
@@ -253,20 +255,23 @@ def event_undo(*, match: Match, version: int | None = None, key: UUID | None = N
     Nothing is deleted: the rows it takes back are marked with this change, which
     says who took back what and when; ``match_restore`` can bring them back.
     """
-    match, done, rows = _begin_tap(match, version=version, key=key)
+    match, done = _begin(match, version=version, key=key)
     if done is not None:
         return done
     with kept_for_writing(match) as kept:
         engine = kept.engine
         ended = engine.current_round is not None and engine.current_round.end is not None
+        stored = Stored.of(engine)
         undone = engine.undo()  # refused with nothing to undo, before anything is written
         change = _log(match, ChangeKind.UNDO, action_doc(undone),
                       describe(undone, engine.names or ()), key=key, grant=grant, user=user)
-        touched = _take_back(match, undone, change, rows=rows, reopens=ended,
+        touched = _take_back(match, undone, change, rows=kept.rows, reopens=ended,
                              number=len(engine.rounds) + isinstance(undone, rules.StartRound))
         if kept.miscalls:  # the placement taken back may have been miscalled
             kept.miscalls = None
-        _sync(match, engine, touched, kept=kept)
+        _sync(match, engine, touched, kept=kept, stored=stored)
+        if isinstance(undone, rules.StartRound):
+            kept.rows = None  # the live round is an earlier one now
     return change
 
 
@@ -415,12 +420,20 @@ def record_import(*, source: RecordSource,
 # -- internals -----------------------------------------------------------------------
 
 
-class Rows(NamedTuple):
-    """What a tap's write needs to know of the match's rows, read with the lock (no
-    query of its own): the live round's primary key and the highest event number."""
+class Stored(NamedTuple):
+    """What the cached score rows hold before a write: the engine's state at the version
+    the write starts from (every write keeps them so). A write leaves alone the rows
+    whose values it does not change: most placements score nothing."""
 
-    live_round: int | None
-    last_event: int
+    scores: tuple[Fraction | int, ...]
+    round_number: int | None  # the last round's, and its columns (:func:`_columns`)
+    columns: dict[str, tuple[Fraction | int, ...]] | None
+
+    @classmethod
+    def of(cls, engine: rules.Match) -> Stored:
+        rnd = engine.rounds[-1] if engine.rounds else None
+        return cls(tuple(engine.scores), rnd.number if rnd else None,
+                   _columns(engine, rnd) if rnd else None)
 
 
 class Touched(NamedTuple):
@@ -437,41 +450,37 @@ def _begin(match: Match, *, version: int | None, key: UUID | None,
            abandoned_ok: bool = False) -> tuple[Match, Change | None]:
     """The match row, locked for this transaction (two phones cannot interleave writes),
     and the change an earlier request with the same key made, if any (then nothing more
-    is applied); a write made on an older version, or on an abandoned match (unless
-    ``abandoned_ok``: resuming it), is refused."""
-    match, done, _ = _begin_tap(match, version=version, key=key, abandoned_ok=abandoned_ok)
-    return match, done
-
-
-def _begin_tap(match: Match, *, version: int | None, key: UUID | None,
-               abandoned_ok: bool = False) -> tuple[Match, Change | None, Rows]:
-    """:func:`_begin`, and the :class:`Rows` a tap's write needs, read by the one query
-    that locks the match."""
-    live_round = Round.objects.filter(match=OuterRef("pk"), undone_by=None).order_by("-number")
-    last_event = Event.objects.filter(match=OuterRef("pk")).order_by("-number")
-    locked = Match.objects.select_for_update().annotate(
-        live_round_pk=Subquery(live_round.values("pk")[:1]),
-        last_event_number=Subquery(last_event.values("number")[:1]))
+    is applied), read by the same query; a write made on an older version, or on an
+    abandoned match (unless ``abandoned_ok``: resuming it), is refused."""
+    locked = Match.objects.select_for_update()
     if key is not None:
         same_key = Change.objects.filter(match=OuterRef("pk"), key=key)
         locked = locked.annotate(done_pk=Subquery(same_key.values("pk")[:1]))
     match = locked.get(pk=match.pk)
-    # annotations: attributes the model does not declare
-    rows = Rows(getattr(match, "live_round_pk", None),
-                getattr(match, "last_event_number", None) or 0)
-    done_pk = getattr(match, "done_pk", None)
+    done_pk = getattr(match, "done_pk", None)  # an annotation: the model does not declare it
     if done_pk is not None:
         done = Change.objects.get(pk=done_pk)
         done.replayed = True
-        return match, done, rows
+        return match, done
     if match.status == MatchStatus.ABANDONED and not abandoned_ok:
         raise MatchAbandoned()
     if version is not None and version != match.version:
         raise OutOfDate(given=version, current=match.version)
-    return match, None, rows
+    return match, None
 
 
-def _record(match: Match, kept: Kept, rows: Rows, action: rules.Action, *,
+def _rows(match: Match) -> Rows:
+    """The live round's primary key and the highest event number, in one query (a kept
+    engine's write knows them: :attr:`Kept.rows`)."""
+    live_round = Round.objects.filter(match=OuterRef("pk"), undone_by=None).order_by("-number")
+    last_event = Event.objects.filter(match=OuterRef("pk")).order_by("-number")
+    live, last = Match.objects.filter(pk=match.pk).values_list(
+        Subquery(live_round.values("pk")[:1]), Subquery(last_event.values("number")[:1])).get()
+    assert live is not None  # the engine refuses an event before the first round
+    return Rows(live, last or 0)
+
+
+def _record(match: Match, kept: Kept, action: rules.Action, *,
             key: UUID | None, grant: ScorerGrant | None, user: User | None,
             miscall: Fraction | int | None = None, note: str = "") -> Change:
     """Apply one action in the engine (a refusal leaves it as it was, and nothing is
@@ -479,6 +488,7 @@ def _record(match: Match, kept: Kept, rows: Rows, action: rules.Action, *,
     ``miscall``: what the table called for this placement when the rules give another
     score (``note`` says so)."""
     engine = kept.engine
+    stored = Stored.of(engine)
     result = engine.do(action)
     description = describe(action, engine.names or ())  # the engine holds the seats' names
     if note:
@@ -486,11 +496,26 @@ def _record(match: Match, kept: Kept, rows: Rows, action: rules.Action, *,
                                                                    "why": note})
     change = _log(match, _CHANGE_KINDS[type(action)], action_doc(action), description,
                   key=key, grant=grant, user=user)
+    rows = kept.rows
+    if rows is None and not isinstance(action, (rules.StartRound, rules.Settle)):
+        rows = _rows(match)
     touched = _store(match, engine, action, result, change, rows=rows, miscall=miscall)
     if miscall is not None:
         kept.miscalls = None  # read again, with this one
-    _sync(match, engine, touched, kept=kept)
+    _sync(match, engine, touched, kept=kept, stored=stored)
+    kept.rows = _rows_after(action, rows, touched)
     return change
+
+
+def _rows_after(action: rules.Action, rows: Rows | None, touched: list[Touched]) -> Rows | None:
+    """What the rows are once ``action`` is stored, from what they were (None: not
+    known)."""
+    if isinstance(action, rules.StartRound):
+        return Rows(touched[0].pk, rows.last_event) if rows is not None else None
+    if isinstance(action, rules.Settle):
+        return rows
+    assert rows is not None  # an event's write needed them
+    return Rows(rows.live_round, rows.last_event + 1)
 
 
 def _apply(match: Match, engine: rules.Match, action: rules.Action,
@@ -524,10 +549,8 @@ def _store(match: Match, engine: rules.Match, action: rules.Action, result: Any,
         _clean(round_)
         round_.save()
         return [Touched(round_.number, round_.pk)]
-    if rows is None or rows.live_round is None:
-        live = _live_round(match)
-        rows = Rows(live.pk, match.events.aggregate(last=Max("number"))["last"] or 0)
-    assert rows.live_round is not None
+    if rows is None:
+        rows = _rows(match)
     event = _event_row(match, rows.live_round, action, result, number=rows.last_event + 1)
     event.change = change
     if miscall is not None:
@@ -556,7 +579,7 @@ def _take_back(match: Match, action: rules.Action, change: Change, *,
     end it leaves its row as it is)."""
     if isinstance(action, rules.Settle):
         return [_settlement_taken_back(match, action)]
-    if rows is not None and rows.live_round is not None and number is not None:
+    if rows is not None and number is not None:
         live = Touched(number, rows.live_round)
     else:
         round_ = _live_round(match)
@@ -735,25 +758,29 @@ def _event_row(match: Match, round_id: int, action: rules.Action, award: rules.A
 
 
 def _sync(match: Match, engine: rules.Match, rounds: Sequence[Touched], *,
-          kept: Kept | None = None) -> None:
+          kept: Kept | None = None, stored: Stored | None = None) -> None:
     """Refresh the cached scores and status from the engine's state, and save the
     match's version (:func:`_log` raised it). A few statements whatever the match's
     length: each table's rows change in one UPDATE, by side (``kept`` knows the sides'
-    keys once it has read them)."""
+    keys once it has read them), and not at all where ``stored`` (what they held
+    before the write) says they already hold the new values."""
     side_ids = kept.side_ids if kept is not None else None
     if side_ids is None:
         side_ids = list(match.sides.order_by("index").values_list("pk", flat=True))
         if kept is not None:
             kept.side_ids = side_ids
-    Side.objects.filter(match=match).update(
-        score=_by_side(Side, side_ids, engine.scores))
+    if stored is None or tuple(engine.scores) != stored.scores:
+        Side.objects.filter(match=match).update(
+            score=_by_side(Side, side_ids, engine.scores))
     by_number = {rnd.number: rnd for rnd in engine.rounds}
     for round_ in rounds:
         rnd = by_number.get(round_.number)
         if rnd is None:
             continue
-        columns = {"placements": rnd.placements, "settlement": rnd.settlement_awards,
-                   "score": engine.scores_after(rnd)}
+        columns = _columns(engine, rnd)
+        if (not round_.new and stored is not None and stored.round_number == rnd.number
+                and stored.columns == columns):
+            continue
         if not round_.new and RoundSide.objects.filter(round=round_.pk).update(
                 **{field: _by_side(RoundSide, side_ids, values)
                    for field, values in columns.items()}) == len(side_ids):
@@ -776,6 +803,12 @@ def _sync(match: Match, engine: rules.Match, rounds: Sequence[Touched], *,
     match.save(update_fields=["version", "status", "winner_side", "finished_at"])
     if finished or was_finished:  # a result came, changed or went: ratings follow it
         ratings_follow(match)
+
+
+def _columns(engine: rules.Match, rnd: rules.Round) -> dict[str, tuple[Fraction | int, ...]]:
+    """A round's cached columns (:class:`~matches.models.RoundSide`), each by side."""
+    return {"placements": tuple(rnd.placements), "settlement": tuple(rnd.settlement_awards),
+            "score": tuple(engine.scores_after(rnd))}
 
 
 def _by_side(model: type[Side] | type[RoundSide], side_ids: Sequence[int],

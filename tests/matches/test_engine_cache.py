@@ -4,17 +4,27 @@ whatever was written since it was kept, by this process or another."""
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from unittest import mock
 
 import pytest
 from django.db import IntegrityError, connection
 from django.test.utils import CaptureQueriesContext
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from matches import engine_cache, rules, selectors, services
 from matches.models import Change, Match
-from tests.matches.helpers import A, T, play_short_round, two_player_all_fives
+from matches.rules.simulate import simulated_match
+from matches.services import scoring
+from tests.matches.helpers import (
+    A,
+    T,
+    assert_cache_equals_replay,
+    play_short_round,
+    two_player_all_fives,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -152,3 +162,55 @@ def test_a_reader_whose_match_is_older_than_its_rows_keeps_them_at_their_version
     assert engine_cache._kept[match.public_id].version == 3
     assert engine.current_round is not None and not engine.current_round.events
     same_table(engine, page)
+
+
+SHAPES = [
+    (rules.ALL_FIVES, 2, {"target": 60, "hand_size": 4}),
+    (rules.FIVE_UP, 3, {"target": 8, "hand_size": 3}),
+    (rules.FIVES_AND_THREES, 4, {"target": 15, "drawing": True, "hand_size": 3}),
+]
+
+
+@pytest.mark.django_db
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(shape=st.sampled_from(SHAPES), seed=st.integers(0, 10_000), data=st.data())
+def test_two_processes_taking_turns_keep_what_the_rows_are_and_the_scores_right(
+        shape, seed, data, django_capture_on_commit_callbacks):
+    """Each write is made by one of two processes, at random, with undos between: each
+    process's kept engine is caught up from the other's changes, and what it knows of
+    the rows (the live round, the last event number) is what the rows are, or unknown."""
+    game, players, options = shape
+    played = simulated_match(game, players, seed=seed, options=options, max_rounds=2)
+    assert played.names is not None
+    match = services.match_create(game=game.slug, players=list(played.names), options=options)
+    processes: list[OrderedDict] = [OrderedDict(), OrderedDict()]
+
+    def as_process(index: int, write: Callable[[], object]) -> None:
+        with mock.patch.object(engine_cache, "_kept", processes[index]):
+            with django_capture_on_commit_callbacks(execute=True):  # handed on as it commits
+                write()
+            match.refresh_from_db()
+            with engine_cache.engine_for_reading(match):  # caught up, or replayed
+                pass
+
+    def rows_known_are_the_rows() -> None:
+        for kept_engines in processes:
+            kept = kept_engines.get(match.public_id)
+            if kept is not None and kept.rows is not None and kept.version == match.version:
+                assert kept.rows == scoring._rows(match)
+
+    for action in played.log:
+        as_process(data.draw(st.integers(0, 1)), lambda action=action: services.actions_record(
+            match=match, actions=[action]))
+        rows_known_are_the_rows()
+        if data.draw(st.booleans()):
+            as_process(data.draw(st.integers(0, 1)), lambda: services.event_undo(match=match))
+            rows_known_are_the_rows()
+            as_process(data.draw(st.integers(0, 1)), lambda action=action: (
+                services.actions_record(match=match, actions=[action])))
+            rows_known_are_the_rows()
+        assert_cache_equals_replay(match)
+    assert rules.summary(selectors.match_engine(match)) == rules.summary(played)
+    numbers = list(match.events.order_by("pk").values_list("number", flat=True))
+    assert numbers == list(range(1, len(numbers) + 1))  # each write took the next number
