@@ -136,6 +136,13 @@ class ScorepadView:
     total_rounds: int = 0
 
     @property
+    def rounds_key(self) -> str:
+        """Everything the rounds table shows, as the key of its cached drawing
+        (``{% cache %}`` in ``templates/matches/scorepad.html``, with the language)."""
+        return repr((str(self.match.public_id), self.phase == "finished", self.total_rounds,
+                     [side.names for side in self.sides], self.rounds))
+
+    @property
     def out_by_call(self) -> bool:
         """Fives and Threes: going out (its bonus) is marked on the last call."""
         return bool(self.going_out_bonus)

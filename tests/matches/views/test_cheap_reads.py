@@ -3,13 +3,23 @@ on every page, and a scorepad request's queries do not grow with the match."""
 
 from __future__ import annotations
 
+import re
+from unittest import mock
+
 import pytest
+from django.core.cache import caches
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from matches import engine_cache, rules, services
-from tests.matches.helpers import T, play_short_round, two_player_all_fives
+from tests.matches.helpers import (
+    A,
+    T,
+    assert_cache_equals_replay,
+    play_short_round,
+    two_player_all_fives,
+)
 from tests.matches.views.test_scorepad import HTMX, error, join, scorer_url, w
 
 pytestmark = pytest.mark.django_db
@@ -111,3 +121,55 @@ def test_a_scorepad_page_costs_the_same_queries_however_long_the_match(client):
         counted.append(len(queries))
 
     assert counted[0] == counted[1] and counted[0] <= 10, counted
+
+
+def test_a_placement_that_scores_nothing_leaves_the_score_rows_alone():
+    match = two_player_all_fives(hand_size=7)
+    services.round_start(match=match, starter=0)
+    services.event_record(match=match, action=rules.Play(0, T("5-5")))  # 10
+    score_rows = ('UPDATE "matches_side"', 'UPDATE "matches_roundside"')
+
+    with CaptureQueriesContext(connection) as scoring:
+        services.event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5")))  # 10
+    with CaptureQueriesContext(connection) as nothing:
+        services.event_record(match=match, action=rules.Play(0, T("5-6"), A("5-5:5")))  # 0
+
+    assert [next(table for table in score_rows if q["sql"].startswith(table))
+            for q in scoring.captured_queries if q["sql"].startswith(score_rows)] == \
+        list(score_rows)
+    assert not [q for q in nothing.captured_queries if q["sql"].startswith(score_rows)]
+    assert_cache_equals_replay(match)
+
+
+def _history(html: str) -> str:
+    return html[html.index('id="history"'):]
+
+
+def test_the_rounds_table_is_drawn_again_only_when_what_it_shows_changes(client):
+    match = two_player_all_fives(hand_size=7)
+    services.round_start(match=match, starter=0)
+    join(client, match)
+    client.get(scorer_url(match), **HTMX)
+    fragments = caches["default"]
+
+    def tap(tile: str, at: str) -> tuple[str, int]:
+        with mock.patch.object(fragments, "set", wraps=fragments.set) as drawn:
+            response = client.post(scorer_url(match, "play"),
+                                   {**w(match, turn=True), "tile": tile, "at": at}, **HTMX)
+        return _history(response.content.decode()), drawn.call_count
+
+    opened, opened_drawn = tap("5-5", "")  # 10: the round's row changes
+    joined, joined_drawn = tap("0-5", "5-5:5")  # 10 more
+    nothing, nothing_drawn = tap("5-6", "5-5:5")  # no point: the same rows
+
+    assert (opened_drawn, joined_drawn, nothing_drawn) == (1, 1, 0)
+    assert _first_row(opened) == ["1", "10", "0"] and _first_row(joined) == ["1", "10", "10"]
+    assert nothing == joined
+    ukrainian = _history(client.get(scorer_url(match), **HTMX,
+                                    HTTP_ACCEPT_LANGUAGE="uk").content.decode())
+    assert "Раунди" in ukrainian and "Rounds" not in ukrainian
+
+
+def _first_row(history: str) -> list[str]:
+    row = history[history.index('<tr data-round="1">'):]
+    return re.findall(r"<td[^>]*>([^<]*)</td>", row[:row.index("</tr>")])[:3]
