@@ -161,36 +161,46 @@ def _keep(public_id: UUID, kept: Kept) -> None:
 
 
 def _caught_up(match: Match, kept: Kept) -> Kept | None:
-    """``kept`` brought to ``match.version``, or None to replay."""
+    """``kept`` brought to ``match.version``, or None to replay. The one query reads,
+    beside each change's action, the round it started and whether the event it added
+    or took back was miscalled, so what ``kept`` knows of the rows stays known."""
     if kept.version == match.version:
         return kept
     if kept.version > match.version:
         return None
     changes = list(match.changes.filter(version__gt=kept.version, version__lte=match.version)
-                   .order_by("version").values_list("kind", "action"))
+                   .order_by("version").values_list("kind", "action", "rounds",
+                                                    "events__miscall",
+                                                    "undone_events__miscall"))
+    # (a restore, not followed, may join several rows: it replays whatever the count)
     if len(changes) != match.version - kept.version or any(
-            kind not in _FOLLOWED for kind, _ in changes):
+            change[0] not in _FOLLOWED for change in changes):
         return None
-    rows = kept.rows
+    rows, miscalls = kept.rows, kept.miscalls
     try:
-        for kind, action in changes:
+        for kind, action, started, added_miscall, undone_miscall in changes:
             if kind == ChangeKind.UNDO:
                 kept.engine.undo()
             else:
                 kept.engine.do(action_from_doc(action))
-            rows = _rows_after(rows, kind, action)
+            rows = _rows_after(rows, kind, action, started)
+            if added_miscall is not None or undone_miscall is not None:
+                miscalls = None  # read again when shown
     except rules.RulesError:  # cannot happen for a logged change; replay to be sure
         return None
-    # another process wrote these: its miscalls are read again when needed
-    return Kept(match.version, kept.engine, rows=rows, side_ids=kept.side_ids)
+    return Kept(match.version, kept.engine, rows=rows, miscalls=miscalls,
+                side_ids=kept.side_ids)
 
 
-def _rows_after(rows: Rows | None, kind: str, action: dict[str, object]) -> Rows | None:
-    """The rows after a change another process made, as far as the change log tells:
-    each placement, draw, pass or call added one event row; a round's start, or an
-    undo of one, moved the live round to a row whose key the log does not hold."""
-    if rows is None or kind == ChangeKind.START or (kind == ChangeKind.UNDO and "start" in action):
+def _rows_after(rows: Rows | None, kind: str, action: dict[str, object],
+                started: int | None) -> Rows | None:
+    """The rows after a change another process made: each placement, draw, pass or
+    call added one event row; a round's start made the live round ``started``; an undo
+    of one moved it back to a row the log does not name."""
+    if rows is None or (kind == ChangeKind.UNDO and "start" in action):
         return None
+    if kind == ChangeKind.START:
+        return rows._replace(live_round=started) if started is not None else None
     if kind in _ADD_EVENT:
         return rows._replace(last_event=rows.last_event + 1)
     return rows

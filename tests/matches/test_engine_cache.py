@@ -179,7 +179,8 @@ def test_two_processes_taking_turns_keep_what_the_rows_are_and_the_scores_right(
         shape, seed, data, django_capture_on_commit_callbacks):
     """Each write is made by one of two processes, at random, with undos between: each
     process's kept engine is caught up from the other's changes, and what it knows of
-    the rows (the live round, the last event number) is what the rows are, or unknown."""
+    the rows (the live round, the last event number, the miscalls) is what the rows
+    are, or unknown."""
     game, players, options = shape
     played = simulated_match(game, players, seed=seed, options=options, max_rounds=2)
     assert played.names is not None
@@ -197,8 +198,12 @@ def test_two_processes_taking_turns_keep_what_the_rows_are_and_the_scores_right(
     def rows_known_are_the_rows() -> None:
         for kept_engines in processes:
             kept = kept_engines.get(match.public_id)
-            if kept is not None and kept.rows is not None and kept.version == match.version:
+            if kept is None or kept.version != match.version:
+                continue
+            if kept.rows is not None:
                 assert kept.rows == scoring._rows(match)
+            if kept.miscalls is not None:
+                assert kept.miscalls == selectors.match_miscalls(match)
 
     for action in played.log:
         as_process(data.draw(st.integers(0, 1)), lambda action=action: services.actions_record(
@@ -214,3 +219,37 @@ def test_two_processes_taking_turns_keep_what_the_rows_are_and_the_scores_right(
     assert rules.summary(selectors.match_engine(match)) == rules.summary(played)
     numbers = list(match.events.order_by("pk").values_list("number", flat=True))
     assert numbers == list(range(1, len(numbers) + 1))  # each write took the next number
+
+
+def test_a_catch_up_keeps_the_miscalls_unless_one_came_or_went():
+    match = two_player_all_fives(hand_size=7)
+    services.round_start(match=match, starter=0)
+    services.event_record(match=match, action=rules.Play(0, T("5-5"), None, 5))  # 10
+    match.refresh_from_db()
+    with engine_cache.scorepad_for_reading(match) as (_, miscalls):
+        assert len(miscalls[1]) == 1
+    with another_process():
+        services.event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5")))
+        services.event_record(match=match, action=rules.Play(0, T("5-6"), A("5-5:5"), 0))
+
+    match.refresh_from_db()
+    with CaptureQueriesContext(connection) as uncalled, \
+            engine_cache.scorepad_for_reading(match) as (_, kept_notes):
+        pass
+    with another_process():
+        services.event_record(match=match, action=rules.Draw(1, 1))
+        services.event_record(match=match, action=rules.Play(1, T("6-6"), A("5-6:6"), 5))
+    match.refresh_from_db()
+    with CaptureQueriesContext(connection) as miscalled, \
+            engine_cache.scorepad_for_reading(match) as (_, more_notes):
+        pass
+    with another_process():
+        services.event_undo(match=match)  # the miscalled 6-6
+    match.refresh_from_db()
+    with CaptureQueriesContext(connection) as undone, \
+            engine_cache.scorepad_for_reading(match) as (_, after_undo):
+        pass
+
+    assert len(uncalled) == 1 and kept_notes == miscalls  # called right: the catch-up alone
+    assert len(miscalled) == 2 and len(more_notes[1]) == 2  # read again with the new one
+    assert len(undone) == 2 and after_undo == miscalls
