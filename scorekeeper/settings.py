@@ -266,9 +266,10 @@ WHITENOISE_ROOT = BASE_DIR / "webroot"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Each process's own memory: it holds drawn fragments of pages keyed by what they show
-# (the scorepad's rounds table), so no process can read another's stale copy.
+# (the scorepad's rounds table, at most some tens of kB each), so no key can name a
+# stale copy and no process needs another's.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                      "OPTIONS": {"MAX_ENTRIES": 1000}}}
+                      "OPTIONS": {"MAX_ENTRIES": 300}}}
 
 # Uploaded record files wait here until the task worker has read them (issue 12).
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT") or BASE_DIR / "media")

@@ -503,11 +503,12 @@ def _record(match: Match, kept: Kept, action: rules.Action, *,
     if miscall is not None:
         kept.miscalls = None  # read again, with this one
     _sync(match, engine, touched, kept=kept, stored=stored)
-    kept.rows = _rows_after(action, rows, touched)
+    kept.rows = _rows_once_stored(action, rows, touched)
     return change
 
 
-def _rows_after(action: rules.Action, rows: Rows | None, touched: list[Touched]) -> Rows | None:
+def _rows_once_stored(action: rules.Action, rows: Rows | None,
+                      touched: list[Touched]) -> Rows | None:
     """What the rows are once ``action`` is stored, from what they were (None: not
     known)."""
     if isinstance(action, rules.StartRound):
