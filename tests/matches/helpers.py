@@ -13,6 +13,14 @@ from matches.models import Club, Event, Match
 T = rules.Tile.parse
 A = rules.AttachmentPoint.parse
 
+# small matches of every game for property tests: (game, players, options)
+SHAPES = [
+    (rules.ALL_FIVES, 2, {"target": 60, "hand_size": 4}),
+    (rules.ALL_FIVES, 3, {"target": 60, "hand_size": 3}),
+    (rules.FIVE_UP, 4, {"target": 8, "hand_size": 3}),
+    (rules.FIVES_AND_THREES, 3, {"target": 15, "drawing": True, "hand_size": 4}),
+]
+
 
 def two_player_all_fives(**options: Any) -> Match:
     """Olena and Taras, All Fives, two tiles each so a round ends in three plays."""

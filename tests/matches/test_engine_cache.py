@@ -20,6 +20,7 @@ from matches.models import Change, Match
 from matches.rules.simulate import simulated_match
 from matches.services import scoring
 from tests.matches.helpers import (
+    SHAPES,
     A,
     T,
     assert_cache_equals_replay,
@@ -163,13 +164,6 @@ def test_a_reader_whose_match_is_older_than_its_rows_keeps_them_at_their_version
     assert engine_cache._kept[match.public_id].version == 3
     assert engine.current_round is not None and not engine.current_round.events
     same_table(engine, page)
-
-
-SHAPES = [
-    (rules.ALL_FIVES, 2, {"target": 60, "hand_size": 4}),
-    (rules.FIVE_UP, 3, {"target": 8, "hand_size": 3}),
-    (rules.FIVES_AND_THREES, 4, {"target": 15, "drawing": True, "hand_size": 3}),
-]
 
 
 @pytest.mark.django_db

@@ -8,14 +8,7 @@ from hypothesis import strategies as st
 
 from matches import rules, selectors, services
 from matches.rules.simulate import simulated_match
-from tests.matches.helpers import assert_cache_equals_replay, live
-
-SHAPES = [
-    (rules.ALL_FIVES, 2, {"target": 60, "hand_size": 4}),
-    (rules.ALL_FIVES, 3, {"target": 60, "hand_size": 3}),
-    (rules.FIVE_UP, 4, {"target": 8, "hand_size": 3}),
-    (rules.FIVES_AND_THREES, 3, {"target": 15, "drawing": True, "hand_size": 4}),
-]
+from tests.matches.helpers import SHAPES, assert_cache_equals_replay, live
 
 
 @pytest.mark.django_db
