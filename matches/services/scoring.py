@@ -18,7 +18,8 @@ Nothing is deleted: undo and restore mark the rows they take back.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from fractions import Fraction
@@ -103,6 +104,26 @@ class MatchStarted:
     created: bool  # False: the same form was submitted before, and this is that match
 
 
+def _one_change_per_key[**P](write: Callable[P, Change]) -> Callable[P, Change]:
+    """A write whose ``key`` already made a change, though it came with the current
+    version (a phone that used a key twice), answers with that change, as a tap sent
+    again does: the database's unique key refused the second one and rolled it back."""
+    @functools.wraps(write)
+    def once(*args: P.args, **kwargs: P.kwargs) -> Change:
+        try:
+            return write(*args, **kwargs)
+        except IntegrityError:
+            match, key = kwargs.get("match"), kwargs.get("key")
+            if not isinstance(match, Match) or not isinstance(key, UUID | str):
+                raise
+            done = match.changes.filter(key=key).first()
+            if done is None:
+                raise
+            done.replayed = True
+            return done
+    return once
+
+
 @transaction.atomic
 def match_create(*, game: str, players: Sequence[str], options: Mapping[str, Any] | None = None,
                  created_by: User | None = None, creation_key: UUID | None = None) -> Match:
@@ -142,6 +163,7 @@ def match_start(*, game: str, players: Sequence[str], options: Mapping[str, Any]
     return MatchStarted(match=match, grant=grant, first=first, created=True)
 
 
+@_one_change_per_key
 @transaction.atomic
 def round_start(*, match: Match, starter: int | None, mode: str = RoundMode.TRACKED,
                 draw_lots: bool = False, version: int | None = None, key: UUID | None = None,
@@ -152,7 +174,7 @@ def round_start(*, match: Match, starter: int | None, mode: str = RoundMode.TRAC
     finisher, in All Fives and Five Up) starts, or else the engine draws lots; the
     returned change's ``lots_drawn`` (not stored) says which, for the page to announce.
     """
-    match, done = _begin(match, version=version, key=key)
+    match, done = _begin(match, version=version, key=key, key_if_stale=True)
     if done is not None:
         return done
     with kept_for_writing(match) as kept:
@@ -169,6 +191,7 @@ def round_start(*, match: Match, starter: int | None, mode: str = RoundMode.TRAC
     return change
 
 
+@_one_change_per_key
 @transaction.atomic
 def event_record(*, match: Match, action: rules.Event, version: int | None = None,
                  key: UUID | None = None, grant: ScorerGrant | None = None,
@@ -178,7 +201,7 @@ def event_record(*, match: Match, action: rules.Event, version: int | None = Non
     The action names its seat: a tap made for a seat whose turn it no longer is (the
     table moved on) is refused by the engine rather than credited to someone else.
     """
-    match, done = _begin(match, version=version, key=key)
+    match, done = _begin(match, version=version, key=key, key_if_stale=True)
     if done is not None:
         return done
     with kept_for_writing(match) as kept:
@@ -225,6 +248,7 @@ def pass_record(*, match: Match, seat: int, version: int | None = None, key: UUI
                         grant=grant, user=user)
 
 
+@_one_change_per_key
 @transaction.atomic
 def round_settle(*, match: Match, hands: Sequence[Sequence[rules.Tile]] | None = None,
                  pips: Sequence[int] | None = None, result: rules.RoundEnd | None = None,
@@ -237,7 +261,7 @@ def round_settle(*, match: Match, hands: Sequence[Sequence[rules.Tile]] | None =
     its count (a second call, with the count); in Fives and Threes, where remaining tiles
     score nothing, it is settled at once, and a count given later is only checked.
     """
-    match, done = _begin(match, version=version, key=key)
+    match, done = _begin(match, version=version, key=key, key_if_stale=True)
     if done is not None:
         return done
     with kept_for_writing(match) as kept:
@@ -247,6 +271,7 @@ def round_settle(*, match: Match, hands: Sequence[Sequence[rules.Tile]] | None =
         return _record(match, kept, settle, key=key, grant=grant, user=user)
 
 
+@_one_change_per_key
 @transaction.atomic
 def event_undo(*, match: Match, version: int | None = None, key: UUID | None = None,
                grant: ScorerGrant | None = None, user: User | None = None) -> Change:
@@ -255,7 +280,7 @@ def event_undo(*, match: Match, version: int | None = None, key: UUID | None = N
     Nothing is deleted: the rows it takes back are marked with this change, which
     says who took back what and when; ``match_restore`` can bring them back.
     """
-    match, done = _begin(match, version=version, key=key)
+    match, done = _begin(match, version=version, key=key, key_if_stale=True)
     if done is not None:
         return done
     with kept_for_writing(match) as kept:
@@ -447,19 +472,29 @@ class Touched(NamedTuple):
 
 
 def _begin(match: Match, *, version: int | None, key: UUID | None,
-           abandoned_ok: bool = False) -> tuple[Match, Change | None]:
+           abandoned_ok: bool = False, key_if_stale: bool = False) -> tuple[Match, Change | None]:
     """The match row, locked for this transaction (two phones cannot interleave writes),
     and the change an earlier request with the same key made, if any (then nothing more
-    is applied), read by the same query; a write made on an older version, or on an
-    abandoned match (unless ``abandoned_ok``: resuming it), is refused."""
+    is applied); a write made on an older version, or on an abandoned match (unless
+    ``abandoned_ok``: resuming it), is refused.
+
+    ``key_if_stale``: the key is looked for only when the version is not the match's. A
+    tap sent again carries the version it was made on, which its first arrival moved on;
+    a key that made a change and comes back with the current version is refused by the
+    database's unique key (the service is wrapped in :func:`_one_change_per_key`). A
+    tap then costs the lock's plain query. Otherwise the lock's query looks for it."""
     locked = Match.objects.select_for_update()
-    if key is not None:
+    if key is not None and not key_if_stale:
         same_key = Change.objects.filter(match=OuterRef("pk"), key=key)
         locked = locked.annotate(done_pk=Subquery(same_key.values("pk")[:1]))
     match = locked.get(pk=match.pk)
     done_pk = getattr(match, "done_pk", None)  # an annotation: the model does not declare it
-    if done_pk is not None:
+    done: Change | None = None
+    if key is not None and key_if_stale and version != match.version:
+        done = match.changes.filter(key=key).first()
+    elif done_pk is not None:
         done = Change.objects.get(pk=done_pk)
+    if done is not None:
         done.replayed = True
         return match, done
     if match.status == MatchStatus.ABANDONED and not abandoned_ok:

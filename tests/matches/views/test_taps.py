@@ -105,6 +105,25 @@ def test_a_retried_play_does_not_put_back_a_tile_another_phone_undid(table):
     assert_cache_equals_replay(table)
 
 
+@pytest.mark.parametrize("tap", [("play", {"tile": "5-6", "at": "5-5:5"}), ("undo", {}),
+                                 ("draw", {"tiles": "1"})])
+def test_a_key_used_again_with_the_current_version_is_answered_not_applied(table, tap):
+    """A phone that sends a key a change already holds, with the version that change
+    made (no phone of ours does: each tap draws a fresh key), is answered as a tap sent
+    again is; nothing else is written. (A tap the rules refuse says why first.)"""
+    a = phone(table)
+    first = page(table)
+    a.post(url(table, "play"), {**first, "tile": "5-5"}, **HTMX)
+    before = snapshot(table)
+    name, fields = tap
+
+    response = a.post(url(table, name), {**page(table), "key": first["key"], **fields}, **HTMX)
+
+    assert response.status_code == 200
+    assert "Already recorded: Olena opened with 5-5." in response.content.decode()
+    assert snapshot(table) == before
+
+
 def test_a_tap_names_its_seat_and_is_refused_for_any_other(table):
     a = phone(table)
     a.post(url(table, "play"), {**page(table), "tile": "5-5"}, **HTMX)
