@@ -85,21 +85,20 @@ class TileShape:
 
     @property
     def svg(self) -> SafeString:
-        """This tile's drawing (``templates/matches/_board_tile.html``). A tile keeps its
-        place as the board grows, so each is drawn once per process, not on every tap."""
-        return _board_tile_svg(self.tile, self.x, self.y, self.width, self.height,
-                               self.spinner, self.double, self.newest, self.divider,
+        """This tile's face, where it lies (``templates/matches/_board_tile.html``). A
+        tile keeps its place as the board grows, so each is drawn once per process, not
+        on every tap."""
+        return _board_tile_svg(self.x, self.y, self.width, self.height, self.divider,
                                tuple((h.x, h.y, h.value) for h in self.halves))
 
 
 @functools.lru_cache(maxsize=4096)
-def _board_tile_svg(tile: str, x: float, y: float, width: float, height: float,
-                    spinner: bool, double: bool, newest: bool,
+def _board_tile_svg(x: float, y: float, width: float, height: float,
                     divider: tuple[float, float, float, float],
                     halves: tuple[tuple[float, float, int], ...]) -> SafeString:
-    shape = TileShape(tile, x, y, width, height, [half(*h) for h in halves], spinner, double,
-                      newest, divider)
-    return render_to_string("matches/_board_tile.html", {"t": shape})
+    return render_to_string("matches/_board_tile.html", {"t": {
+        "x": x, "y": y, "width": width, "height": height, "divider": divider,
+        "halves": [half(*h) for h in halves]}})
 
 
 @dataclass
