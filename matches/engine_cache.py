@@ -183,7 +183,7 @@ def _caught_up(match: Match, kept: Kept) -> Kept | None:
                 kept.engine.undo()
             else:
                 kept.engine.do(action_from_doc(action))
-            rows = _rows_after(rows, kind, action, started)
+            rows = rows_after(rows, kind, action, started)
             if added_miscall is not None or undone_miscall is not None:
                 miscalls = None  # read again when shown
     except rules.RulesError:  # cannot happen for a logged change; replay to be sure
@@ -192,11 +192,12 @@ def _caught_up(match: Match, kept: Kept) -> Kept | None:
                 side_ids=kept.side_ids)
 
 
-def _rows_after(rows: Rows | None, kind: str, action: dict[str, object],
-                started: int | None) -> Rows | None:
-    """The rows after a change another process made: each placement, draw, pass or
-    call added one event row; a round's start made the live round ``started``; an undo
-    of one moved it back to a row the log does not name."""
+def rows_after(rows: Rows | None, kind: str, action: dict[str, object],
+               started: int | None) -> Rows | None:
+    """The rows after a change of ``kind`` holding ``action`` (as the log keeps them),
+    made here or by another process: each placement, draw, pass or call added one event
+    row; a round's start made the live round ``started``; an undo of one moved it back
+    to a row the log does not name. None: not known."""
     if rows is None or (kind == ChangeKind.UNDO and "start" in action):
         return None
     if kind == ChangeKind.START:

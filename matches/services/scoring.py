@@ -36,7 +36,7 @@ from django.utils.translation import gettext_lazy as _
 
 from matches import rules
 from matches.actions import action_doc, action_from_doc, describe
-from matches.engine_cache import Kept, Rows, kept_for_writing
+from matches.engine_cache import Kept, Rows, kept_for_writing, rows_after
 from matches.models import (
     Change,
     ChangeKind,
@@ -295,8 +295,7 @@ def event_undo(*, match: Match, version: int | None = None, key: UUID | None = N
         if kept.miscalls:  # the placement taken back may have been miscalled
             kept.miscalls = None
         _sync(match, engine, touched, kept=kept, stored=stored)
-        if isinstance(undone, rules.StartRound):
-            kept.rows = None  # the live round is an earlier one now
+        kept.rows = rows_after(kept.rows, change.kind, change.action, None)
     return change
 
 
@@ -538,20 +537,8 @@ def _record(match: Match, kept: Kept, action: rules.Action, *,
     if miscall is not None:
         kept.miscalls = None  # read again, with this one
     _sync(match, engine, touched, kept=kept, stored=stored)
-    kept.rows = _rows_once_stored(action, rows, touched)
+    kept.rows = rows_after(rows, change.kind, change.action, touched[0].pk)
     return change
-
-
-def _rows_once_stored(action: rules.Action, rows: Rows | None,
-                      touched: list[Touched]) -> Rows | None:
-    """What the rows are once ``action`` is stored, from what they were (None: not
-    known)."""
-    if isinstance(action, rules.StartRound):
-        return Rows(touched[0].pk, rows.last_event) if rows is not None else None
-    if isinstance(action, rules.Settle):
-        return rows
-    assert rows is not None  # an event's write needed them
-    return Rows(rows.live_round, rows.last_event + 1)
 
 
 def _apply(match: Match, engine: rules.Match, action: rules.Action,
