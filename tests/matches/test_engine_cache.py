@@ -226,24 +226,24 @@ def test_a_catch_up_keeps_the_miscalls_unless_one_came_or_went():
         services.event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5")))
         services.event_record(match=match, action=rules.Play(0, T("5-6"), A("5-5:5"), 0))
 
-    match.refresh_from_db()
-    with CaptureQueriesContext(connection) as uncalled, \
-            engine_cache.scorepad_for_reading(match) as (_, kept_notes):
-        pass
+    uncalled, kept_notes = read_miscalls(match)
     with another_process():
         services.event_record(match=match, action=rules.Draw(1, 1))
         services.event_record(match=match, action=rules.Play(1, T("6-6"), A("5-6:6"), 5))
-    match.refresh_from_db()
-    with CaptureQueriesContext(connection) as miscalled, \
-            engine_cache.scorepad_for_reading(match) as (_, more_notes):
-        pass
+    miscalled, more_notes = read_miscalls(match)
     with another_process():
         services.event_undo(match=match)  # the miscalled 6-6
-    match.refresh_from_db()
-    with CaptureQueriesContext(connection) as undone, \
-            engine_cache.scorepad_for_reading(match) as (_, after_undo):
-        pass
+    undone, after_undo = read_miscalls(match)
 
-    assert len(uncalled) == 1 and kept_notes == miscalls  # called right: the catch-up alone
-    assert len(miscalled) == 2 and len(more_notes[1]) == 2  # read again with the new one
-    assert len(undone) == 2 and after_undo == miscalls
+    assert uncalled == 1 and kept_notes == miscalls  # called right: the catch-up alone
+    assert miscalled == 2 and len(more_notes[1]) == 2  # read again with the new one
+    assert undone == 2 and after_undo == miscalls
+
+
+def read_miscalls(match: Match) -> tuple[int, dict[int, list[str]]]:
+    """The miscalls a scorepad of ``match`` reads now, and the queries that took."""
+    match.refresh_from_db()
+    with CaptureQueriesContext(connection) as queries, \
+            engine_cache.scorepad_for_reading(match) as (_, miscalls):
+        pass
+    return len(queries), miscalls
