@@ -7,7 +7,8 @@ few facts about the match's rows at that version (:class:`Kept`). A later versio
 only of added actions and undos (a round started, a tile placed, a draw, a pass, a call,
 a settlement, a tap taken back) is caught up from the change log, each change applied in
 turn as the services did; anything else (a restore, a rename, an import) replays from
-the rows, as :func:`matches.selectors.match_engine` does.
+the rows, as :func:`matches.selectors.match_engine` does (reading, from the same rows,
+what a write would otherwise query: :func:`matches.selectors.match_replayed`).
 
 Readers share the kept engine under :func:`engine_for_reading`'s lock and never change
 it. A write (the match row locked) takes it out with :func:`kept_for_writing`, so no
@@ -31,7 +32,7 @@ from django.db import transaction
 from matches import rules
 from matches.actions import action_from_doc
 from matches.models import ChangeKind, Match
-from matches.selectors.scoring import match_engine, match_miscalls
+from matches.selectors.scoring import match_miscalls, match_replayed
 
 CACHED_MATCHES = 64  # per process, least recently used dropped first
 REPLAY_TRIES = 3  # replays of a match that writes keep moving, before giving up keeping it
@@ -43,9 +44,10 @@ _ADD_EVENT = frozenset({ChangeKind.PLAY, ChangeKind.DRAW, ChangeKind.PASS, Chang
 
 class Rows(NamedTuple):
     """What a tap's write needs to know of the match's rows: the live round's primary
-    key and the highest event number, taken back or not (numbers are never reused)."""
+    key (None before the first round) and the highest event number, taken back or not
+    (numbers are never reused)."""
 
-    live_round: int
+    live_round: int | None
     last_event: int
 
 
@@ -95,7 +97,7 @@ def kept_for_writing(match: Match) -> Iterator[Kept]:
     """
     kept = _taken(match)
     if kept is None:  # the row is locked: no write can commit between it and its rows
-        kept = Kept(match.version, match_engine(match))
+        kept = _from_rows(match)
     try:
         yield kept
     except rules.RulesError:
@@ -142,11 +144,20 @@ def _replayed(match: Match) -> tuple[Kept, bool]:
     replay if writes kept coming (its version may be older than its rows)."""
     for _ in range(REPLAY_TRIES):
         version = match.version
-        kept = Kept(version, match_engine(match))
+        kept = _from_rows(match)
         match.refresh_from_db(fields=["version", "status", "winner_side", "finished_at"])
         if match.version == version:
             return kept, True
     return kept, False
+
+
+def _from_rows(match: Match) -> Kept:
+    """The match replayed from its rows, at ``match.version`` (the caller makes sure the
+    rows are at that version), knowing all that :class:`Kept` keeps."""
+    replayed = match_replayed(match)
+    return Kept(match.version, replayed.engine,
+                rows=Rows(replayed.live_round, replayed.last_event), miscalls=replayed.miscalls,
+                side_ids=replayed.side_ids)
 
 
 def _keep(public_id: UUID, kept: Kept) -> None:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 from uuid import UUID
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -107,9 +107,14 @@ def results_apart(docs: Sequence[Any]) -> set[int]:
 
 def match_actions(match: Match) -> list[rules.Action]:
     """Every action of the match, in order: round starts, events and settlements."""
-    rounds = list(match.rounds.filter(undone_by=None).order_by("number"))
+    return _actions(list(match.rounds.filter(undone_by=None).order_by("number")),
+                    match.events.filter(undone_by=None).order_by("number"))
+
+
+def _actions(rounds: Sequence[Round], events: Iterable[Event]) -> list[rules.Action]:
+    """The actions of the live ``rounds`` and ``events``, in the order of play."""
     events_by_round: dict[int, list[Event]] = {}
-    for event in match.events.filter(undone_by=None).order_by("number"):
+    for event in events:
         events_by_round.setdefault(event.round_id, []).append(event)
     actions: list[rules.Action] = []
     for round_ in rounds:
@@ -124,16 +129,21 @@ def match_actions(match: Match) -> list[rules.Action]:
 def match_miscalls(match: Match, names: Sequence[str] | None = None) -> dict[int, list[str]]:
     """Per round number, the wrong calls of its live placements, in the table's words.
     ``names``: the seats' names, if the caller has them (an engine does)."""
-    notes: dict[int, list[str]] = {}
     events = list(match.events.filter(undone_by=None, miscall__isnull=False)
                   .select_related("round").order_by("number"))
     if events and names is None:
         names = match_names(match)
-    for event in events:
-        assert names is not None  # read above whenever there are events
+    return _miscall_notes([(event.round.number, event) for event in events], names or ())
+
+
+def _miscall_notes(events: Sequence[tuple[int, Event]],
+                   names: Sequence[str]) -> dict[int, list[str]]:
+    """The notes of miscalled ``events`` (each with its round's number), by round."""
+    notes: dict[int, list[str]] = {}
+    for number, event in events:
         # said when shown, in the reader's language: an engine kept for the match keeps
         # its notes for every reader (matches.engine_cache)
-        notes.setdefault(event.round.number, []).append(_miscall_note(
+        notes.setdefault(number, []).append(_miscall_note(
             names[event.seat], show_decimal(event.miscall),
             event.tile if event.kind == EventKind.PLAY else None, show_decimal(event.points)))
     return notes
@@ -161,6 +171,39 @@ def match_engine(match: Match) -> rules.Match:
     names = match_names(match)
     return rules.Match.replay(match.rules_game, names, match.options, match_actions(match),
                               labels=names)
+
+
+class Replayed(NamedTuple):
+    """The match replayed from its rows (:func:`match_replayed`), with what those rows
+    say that a kept engine keeps (:class:`matches.engine_cache.Kept`)."""
+
+    engine: rules.Match
+    live_round: int | None  # the live round's primary key (None before the first round)
+    last_event: int  # the highest event number, taken back or not (0: none yet)
+    side_ids: list[int]  # the sides' primary keys, by index
+    miscalls: dict[int, list[str]]  # as :func:`match_miscalls` says them
+
+
+def match_replayed(match: Match) -> Replayed:
+    """:func:`match_engine`, and from the same three reads (seats, rounds, events) the
+    facts a write would otherwise query: a tap on a process that has not kept the
+    match costs no more reads than the replay."""
+    seats = list(match.seats.order_by("position").values_list("name", "side_id"))
+    names = [name for name, _ in seats]
+    rounds = list(match.rounds.filter(undone_by=None).order_by("number"))
+    # taken-back events too: event numbers are never reused, so the next is after them
+    events = list(match.events.order_by("number"))
+    live = [event for event in events if event.undone_by_id is None]
+    engine = rules.Match.replay(match.rules_game, names, match.options,
+                                _actions(rounds, live), labels=names)
+    side_ids = [0] * len(engine.sides)
+    for position, (_, side_id) in enumerate(seats):
+        side_ids[engine.side_of[position]] = side_id
+    numbers = {round_.pk: round_.number for round_ in rounds}
+    return Replayed(engine, rounds[-1].pk if rounds else None,
+                    events[-1].number if events else 0, side_ids,
+                    _miscall_notes([(numbers[e.round_id], e) for e in live
+                                    if e.miscall is not None], names))
 
 
 # changes to the match itself (its names, whether it is played on), not to the table:
@@ -252,5 +295,5 @@ def score_decimal(value: int | Fraction) -> Decimal:
     return Decimal(value.numerator) / Decimal(value.denominator)
 
 
-__all__ = ["RoundEnd", "match_actions", "match_engine", "match_list", "match_record",
-           "match_summary"]
+__all__ = ["Replayed", "RoundEnd", "match_actions", "match_engine", "match_list",
+           "match_record", "match_replayed", "match_summary"]

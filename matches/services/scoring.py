@@ -574,6 +574,7 @@ def _store(match: Match, engine: rules.Match, action: rules.Action, result: Any,
         return [Touched(round_.number, round_.pk)]
     if rows is None:
         rows = _rows(match)
+    assert rows.live_round is not None  # the engine refuses an event before the first round
     event = _event_row(match, rows.live_round, action, result, number=rows.last_event + 1)
     event.change = change
     if miscall is not None:
@@ -602,7 +603,7 @@ def _take_back(match: Match, action: rules.Action, change: Change, *,
     end it leaves its row as it is)."""
     if isinstance(action, rules.Settle):
         return [_settlement_taken_back(match, action)]
-    if rows is not None and number is not None:
+    if rows is not None and rows.live_round is not None and number is not None:
         live = Touched(number, rows.live_round)
     else:
         round_ = _live_round(match)

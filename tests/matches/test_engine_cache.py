@@ -199,6 +199,8 @@ def test_two_processes_taking_turns_keep_what_the_rows_are_and_the_scores_right(
                 assert kept.rows == scoring._rows(match)
             if kept.miscalls is not None:
                 assert kept.miscalls == selectors.match_miscalls(match)
+            if kept.side_ids is not None:
+                assert kept.side_ids == side_ids(match)
 
     for action in played.log:
         record = partial(services.actions_record, match=match, actions=[action])
@@ -213,6 +215,45 @@ def test_two_processes_taking_turns_keep_what_the_rows_are_and_the_scores_right(
     assert rules.summary(selectors.match_engine(match)) == rules.summary(played)
     numbers = list(match.events.order_by("pk").values_list("number", flat=True))
     assert numbers == list(range(1, len(numbers) + 1))  # each write took the next number
+
+
+def side_ids(match: Match) -> list[int]:
+    return list(match.sides.order_by("index").values_list("pk", flat=True))
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_replay_knows_the_rows_the_sides_and_the_miscalls_from_what_it_read(players):
+    match = services.match_create(game="all-fives", players=["Ann", "Bo", "Cy", "Di"][:players],
+                                  options={"hand_size": 5})
+    services.round_start(match=match, starter=0)
+    services.event_record(match=match, action=rules.Play(0, T("5-5"), None, 5))  # 10
+    services.event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5")))
+    services.event_undo(match=match)  # event 2 taken back: the next is number 3
+    engine_cache.forget_engines()
+
+    match.refresh_from_db()
+    with CaptureQueriesContext(connection) as queries, \
+            engine_cache.scorepad_for_reading(match) as (_, miscalls):
+        pass
+    kept = engine_cache._kept[match.public_id]
+
+    assert len(queries) == 4  # seats, rounds, events; the match again (no write came)
+    assert kept.rows == scoring._rows(match) == engine_cache.Rows(kept.rows.live_round, 2)
+    assert kept.side_ids == side_ids(match)
+    assert miscalls == selectors.match_miscalls(match) and len(miscalls[1]) == 1
+
+
+def test_a_replay_before_the_first_round_knows_the_rows_the_start_makes(
+        django_capture_on_commit_callbacks):
+    match = two_player_all_fives()
+    read(match)  # kept with no round yet
+    with django_capture_on_commit_callbacks(execute=True):  # handed on as it commits
+        services.round_start(match=match, starter=0)
+    with CaptureQueriesContext(connection) as queries:
+        services.event_record(match=match, action=rules.Play(0, T("5-5")))
+
+    assert not [q for q in queries.captured_queries if "subquery" in q["sql"].lower()]
+    assert match.events.get().round == match.rounds.get()
 
 
 def test_a_catch_up_keeps_the_miscalls_unless_one_came_or_went():
