@@ -1,9 +1,10 @@
 """Template filters and tags: scores exact, with halves as ½; the scoring forms' hidden
-fields; the scorepad's picker tiles and end choices."""
+fields; the scorepad's picker, end choices and board tiles."""
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
 
@@ -13,8 +14,8 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext, pgettext
 
 from matches.models import FixtureStatus, Match
-from matches.presenters import show_score
-from matches.scorepad import Choice, PickTile
+from matches.presenters import Board, show_score
+from matches.scorepad import Choice, PickTile, TileChoices
 
 register = template.Library()
 
@@ -35,12 +36,45 @@ def write_fields(version: int) -> str:
                        '<input type="hidden" name="key" value="{}">', version, uuid.uuid4())
 
 
-# The picker's tiles and the end choices of every playable tile are drawn on every tap
-# (about twenty-eight and twenty of them): as tags, they cost a tenth of a template's
-# loop. Each is named by what it is, for the screen reader and the browser tests.
+# The picker's tiles, the end choices of every playable tile and the board's tiles are
+# drawn on every tap (about twenty-eight, twenty and a dozen of them): as tags, each
+# list costs a fraction of a template's loop. Each thing is named by what it is, for the
+# screen reader and the browser tests.
 
 
 @register.simple_tag
+def picker(tiles: Sequence[PickTile]) -> SafeString:
+    """The picker's tiles, in order (:func:`picker_tile`)."""
+    return SafeString("".join([picker_tile(tile) for tile in tiles]))
+
+
+@register.simple_tag
+def choice_sets(sets: Sequence[TileChoices], selected: str | None) -> SafeString:
+    """Where each playable tile may go: a group of :func:`end_choice` buttons per tile,
+    shown for the ``selected`` one (the page shows another's without asking)."""
+    where = gettext("Where %(tile)s goes")
+    return SafeString("".join([format_html(
+        '<div class="choice-set" data-for="{}"{} role="group" aria-label="{}">{}</div>',
+        tiles.tile, SafeString("") if tiles.tile == selected else SafeString(" hidden"),
+        where % {"tile": tiles.tile},
+        SafeString("".join([end_choice(choice) for choice in tiles.choices])))
+        for tiles in sets]))
+
+
+@register.simple_tag
+def board_tiles(board: Board) -> SafeString:
+    """The board's tiles (each face drawn once per process: ``TileShape.svg``) and its
+    open ends, inside its ``<svg>`` (``templates/matches/_board.html``)."""
+    tiles = [format_html('<g class="board-tile{}{}" data-tile="{}">{}</g>',
+                         " spinner" if tile.spinner else "", " newest" if tile.newest else "",
+                         tile.tile, tile.svg) for tile in board.tiles]
+    ends = [format_html('<circle cx="{}" cy="{}" r="0.22" class="open-end{}" data-point="{}">'
+                        '<title>{}</title></circle>', end.x, end.y,
+                        " open-flank" if end.flank else "", end.point, end.point)
+            for end in board.ends]
+    return SafeString("".join(tiles + ends))
+
+
 def picker_tile(tile: PickTile) -> SafeString:
     """A tile of the picker: a link that chooses it, or, on the table, its picture."""
     if tile.on_table:
@@ -58,7 +92,6 @@ def picker_tile(tile: PickTile) -> SafeString:
         else "")
 
 
-@register.simple_tag
 def end_choice(choice: Choice) -> SafeString:
     """An end the chosen tile may join, as the button that places it there: named by the
     end, the sum it would make and the points."""
