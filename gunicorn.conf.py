@@ -3,6 +3,7 @@
 https://docs.gunicorn.org/en/stable/settings.html
 """
 
+import gc
 import multiprocessing
 import os
 
@@ -24,3 +25,15 @@ errorlog = "-"
 logger_class = "scorekeeper.logs.GunicornLogger"
 # Behind a proxy, trust its X-Forwarded-* headers only from the addresses listed here.
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+
+
+def post_worker_init(worker: object) -> None:
+    """What the worker has loaded by now (Django, the project, their modules) lives as
+    long as it does: frozen out of the cyclic garbage collector's sight, so that the
+    full collections that fall during requests do not walk it each time (they took
+    about 15 ms each, a slow tap in every few hundred).
+    https://docs.python.org/3/library/gc.html#gc.freeze"""
+    from django.urls import get_resolver
+
+    get_resolver().url_patterns  # noqa: B018 - imports the views, and all they import
+    gc.freeze()

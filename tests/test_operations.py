@@ -3,7 +3,10 @@ address, and error reports (logged and mailed) without scorers' secrets."""
 
 from __future__ import annotations
 
+import gc
 import logging
+import runpy
+from pathlib import Path
 from unittest import mock
 
 import pytest
@@ -177,3 +180,13 @@ def test_the_admin_path_comes_from_the_environment(value, expected):
 
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == expected
+
+
+def test_a_gunicorn_worker_freezes_what_it_loaded_out_of_the_collectors_sight():
+    conf = runpy.run_path(str(Path(__file__).resolve().parent.parent / "gunicorn.conf.py"))
+    try:
+        conf["post_worker_init"](object())
+        frozen = gc.get_freeze_count()
+    finally:
+        gc.unfreeze()
+    assert frozen > 10_000  # Django, the project and the views' modules
