@@ -7,14 +7,20 @@ it would score — without deciding any rule itself.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
+from uuid import UUID
 
+from django.urls import get_script_prefix, reverse
 from django.utils.translation import gettext as _
 
 from matches import presenters, rules, rules_messages
 from matches.models import Match
 
 SHOWN_ROUNDS = 12  # rounds in the scorepad's table, the newest
+# the match's pages and scoring actions the scorepad links to or posts to
+LINKED = ("play", "draw", "pass", "call", "settle", "round", "undo", "scorers", "history",
+          "rename", "abandon", "delete", "detail", "record_json")
 
 
 @dataclass
@@ -43,11 +49,6 @@ class PickTile:
     on_table: bool
     playable: bool
     selected: bool
-
-    @property
-    def svg(self) -> str:
-        """The small domino drawn for the picker (the same for every page: drawn once)."""
-        return presenters.tile_svg(self.tile)
 
 
 @dataclass
@@ -143,6 +144,11 @@ class ScorepadView:
                      [side.names for side in self.sides], self.rounds))
 
     @property
+    def urls(self) -> dict[str, str]:
+        """The addresses the scorepad links to or posts to (:data:`LINKED`), by name."""
+        return _urls(self.match.public_id, get_script_prefix())
+
+    @property
     def out_by_call(self) -> bool:
         """Fives and Threes: going out (its bonus) is marked on the last call."""
         return bool(self.going_out_bonus)
@@ -150,6 +156,13 @@ class ScorepadView:
     @property
     def called_range(self) -> range:
         return range(self.called_ends)
+
+
+@functools.lru_cache(maxsize=256)
+def _urls(public_id: UUID, prefix: str) -> dict[str, str]:
+    # reversed once per match (and script prefix) in a process, not a dozen times a tap
+    return {name: reverse(f"matches:{name}", kwargs={"public_id": public_id})
+            for name in LINKED}
 
 
 def build(match: Match, engine: rules.Match, *, selected: str | None = None,

@@ -3,6 +3,7 @@ fields; the scorepad's picker, end choices and board tiles."""
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections.abc import Sequence
 from decimal import Decimal
@@ -11,10 +12,10 @@ from fractions import Fraction
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import get_language, gettext, pgettext
 
 from matches.models import FixtureStatus, Match
-from matches.presenters import Board, show_score
+from matches.presenters import Board, show_score, tile_svg
 from matches.scorepad import Choice, PickTile, TileChoices
 
 register = template.Library()
@@ -77,29 +78,44 @@ def board_tiles(board: Board) -> SafeString:
 
 def picker_tile(tile: PickTile) -> SafeString:
     """A tile of the picker: a link that chooses it, or, on the table, its picture."""
-    if tile.on_table:
-        return format_html(
-            '<span class="pick on-table" data-tile="{}" role="img" aria-label="{}">{}'
-            '<span class="mark" aria-hidden="true">✓</span></span>', tile.tile,
-            gettext("%(tile)s, on the table") % {"tile": tile.tile}, tile.svg)
-    state = (" selected" if tile.selected else "") + (
-        " playable" if tile.playable else " unplayable")
-    return format_html(
-        '<a class="pick{}" href="?tile={}" data-tile="{}" aria-label="{}"{}>{}{}</a>', state,
-        tile.tile, tile.tile, tile.tile,
-        SafeString(' aria-current="true"') if tile.selected else "", tile.svg,
-        SafeString('<span class="mark" aria-hidden="true">✕</span>') if not tile.playable
-        else "")
+    return _picker_tile(tile.tile, tile.on_table, tile.playable, tile.selected, get_language())
 
 
 def end_choice(choice: Choice) -> SafeString:
     """An end the chosen tile may join, as the button that places it there: named by the
     end, the sum it would make and the points."""
-    state = (" btn-primary" if choice.points else "") + (" flank" if choice.flank else "")
+    return _end_choice(choice.point, choice.label, choice.end_sum, choice.points, choice.flank,
+                       get_language())
+
+
+# Both are drawn again and again the same (each tile has a few states, each end a few
+# sums): kept per process, by what they show and the language they say it in.
+
+
+@functools.lru_cache(maxsize=1024)
+def _picker_tile(tile: str, on_table: bool, playable: bool, selected: bool,
+                 language: str | None) -> SafeString:
+    if on_table:
+        return format_html(
+            '<span class="pick on-table" data-tile="{}" role="img" aria-label="{}">{}'
+            '<span class="mark" aria-hidden="true">✓</span></span>', tile,
+            gettext("%(tile)s, on the table") % {"tile": tile}, tile_svg(tile))
+    state = (" selected" if selected else "") + (" playable" if playable else " unplayable")
+    return format_html(
+        '<a class="pick{}" href="?tile={}" data-tile="{}" aria-label="{}"{}>{}{}</a>', state,
+        tile, tile, tile, SafeString(' aria-current="true"') if selected else "",
+        tile_svg(tile),
+        SafeString('<span class="mark" aria-hidden="true">✕</span>') if not playable else "")
+
+
+@functools.lru_cache(maxsize=4096)
+def _end_choice(point: str, label: str, end_sum: int, points: int, flank: bool,
+                language: str | None) -> SafeString:
+    state = (" btn-primary" if points else "") + (" flank" if flank else "")
     return format_html(
         '<button type="submit" name="at" value="{}" class="btn choice{}" data-point="{}">'
-        '{} <small>{} {} → {}</small></button>', choice.point, state, choice.point,
-        choice.label, gettext("sum"), choice.end_sum, choice.points)
+        '{} <small>{} {} → {}</small></button>', point, state, point, label, gettext("sum"),
+        end_sum, points)
 
 
 @register.filter
