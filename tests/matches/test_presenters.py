@@ -109,6 +109,21 @@ def test_values_above_six_are_written_not_drawn():
     board = presenters.board(layout("7-9", rules.SpinnerPolicy.NONE))
     halves = board.tiles[0].halves
     assert [(h.value, h.text, h.spots) for h in halves] == [(7, True, []), (9, True, [])]
+    assert str(board.tiles[0].svg).endswith(
+        '<text x="-0.5" y="0.21999999999999997" class="domino-number">7</text>'
+        '<text x="0.5" y="0.21999999999999997" class="domino-number">9</text>')
+    assert '<text x="1.5" y="0.72" class="domino-number">9</text>' in presenters.tile_svg("7-9")
+
+
+def test_a_tile_face_is_its_rectangle_its_divider_and_its_pips():
+    board = presenters.board(layout("1-2", rules.SpinnerPolicy.NONE))
+
+    assert board.tiles[0].svg == (
+        '<rect x="-1.0" y="-0.5" width="2.0" height="1.0" rx="0.12" class="domino-face"/>'
+        '<line x1="0.0" y1="-0.5" x2="0.0" y2="0.5" class="domino-divider"/>'
+        '<circle cx="-0.5" cy="0.0" r="0.09" class="pip"/>'
+        '<circle cx="0.27" cy="-0.22999999999999998" r="0.09" class="pip"/>'
+        '<circle cx="0.73" cy="0.22999999999999998" r="0.09" class="pip"/>')
 
 
 @settings(max_examples=40, deadline=None)

@@ -16,7 +16,7 @@ def test_kept_picker_tiles_and_end_choices_are_said_in_each_readers_language():
              PickTile("0-5", on_table=False, playable=True, selected=True)]
     sets = [TileChoices("0-5", [Choice("5-5:5", "5-5", 10, 10, flank=False)])]
 
-    said = {}
+    said: dict[str, list[str]] = {}
     for language in ("en", "uk", "en"):
         with translation.override(language):
             said.setdefault(language, []).append(picker(tiles) + choice_sets(sets, "0-5"))
