@@ -92,7 +92,7 @@ def end_choice(choice: Choice) -> SafeString:
 # sums): kept per process, by what they show and the language they say it in.
 
 
-@functools.lru_cache(maxsize=2048)  # 91 tiles (double-nine), 4 states, 3 languages
+@functools.lru_cache(maxsize=2048)  # 91 tiles (double-nine), 5 states, 3 languages
 def _picker_tile(tile: str, on_table: bool, playable: bool, selected: bool,
                  language: str | None) -> SafeString:
     if on_table:
