@@ -170,6 +170,8 @@ class Table(threading.Thread):
         if token is None:
             return None
         self.pause(0.5, 1.0)
+        if self.stop.is_set():
+            return None
         form = {"csrfmiddlewaretoken": token.group(1), "game": "all-fives",
                 "player_0": f"North {self.number}", "player_1": f"South {self.number}",
                 "starter": "0", "mode": "tracked", "creation_key": str(uuid.uuid4())}
@@ -214,6 +216,8 @@ class Table(threading.Thread):
             form = {"version": version.group(1), "key": str(uuid.uuid4()),
                     "seat": seat.group(1), "tile": tile, "at": self.random.choice(points)}
             self.pause(0.5, 1.0)
+            if self.stop.is_set():  # the run is over: no tap after it (all tables at once)
+                break
             answer = None
             for _ in range(RETRIES):  # a lost or failed tap: again, with the SAME key
                 answer = self.phone.request(
