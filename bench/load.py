@@ -71,6 +71,20 @@ class Sample:
     started: float
     seconds: float
     status: int  # 0: connection error
+    timing: dict[str, dict[str, str]] | None = None  # the answer's Server-Timing metrics
+
+
+def server_timing(header: str | None) -> dict[str, dict[str, str]] | None:
+    """``total;dur=20.31, db;dur=4.02;desc="7"`` → {"total": {"dur": "20.31"}, …}."""
+    if not header:
+        return None
+    metrics: dict[str, dict[str, str]] = {}
+    for metric in header.split(","):
+        name, *params = metric.strip().split(";")
+        metrics[name] = dict(param.split("=", 1) for param in params if "=" in param)
+        for key, value in metrics[name].items():
+            metrics[name][key] = value.strip('"')
+    return metrics
 
 
 @dataclass
@@ -129,7 +143,8 @@ class Phone:
             self.close()
             return None
         self.recorder.add(Sample(endpoint, started, time.monotonic() - started,
-                                 response.status))
+                                 response.status,
+                                 server_timing(response.getheader("Server-Timing"))))
         for line in response.msg.get_all("Set-Cookie") or []:
             cookie: SimpleCookie = SimpleCookie()
             cookie.load(line)
@@ -354,7 +369,8 @@ def start_stack(port: int, run: str) -> subprocess.Popen[bytes]:
     subprocess.run(["dropdb", "-h", "127.0.0.1", "-U", "postgres", "--if-exists", DATABASE],
                    check=True)
     subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", DATABASE], check=True)
-    env = {**os.environ, "SK_RUN": run, "DATABASE_URL": DATABASE_URL}
+    # SERVER_TIMING: each answer says where its time went (scorekeeper.middleware)
+    env = {**os.environ, "SK_RUN": run, "DATABASE_URL": DATABASE_URL, "SERVER_TIMING": "1"}
     env.pop("DJANGO_SETTINGS_MODULE", None)
     process = subprocess.Popen([str(ROOT / "scripts/prod"), str(port)], cwd=ROOT, env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -394,6 +410,47 @@ def row(name: str, samples: list[Sample], seconds: float) -> str:
     return (f"| {name} | {len(samples)} | {len(samples) / seconds:.1f} | "
             f"{percentile(ms, 0.50):.0f} | {percentile(ms, 0.95):.0f} | "
             f"{percentile(ms, 0.99):.0f} | {errors} | {lost} | {limited} |")
+
+
+def breakdown(samples: list[Sample]) -> list[str]:
+    """Where the placements' time went, from their Server-Timing headers: by how the
+    worker came by the match's engine, and for the median and the slowest 5 %: the
+    worker's CPU, the time in database statements, the rest of the worker's time (off
+    the CPU, outside a statement: waiting for a core), and the time outside the worker
+    (nginx, the socket's queue, this client)."""
+    timed = [s for s in samples if s.endpoint == "play" and s.status == 200 and s.timing]
+    if not timed:
+        return []
+
+    def dur(sample: Sample, name: str) -> float:
+        return float(sample.timing[name]["dur"]) if sample.timing and name in sample.timing \
+            else 0.0
+
+    lines = ["| engine | placements | p50 | p95 | worker CPU p50 | statements |",
+             "|---|---|---|---|---|---|"]
+    for source in ("kept", "caught-up", "replayed"):
+        some = [s for s in timed if (s.timing or {}).get("engine", {}).get("desc") == source]
+        if some:
+            ms = [s.seconds * 1000 for s in some]
+            statements = sorted(int((s.timing or {})["db"]["desc"]) for s in some)
+            lines.append(f"| {source} | {len(some)} | {percentile(ms, 0.5):.0f} | "
+                         f"{percentile(ms, 0.95):.0f} | "
+                         f"{percentile([dur(s, 'cpu') for s in some], 0.5):.1f} | "
+                         f"{statements[len(statements) // 2]} |")
+    ordered = sorted(timed, key=lambda s: s.seconds)
+    lines += ["", "| placements | latency | worker CPU | in statements | worker, waiting | "
+              "outside the worker |", "|---|---|---|---|---|---|"]
+    for name, group in (("median (45–55 %)", ordered[len(ordered) * 45 // 100:
+                                                    len(ordered) * 55 // 100 + 1]),
+                        ("slowest 5 %", ordered[len(ordered) * 95 // 100:])):
+        n = len(group)
+        latency = sum(s.seconds * 1000 for s in group) / n
+        total = sum(dur(s, "total") for s in group) / n
+        cpu = sum(dur(s, "cpu") for s in group) / n
+        db = sum(dur(s, "db") for s in group) / n
+        lines.append(f"| {name} | {latency:.1f} | {cpu:.1f} | {db:.1f} | "
+                     f"{max(total - cpu - db, 0):.1f} | {latency - total:.1f} |")
+    return lines
 
 
 def main() -> None:
@@ -463,6 +520,10 @@ def main() -> None:
         print("\nrefused or failed (endpoint, status: count; 0 = connection error): "
               + ", ".join(f"{name} {status}: {count}"
                           for (name, status), count in sorted(odd.items())))
+    lines = breakdown(samples)
+    if lines:
+        print("\nwhere the placements' time went (ms; their Server-Timing headers):\n")
+        print("\n".join(lines))
     polls = [s for s in samples if s.endpoint == "poll"]
     print(f"\npolls answered 304: {sum(s.status == 304 for s in polls)} of {len(polls)}")
     print(f"slow clients: {SLOW_CLIENTS} wanted, up to {slow.held_max} held at once, "

@@ -23,6 +23,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import NamedTuple
 from uuid import UUID
@@ -62,6 +63,12 @@ class Kept:
     miscalls: dict[int, list[str]] | None = None  # selectors.match_miscalls at version
     side_ids: list[int] | None = None  # the sides' primary keys, by index (never change)
 
+
+# How the current request came by its engines, costliest first: replayed from the rows,
+# caught up from the change log, or kept as it was. Only read by the Server-Timing header
+# (scorekeeper.middleware.ServerTimingMiddleware, for measuring); None: no engine.
+SOURCES = ("replayed", "caught-up", "kept")
+engine_source: ContextVar[str | None] = ContextVar("engine_source", default=None)
 
 # keyed by public id, never reused (a primary key may be, after a delete on SQLite)
 _kept: OrderedDict[UUID, Kept] = OrderedDict()
@@ -120,7 +127,20 @@ def _taken(match: Match) -> Kept | None:
     None if none is kept or it cannot be caught up (then the caller replays)."""
     with _lock:
         taken = _kept.pop(match.public_id, None)
-    return _caught_up(match, taken) if taken is not None else None
+    if taken is None:
+        return None
+    behind = taken.version != match.version
+    kept = _caught_up(match, taken)
+    if kept is not None:
+        _note("caught-up" if behind else "kept")
+    return kept
+
+
+def _note(source: str) -> None:
+    """Remember how this request came by an engine: the costliest way it took."""
+    noted = engine_source.get()
+    if noted is None or SOURCES.index(source) < SOURCES.index(noted):
+        engine_source.set(source)
 
 
 def _kept_at(match: Match) -> Kept:
@@ -154,6 +174,7 @@ def _replayed(match: Match) -> tuple[Kept, bool]:
 def _from_rows(match: Match) -> Kept:
     """The match replayed from its rows, at ``match.version`` (the caller makes sure the
     rows are at that version), knowing all that :class:`Kept` keeps."""
+    _note("replayed")
     replayed = match_replayed(match)
     return Kept(match.version, replayed.engine,
                 rows=Rows(replayed.live_round, replayed.last_event), miscalls=replayed.miscalls,

@@ -1,8 +1,13 @@
 """Response headers Django has no setting for."""
 
+import time
 from collections.abc import Callable
+from typing import Any
 
+from django.db import connection
 from django.http import HttpRequest, HttpResponse
+
+from matches import engine_cache
 
 # Browser features this site may use: sharing a match's link (the share sheet, or the
 # clipboard where sharing is not offered; static/js/share.js) and keeping the screen on
@@ -50,4 +55,51 @@ class PermissionsPolicyMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
         response.headers.setdefault("Permissions-Policy", PERMISSIONS_POLICY_HEADER)
+        return response
+
+
+class ServerTimingMiddleware:
+    """Where each request's time went, as a ``Server-Timing`` header: ``total`` (until
+    the response is made, gzip included), ``cpu`` (this worker thread's CPU time in
+    that span), ``db`` (the time inside database statements, and how many: a
+    persistent connection's health-check ping is not among them) and ``engine`` (how
+    the match's engine was come by: kept, caught up from the change log, or replayed
+    from the rows; :mod:`matches.engine_cache`).
+
+    For measuring only (``SERVER_TIMING=1``; bench/load.py turns it on): it tells any
+    client how long the server's parts took.
+    https://developer.mozilla.org/en-US/docs/Web/HTTP/Reference/Headers/Server-Timing
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        statements = 0
+        in_database = 0.0
+
+        def timed(execute: Callable[..., Any], sql: str, params: Any, many: bool,
+                  context: dict[str, Any]) -> Any:
+            nonlocal statements, in_database
+            began = time.perf_counter()
+            try:
+                return execute(sql, params, many, context)
+            finally:
+                statements += 1
+                in_database += time.perf_counter() - began
+
+        source = engine_cache.engine_source.set(None)
+        began, cpu_began = time.perf_counter(), time.thread_time()
+        try:
+            with connection.execute_wrapper(timed):
+                response = self.get_response(request)
+            total, cpu = time.perf_counter() - began, time.thread_time() - cpu_began
+            engine = engine_cache.engine_source.get()
+        finally:
+            engine_cache.engine_source.reset(source)
+        metrics = [f"total;dur={total * 1000:.2f}", f"cpu;dur={cpu * 1000:.2f}",
+                   f'db;dur={in_database * 1000:.2f};desc="{statements}"']
+        if engine is not None:
+            metrics.append(f'engine;desc="{engine}"')
+        response.headers["Server-Timing"] = ", ".join(metrics)
         return response

@@ -122,6 +122,12 @@ MIDDLEWARE = [
     # https://django-axes.readthedocs.io/en/latest/2_installation.html
     "axes.middleware.AxesMiddleware",
 ]
+# Where each request's time went, as a Server-Timing header (bench/load.py reads it).
+# For measuring only: it tells any client how long the server's parts took. Outermost,
+# so it times everything the others do.
+SERVER_TIMING = env_bool("SERVER_TIMING", False)
+if SERVER_TIMING:
+    MIDDLEWARE.insert(0, "scorekeeper.middleware.ServerTimingMiddleware")
 
 ROOT_URLCONF = "scorekeeper.urls"
 WSGI_APPLICATION = "scorekeeper.wsgi.application"
