@@ -182,6 +182,24 @@ def test_the_admin_path_comes_from_the_environment(value, expected):
     assert result.stdout.strip() == expected
 
 
+def test_a_new_worker_compiles_every_project_template_before_its_first_request():
+    from django.template import engines
+    from django.template.backends.django import DjangoTemplates
+
+    from scorekeeper.warmup import warm_up
+
+    backend = engines["django"]
+    assert isinstance(backend, DjangoTemplates)
+    loader = backend.engine.template_loaders[0]
+    loader.reset()  # the cached loader, as a new worker has it: empty
+    folder = Path(__file__).resolve().parent.parent / "templates"
+    names = {path.relative_to(folder).as_posix() for path in folder.rglob("*.html")}
+
+    assert warm_up() == len(names)
+    assert names <= set(loader.get_template_cache)
+    assert "matches/scorepad.html" in names
+
+
 def test_a_gunicorn_worker_freezes_what_it_loaded_out_of_the_collectors_sight():
     conf = runpy.run_path(str(Path(__file__).resolve().parent.parent / "gunicorn.conf.py"))
     try:
