@@ -185,12 +185,14 @@ def test_the_admin_path_comes_from_the_environment(value, expected):
 def test_a_new_worker_compiles_every_project_template_before_its_first_request():
     from django.template import engines
     from django.template.backends.django import DjangoTemplates
+    from django.template.loaders.cached import Loader as CachedLoader
 
     from scorekeeper.warmup import warm_up
 
     backend = engines["django"]
     assert isinstance(backend, DjangoTemplates)
     loader = backend.engine.template_loaders[0]
+    assert isinstance(loader, CachedLoader)  # Django's default
     loader.reset()  # the cached loader, as a new worker has it: empty
     folder = Path(__file__).resolve().parent.parent / "templates"
     names = {path.relative_to(folder).as_posix() for path in folder.rglob("*.html")}
