@@ -8,6 +8,7 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponse
 
 from matches import engine_cache
+from scorekeeper.views import healthz
 
 # Browser features this site may use: sharing a match's link (the share sheet, or the
 # clipboard where sharing is not offered; static/js/share.js) and keeping the screen on
@@ -44,6 +45,21 @@ PERMISSIONS_POLICY = {
 }
 PERMISSIONS_POLICY_HEADER = ", ".join(
     f"{name}={allow}" for name, allow in PERMISSIONS_POLICY.items())
+
+
+class HealthCheckMiddleware:
+    """Answer ``/healthz`` before any middleware reads the request's Host: a load
+    balancer or a platform probes an instance by its own address, which ALLOWED_HOSTS
+    does not list (CommonMiddleware would answer 400). Its answer does not depend on the
+    Host, so none of the attacks the check guards against applies."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.path_info == "/healthz":
+            return healthz(request)
+        return self.get_response(request)
 
 
 class PermissionsPolicyMiddleware:

@@ -100,6 +100,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Directly after SecurityMiddleware, as WhiteNoise's docs require.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # /healthz answered here, before CommonMiddleware checks the Host against
+    # ALLOWED_HOSTS: probes come by the instance's address (scorekeeper/middleware.py)
+    "scorekeeper.middleware.HealthCheckMiddleware",
     # Pages compressed (static files are, by WhiteNoise): a scorepad tap's answer is
     # about a tenth of its size on a slow phone link. Django pads compressed responses
     # with random bytes against BREACH (GZipMiddleware.max_random_bytes).

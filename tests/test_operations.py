@@ -61,6 +61,17 @@ def test_healthz_only_reads():
     assert Client().post("/healthz").status_code == 405
 
 
+@pytest.mark.django_db
+def test_healthz_answers_a_probe_by_an_address_allowed_hosts_does_not_list(client):
+    # a load balancer or a platform probes the instance by its own address
+    response = client.get("/healthz", HTTP_HOST="10.1.2.3:8000")
+    assert response.status_code == 200 and response.json() == {"status": "ok"}
+    assert client.head("/healthz", HTTP_HOST="10.1.2.3").status_code == 200
+    # every other address still checks the Host
+    assert client.get("/", HTTP_HOST="10.1.2.3").status_code == 400
+    assert client.get("/healthz/", HTTP_HOST="10.1.2.3").status_code == 400
+
+
 # -- error pages -------------------------------------------------------------------------
 
 
