@@ -432,11 +432,11 @@ def breakdown(samples: list[Sample]) -> list[str]:
         some = [s for s in timed if (s.timing or {}).get("engine", {}).get("desc") == source]
         if some:
             ms = [s.seconds * 1000 for s in some]
-            statements = sorted(int((s.timing or {})["db"]["desc"]) for s in some)
+            statements = [float((s.timing or {})["db"]["desc"]) for s in some]
             lines.append(f"| {source} | {len(some)} | {percentile(ms, 0.5):.0f} | "
                          f"{percentile(ms, 0.95):.0f} | "
                          f"{percentile([dur(s, 'cpu') for s in some], 0.5):.1f} | "
-                         f"{statements[len(statements) // 2]} |")
+                         f"{percentile(statements, 0.5):.0f} |")
     ordered = sorted(timed, key=lambda s: s.seconds)
     lines += ["", "| placements | latency | worker CPU | in statements | worker, waiting | "
               "outside the worker |", "|---|---|---|---|---|---|"]
