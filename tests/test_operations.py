@@ -213,6 +213,32 @@ def test_a_new_worker_compiles_every_project_template_before_its_first_request()
     assert "matches/scorepad.html" in names
 
 
+def test_a_new_worker_builds_the_url_tables_of_every_language_before_its_first_request(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from django.conf import settings
+    from django.urls import URLResolver, clear_url_caches, reverse
+    from django.utils import translation
+
+    from scorekeeper.warmup import warm_up
+
+    clear_url_caches()  # the resolver as a new worker has it: no table built
+    warm_up()
+    built: list[str | None] = []
+    populate = URLResolver._populate
+
+    def counted(resolver: URLResolver) -> None:
+        built.append(translation.get_language())
+        populate(resolver)
+
+    monkeypatch.setattr(URLResolver, "_populate", counted)
+    for language, _ in settings.LANGUAGES:
+        with translation.override(language):
+            reverse("matches:new")
+
+    assert built == []  # no request pays for building them
+    assert len(settings.LANGUAGES) == 3
+
+
 def test_a_gunicorn_worker_freezes_what_it_loaded_out_of_the_collectors_sight():
     conf = runpy.run_path(str(Path(__file__).resolve().parent.parent / "gunicorn.conf.py"))
     try:
