@@ -316,11 +316,19 @@ _ACTION_CHANGES = frozenset({ChangeKind.START, ChangeKind.PLAY, ChangeKind.DRAW,
 
 def change_words(change: Change, names: Sequence[str]) -> str:
     """What ``change`` did, in the reader's language: said again from the action it
-    holds (a change is written in its scorer's language, and read in any); a change
-    that holds none of the engine's actions (a restore, an abandon, a rename) as it
-    was written."""
+    holds (a change is written in its scorer's language, and read in any). A rename
+    says names only; an abandon or a restore logged before their actions kept what
+    this needs is shown as it was written."""
     if change.kind == ChangeKind.IMPORT:
         return gettext("the match record")
+    if change.kind == ChangeKind.ABANDON and "scores" in change.action:
+        return gettext("stopped at %(scores)s, without a winner") % {
+            "scores": change.action["scores"]}
+    if change.kind == ChangeKind.RESTORE and "resumed" in change.action:
+        if change.action["resumed"]:
+            return gettext("resumed: the match as it stood before it was abandoned")
+        return gettext("the match as it stood at version %(version)s") % {
+            "version": change.restored_to}
     if change.kind not in _ACTION_CHANGES:
         return change.description
     words = describe(action_from_doc(change.action), names)

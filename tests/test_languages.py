@@ -493,3 +493,45 @@ def test_a_change_written_in_english_is_read_in_the_readers_language(lang, said)
     rows = re.findall(r'<tr data-version="[23]"[^>]*>.*?<strong>[^<]+</strong>: ([^<]+)</td>',
                       page, re.S)
     assert [row.replace("&#x27;", "'") for row in rows] == said
+
+
+@pytest.mark.django_db
+def test_an_abandon_a_resume_a_restore_and_a_fixtures_log_are_read_in_the_readers_language(
+        django_user_model):
+    """What a change did says itself again in each reader's language, also where it
+    holds no engine action: the abandon (with the scores it stopped at), its resume,
+    a restore, and each line of a fixture's log."""
+    phone = client_for("en")
+    match = new_match(phone, ["Ірина", "Тарас"], hand_size="2")
+    services.event_record(match=match, action=rules.Play(0, T("5-5")))
+    services.event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5")))
+    services.match_restore(match=match, to_version=2)
+    services.match_abandon(match=match)
+    services.match_resume(match=match)
+    assert match.changes.get(version=5).description == "stopped at 10 – 0, without a winner"
+
+    olena = django_user_model.objects.create_user("olena", password="a-long-password-1")
+    club = services.club_create(name="Tysmenytsia", by=olena)
+    season = services.season_create(
+        club=club, by=olena, name="Autumn", starts_on=datetime.date(2026, 9, 7),
+        game="all-fives", divisions=["First"])
+    division = season.divisions.get()
+    for name in ("Oak", "Willow"):
+        services.entrant_add(division=division, by=olena, name=name, captain=olena)
+    services.fixtures_generate(division=division, by=olena)
+    fixture = Fixture.objects.filter(division=division).first()
+    assert fixture is not None
+    services.fixture_redate(fixture=fixture, by=olena, date=datetime.date(2026, 10, 1),
+                            postponed=True)
+
+    phone.cookies["django_language"] = "uk"
+    history = phone.get(url("history", public_id=match.public_id)).content.decode()
+    page = client_for("uk", olena).get(fixture.get_absolute_url()).content.decode()
+    log = page[page.index('id="fixture-changes"'):]
+    log = log[:log.index("</ul>")]
+
+    assert "матч у стані версії 2" in history
+    assert "зупинено на 10 – 0, без переможця" in history
+    assert "продовжено: матч у тому стані, в якому його покинули" in history
+    assert "without a winner" not in history and "as it stood" not in history
+    assert "<strong>перенесено</strong> — olena" in log and "postponed" not in log

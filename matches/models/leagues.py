@@ -42,6 +42,21 @@ class FixtureStatus(models.TextChoices):
     DISPUTED = "disputed", _("Disputed")
 
 
+class FixtureChangeKind(models.TextChoices):
+    """What a change did to a fixture; the labels are what its log says."""
+
+    POSTPONED = "postponed", _("postponed")
+    REDATED = "redated", _("re-dated")
+    SUBMITTED = "submitted", _("submitted")
+    CONFIRMED = "confirmed", _("confirmed")
+    DISPUTED = "disputed", _("disputed")
+    RESOLVED = "resolved", _("resolved by the league")
+    WALKOVER = "walkover", _("walkover")
+    VOIDED = "voided", _("made void")
+    IMPORTED = "imported", _("imported from a spreadsheet")
+    AUTO_CONFIRMED = "auto_confirmed", _("confirmed by itself after 24 hours")
+
+
 class Side(models.TextChoices):
     HOME = "home", _("Home")
     AWAY = "away", _("Away")
@@ -233,21 +248,37 @@ class FixtureGame(models.Model):
 
 
 class FixtureChange(models.Model):
-    """Every change to a fixture after it was submitted: who, when, before and after."""
+    """Every change to a fixture after it was submitted: who, when, before and after.
+
+    ``what`` keeps the words as they were written, in the writer's language; ``kind``
+    lets each reader be told in theirs. It is blank only on changes logged before
+    kinds were kept (and restored from backups made then): those are shown as written.
+    """
 
     fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="changes")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
                              blank=True, related_name="fixture_changes")
     at = models.DateTimeField(_("when"), default=timezone.now)
+    kind = models.CharField(_("kind"), max_length=16, choices=FixtureChangeKind.choices,
+                            blank=True, default="")
     what = models.CharField(_("what"), max_length=200)
     before = models.JSONField(_("before"), default=dict)
     after = models.JSONField(_("after"), default=dict)
 
     class Meta:
         ordering = ["fixture", "at", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(kind__in=["", *FixtureChangeKind.values]),
+                                   name="fixture_change_kind_known"),
+        ]
 
     def __str__(self) -> str:
-        return f"{self.what} ({self.fixture})"
+        return f"{self.words} ({self.fixture})"
+
+    @property
+    def words(self) -> str:
+        """What the change did, in the reader's language (as written, if no kind)."""
+        return str(self.get_kind_display()) if self.kind else self.what
 
 
 class Adjustment(models.Model):

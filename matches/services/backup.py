@@ -134,7 +134,8 @@ ADJUSTMENT_FIELDS = ["id", "points", "reason", "made_by", "made_at"]
 FIXTURE_FIELDS = ["id", "week", "date", "home", "away", "status", "home_games", "away_games",
                   "walkover", "submitted_at", "dispute"]
 FIXTURE_GAME_FIELDS = ["id", "number", "home_score", "away_score"]
-FIXTURE_CHANGE_FIELDS = ["id", "user", "at", "what", "before", "after"]
+FIXTURE_CHANGE_FIELDS = ["id", "user", "at", "kind", "what", "before", "after"]
+FIXTURE_CHANGE_ADDED = ["kind"]  # absent from backups made before it was kept
 GRANT_FIELDS = ["label", "created_at", "last_used_at", "revoked_at", "is_creator"]
 CHANGE_FIELDS = ["version", "kind", "key", "action", "description", "restored_to", "user",
                  "made_at"]
@@ -338,12 +339,12 @@ def _message(error: Exception) -> str:
     return str(error)
 
 
-def _build[M: models.Model](model: type[M], doc: dict[str, Any], fields: Iterable[str],
-                            **parent: Any) -> M:
+def _build[M: models.Model](model: type[M], doc: dict[str, Any], fields: Iterable[str], *,
+                            optional: Iterable[str] = (), **parent: Any) -> M:
     """A row of ``model`` from ``doc``'s fields (each checked by its field), validated
     and saved."""
     obj = model(**parent)
-    _assign(obj, doc, fields)
+    _assign(obj, doc, fields, optional=optional)
     obj.full_clean()
     obj.save(force_insert=True)
     return obj
@@ -352,10 +353,10 @@ def _build[M: models.Model](model: type[M], doc: dict[str, Any], fields: Iterabl
 def _assign(obj: models.Model, doc: dict[str, Any], fields: Iterable[str], *,
             optional: Iterable[str] = ()) -> None:
     """Set the named fields of ``obj`` from ``doc``, each value read by its field (a
-    missing key is a KeyError, unless the field is ``optional``)."""
+    missing key is a KeyError, unless the field is ``optional``: then its default)."""
     for name in fields:
         field = _field(type(obj), name)
-        value = doc.get(name) if name in optional else doc[name]
+        value = doc.get(name, field.get_default()) if name in optional else doc[name]
         setattr(obj, field.attname, None if value is None else field.to_python(value))
 
 
@@ -389,7 +390,8 @@ def _season_restore(doc: dict[str, Any]) -> None:
                 game.home_players.set(_players(game_doc["home_players"]))
                 game.away_players.set(_players(game_doc["away_players"]))
             for change in fixture_doc["changes"]:
-                _build(FixtureChange, change, FIXTURE_CHANGE_FIELDS, fixture=fixture)
+                _build(FixtureChange, change, FIXTURE_CHANGE_FIELDS,
+                       optional=FIXTURE_CHANGE_ADDED, fixture=fixture)
 
 
 def _players(ids: list[int]) -> list[Player]:

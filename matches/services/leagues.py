@@ -30,6 +30,7 @@ from matches.models import (
     Entrant,
     Fixture,
     FixtureChange,
+    FixtureChangeKind,
     FixtureGame,
     FixtureStatus,
     Player,
@@ -142,7 +143,8 @@ def fixture_redate(*, fixture: Fixture, by: User, date: datetime.date | None,
     fixture.date = date
     fixture.status = FixtureStatus.POSTPONED if postponed else FixtureStatus.SCHEDULED
     fixture.save(update_fields=["date", "status"])
-    _log(fixture, by, str(_("postponed") if postponed else _("re-dated")), before)
+    _log(fixture, by,
+         FixtureChangeKind.POSTPONED if postponed else FixtureChangeKind.REDATED, before)
     return fixture
 
 
@@ -239,7 +241,7 @@ def fixture_submit(*, fixture: Fixture, by: User) -> Fixture:
     fixture.status, fixture.submitted_at = FixtureStatus.SUBMITTED, timezone.now()
     fixture.full_clean()
     fixture.save()
-    _log(fixture, by, str(_("submitted")), before)
+    _log(fixture, by, FixtureChangeKind.SUBMITTED, before)
     return fixture
 
 
@@ -251,7 +253,7 @@ def fixture_confirm(*, fixture: Fixture, by: User) -> Fixture:
     before = _state(fixture)
     fixture.status = FixtureStatus.CONFIRMED
     fixture.save(update_fields=["status"])
-    _log(fixture, by, str(_("confirmed")), before)
+    _log(fixture, by, FixtureChangeKind.CONFIRMED, before)
     return fixture
 
 
@@ -265,7 +267,7 @@ def fixture_dispute(*, fixture: Fixture, by: User, message: str) -> Fixture:
     before = _state(fixture)
     fixture.status, fixture.dispute = FixtureStatus.DISPUTED, message.strip()
     fixture.save(update_fields=["status", "dispute"])
-    _log(fixture, by, str(_("disputed")), before)
+    _log(fixture, by, FixtureChangeKind.DISPUTED, before)
     return fixture
 
 
@@ -285,7 +287,7 @@ def fixture_resolve(*, fixture: Fixture, by: User,
     fixture.status = FixtureStatus.CONFIRMED
     fixture.full_clean()
     fixture.save()
-    _log(fixture, by, str(_("resolved by the league")), before)
+    _log(fixture, by, FixtureChangeKind.RESOLVED, before)
     return fixture
 
 
@@ -299,7 +301,7 @@ def fixture_walkover(*, fixture: Fixture, by: User, side: str) -> Fixture:
     fixture.walkover, fixture.status = side, FixtureStatus.CONFIRMED
     fixture.full_clean()
     fixture.save()
-    _log(fixture, by, str(_("walkover")), before)
+    _log(fixture, by, FixtureChangeKind.WALKOVER, before)
     return fixture
 
 
@@ -311,7 +313,7 @@ def fixture_void(*, fixture: Fixture, by: User) -> Fixture:
     fixture.home_games = fixture.away_games = None
     fixture.walkover, fixture.status = "", FixtureStatus.VOID
     fixture.save()
-    _log(fixture, by, str(_("made void")), before)
+    _log(fixture, by, FixtureChangeKind.VOIDED, before)
     return fixture
 
 
@@ -432,9 +434,11 @@ def _state(fixture: Fixture) -> dict[str, Any]:
             "games": [[g.home_score, g.away_score] for g in fixture.games.all()]}
 
 
-def _log(fixture: Fixture, by: User, what: str, before: dict[str, Any]) -> None:
-    FixtureChange.objects.create(fixture=fixture, user=by, what=what, before=before,
-                                 after=_state(fixture))
+def _log(fixture: Fixture, by: User | None, kind: FixtureChangeKind,
+         before: dict[str, Any]) -> None:
+    # the kind, for each reader's language; the words as this writer reads them
+    FixtureChange.objects.create(fixture=fixture, user=by, kind=kind, what=str(kind.label),
+                                 before=before, after=_state(fixture))
 
 
 @transaction.atomic
@@ -559,7 +563,7 @@ def fixtures_csv_import(*, division: Division, by: User, text: str) -> int:
         row.save()
         if fixture.games:
             _set_games(row, list(fixture.games))
-        _log(row, by, str(_("imported from a spreadsheet")), before)
+        _log(row, by, FixtureChangeKind.IMPORTED, before)
     return len(league.fixtures)
 
 
@@ -635,8 +639,6 @@ def fixtures_confirm_due(*, now: datetime.datetime | None = None) -> int:
         before = _state(fixture)
         fixture.status = FixtureStatus.CONFIRMED
         fixture.save(update_fields=["status"])
-        FixtureChange.objects.create(fixture=fixture, user=None,
-                                     what=str(_("confirmed by itself after 24 hours")),
-                                     before=before, after=_state(fixture))
+        _log(fixture, None, FixtureChangeKind.AUTO_CONFIRMED, before)
         count += 1
     return count

@@ -71,7 +71,8 @@ def match_abandon(*, match: Match, version: int | None = None, key: UUID | None 
                               params={"status": match.get_status_display().lower()})
     scores = " – ".join(rules.show_points(Fraction(side.score).limit_denominator(2))
                         for side in match.sides.order_by("index"))
-    change = _log(match, ChangeKind.ABANDON, {"abandon": True},
+    # the scores kept in the action too, so the history says it in each reader's language
+    change = _log(match, ChangeKind.ABANDON, {"abandon": True, "scores": scores},
                   str(_("stopped at %(scores)s, without a winner") % {"scores": scores}),
                   key=key, grant=grant, user=user)
     match.status = MatchStatus.ABANDONED
@@ -98,7 +99,8 @@ def match_resume(*, match: Match, version: int | None = None, key: UUID | None =
     abandon = match.changes.filter(kind=ChangeKind.ABANDON).order_by("-version").first()
     assert abandon is not None  # the service that abandons logs it
     change = _log(match, ChangeKind.RESTORE,
-                  {"actions": [action_doc(action) for action in match_actions(match)]},
+                  {"actions": [action_doc(action) for action in match_actions(match)],
+                   "resumed": True},
                   str(_("resumed: the match as it stood before it was abandoned")),
                   key=key, grant=grant, user=user, restored_to=abandon.version - 1)
     match.status, match.finished_at = MatchStatus.IN_PROGRESS, None

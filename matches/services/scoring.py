@@ -319,7 +319,7 @@ def match_restore(*, match: Match, to_version: int, version: int | None = None,
     common = 0
     while common < min(len(target), len(current)) and target[common] == current[common]:
         common += 1
-    change = _log(match, ChangeKind.RESTORE, {"actions": target},
+    change = _log(match, ChangeKind.RESTORE, {"actions": target, "resumed": False},
                   str(_("the match as it stood at version %(version)s")
                       % {"version": to_version}),
                   key=key, grant=grant, user=user, restored_to=to_version)

@@ -17,6 +17,7 @@ from matches.models import (
     Division,
     Entrant,
     Fixture,
+    FixtureChange,
     FixtureGame,
     Match,
     Membership,
@@ -84,6 +85,8 @@ CASES: dict[str, Callable[[dict[str, Any]], object]] = {
     "entrant_kind_valid": lambda x: _update(Entrant, x["home"].pk, kind="club"),
     "fixture_two_entrants": lambda x: _update(Fixture, x["fixture"].pk, away=x["home"]),
     "fixture_status_valid": lambda x: _update(Fixture, x["fixture"].pk, status="lost"),
+    "fixture_change_kind_known": lambda x: FixtureChange.objects.create(
+        fixture=x["fixture"], kind="lost", what="lost"),
     "fixture_week_from_one": lambda x: _update(Fixture, x["fixture"].pk, week=0),
     "fixture_result_iff_played": lambda x: _update(Fixture, x["fixture"].pk,
                                                    status="confirmed"),

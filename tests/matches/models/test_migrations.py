@@ -1,18 +1,21 @@
-"""Migration 0003 on stored data: seats keep their names, and each match's history starts
-with one change holding its actions, so replays, undo and restore work on old matches."""
+"""Migrations on stored data. 0003: seats keep their names, and each match's history
+starts with one change holding its actions, so replays, undo and restore work on old
+matches. 0009: changes logged before it are read in each reader's language."""
 
 from __future__ import annotations
 
+import datetime
+import importlib
 from decimal import Decimal
 
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from matches import rules, selectors, services
+from matches import presenters, rules, selectors, services
 from matches.actions import action_doc
-from matches.models import Match
-from tests.matches.helpers import assert_cache_equals_replay
+from matches.models import Fixture, FixtureChange, Match
+from tests.matches.helpers import T, assert_cache_equals_replay, two_player_all_fives
 
 BEFORE = [("matches", "0002_seat_player_and_draw_count")]
 AFTER = [("matches", "0003_change_log_grants_seat_names")]
@@ -73,3 +76,58 @@ def test_0003_names_the_seats_and_seeds_the_change_log(back_to_latest):
     services.match_restore(match=stored, to_version=1)
     assert_cache_equals_replay(stored)
     assert rules.summary(selectors.match_engine(stored))["scores"] == [15, 10]
+
+
+@pytest.mark.django_db
+def test_0009_gives_the_changes_logged_before_it_what_each_reader_needs(django_user_model):
+    """Changes written in any of the site's languages before 0009 are read in the
+    reader's: a fixture's log gets its kind, an abandon its scores, a restore whether
+    it was a resume. Words in no language it knows stay as they were written."""
+    from django.apps import apps
+
+    kinds_from_words = importlib.import_module(
+        "matches.migrations.0009_fixture_change_kind").kinds_from_words
+    match = two_player_all_fives()
+    services.round_start(match=match, starter=0)
+    services.event_record(match=match, action=rules.Play(0, T("5-5")))
+    services.match_restore(match=match, to_version=1)
+    services.event_record(match=match, action=rules.Play(0, T("5-5")))
+    services.match_abandon(match=match)
+    services.match_resume(match=match)
+    services.match_restore(match=match, to_version=2)
+    written = {3: "матч у стані версії 1", 5: "зупинено на 10 – 0, без переможця",
+               6: "продолжен: матч в том состоянии, в котором его прервали",
+               7: "back to how it was"}  # an older wording: no language knows it
+    for version, written_words in written.items():
+        change = match.changes.get(version=version)
+        change.description = written_words
+        change.action = {key: value for key, value in change.action.items()
+                         if key not in ("scores", "resumed")}
+        change.save()
+
+    olena = django_user_model.objects.create_user("olena", password="a-long-password-1")
+    season = services.season_create(club=services.club_create(name="Oak", by=olena),
+                                    by=olena, name="Autumn", game="all-fives",
+                                    starts_on=datetime.date(2026, 9, 7))
+    for name in ("Oak", "Willow"):
+        services.entrant_add(division=season.divisions.get(), by=olena, name=name)
+    services.fixtures_generate(division=season.divisions.get(), by=olena)
+    fixture = Fixture.objects.first()
+    assert fixture is not None
+    for what in ("перенесено", "решено лигой", "made void", "put off"):
+        FixtureChange.objects.create(fixture=fixture, user=olena, what=what)
+
+    kinds_from_words(apps, None)
+
+    actions = dict(match.changes.filter(version__in=written).values_list("version", "action"))
+    assert actions[3]["resumed"] is False and actions[6]["resumed"] is True
+    assert actions[5] == {"abandon": True, "scores": "10 – 0"}
+    assert "resumed" not in actions[7]
+    assert list(FixtureChange.objects.values_list("kind", flat=True)) == [
+        "postponed", "resolved", "voided", ""]
+    words = [presenters.change_words(match.changes.get(version=v), ["Ірина", "Тарас"])
+             for v in sorted(written)]
+    assert words == ["the match as it stood at version 1",
+                     "stopped at 10 – 0, without a winner",
+                     "resumed: the match as it stood before it was abandoned",
+                     "back to how it was"]
