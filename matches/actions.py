@@ -93,6 +93,21 @@ def describe(action: rules.Action, names: Sequence[str]) -> str:
         "who": who, "ends": " + ".join(str(end) for end in action.ends)}
 
 
+def describe_abandon(scores: str) -> str:
+    """An abandon in the active language, with the scores it stopped at ("61 – 45").
+    Written by the service that abandons, said again by the change log, as
+    :func:`describe` is."""
+    return _("stopped at %(scores)s, without a winner") % {"scores": scores}
+
+
+def describe_restore(version: int, *, resumed: bool) -> str:
+    """A restore of ``version`` in the active language; a resume restores the version
+    before the abandon, and says so."""
+    if resumed:
+        return _("resumed: the match as it stood before it was abandoned")
+    return _("the match as it stood at version %(version)s") % {"version": version}
+
+
 def actions_docs(actions: Sequence[rules.Action]) -> list[dict[str, Any]]:
     return [action_doc(action) for action in actions]
 

@@ -16,7 +16,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 
 from matches import rules
-from matches.actions import action_from_doc, describe
+from matches.actions import action_from_doc, describe, describe_abandon, describe_restore
 from matches.models import Change, ChangeKind
 from matches.selectors.scoring import show_decimal
 
@@ -322,13 +322,10 @@ def change_words(change: Change, names: Sequence[str]) -> str:
     if change.kind == ChangeKind.IMPORT:
         return gettext("the match record")
     if change.kind == ChangeKind.ABANDON and "scores" in change.action:
-        return gettext("stopped at %(scores)s, without a winner") % {
-            "scores": change.action["scores"]}
+        return describe_abandon(change.action["scores"])
     if change.kind == ChangeKind.RESTORE and "resumed" in change.action:
-        if change.action["resumed"]:
-            return gettext("resumed: the match as it stood before it was abandoned")
-        return gettext("the match as it stood at version %(version)s") % {
-            "version": change.restored_to}
+        assert change.restored_to is not None  # a restore names its version (constraint)
+        return describe_restore(change.restored_to, resumed=change.action["resumed"])
     if change.kind not in _ACTION_CHANGES:
         return change.description
     words = describe(action_from_doc(change.action), names)

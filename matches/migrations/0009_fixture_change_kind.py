@@ -29,11 +29,16 @@ def _said(msgid):
     return said
 
 
-def _caught(msgid, name, text):
-    """What ``text`` holds in ``%(name)s`` if it is one of ``msgid``'s sayings, or None."""
+def _patterns(msgid, name):
+    """``msgid``'s sayings as regular expressions, each catching ``%(name)s``."""
     holder = re.escape(f"%({name})s")
-    for said in _said(msgid):
-        found = re.fullmatch(re.escape(said).replace(holder, "(.+)", 1), text)
+    return [re.compile(re.escape(said).replace(holder, "(.+)", 1)) for said in _said(msgid)]
+
+
+def _caught(patterns, text):
+    """What ``text`` holds in the placeholder, if one of ``patterns`` is it; or None."""
+    for pattern in patterns:
+        found = pattern.fullmatch(text)
         if found:
             return found[1]
     return None
@@ -45,15 +50,16 @@ def kinds_from_words(apps, schema_editor):
         FixtureChange.objects.filter(kind="", what__in=_said(msgid)).update(kind=kind)
     Change = apps.get_model("matches", "Change")
     resumed = _said(RESUMED)
+    abandoned, restored = _patterns(ABANDONED, "scores"), _patterns(RESTORED, "version")
     for change in Change.objects.filter(kind__in=["abandon", "restore"]).iterator():
         if change.kind == "abandon" and "scores" not in change.action:
-            scores = _caught(ABANDONED, "scores", change.description)
+            scores = _caught(abandoned, change.description)
             if scores is not None:
                 change.action = {**change.action, "scores": scores}
                 change.save(update_fields=["action"])
         elif change.kind == "restore" and "resumed" not in change.action and (
                 change.description in resumed
-                or _caught(RESTORED, "version", change.description) is not None):
+                or _caught(restored, change.description) is not None):
             change.action = {**change.action, "resumed": change.description in resumed}
             change.save(update_fields=["action"])
 

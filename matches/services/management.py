@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from matches import rules
-from matches.actions import action_doc
+from matches.actions import action_doc, describe_abandon, describe_restore
 from matches.models import (
     Change,
     ChangeKind,
@@ -73,7 +73,7 @@ def match_abandon(*, match: Match, version: int | None = None, key: UUID | None 
                         for side in match.sides.order_by("index"))
     # the scores kept in the action too, so the history says it in each reader's language
     change = _log(match, ChangeKind.ABANDON, {"abandon": True, "scores": scores},
-                  str(_("stopped at %(scores)s, without a winner") % {"scores": scores}),
+                  describe_abandon(scores),
                   key=key, grant=grant, user=user)
     match.status = MatchStatus.ABANDONED
     match.finished_at = max(timezone.now(), match.started_at)
@@ -101,7 +101,7 @@ def match_resume(*, match: Match, version: int | None = None, key: UUID | None =
     change = _log(match, ChangeKind.RESTORE,
                   {"actions": [action_doc(action) for action in match_actions(match)],
                    "resumed": True},
-                  str(_("resumed: the match as it stood before it was abandoned")),
+                  describe_restore(abandon.version - 1, resumed=True),
                   key=key, grant=grant, user=user, restored_to=abandon.version - 1)
     match.status, match.finished_at = MatchStatus.IN_PROGRESS, None
     match.full_clean()

@@ -35,7 +35,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from matches import rules
-from matches.actions import action_doc, action_from_doc, describe
+from matches.actions import action_doc, action_from_doc, describe, describe_restore
 from matches.engine_cache import Kept, Rows, kept_for_writing, rows_after
 from matches.models import (
     Change,
@@ -320,8 +320,7 @@ def match_restore(*, match: Match, to_version: int, version: int | None = None,
     while common < min(len(target), len(current)) and target[common] == current[common]:
         common += 1
     change = _log(match, ChangeKind.RESTORE, {"actions": target, "resumed": False},
-                  str(_("the match as it stood at version %(version)s")
-                      % {"version": to_version}),
+                  describe_restore(to_version, resumed=False),
                   key=key, grant=grant, user=user, restored_to=to_version)
     touched: dict[int, Touched] = {}
     for doc in reversed(current[common:]):
