@@ -13,21 +13,20 @@ from uuid import UUID
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from matches import selectors, services
 from matches.forms import RecordUploadForm
-from matches.models import Match
 from matches.selectors import match_record
 from matches.selectors.imports import STORED_SHOWN
-from matches.views.scoring import HtmxHttpRequest
+from matches.views.scoring import HtmxHttpRequest, match_for_watcher
 
 
 @require_safe
 def match_record_json(request: HttpRequest, public_id: UUID) -> HttpResponse:
-    match = get_object_or_404(Match, public_id=public_id)
+    match = match_for_watcher(request, public_id)
     response = JsonResponse(match_record(match), json_dumps_params={"indent": 1})
     response["Content-Disposition"] = f'attachment; filename="match-{match.public_id}.json"'
     return response

@@ -112,10 +112,7 @@ def match_detail(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
     A finished match gets its own page instead: the log of its rounds, a chart of the
     scores and a replay of its tracked rounds (``?round=N&step=K``; with htmx, only the
     replay is sent)."""
-    match = get_object_or_404(Match, public_id=public_id)
-    if match.club_id is not None and _grant(request, match) is None and not \
-            selectors.visible_clubs(request.user).filter(pk=match.club_id).exists():
-        raise Http404("No such match.")  # a members-only club's game, to an outsider
+    match = match_for_watcher(request, public_id)
     _remember_opened(request, match)
     if match.status != MatchStatus.IN_PROGRESS:  # finished, or abandoned: played no more
         if request.htmx and request.htmx.target != "replay":
@@ -394,6 +391,17 @@ def _announce_sync(request: HttpRequest, match: Match, key: str) -> None:
     else:
         messages.warning(request, _("Your last tap was not recorded. Tap it again if it is "
                                     "still needed."))
+
+
+def match_for_watcher(request: HttpRequest, public_id: UUID) -> Match:
+    """The match, if this browser may watch it: a members-only club's game is a 404 to
+    anyone but the club's members and the match's scorers, so it does not admit it exists.
+    Every read of one match (its page, its record) comes through here."""
+    match = get_object_or_404(Match, public_id=public_id)
+    if match.club_id is not None and _grant(request, match) is None and not \
+            selectors.visible_clubs(request.user).filter(pk=match.club_id).exists():
+        raise Http404("No such match.")
+    return match
 
 
 def _token_matches(match: Match, token: str) -> bool:

@@ -8,7 +8,7 @@ import uuid
 import pytest
 from django.contrib import admin
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.test import RequestFactory
+from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.utils.html import escape
 
@@ -24,8 +24,10 @@ from matches.models import (
     ScorerGrant,
     Seat,
     Side,
+    Visibility,
 )
 from matches.rules.simulate import simulated_record
+from tests.matches.helpers import night, won_at_once
 
 pytestmark = pytest.mark.django_db
 
@@ -78,6 +80,24 @@ def test_record_json_needs_no_login(client, match):
     response = client.get(reverse("matches:record_json", args=[match.public_id]))
 
     assert response.status_code == 200
+
+
+def test_record_json_of_a_members_only_clubs_match_is_only_for_members_and_scorers(
+        client, django_user_model):
+    owner = django_user_model.objects.create_user("owner")
+    hidden = services.club_create(name="Hidden", by=owner, visibility=Visibility.MEMBERS)
+    match = won_at_once(["Cat", "Dan"], opener=0, played_at=night(1), club=hidden)
+    url = reverse("matches:record_json", args=[match.public_id])
+    assert client.get(url).status_code == 404  # signed out
+    client.force_login(django_user_model.objects.create_user("outsider"))
+    assert client.get(url).status_code == 404
+    client.post(match.get_join_url())  # an outsider who scores it sees what they score
+    assert client.get(url).status_code == 200
+
+    member = Client()
+    member.force_login(owner)
+
+    assert json.loads(member.get(url).content)["players"] == ["Cat", "Dan"]
 
 
 def test_record_json_of_an_unknown_match_is_404(client):
