@@ -96,13 +96,14 @@ def invite_club(token: str) -> tuple[Club, str]:
 
 @transaction.atomic
 def club_join(*, token: str, user: User) -> Membership:
-    """``user`` joins the club the invite names; a member already keeps the higher role."""
+    """``user`` joins the club the invite names, as the role it names.
+
+    A member already keeps the role they have, higher or lower: an invite cannot be
+    withdrawn for its week, so a member an admin has since demoted must not win the old
+    role back by opening it again. Members' roles are changed by ``membership_set_role``."""
     club, role = invite_club(token)
-    membership, created = Membership.objects.select_for_update().get_or_create(
+    membership, _created = Membership.objects.get_or_create(
         club=club, user=user, defaults={"role": role})
-    if not created and ROLE_RANK[role] > ROLE_RANK[membership.role]:
-        membership.role = role
-        membership.save(update_fields=["role"])
     return membership
 
 

@@ -104,11 +104,13 @@ def club_join(request: HttpRequest, slug: str, token: str) -> HttpResponse:
         return render(request, "matches/club_join.html",
                       {"error": _("This invite link is not valid: ask the club for a new one.")},
                       status=404)
+    member = selectors.membership(club, request.user)
     if request.method == "POST":
         services.club_join(token=token, user=_user(request))
-        messages.success(request, _("Welcome to %(club)s.") % {"club": club.name})
+        if member is None:
+            messages.success(request, _("Welcome to %(club)s.") % {"club": club.name})
         return redirect(club)
-    return render(request, "matches/club_join.html", {"club": club,
+    return render(request, "matches/club_join.html", {"club": club, "member": member,
                                                       "role": Role(role).label})
 
 

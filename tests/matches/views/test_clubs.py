@@ -92,6 +92,27 @@ def test_invites_join_with_the_role_they_give_and_expire(club, people):
     assert expired.status_code == 404 and "expired" in expired.content.decode()
 
 
+def test_an_invite_does_not_change_a_members_role_up_or_down(club, people):
+    link = as_(people["owner"]).post(url("club_invite", club),
+                                     {"role": "admin"}).context["invite_link"]
+    newcomer = as_(people["outsider"])
+    newcomer.post(link)
+    joined = Membership.objects.get(club=club, user=people["outsider"])
+    assert joined.role == Role.ADMIN
+    as_(people["owner"]).post(url("club_member_role", club, pk=joined.pk), {"role": "member"})
+
+    page = newcomer.get(link)  # the week-long link, opened again after the demotion
+    newcomer.post(link)
+
+    assert "Your role is <strong>Member</strong>" in page.content.decode()
+    joined.refresh_from_db()
+    assert joined.role == Role.MEMBER
+    captain = as_(people["captain"])
+    captain.post(as_(people["owner"]).post(url("club_invite", club),
+                                           {"role": "member"}).context["invite_link"])
+    assert Membership.objects.get(club=club, user=people["captain"]).role == Role.CAPTAIN
+
+
 @pytest.mark.parametrize("who", ["member", "scorer", "captain"])
 def test_who_cannot_set_roles(club, people, who):
     target = Membership.objects.get(club=club, user=people["member"])
