@@ -262,8 +262,9 @@ class FixtureChange(models.Model):
     kind = models.CharField(_("kind"), max_length=16, choices=FixtureChangeKind.choices,
                             blank=True, default="")
     what = models.CharField(_("what"), max_length=200)
-    before = models.JSONField(_("before"), default=dict)
-    after = models.JSONField(_("after"), default=dict)
+    # {} when there was no before: a fixture a spreadsheet import added
+    before = models.JSONField(_("before"), default=dict, blank=True)
+    after = models.JSONField(_("after"), default=dict, blank=True)
 
     class Meta:
         ordering = ["fixture", "at", "id"]

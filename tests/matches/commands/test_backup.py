@@ -284,6 +284,31 @@ def test_a_fixtures_log_keeps_its_kinds_and_a_backup_made_before_them_still_impo
 
 
 @pytest.mark.django_db
+def test_a_fixture_a_spreadsheet_added_round_trips(small_site, tmp_path):
+    # its log's first change has no before ({}), which the restore's full_clean() refused
+    owner = User.objects.get(username="owner")
+    season = services.season_create(club=small_site, by=owner, name="Autumn",
+                                    game="all-fives", starts_on=datetime.date(2026, 9, 7))
+    division = season.divisions.get()
+    for name in ("Oak", "Willow"):
+        services.entrant_add(division=division, by=owner, name=name)
+    services.fixtures_generate(division=division, by=owner)
+    planned = Fixture.objects.count()
+    rows = "home,away,home_games,away_games\n" + "Oak,Willow,2,1\n" * (planned + 1)
+    services.fixtures_csv_import(division=division, by=owner, text=rows)
+    assert Fixture.objects.count() > planned
+    assert FixtureChange.objects.filter(before={}).exists()
+    path = tmp_path / "site.jsonl"
+    export(path)
+    snap = snapshot()
+    empty_database()
+
+    import_all(path)
+
+    assert snapshot() == snap
+
+
+@pytest.mark.django_db
 def test_rounds_settled_without_a_count_or_in_two_taps_round_trip(small_site, tmp_path):
     # The record holds a called round's result and count together; the log may hold them
     # as two taps, and a Fives and Threes round may have no count at all.
