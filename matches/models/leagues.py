@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from matches.models.clubs import Club, Player
 from matches.models.scoring import GameKind, Match
+from matches.rules.league import DEFAULT_TIEBREAKS
 
 
 class FixtureFormat(models.TextChoices):
@@ -70,6 +71,11 @@ RACE_NEEDS_TARGET = _("Say how many games the race is to.")
 WITH_RESULT = [FixtureStatus.SUBMITTED, FixtureStatus.CONFIRMED, FixtureStatus.DISPUTED]
 
 
+def default_tiebreaks() -> list[str]:
+    """The order ``domino-league/1`` uses when a document names none."""
+    return list(DEFAULT_TIEBREAKS)
+
+
 class Season(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
     name = models.CharField(_("name"), max_length=120)
@@ -80,7 +86,9 @@ class Season(models.Model):
     options = models.JSONField(_("rule options"), default=dict, blank=True)
     scoring = models.JSONField(_("points scheme"), default=dict, blank=True,
                                help_text=_("As domino-league/1 writes it."))
-    tiebreaks = models.JSONField(_("tie-breakers"), default=list, blank=True)
+    # always the order in force, written out: [] is "none" (level entrants share a rank),
+    # not "the format's default", which is what [] meant before 0011
+    tiebreaks = models.JSONField(_("tie-breakers"), default=default_tiebreaks, blank=True)
     fixture_format = models.CharField(_("a fixture is"), max_length=8,
                                       choices=FixtureFormat.choices,
                                       default=FixtureFormat.SINGLE)

@@ -93,8 +93,7 @@ def division_document(division: Division, season: Season) -> dict[str, Any]:
     }
     if season.scoring:
         document["scoring"] = dict(season.scoring)
-    if season.tiebreaks:
-        document["tiebreaks"] = list(season.tiebreaks)
+    document["tiebreaks"] = list(season.tiebreaks)  # [] too: none, not the default
     return document
 
 

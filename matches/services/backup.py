@@ -1,10 +1,10 @@
-"""Backup and restore of the whole site: ``scorekeeper-backup/1``, one JSON Lines file.
+"""Backup and restore of the whole site: ``scorekeeper-backup/2``, one JSON Lines file.
 
 Every line is one JSON object. The first is the header, the last the end line (a file
 cut short is refused, not half restored); between them one line per thing, in the
 order they are restored, each naming its ``"type"``::
 
-    {"format": "scorekeeper-backup/1", "exported_at": "2026-…"}
+    {"format": "scorekeeper-backup/2", "exported_at": "2026-…"}
     {"type": "user", "id": 1, "username": "…", "email": "…", "password": "<hash>", …}
     {"type": "club", "id": 1, "name": "…", "slug": "…", …, "memberships": [{…}]}
     {"type": "player", "id": 1, "club": 1, "name": "…", "user": null, …}
@@ -29,6 +29,10 @@ file is refused), the phones that scored it (``grants``), which club player sat 
 seat, who created it and when it started and finished, and the fixture game it was.
 Scores come from the replay; ratings, a cache of the matches, are rebuilt at the end
 (:func:`~matches.services.ratings_recompute` for every club and game).
+
+A ``scorekeeper-backup/1`` file (written before migration 0011) still restores: it is
+the same but for a season's ``tiebreaks``, where ``[]`` then meant the format's default
+order, and now means none; a /1 season's ``[]`` is restored as that default.
 
 Not restored: rows that undo or restore took back (the record holds the live actions;
 the change log still says what was taken back), sessions (every phone signs in and
@@ -73,6 +77,7 @@ from matches.models import (
     Season,
     Seat,
 )
+from matches.rules.league import DEFAULT_TIEBREAKS
 from matches.rules.record import MAX_DEPTH, RecordInvalid, read_json
 from matches.selectors import (
     NO_ACTION_KINDS,
@@ -84,7 +89,8 @@ from matches.selectors import (
 from matches.services.ratings import ratings_recompute
 from matches.services.scoring import match_import
 
-FORMAT = "scorekeeper-backup/1"
+FORMAT = "scorekeeper-backup/2"
+FORMAT_1 = "scorekeeper-backup/1"  # still read: see the module's docstring
 
 NOT_EMPTY = ("The database is not empty ({what}): import_all restores a backup into an "
              "empty database only. Nothing was changed.")
@@ -155,7 +161,7 @@ KEPT_IDS: list[type[models.Model]] = [User, Club, Membership, Player, Season, Di
 
 @transaction.atomic  # one consistent reading of the database
 def backup_export(*, out: Writer) -> int:
-    """Write the whole site to ``out`` as ``scorekeeper-backup/1``; returns the lines
+    """Write the whole site to ``out`` as ``scorekeeper-backup/2``; returns the lines
     written."""
     written = 0
     for line in _export_lines():
@@ -257,7 +263,7 @@ def _plain(value: Any) -> Any:
 
 @transaction.atomic
 def backup_import(*, source: Iterable[str] | str) -> dict[str, int]:
-    """Restore a ``scorekeeper-backup/1`` file (its lines) into an empty database, all
+    """Restore a ``scorekeeper-backup/2`` (or /1) file (its lines) into an empty database, all
     or nothing; returns how many users, clubs, players, seasons and matches it holds.
 
     Raises :class:`DatabaseNotEmpty` before reading anything if the database holds a
@@ -265,6 +271,7 @@ def backup_import(*, source: Iterable[str] | str) -> dict[str, int]:
     file that cannot be restored; either way nothing is stored."""
     _require_empty()
     lines = list(_read(source.splitlines() if isinstance(source, str) else source))
+    format_1 = lines[0][1]["format"] == FORMAT_1
     counts = {"users": 0, "clubs": 0, "players": 0, "seasons": 0, "matches": 0}
     restore = {"user": ("users", _user_restore), "club": ("clubs", _club_restore),
                "player": ("players", _player_restore),
@@ -274,6 +281,8 @@ def backup_import(*, source: Iterable[str] | str) -> dict[str, int]:
         if kind not in restore:
             raise BackupInvalid(UNKNOWN_TYPE.format(line=number, found=kind))
         name, step = restore[kind]
+        if format_1 and kind == "season" and doc.get("tiebreaks") == []:
+            doc = {**doc, "tiebreaks": list(DEFAULT_TIEBREAKS)}
         try:
             with transaction.atomic():
                 step(doc)
@@ -321,7 +330,7 @@ def _read(source: Iterable[str]) -> Iterator[tuple[int, dict[str, Any]]]:
             raise BackupInvalid(NOT_JSON.format(line=number, error=why)) from None
         if not isinstance(doc, dict):
             raise BackupInvalid(NOT_JSON.format(line=number, error=f"a {type(doc).__name__}"))
-        if first and doc.get("format") != FORMAT:
+        if first and doc.get("format") not in (FORMAT, FORMAT_1):
             raise BackupInvalid(NOT_BACKUP.format(line=number, format=FORMAT,
                                                   found=doc.get("format")))
         ended = not first and doc.get("type") == "end"

@@ -74,12 +74,12 @@ def season_create(*, club: Club, by: User, name: str, starts_on: datetime.date,
     if tiebreaks is not None:
         document["tiebreaks"] = list(tiebreaks)
     try:
-        league_rules.read_league(document)
+        league = league_rules.read_league(document)
     except rules.RulesError as error:
         raise ValidationError(rules_messages.explain(error), code="league") from None
     season = _season_row(
         club=club, name=name, game=game, options=dict(options or {}), starts_on=starts_on,
-        scoring=dict(scoring or {}), tiebreaks=list(tiebreaks) if tiebreaks is not None else [],
+        scoring=dict(scoring or {}), tiebreaks=list(league.tiebreaks),
         ends_on=ends_on, fixture_format=fixture_format, singles=singles, pairs=pairs,
         race_to=race_to, count_submitted=count_submitted)
     for order, name in enumerate(divisions):
@@ -454,7 +454,7 @@ def league_import(*, club: Club, document: dict[str, Any], by: User | None = Non
         club=club, name=league.name, game=league.game.slug, options=dict(league.options),
         starts_on=min(dates) if dates else timezone.localdate(),
         scoring=dict(document.get("scoring") or {}),
-        tiebreaks=list(document.get("tiebreaks") or []))
+        tiebreaks=list(league.tiebreaks))
     division = Division.objects.create(season=season, name=str(_("Division")), order=0)
     players = {p.name.casefold(): p for p in club.players.all()}
     entrants: dict[str, Entrant] = {}

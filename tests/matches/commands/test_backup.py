@@ -1,4 +1,4 @@
-"""``export_all`` / ``import_all`` (scorekeeper-backup/1) and ``export_matches``."""
+"""``export_all`` / ``import_all`` (scorekeeper-backup/2, and /1) and ``export_matches``."""
 
 from __future__ import annotations
 
@@ -309,6 +309,30 @@ def test_a_fixture_a_spreadsheet_added_round_trips(small_site, tmp_path):
 
 
 @pytest.mark.django_db
+def test_a_season_with_no_tie_breakers_round_trips_and_a_format_1_backups_means_the_default(
+        small_site, tmp_path):
+    owner = User.objects.get(username="owner")
+    services.season_create(club=small_site, by=owner, name="Level", game="all-fives",
+                           starts_on=datetime.date(2026, 9, 7), tiebreaks=[])
+    path = tmp_path / "site.jsonl"
+    export(path)
+    empty_database()
+    import_all(path)
+    assert Season.objects.get().tiebreaks == []
+
+    # written before 0011, a season's [] meant "the format's default", and still does
+    older = tmp_path / "format-1.jsonl"
+    lines = path.read_text().splitlines()
+    header = json.loads(lines[0])
+    assert header["format"] == "scorekeeper-backup/2"
+    lines[0] = json.dumps({**header, "format": "scorekeeper-backup/1"})
+    older.write_text("\n".join(lines))
+    empty_database()
+    import_all(older)
+    assert Season.objects.get().tiebreaks == ["game_difference", "games_for"]
+
+
+@pytest.mark.django_db
 def test_rounds_settled_without_a_count_or_in_two_taps_round_trip(small_site, tmp_path):
     # The record holds a called round's result and count together; the log may hold them
     # as two taps, and a Fives and Threes round may have no count at all.
@@ -345,7 +369,7 @@ def _bad_json(lines: list[str]) -> tuple[list[str], str]:
 
 def _unknown_format(lines: list[str]) -> tuple[list[str], str]:
     lines[0] = json.dumps({"format": "scorekeeper-backup/9"})
-    return lines, r"line 1: not a scorekeeper-backup/1 file .*'scorekeeper-backup/9'"
+    return lines, r"line 1: not a scorekeeper-backup/2 file .*'scorekeeper-backup/9'"
 
 
 def _refused_record(lines: list[str]) -> tuple[list[str], str]:

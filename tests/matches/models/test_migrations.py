@@ -1,6 +1,7 @@
 """Migrations on stored data. 0003: seats keep their names, and each match's history
 starts with one change holding its actions, so replays, undo and restore work on old
-matches. 0009: changes logged before it are read in each reader's language."""
+matches. 0009: changes logged before it are read in each reader's language. 0011: a
+season's tie-breakers are written out."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from django.db.migrations.executor import MigrationExecutor
 
 from matches import presenters, rules, selectors, services
 from matches.actions import action_doc
-from matches.models import Fixture, FixtureChange, Match
+from matches.models import Fixture, FixtureChange, Match, Season
 from tests.matches.helpers import T, assert_cache_equals_replay, two_player_all_fives
 
 BEFORE = [("matches", "0002_seat_player_and_draw_count")]
@@ -131,3 +132,23 @@ def test_0009_gives_the_changes_logged_before_it_what_each_reader_needs(django_u
                      "stopped at 10 – 0, without a winner",
                      "resumed: the match as it stood before it was abandoned",
                      "back to how it was"]
+
+
+@pytest.mark.django_db
+def test_0011_writes_out_the_default_order_where_a_season_left_it_to_the_format(
+        django_user_model):
+    from django.apps import apps
+
+    written_out = importlib.import_module(
+        "matches.migrations.0011_season_tiebreaks_written_out").written_out
+    olena = django_user_model.objects.create_user("olena")
+    club = services.club_create(name="Oak", by=olena)
+    for name, tiebreaks in (("Left to the format", []), ("Chosen", ["wins"])):
+        season = services.season_create(club=club, by=olena, name=name, game="all-fives",
+                                        starts_on=datetime.date(2026, 9, 7))
+        Season.objects.filter(pk=season.pk).update(tiebreaks=tiebreaks)  # as stored before
+
+    written_out(apps, None)
+
+    assert dict(Season.objects.values_list("name", "tiebreaks")) == {
+        "Left to the format": ["game_difference", "games_for"], "Chosen": ["wins"]}

@@ -438,6 +438,42 @@ def test_a_club_admin_sets_a_season_up_with_its_scheme_rules_and_tie_breakers(cl
     assert list(season.divisions.values_list("name", flat=True)) == ["A", "B"]
 
 
+def test_a_season_with_no_tie_breakers_lets_level_entrants_share_a_rank(club, people):
+    url = reverse("matches:season_new", kwargs={"slug": club.slug})
+    as_(people["admin"]).post(url, {
+        "name": "Level League", "starts_on": "2026-10-05", "game": "all-fives",
+        "fixture_format": "single", "win": "2", "draw": "1", "loss": "0", "per_game": "0",
+        "walkover_won": "1", "walkover_lost": "0", "tiebreak_1": "", "tiebreak_2": "",
+        "divisions": "A"})
+    season = Season.objects.get(name="Level League")
+    assert season.tiebreaks == []
+    division = season.divisions.get()
+    for name in ("Oak", "Bowes", "Middleton"):
+        services.entrant_add(division=division, by=people["admin"], name=name)
+    services.fixtures_csv_import(division=division, by=people["admin"],
+                                 text="home,away,home_games,away_games\nOak,Middleton,1,0\n")
+
+    table = selectors.division_table(division, season)
+
+    # level on points; the default order would have put Bowes (games 0-0) above
+    assert [(row.rank, row.entrant) for row in table.rows] == [
+        (1, "Oak"), (2, "Bowes"), (2, "Middleton")]
+    exported = json.loads(Client().get(reverse("matches:season_export", kwargs={
+        "slug": club.slug, "season": season.slug, "what": "league.json"})).content)
+    assert exported["tiebreaks"] == []
+
+
+def test_a_season_made_without_a_choice_keeps_the_formats_order_written_out(club, people):
+    season = services.season_create(club=club, by=people["admin"], name="Plain",
+                                    starts_on=datetime.date(2026, 9, 7), game="all-fives")
+    imported = services.league_import(club=club, by=people["admin"], document={
+        "format": "domino-league/1", "name": "None at all", "game": "all-fives",
+        "entrants": [{"name": "Oak"}, {"name": "Bowes"}], "fixtures": [], "tiebreaks": []})
+
+    assert season.tiebreaks == ["game_difference", "games_for"]
+    assert imported.tiebreaks == []
+
+
 LEAGUE_WRITES = ["season_new", "season_entrant_add", "season_generate", "season_adjust",
                  "season_lock", "season_import_csv", "games", "submit", "confirm", "dispute",
                  "resolve", "walkover-home", "walkover-away", "void", "redate", "play"]
