@@ -293,10 +293,15 @@ def fixture_resolve(*, fixture: Fixture, by: User,
 
 @transaction.atomic
 def fixture_walkover(*, fixture: Fixture, by: User, side: str) -> Fixture:
-    """A league admin records a walkover: ``side`` (home or away) turned up."""
+    """A league admin records a walkover: ``side`` (home or away) turned up.
+
+    A walkover has no game scores (league-record.md), also when the league awards one
+    over a fixture that was played: its games are taken off the fixture. Their scores
+    stay in the log's before; a game scored on the scorepad stays a match of the club."""
     fixture = _locked(fixture)
     require_role(fixture.division.season.club, by, Role.ADMIN)
     before = _state(fixture)
+    fixture.games.all().delete()
     fixture.home_games = fixture.away_games = None
     fixture.walkover, fixture.status = side, FixtureStatus.CONFIRMED
     fixture.full_clean()
@@ -475,6 +480,8 @@ def league_import(*, club: Club, document: dict[str, Any], by: User | None = Non
             row.status = FixtureStatus.VOID
         elif fixture.walkover is not None:
             row.status, row.walkover = FixtureStatus.CONFIRMED, fixture.walkover.value
+            if row.pk:
+                row.games.all().delete()  # a walkover has no game scores
         elif fixture.result is not None:
             row.status = FixtureStatus.CONFIRMED
             row.home_games, row.away_games = fixture.result

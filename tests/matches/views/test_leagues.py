@@ -121,6 +121,30 @@ def test_the_specs_example_table_from_stored_fixtures(season, people):
         league_rules.read_league(exported))) == SPEC_STANDINGS
 
 
+def test_a_walkover_awarded_over_a_played_fixture_takes_its_games_off(season, people):
+    oak, bowes, admin = (as_(people[n]) for n in ("oak", "bowes", "admin"))
+    fixture = meeting(season, "Royal Oak A", "Bowes Dragons")
+    oak.post(fixture_url(fixture, "games"), {"home_1": "61", "away_1": "40", "home_2": "61",
+                                             "away_2": "12", "home_3": "58", "away_3": "61"})
+    oak.post(fixture_url(fixture, "submit"))
+    bowes.post(fixture_url(fixture, "confirm"))
+
+    admin.post(fixture_url(fixture, "walkover-away"))
+
+    fixture.refresh_from_db()
+    assert (fixture.status, fixture.walkover, fixture.home_games) == ("confirmed", "away", None)
+    assert not fixture.games.exists()  # league-record.md: a walkover has no game scores
+    change = fixture.changes.order_by("pk").last()
+    assert change is not None and change.kind == "walkover"
+    assert change.before["games"] == [[61, 40], [61, 12], [58, 61]]
+    assert change.after["games"] == []
+    exported = Client().get(reverse("matches:season_export", kwargs={
+        "slug": season.club.slug, "season": season.slug, "what": "fixtures.csv"}))
+    rows = list(csv.DictReader(io.StringIO(exported.content.decode())))
+    assert [(row["walkover"], row["games"]) for row in rows if row["home"] == "Royal Oak A"
+            and row["away"] == "Bowes Dragons"] == [("away", "")]
+
+
 def test_the_sign_off_with_a_dispute_resolved_by_the_league(season, people):
     oak, bowes, admin = (as_(people[n]) for n in ("oak", "bowes", "admin"))
     fixture = meeting(season, "Royal Oak A", "Bowes Dragons")
