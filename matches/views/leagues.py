@@ -27,6 +27,7 @@ from matches import rules, rules_messages, selectors, services
 from matches.forms import whole_number
 from matches.models import (
     ROLE_RANK,
+    Club,
     Division,
     Entrant,
     EntrantKind,
@@ -224,16 +225,25 @@ def season_page(request: HttpRequest, slug: str, season: str) -> HttpResponse:
     table and its fixture list by week; the other divisions are a tap away."""
     club = selectors.club_for_viewer(slug, request.user)
     the_season = get_object_or_404(Season, club=club, slug=season)
+    return _season_page(request, club, the_season, shown=request.GET.get("division"))
+
+
+def _season_page(request: HttpRequest, club: Club, the_season: Season, *,
+                 shown: str | None, entered: dict[str, str] | None = None,
+                 error: str = "", status: int = 200) -> HttpResponse:
+    """The season page showing the division whose id is ``shown`` (or the first); after
+    a refused admin form, with what was ``entered`` in it (``entered["form"]`` names
+    which) and the ``error`` beside it."""
     me = selectors.membership(club, request.user)
     divisions = list(the_season.divisions.order_by("order", "id"))
-    chosen = next((d for d in divisions if str(d.pk) == request.GET.get("division")),
+    chosen = next((d for d in divisions if str(d.pk) == shown),
                   divisions[0] if divisions else None)
-    shown = None
+    page = None
     if chosen is not None:
         division = selectors.season_divisions(the_season).get(pk=chosen.pk)
         table = selectors.division_table(division, the_season)
         form = _form_guide(division, the_season)
-        shown = {
+        page = {
             "division": division,
             "rows": [{"row": row, "difference": row.games_for - row.games_against,
                       "form": form.get(row.entrant, ""),
@@ -244,9 +254,10 @@ def season_page(request: HttpRequest, slug: str, season: str) -> HttpResponse:
         }
     admin = me is not None and ROLE_RANK[me.role] >= ROLE_RANK[Role.ADMIN]
     return render(request, "matches/season.html", {
-        "club": club, "season": the_season, "divisions": divisions, "d": shown,
+        "club": club, "season": the_season, "divisions": divisions, "d": page,
         "admin": admin, "entrant_kinds": EntrantKind.choices,
-        "seasons": selectors.club_seasons(club)})
+        "seasons": selectors.club_seasons(club), "entered": entered or {}, "form_error": error},
+        status=status)
 
 
 @require_POST
@@ -271,15 +282,17 @@ def entrant_add(request: HttpRequest, slug: str, season: str) -> HttpResponse:
                                     kind=data["kind"], captain=captain,
                                     players=[players[n.casefold()] for n in names])
 
-    return _post(request, the_season, form, write, _("Entrant added."))
+    return _post(request, the_season, division, "entrant", form, write, _("Entrant added."))
 
 
 @require_POST
 def fixtures_generate(request: HttpRequest, slug: str, season: str) -> HttpResponse:
     the_season, division = _season_division(request, slug, season)
     form = GenerateForm(request.POST)
-    return _post(request, the_season, form, lambda data: services.fixtures_generate(
-        division=division, by=_user(request), legs=data["legs"]), _("Fixtures generated."))
+    return _post(request, the_season, division, "generate", form,
+                 lambda data: services.fixtures_generate(
+                     division=division, by=_user(request), legs=data["legs"]),
+                 _("Fixtures generated."))
 
 
 @require_POST
@@ -287,15 +300,20 @@ def adjustment_add(request: HttpRequest, slug: str, season: str) -> HttpResponse
     club = selectors.club_for_viewer(slug, request.user)
     the_season = get_object_or_404(Season, club=club, slug=season)
     form = AdjustmentForm(request.POST)
+    # back to the entrant's division (or, if none was chosen, the form's own)
+    entrant_pk = _whole(request.POST.get("entrant"), digits=9) or 0
+    division_pk = _whole(request.POST.get("division"), digits=9) or 0
+    division = (Division.objects.filter(season=the_season, entrants__pk=entrant_pk).first()
+                or get_object_or_404(Division, season=the_season, pk=division_pk))
 
     def write(data: dict[str, Any]) -> object:
-        entrant = Entrant.objects.filter(pk=data["entrant"], division__season=the_season).first()
+        entrant = Entrant.objects.filter(pk=data["entrant"], division=division).first()
         if entrant is None:
             raise ValidationError(_("Choose the entrant to adjust."))
         return services.adjustment_add(entrant=entrant, by=_user(request),
                                        points=data["points"], reason=data["reason"])
 
-    return _post(request, the_season, form, write, _("Points adjusted."))
+    return _post(request, the_season, division, "adjust", form, write, _("Points adjusted."))
 
 
 @require_POST
@@ -475,21 +493,27 @@ def _season_division(request: HttpRequest, slug: str,
     return the_season, division
 
 
-def _post(request: HttpRequest, season: Season, form: forms.Form,
-          write: Callable[[dict[str, Any]], object], done: str) -> HttpResponse:
+def _post(request: HttpRequest, season: Season, division: Division, which: str,
+          form: forms.Form, write: Callable[[dict[str, Any]], object],
+          done: str) -> HttpResponse:
+    """An admin form of the season page (``which``) for ``division``: written, then back
+    to that division; refused, the page again with what was entered and why."""
     if not form.is_valid():
-        messages.error(request, "; ".join(str(e) for errors in form.errors.values()
-                                          for e in errors))
-        return redirect(season)
-    try:
-        write(form.cleaned_data)
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    except rules.RulesError as error:
-        messages.error(request, rules_messages.explain(error))
+        error = "; ".join(str(e) for errors in form.errors.values() for e in errors)
     else:
-        messages.success(request, done)
-    return redirect(season)
+        try:
+            write(form.cleaned_data)
+        except ValidationError as refused:
+            error = " ".join(refused.messages)
+        except rules.RulesError as refused:
+            error = rules_messages.explain(refused)
+        else:
+            messages.success(request, done)
+            return redirect(f"{season.get_absolute_url()}?division={division.pk}")
+    entered = {**request.POST.dict(), "form": which}
+    entered.pop("csrfmiddlewaretoken", None)
+    return _season_page(request, season.club, season, shown=str(division.pk),
+                        entered=entered, error=error, status=400)
 
 
 def _form_errors(form: forms.Form, error: ValidationError) -> None:

@@ -547,7 +547,7 @@ def test_fixtures_that_would_run_past_the_year_9999_are_refused(people):
     before = league_rows()
     response = client.post(_season(league, "season_generate"),
                            {"division": league.division.pk, "legs": "2"})
-    assert response.status_code == 302
-    assert [str(m) for m in get_messages(response.wsgi_request)] == [
-        "The fixtures would run past the year 9999: start the season earlier."]
+    assert response.status_code == 400
+    assert ('<p class="error" role="alert" id="generate-error">The fixtures would run past '
+            'the year 9999: start the season earlier.</p>') in response.content.decode()
     assert league_rows() == before

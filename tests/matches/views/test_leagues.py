@@ -498,6 +498,42 @@ def test_a_season_made_without_a_choice_keeps_the_formats_order_written_out(club
     assert imported.tiebreaks == []
 
 
+def test_the_season_admin_forms_stay_on_their_division_and_keep_what_was_refused(
+        club, people):
+    season = services.season_create(club=club, by=people["admin"], name="Two Tiers",
+                                    starts_on=datetime.date(2026, 9, 7), game="all-fives",
+                                    divisions=["Premier", "Second"])
+    second = season.divisions.get(name="Second")
+    url = reverse("matches:season_entrant_add", kwargs={"slug": club.slug,
+                                                        "season": season.slug})
+    admin = as_(people["admin"])
+    entered = {"division": second.pk, "name": "Black Bull", "kind": "pair",
+               "captain": "oak", "players": "Ann Dale, Bob Hartt"}
+
+    refused = admin.post(url, entered)
+
+    assert refused.status_code == 400
+    page = refused.content.decode()
+    assert 'aria-current="page" class="btn btn-primary">Second</a>' in page
+    assert ('id="entrant-error">Not the club&#x27;s players: Ann Dale, Bob Hartt. Add them '
+            'on the club page first.</p>') in page
+    for shown in ('value="Black Bull"', 'value="oak"', 'value="Ann Dale, Bob Hartt"',
+                  '<option value="pair" selected>'):
+        assert shown in page
+    assert not second.entrants.exists()
+
+    added = admin.post(url, {**entered, "players": ""})
+
+    assert added["Location"] == f"{season.get_absolute_url()}?division={second.pk}"
+    assert second.entrants.get().name == "Black Bull"
+    adjust = admin.post(reverse("matches:season_adjust", kwargs={
+        "slug": club.slug, "season": season.slug}), {
+        "division": second.pk, "entrant": second.entrants.get().pk, "points": "2",
+        "reason": ""})
+    assert adjust.status_code == 400 and 'id="adjust-error"' in adjust.content.decode()
+    assert 'value="2"' in adjust.content.decode()
+
+
 LEAGUE_WRITES = ["season_new", "season_entrant_add", "season_generate", "season_adjust",
                  "season_lock", "season_import_csv", "games", "submit", "confirm", "dispute",
                  "resolve", "walkover-home", "walkover-away", "void", "redate", "play"]
