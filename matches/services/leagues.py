@@ -33,6 +33,7 @@ from matches.models import (
     FixtureChangeKind,
     FixtureGame,
     FixtureStatus,
+    Membership,
     Player,
     Role,
     Season,
@@ -52,6 +53,8 @@ NO_GAMES = _("Enter the games' scores first.")
 FIXTURES_EXIST = _("This division already has its fixtures.")
 TOO_FEW = _("A division needs at least two entrants for fixtures.")
 PLAYER_OUTSIDE = _("%(name)s is not one of the club's players.")
+CAPTAIN_OUTSIDE = _("%(name)s is not a member of the club: invite them first, so that they "
+                    "can open their fixtures.")
 DISPUTE_NEEDS_WHY = _("Say what is wrong with the result.")
 PAST_9999 = _("The fixtures would run past the year 9999: start the season earlier.")
 
@@ -99,6 +102,10 @@ def entrant_add(*, division: Division, by: User, name: str, kind: str = "team",
         if player.club_id != season.club_id:
             raise ValidationError({"players": ValidationError(
                 PLAYER_OUTSIDE, code="player", params={"name": player.name})})
+    if captain is not None and not Membership.objects.filter(club=season.club,
+                                                             user=captain).exists():
+        raise ValidationError({"captain": ValidationError(
+            CAPTAIN_OUTSIDE, code="captain", params={"name": captain.get_username()})})
     entrant = Entrant(division=division, name=" ".join(name.split()), kind=kind,
                       captain=captain)
     entrant.full_clean()

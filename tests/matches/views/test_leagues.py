@@ -534,6 +534,26 @@ def test_the_season_admin_forms_stay_on_their_division_and_keep_what_was_refused
     assert 'value="2"' in adjust.content.decode()
 
 
+def test_an_entrants_captain_is_a_member_of_the_club(club, people, django_user_model):
+    django_user_model.objects.create_user("stranger")
+    division = services.season_create(
+        club=club, by=people["admin"], name="Members Only", game="all-fives",
+        starts_on=datetime.date(2026, 9, 7)).divisions.get()
+    url = reverse("matches:season_entrant_add", kwargs={
+        "slug": club.slug, "season": division.season.slug})
+
+    refused = as_(people["admin"]).post(url, {"division": division.pk, "name": "Black Bull",
+                                              "kind": "team", "captain": "stranger"})
+
+    assert refused.status_code == 400
+    assert ("stranger is not a member of the club: invite them first, so that they can "
+            "open their fixtures.") in refused.content.decode()
+    assert not division.entrants.exists()
+    as_(people["admin"]).post(url, {"division": division.pk, "name": "Black Bull",
+                                    "kind": "team", "captain": "member"})
+    assert division.entrants.get().captain == people["member"]
+
+
 LEAGUE_WRITES = ["season_new", "season_entrant_add", "season_generate", "season_adjust",
                  "season_lock", "season_import_csv", "games", "submit", "confirm", "dispute",
                  "resolve", "walkover-home", "walkover-away", "void", "redate", "play"]
