@@ -58,8 +58,9 @@ class Choice:
     point: str
     label: str
     end_sum: int
-    points: int
+    points: int  # what would count: the going-out bonus in, an overshoot's award out
     flank: bool
+    refused: bool = False  # Fives and Threes: the award would pass the target
 
 
 @dataclass
@@ -129,6 +130,9 @@ class ScorepadView:
     next_caller: int = 0  # called rounds: the seat after the last one that scored
     tile_choices: list[TileChoices] = field(default_factory=list)  # every playable tile's
     points_by_sum: list[int] = field(default_factory=list)  # called rounds: the engine's table
+    # called rounds: the most each seat's side may still make at once (engine.room), where
+    # an award that would pass the target is refused; empty where any award counts
+    room_by_seat: list[str] = field(default_factory=list)
     going_out_bonus: int = 0
     starter_rule: str = "lots"  # how the next round's starter is found: lots, double, finisher
     last_mode: str = "tracked"  # the mode of the round before: the next one offers it first
@@ -218,6 +222,8 @@ def build(match: Match, engine: rules.Match, *, selected: str | None = None,
         top_sum = view.called_ends * 2 * engine.options.tile_set.top
         view.points_by_sum = [game.placement_points(total, engine.options.divisors)
                               for total in range(top_sum + 1)]
+        rooms = [engine.room(engine.side_of[seat]) for seat in range(engine.players)]
+        view.room_by_seat = [str(room) for room in rooms if room is not None]
     if layout is not None:
         on_table = set(layout.tiles)
         open_values = {point.value for point in layout.open_points()}
@@ -235,7 +241,8 @@ def build(match: Match, engine: rules.Match, *, selected: str | None = None,
             for tile in engine.options.tile_set.tiles
         ]
         if tracked_play:
-            view.tile_choices = [TileChoices(t.tile, _choices(engine, layout,
+            assert rnd is not None and rnd.turn is not None  # a tracked round in play
+            view.tile_choices = [TileChoices(t.tile, _choices(engine, rnd, rnd.turn,
                                                               rules.Tile.parse(t.tile)))
                                  for t in view.picker if t.playable]
         if chosen is not None and chosen not in on_table and tracked_play:
@@ -272,12 +279,22 @@ def _tie_note(engine: rules.Match, sides: list[SideView]) -> str:
         "target": target}
 
 
-def _choices(engine: rules.Match, layout: rules.Layout, tile: rules.Tile) -> list[Choice]:
+def _choices(engine: rules.Match, rnd: rules.Round, seat: int,
+             tile: rules.Tile) -> list[Choice]:
+    """Every end ``tile`` may join when ``seat`` places it, with the award the engine
+    would give: its last tile's bonus in, an award that would pass the target out."""
+    layout = rnd.layout
+    goes_out = rnd.counts[seat] == 1
+
+    def award(end_sum: int) -> tuple[int, bool]:
+        given = engine.award_for(seat, end_sum, goes_out=goes_out)
+        return int(given.counted), given.refusal is not None
+
     if not len(layout):
         placed = layout.preview(tile)
-        points = engine.game.placement_points(placed.end_sum, engine.options.divisors)
+        points, refused = award(placed.end_sum)
         return [Choice("", _("Open with %(tile)s") % {"tile": str(tile)}, placed.end_sum,
-                       points, False)]
+                       points, False, refused)]
     choices = []
     for point in layout.legal_points(tile):
         placed = layout.preview(tile, point)
@@ -288,9 +305,9 @@ def _choices(engine: rules.Match, layout: rules.Layout, tile: rules.Tile) -> lis
         else:
             label = _("the %(value)s of %(tile)s") % {"value": point.value,
                                                        "tile": str(point.tile)}
-        points = engine.game.placement_points(placed.end_sum, engine.options.divisors)
+        points, refused = award(placed.end_sum)
         choices.append(Choice(str(point), label, placed.end_sum, points,
-                              bool(slot and slot.is_flank)))
+                              bool(slot and slot.is_flank), refused))
     return choices
 
 

@@ -533,25 +533,46 @@ class Match:
             rnd.end, rnd.finisher = RoundEnd.DOMINO, call.seat
         return award
 
-    def _score(self, rnd: Round, seat: int, end_sum: int, goes_out: bool,
-               claim: Score | None) -> Award:
-        """Score one placement; checks the claim before anything changes."""
+    def award_for(self, seat: int, end_sum: int, *, goes_out: bool) -> Award:
+        """What a placement by ``seat`` that makes ``end_sum`` would be awarded now,
+        going out or not; nothing changes. The scorepad shows it before the tap.
+
+        >>> from matches.rules.games import FIVES_AND_THREES
+        >>> match = Match(FIVES_AND_THREES, 2, {"target": 5})
+        >>> match.scores = [3, 0]
+        >>> match.award_for(0, 6, goes_out=False).counted   # 6 makes 2: 3 + 2 is 5
+        2
+        >>> match.award_for(0, 6, goes_out=True).counted    # 2 + 1 would pass 5
+        0
+        """
         side = self.side_of[seat]
         table = self._points_by_sum
         points = table[end_sum] if end_sum < len(table) else self._points(end_sum, self._divisors)
         bonus = self.game.going_out_bonus if goes_out else 0
         total = points + bonus
-        refused: Message | None = None
-        counted: Score = total
         if total and self._refuses_overshoot and self.scores[side] + total > self._target:
             refused = Message("refused_overshoot", total=total,
                               side=tuple(self.who(seat) for seat in self.sides[side]),
                               score=_show(self.scores[side]), target=self._target)
-            counted = ZERO
+            return Award(seat, side, end_sum, points, bonus, ZERO, refused)
+        return Award(seat, side, end_sum, points, bonus, total)
+
+    def room(self, side: int) -> Score | None:
+        """The most ``side`` may still make with one placement where an award that would
+        pass the target is refused (Fives and Threes' immediate end); None elsewhere."""
+        if not self._refuses_overshoot:
+            return None
+        return self._target - self.scores[side]
+
+    def _score(self, rnd: Round, seat: int, end_sum: int, goes_out: bool,
+               claim: Score | None) -> Award:
+        """Score one placement; checks the claim before anything changes."""
+        award = self.award_for(seat, end_sum, goes_out=goes_out)
+        counted, points, total = award.counted, award.points, award.announced
         if claim is not None and claim != counted and claim != total and claim != points:
             raise ClaimMismatch.of("claim_mismatch", claim=_show(Fraction(claim)), total=total,
                                    end_sum=end_sum)
-        award = Award(seat, side, end_sum, points, bonus, counted, refused)
+        side = award.side
         if counted:
             self.scores[side] += counted
             rnd.placements[side] += counted

@@ -85,7 +85,7 @@ def end_choice(choice: Choice) -> SafeString:
     """An end the chosen tile may join, as the button that places it there: named by the
     end, the sum it would make and the points."""
     return _end_choice(choice.point, choice.label, choice.end_sum, choice.points, choice.flank,
-                       get_language())
+                       choice.refused, get_language())
 
 
 # Both are drawn again and again the same (each tile has a few states, each end a few
@@ -110,12 +110,13 @@ def _picker_tile(tile: str, on_table: bool, playable: bool, selected: bool,
 
 @functools.lru_cache(maxsize=4096)
 def _end_choice(point: str, label: str, end_sum: int, points: int, flank: bool,
-                language: str | None) -> SafeString:
+                refused: bool, language: str | None) -> SafeString:
     state = (" btn-primary" if points else "") + (" flank" if flank else "")
+    past = ", " + gettext("past the target") if refused else ""
     return format_html(
         '<button type="submit" name="at" value="{}" class="btn choice{}" data-point="{}">'
-        '{} <small>{} {} → {}</small></button>', point, state, point, label, gettext("sum"),
-        end_sum, points)
+        '{} <small>{} {} → {}{}</small></button>', point, state, point, label, gettext("sum"),
+        end_sum, points, past)
 
 
 @register.filter

@@ -129,6 +129,12 @@
     text.textContent = (text.dataset.endsText || "Ends {ends}").replace("{ends}", words.join(" + ")) +
       " = " + sum + " → " + points + (bonus ? " + " + (text.dataset.bonusText ||
         "{bonus} for going out").replace("{bonus}", bonus) : "");
+    // the engine's room for the chosen seat's side (data-room): an award past it is refused
+    var room = form.dataset.room ? form.dataset.room.split(",")[form.elements.seat.value] : "";
+    if (room && points + bonus > 0 && points + bonus > parseFloat(room)) {
+      text.textContent += " — " + (text.dataset.pastText ||
+        "{total} would pass the target: it does not count").replace("{total}", points + bonus);
+    }
   }
 
   function keypad(key) {
@@ -155,6 +161,9 @@
       form.querySelector(".keypad").hidden = false;
       form.querySelector(".called-manual").hidden = true;
       form.elements.goes_out.addEventListener("change", function () { showCalled(form); });
+      form.querySelectorAll('input[name="seat"]').forEach(function (seat) {
+        seat.addEventListener("change", function () { showCalled(form); });
+      });
       showCalled(form);
     });
     var form = document.getElementById("place-form");

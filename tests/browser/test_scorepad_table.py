@@ -13,6 +13,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from matches import rules, services
+from tests.browser.test_management import take_grant
 from tests.browser.test_scorepad import choice, expect_scores, place, seq, start_match, wait_seq
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -151,6 +153,25 @@ def test_a_message_shows_once(live_server, page):
     page.click("#start-match")
     expect(page.get_by_text(re.compile("Drawn by lots"))).to_have_count(1)
     expect(page.get_by_text(re.compile("Drawn by lots"))).to_be_in_viewport()
+
+
+def test_a_called_sum_says_when_its_award_would_pass_the_target(live_server, page):
+    """Fives and Threes to 5: Ann has 3 (a 9), so going out on a 6 (2 + 1) passes 5."""
+    match = services.match_create(game="fives-and-threes", players=["Ann", "Bo"],
+                                  options={"target": 5})
+    services.round_start(match=match, starter=0, mode="ends")
+    services.event_record(match=match, action=rules.Call(0, (rules.ScoringEnd.parse("4"),
+                                                             rules.ScoringEnd.parse("5"))))
+    take_grant(page, live_server.url, match)
+    page.get_by_role("radio", name="Ann").check()
+    page.get_by_role("button", name="3", exact=True).click()
+    page.get_by_role("button", name="3", exact=True).click()
+    expect(page.locator("#called-sum")).to_have_text("Ends 3 + 3 = 6 → 2")
+    page.get_by_text("Last tile (+1)").click()
+    expect(page.locator("#called-sum")).to_have_text(
+        "Ends 3 + 3 = 6 → 2 + 1 for going out — 3 would pass the target: it does not count")
+    page.get_by_role("radio", name="Bo").check()  # Bo has 0: room for 3
+    expect(page.locator("#called-sum")).to_have_text("Ends 3 + 3 = 6 → 2 + 1 for going out")
 
 
 def test_a_called_placement_takes_four_taps_and_the_mode_is_remembered(live_server, page):

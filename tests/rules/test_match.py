@@ -4,6 +4,8 @@ import copy
 from fractions import Fraction
 
 import pytest
+from hypothesis import assume, given, reject, settings
+from hypothesis import strategies as st
 
 from matches.rules import (
     ALL_FIVES,
@@ -31,6 +33,7 @@ from matches.rules import (
     export,
     summary,
 )
+from matches.rules.simulate import simulated_match
 
 
 def act(match, step):
@@ -883,3 +886,45 @@ def test_undo_takes_back_a_called_rounds_count_then_its_result():
     assert match.phase == "play" and rnd.end is None and rnd.finisher is None
     assert rnd.settle is None
     match.call(0, ends("5"))  # the round is open to calls again
+
+
+# -- what the scorepad shows before a tap ------------------------------------------------
+
+
+def test_the_preview_of_a_fives_and_threes_placement_refuses_what_would_pass_the_target():
+    match = Match(FIVES_AND_THREES, ["Ann", "Bob"], {"target": 5, "hand_size": 2})
+    match.start_round(starter=0)
+    run(match, "0:3-3", "1:0-3@3-3:3")  # 6 makes 2 for Ann; 0 + 6 makes 2 for Bob
+
+    assert match.scores == [2, 2] and match.room(0) == match.room(1) == 3
+    assert match.award_for(0, 9, goes_out=False).counted == 3  # 3, to 5 exactly
+    going_out = match.award_for(0, 9, goes_out=True)  # 3 + 1 would pass 5
+    assert (going_out.points, going_out.bonus, going_out.counted) == (3, 1, 0)
+    assert going_out.refusal is not None and going_out.refusal.code == "refused_overshoot"
+    assert Match(ALL_FIVES, 2).room(0) is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(game=st.sampled_from([ALL_FIVES, FIVE_UP, FIVES_AND_THREES]),
+       players=st.integers(2, 4), seed=st.integers(0, 10_000), events=st.integers(0, 60),
+       target=st.sampled_from([None, 7, 15]))
+def test_the_preview_is_the_award_the_placement_then_gets(game, players, seed, events, target):
+    options = {"target": target} if target is not None and game is FIVES_AND_THREES else {}
+    match = simulated_match(game, players, seed=seed, options=options, finish=False,
+                            stop_after_events=events)
+    rnd = match.current_round
+    if match.finished or rnd is None or rnd.end is not None or rnd.turn is None \
+            or not rnd.layout:
+        reject()  # no placement to preview
+    seat = rnd.turn
+    placements = [(tile, point) for tile in match.options.tile_set.tiles
+                  if tile not in rnd.layout.tiles for point in rnd.layout.legal_points(tile)]
+    assume(placements)
+    tile, point = placements[seed % len(placements)]
+    end_sum = rnd.layout.preview(tile, point).end_sum
+
+    preview = match.award_for(seat, end_sum, goes_out=rnd.counts[seat] == 1)
+    award = match.play(seat, tile, point)
+
+    assert (preview.points, preview.bonus, preview.counted, preview.refused) == (
+        award.points, award.bonus, award.counted, award.refused)

@@ -182,6 +182,27 @@ def test_tapping_a_tile_offers_only_its_legal_ends_with_what_they_make(client):
     assert 'aria-label="1-4, on the table"' in html
 
 
+def test_an_end_offers_what_would_count_its_last_tiles_bonus_in_and_an_overshoot_out(
+        client):
+    """Fives and Threes to 5, two tiles each: Olena (2) holds her last tile."""
+    match = services.match_create(game="fives-and-threes", players=["Olena", "Taras"],
+                                  options={"target": 5, "hand_size": 2})
+    services.round_start(match=match, starter=0)
+    services.event_record(match=match, action=rules.Play(0, T("3-3")))  # 6 makes 2
+    services.event_record(match=match, action=rules.Play(1, T("0-3"), A("3-3:3")))  # 0 + 6
+    join(client, match)
+
+    html = client.get(scorer_url(match)).content.decode()
+
+    # 0 + 6 makes 2, + 1 for going out: 5, the target exactly
+    assert choices(html, "0-0") == [("0-3:0", "the 0 of 0-3", "sum 6 → 3")]
+    # 6 + 6 makes 4, + 1: 7 would pass 5, so nothing counts (RULES.md §4.3)
+    assert choices(html, "0-6") == [("0-3:0", "the 0 of 0-3", "sum 12 → 0, past the target")]
+    html = client.post(scorer_url(match, "play"), {
+        **w(match, turn=True), "tile": "0-6", "at": "0-3:0"}, **HTMX).content.decode()
+    assert scores(html)[:2] == ["2", "2"]
+
+
 def test_a_play_through_htmx_answers_with_the_scorepad_fragment(client):
     match = two_player_all_fives()
     services.round_start(match=match, starter=0)
