@@ -128,6 +128,7 @@ class ScorepadView:
     value_range: range = range(7)
     drawing: bool = True
     next_caller: int = 0  # called rounds: the seat after the last one that scored
+    went_out: int | None = None  # the seat that went out, while its round awaits the count
     tile_choices: list[TileChoices] = field(default_factory=list)  # every playable tile's
     points_by_sum: list[int] = field(default_factory=list)  # called rounds: the engine's table
     # called rounds: the most each seat's side may still make at once (engine.room), where
@@ -256,6 +257,8 @@ def build(match: Match, engine: rules.Match, *, selected: str | None = None,
             view.next_caller = rnd.starter
     if rnd is not None:
         view.last_award = _last_award(engine, rnd)
+        if engine.phase == "settle":
+            view.went_out = rnd.finisher
     view.rounds = _rounds(engine, miscalls or {})
     view.total_rounds = len(engine.rounds)
     view.earlier_rounds = view.total_rounds - len(view.rounds)

@@ -20,7 +20,7 @@ from uuid import UUID
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -505,6 +505,26 @@ def _act(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, form
                    form=form, fresh=fresh)
 
 
+def _count_seats(view: scorepad.ScorepadView,
+                 refused: WriteForm | None) -> list[dict[str, Any]]:
+    """Each seat of the count (settle) form with what its fields hold: after a refused
+    count, what the scorer entered, so that a typo costs one field, not the whole count;
+    otherwise nothing, but 0 for a seat that went out."""
+    entered = refused.data if isinstance(refused, SettleForm) else None
+    if not isinstance(entered, QueryDict):  # a form is bound to the POST's QueryDict
+        entered = None
+    seats = []
+    for seat in view.seats:
+        if entered is not None:
+            pips = str(entered.get(f"pips_{seat.position}", ""))[:12]
+            hand = set(entered.getlist(f"hand_{seat.position}"))
+        else:
+            went_out = seat.tiles == 0 or seat.position == view.went_out
+            pips, hand = "0" if went_out else "", set()
+        seats.append({"seat": seat, "pips": pips, "hand": hand})
+    return seats
+
+
 def _render(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, *,
             selected: str | None = None, entry: str | None = None, error: str | None = None,
             form: WriteForm | None = None, fresh: bool = False) -> HttpResponse:
@@ -515,6 +535,7 @@ def _render(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, *
         view = scorepad.build(match, engine, selected=selected, miscalls=miscalls)
     context = {"view": view, "scorer": True, "error": error, "form": form,
                "entry": entry if entry in ("tiles", "pips") else "pips",
+               "count_seats": _count_seats(view, form if error else None),
                "scorer_url": _scorer_url(match), "grant": grant,
                # finished or abandoned: what templates/matches/_match_end.html shows
                "end": selectors.match_end_summary(match),

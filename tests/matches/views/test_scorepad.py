@@ -287,6 +287,25 @@ def test_settling_with_impossible_pips_is_refused(client):
         **HTMX).content.decode()
     assert error(html) == "pips: no unseen tile has 13 pips (Taras)"
     assert not match.rounds.get().settled
+    # what was entered stays, to be corrected rather than typed again
+    assert 'name="pips_0" min="0" inputmode="numeric" value="0" required' in html
+    assert 'name="pips_1" min="0" inputmode="numeric" value="13" required' in html
+
+
+def test_a_refused_count_by_tiles_keeps_the_tiles_tapped(client):
+    match = two_player_all_fives()
+    play_short_round(match)  # Olena went out: her hand is empty
+    join(client, match)
+
+    html = client.post(scorer_url(match, "settle"), {
+        **w(match), "entry": "tiles", "hand_0": ["2-2"], "hand_1": ["3-6"]},
+        **HTMX).content.decode()
+
+    assert error(html) is not None and not match.rounds.get().settled
+    checked = re.findall(r'name="(hand_\d)" value="([^"]+)" checked', html)
+    assert checked == [("hand_0", "2-2"), ("hand_1", "3-6")]
+    fresh = client.get(scorer_url(match) + "?entry=tiles").content.decode()
+    assert " checked" not in fresh.split('id="settle-form"')[1].split("</form>")[0]
 
 
 def test_undo_steps_back_into_the_previous_round(client):
@@ -476,6 +495,9 @@ def test_how_a_called_round_ended_has_no_default_and_must_be_said(client):
         **w(match), "entry": "none", "result": "domino:1"}, **HTMX).content.decode()
     assert error(html) is None and "count the hands" in html
     assert match.rounds.get().finisher == 1 and not match.rounds.get().settled
+    # Taras went out: his count is 0 already, as in a tracked round
+    assert 'name="pips_1" min="0" inputmode="numeric" value="0" required' in html
+    assert 'name="pips_0" min="0" inputmode="numeric" required' in html
     html = client.post(scorer_url(match, "settle"), {
         **w(match), "entry": "pips", "pips_0": "12", "pips_1": "0"}, **HTMX).content.decode()
     assert error(html) is None and scores(html) == ["0", "10"]
