@@ -71,6 +71,7 @@ TEMPLATES: Final[dict[str, StrOrPromise]] = {
         'round %(round)s has ended but is not settled: give its hands or pips first'),
     "round_not_ended": _('round %(round)s has not ended'),
     "starter_needed": _('a tracked round needs a starter'),
+    "starter_holds_double": _('whoever holds the highest double starts the round: say who'),
     "wrong_starter": _(
         '%(required)s placed the last tile of round %(round)s and must start, not %(starter)s'),
     "no_round": _('no round is in play: start a round first'),

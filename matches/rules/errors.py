@@ -67,6 +67,7 @@ MESSAGES: Final[dict[str, str]] = {
                          "pips first",
     "round_not_ended": "round {round} has not ended",
     "starter_needed": "a tracked round needs a starter",
+    "starter_holds_double": "whoever holds the highest double starts the round: say who",
     "wrong_starter": "{required} placed the last tile of round {round} and must start, "
                      "not {starter}",
     "no_round": "no round is in play: start a round first",

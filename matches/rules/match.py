@@ -373,8 +373,11 @@ class Match:
     def draw_lots(self, choice: Callable[[Sequence[int]], int] | None = None) -> int:
         """A neutral draw of lots for the starter: each seat draws, ties draw again.
 
-        Uses a secure random source; ``choice`` may be given for tests.
+        Uses a secure random source; ``choice`` may be given for tests. Refused where
+        the holder of the highest double starts (Fives and Threes): no lots there.
         """
+        if self.game.starter_holds_highest_double:
+            raise RulesError.of("starter_holds_double")
         pick = choice or (lambda seats: secrets.randbelow(7))
         seats = list(range(self.players))
         while len(seats) > 1:
@@ -401,7 +404,9 @@ class Match:
         starter = action.starter
         if starter is None:
             if action.mode is RoundMode.TRACKED:
-                raise RulesError.of("starter_needed")
+                raise RulesError.of("starter_holds_double"
+                                    if self.game.starter_holds_highest_double
+                                    else "starter_needed")
         else:
             self._check_seat(starter)
             required = self.required_starter()

@@ -181,7 +181,8 @@ def round_start(*, match: Match, starter: int | None, mode: str = RoundMode.TRAC
         lots_drawn = False
         if starter is None and draw_lots:
             starter = kept.engine.required_starter()
-            if starter is None:
+            # no lots where the highest double's holder starts: the engine asks who
+            if starter is None and not kept.engine.game.starter_holds_highest_double:
                 starter, lots_drawn = kept.engine.draw_lots(), True
         rules_mode = (rules.RoundMode.CALLED if mode == RoundMode.CALLED
                       else rules.RoundMode.TRACKED)

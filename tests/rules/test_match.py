@@ -649,8 +649,19 @@ def test_draw_lots_redraws_ties():
 
 
 def test_draw_lots_without_a_choice_returns_a_seat():
-    match = Match(FIVES_AND_THREES, 5)
-    assert all(0 <= match.draw_lots() < 5 for _ in range(20))
+    match = Match(ALL_FIVES, 4)
+    assert all(0 <= match.draw_lots() < 4 for _ in range(20))
+
+
+def test_fives_and_threes_draws_no_lots_the_highest_doubles_holder_starts():
+    match = Match(FIVES_AND_THREES, 3)
+    with pytest.raises(RulesError, match="^whoever holds the highest double starts the "
+                                         "round: say who$"):
+        match.draw_lots()
+    with pytest.raises(RulesError, match="^whoever holds the highest double starts"):
+        match.start_round(starter=None)
+    with pytest.raises(RulesError, match="^a tracked round needs a starter$"):
+        Match(ALL_FIVES, 2).start_round(starter=None)
 
 
 # -- called rounds through the API -----------------------------------------------------

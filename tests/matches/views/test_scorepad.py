@@ -434,6 +434,23 @@ def test_the_next_round_after_a_domino_is_started_by_the_finisher(client):
     assert "Turn: <strong>Olena</strong>" in html and "Drawn by lots" not in html
 
 
+def test_a_fives_and_threes_round_draws_no_lots_when_no_starter_is_sent(client):
+    """The page makes the starter required; a request without one is still refused
+    (RULES.md §4.3: the highest double's holder starts, there is no draw)."""
+    match = services.match_create(game="fives-and-threes", players=["Olena", "Taras"],
+                                  options={"hand_size": 2})
+    join(client, match)
+
+    html = client.post(scorer_url(match, "round"), {**w(match), "mode": "tracked"},
+                       **HTMX).content.decode()
+
+    assert error(html) == "whoever holds the highest double starts the round: say who"
+    assert not match.rounds.exists()
+    html = client.post(scorer_url(match, "round"), {**w(match), "mode": "ends"},
+                       **HTMX).content.decode()  # a called round may leave it unsaid
+    assert error(html) is None and match.rounds.get().starter is None
+
+
 def test_the_phone_that_started_a_match_finds_its_scorer_link_on_the_home_page(client):
     client.post(reverse("matches:new"), {"creation_key": str(uuid.uuid4()),
         "game": "all-fives", "player_0": "Olena", "player_1": "Taras", "starter": "0",
