@@ -3,6 +3,7 @@ fields; the scorepad's picker, end choices and board tiles."""
 
 from __future__ import annotations
 
+import datetime
 import functools
 import uuid
 from collections.abc import Sequence
@@ -10,6 +11,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from django import template
+from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext, pgettext
@@ -141,6 +143,25 @@ def form_guide(letters: str) -> str:
     words = {"W": pgettext("form guide: won", "W"), "D": pgettext("form guide: drawn", "D"),
              "L": pgettext("form guide: lost", "L")}
     return "".join(words.get(letter, letter) for letter in letters)
+
+
+@register.filter
+def logged_date(value: str | None) -> str:
+    """A date as a fixture's change log keeps it (ISO, or None) in the page's format."""
+    if not value:
+        return pgettext("no date", "none")
+    try:
+        return date_format(datetime.date.fromisoformat(value), "SHORT_DATE_FORMAT")
+    except ValueError:  # not a date after all: shown as kept
+        return value
+
+
+@register.filter
+def logged_games(value: list[list[int]] | None) -> str:
+    """Game scores as a fixture's change log keeps them ([[61, 40], …]), home first."""
+    if not value:
+        return pgettext("no game scores", "none")
+    return " ".join(f"{home}–{away}" for home, away in value)
 
 
 @register.filter

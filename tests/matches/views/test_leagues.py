@@ -177,6 +177,12 @@ def test_the_sign_off_with_a_dispute_resolved_by_the_league(season, people):
     assert (resolved.before["result"], resolved.after["result"]) == ([1, 1], [2, 1])
     page = Client().get(fixture_url(fixture)).content.decode()
     assert "resolved by the league" in page and "game 2 was 61-58 to us" not in page
+    # the log says what the resolution changed: the result and the games
+    assert "result 1–1 → 2–1" in page and "games 61–40 20–61 → 61–40 58–61 61–30" in page
+    admin.post(fixture_url(meeting(season, "Bowes Dragons", "Royal Oak A"), "redate"),
+               {"date": "2026-10-06", "postponed": ""})
+    redated = Client().get(fixture_url(meeting(season, "Bowes Dragons", "Royal Oak A")))
+    assert "date none → 6 Oct 2026" in redated.content.decode()
 
     admin.post(reverse("matches:season_lock", kwargs={"slug": season.club.slug,
                                                       "season": season.slug}))
