@@ -36,6 +36,8 @@ class RecordImport(models.Model):
     refused = models.PositiveIntegerField(_("records refused"), default=0)
     duplicates = models.PositiveIntegerField(_("already imported"), default=0)
     error = models.TextField(_("why it stopped"), blank=True)
+    # the uploader's language: the worker says each refusal in it (blank: the site's)
+    language = models.CharField(_("language"), max_length=12, blank=True, default="")
 
     class Meta:
         ordering = ["-created_at", "-id"]

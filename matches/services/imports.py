@@ -20,7 +20,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from matches import rules, rules_messages
@@ -49,12 +49,13 @@ def record_hash(document: Mapping[str, Any]) -> str:
 
 @transaction.atomic
 def record_import_start(*, files: Sequence[UploadedFile], created_by: User,
-                        max_records: int | None = None) -> RecordImport:
-    """Keep the uploaded files and enqueue their import; the worker does the rest."""
+                        max_records: int | None = None, language: str = "") -> RecordImport:
+    """Keep the uploaded files and enqueue their import; the worker does the rest, and
+    says each refusal in ``language`` (the uploader's)."""
     from matches.tasks import record_import_task  # the task module imports this one
 
     record_import = RecordImport(
-        created_by=created_by,
+        created_by=created_by, language=language,
         max_records=(max_records if max_records is not None
                      else settings.RECORD_IMPORT_MAX_RECORDS))
     record_import.full_clean()
@@ -73,9 +74,13 @@ def record_import_run(*, record_import: RecordImport,
     """Import the upload's records, one transaction per batch (deliberately not one
     atomic block: what is committed stays committed). Raises whatever stopped it, after
     marking the import stopped with the reason."""
-    size = batch_size or settings.RECORD_IMPORT_BATCH_SIZE
     if record_import.finished:
         return record_import
+    with translation.override(record_import.language or settings.LANGUAGE_CODE):
+        return _run(record_import, batch_size or settings.RECORD_IMPORT_BATCH_SIZE)
+
+
+def _run(record_import: RecordImport, size: int) -> RecordImport:
     record_import.status = ImportStatus.RUNNING
     record_import.save(update_fields=["status"])
     done = record_import.lines_read  # a run after a crash resumes after these

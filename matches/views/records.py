@@ -14,6 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.views.decorators.http import require_http_methods, require_safe
 from django.views.decorators.vary import vary_on_headers
 
@@ -41,7 +42,8 @@ def records_import(request: HttpRequest) -> HttpResponse:
             # login_required: the user is signed in, so a User
             assert isinstance(request.user, User)
             record_import = services.record_import_start(
-                files=form.cleaned_data["files"], created_by=request.user)
+                files=form.cleaned_data["files"], created_by=request.user,
+                language=translation.get_language() or "")
             return redirect(record_import)
     else:
         form = RecordUploadForm()

@@ -9,6 +9,7 @@ import json
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
+from django.utils import translation
 
 from matches import rules, services
 from matches.models import ImportStatus, LineOutcome, Match, RecordImport
@@ -124,6 +125,19 @@ def test_records_are_committed_in_batches_and_a_failure_keeps_the_earlier_ones(
 
 
 @pytest.mark.django_db
+def test_the_worker_says_each_refusal_in_the_uploaders_language(user, queued):
+    wrong_turn = {**RECORDS[0], "rounds": [{"starter": 0, "events": [
+        {"seat": 0, "play": "5-5"}, {"seat": 0, "play": "5-6", "at": "5-5:5"}]}]}
+    record_import = services.record_import_start(
+        files=[jsonl("night.jsonl", [wrong_turn])], created_by=user, language="uk")
+
+    with translation.override("en"):  # the worker's own language is the site's
+        services.record_import_run(record_import=record_import)
+
+    assert record_import.lines.get().message == (
+        "раунд 1, подія 2: зараз хід: місце 1, а не місце 0")
+
+
 def test_an_upload_over_the_cap_refuses_the_rest_by_line_number(user, queued):
     record_import = services.record_import_start(
         files=[jsonl("night.jsonl", RECORDS[:4])], created_by=user, max_records=2)

@@ -186,6 +186,13 @@ def test_uploading_jsonl_lists_the_exact_error_of_the_invalid_line_and_stores_th
         assert match.get_absolute_url() in html
 
 
+def test_an_upload_keeps_its_uploaders_language(client, scorer):
+    client.post(IMPORT_URL, {"files": [upload("club.json", json.dumps(TURN_ORDER))]},
+                headers={"Accept-Language": "uk"})
+
+    assert RecordImport.objects.get().language == "uk"
+
+
 def test_uploading_several_files_imports_each(client, scorer):
     response = client.post(IMPORT_URL, {"files": [upload("a.json", json.dumps(VALID)),
                                                    upload("b.json", json.dumps(OTHER))]},
