@@ -430,7 +430,7 @@ def test_fives_and_threes_overshoot_is_not_counted_and_play_goes_on(live_server,
     expect_scores(page, "3", "2")
 
     # 3 + 6 = 9 → 3, but 3 + 3 > 4: scores 0, the tile stays, play goes on
-    place(page, "3-4", "4-5:4", shows="sum 9 → 3")
+    place(page, "3-4", "4-5:4", shows="sum 9 → 0, past the target")  # the bar says so first
     expect_award(page, "Ann: 3-4 on 4-5:4 — sum 9 → 0")
     expect_award(page, "not counted")
     expect_award(page, "3 would take Ann from 3 past the target 4")

@@ -155,6 +155,32 @@ def test_a_message_shows_once(live_server, page):
     expect(page.get_by_text(re.compile("Drawn by lots"))).to_be_in_viewport()
 
 
+LINES = """el => { const range = document.createRange(); range.selectNodeContents(el);
+    return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size; }"""
+
+
+def test_keys_and_tile_names_never_break_on_a_phone(live_server, page):
+    """A "1" over a "0" reads as two keys: every key, "Double" and a counted tile's name
+    stays on one line at 360 px, with double-twelve's keys 0 to 12."""
+    match = services.match_create(game="fives-and-threes", players=["Ann", "Bo", "Cy", "Di"],
+                                  options={"set": "double-twelve"})
+    services.round_start(match=match, starter=0, mode="ends")
+    take_grant(page, live_server.url, match)
+    keys = page.locator(".keypad button")
+    expect(keys.first).to_be_visible()
+    assert keys.count() == 15  # 0 to 12, Double, take back
+    assert [keys.nth(i).evaluate(LINES) for i in range(keys.count())] == [1] * 15
+    tracked = services.match_create(game="all-fives", players=["Ann", "Bo", "Cy"],
+                                    options={"hand_size": 1})
+    services.round_start(match=tracked, starter=0)
+    services.event_record(match=tracked, action=rules.Play(0, rules.Tile.parse("1-4")))
+    take_grant(page, live_server.url, tracked)
+    page.goto(live_server.url + tracked.get_scorer_url() + "?entry=tiles")
+    names = page.locator(".pick-check span")
+    expect(names.first).to_be_visible()
+    assert {names.nth(i).evaluate(LINES) for i in range(names.count())} == {1}
+
+
 def test_a_called_sum_says_when_its_award_would_pass_the_target(live_server, page):
     """Fives and Threes to 5: Ann has 3 (a 9), so going out on a 6 (2 + 1) passes 5."""
     match = services.match_create(game="fives-and-threes", players=["Ann", "Bo"],
