@@ -103,9 +103,11 @@ def _picker_tile(tile: str, on_table: bool, playable: bool, selected: bool,
             '<span class="mark" aria-hidden="true">✓</span></span>', tile,
             gettext("%(tile)s, on the table") % {"tile": tile}, tile_svg(tile))
     state = (" selected" if selected else "") + (" playable" if playable else " unplayable")
+    # the ✕ is a picture: the name says it too ("fits no end" is why nothing is offered)
+    name = tile if playable else gettext("%(tile)s, fits no open end") % {"tile": tile}
     return format_html(
         '<a class="pick{}" href="?tile={}" data-tile="{}" aria-label="{}"{}>{}{}</a>', state,
-        tile, tile, tile, SafeString(' aria-current="true"') if selected else "",
+        tile, tile, name, SafeString(' aria-current="true"') if selected else "",
         tile_svg(tile),
         SafeString('<span class="mark" aria-hidden="true">✕</span>') if not playable else "")
 

@@ -451,13 +451,14 @@ def _not_scorer(request: HttpRequest, match: Match) -> HttpResponse:
 
 
 def phone_label(request: HttpRequest) -> str:
-    """A name for a phone in the scorers' list, from what its browser says it is."""
+    """A name for a phone in the scorers' list, from what its browser says it is (in
+    that phone's language: the grant keeps it as written)."""
     agent = request.headers.get("User-Agent", "")
-    for word, label in (("iPhone", "iPhone"), ("iPad", "iPad"), ("Android", "Android phone"),
-                        ("Windows", "Windows computer"), ("Macintosh", "Mac"),
-                        ("Linux", "Linux computer")):
+    for word, label in (("iPhone", "iPhone"), ("iPad", "iPad"), ("Android", _("Android phone")),
+                        ("Windows", _("Windows computer")), ("Macintosh", "Mac"),
+                        ("Linux", _("Linux computer"))):
         if word in agent:
-            return label
+            return str(label)
     return _("A browser")
 
 

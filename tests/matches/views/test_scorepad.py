@@ -178,8 +178,18 @@ def test_tapping_a_tile_offers_only_its_legal_ends_with_what_they_make(client):
     assert choices(html, "4-4") == [("1-4:4", "the 4 of 1-4", "sum 10 → 10")]
     # 1-1 is the spinner: a flank is not offered until both its line sides are filled
     assert choices(html, "1-5") == [("1-1:1", "1-1, side", "sum 9 → 0")]
-    assert choices(html, "2-3") == []  # it fits no open end
+    assert choices(html, "2-3") == []  # it fits no open end, and its name says so
+    assert 'data-tile="2-3" aria-label="2-3, fits no open end"' in html
+    assert 'data-tile="4-4" aria-label="4-4"' in html
     assert 'aria-label="1-4, on the table"' in html
+
+
+def test_a_phone_is_named_in_its_own_language(client):
+    match = two_player_all_fives()
+    client.post(match.get_join_url(), headers={
+        "Accept-Language": "uk", "User-Agent": "Mozilla/5.0 (Linux; Android 14; Pixel 8)"})
+
+    assert match.grants.get().label == "Android-телефон"
 
 
 def test_an_end_offers_what_would_count_its_last_tiles_bonus_in_and_an_overshoot_out(
