@@ -100,7 +100,9 @@ class OutOfDate(Exception):
 class MatchStarted:
     match: Match
     grant: ScorerGrant  # the starting phone's scorer grant
-    first: Change  # the first round's start
+    # the first round's start; None when it waits for whoever holds the highest double
+    # (Fives and Threes draws no lots: the table says who, on the scorepad)
+    first: Change | None
     created: bool  # False: the same form was submitted before, and this is that match
 
 
@@ -138,7 +140,8 @@ def match_start(*, game: str, players: Sequence[str], options: Mapping[str, Any]
                 created_by: User | None = None, creation_key: UUID | None = None,
                 phone: str = "") -> MatchStarted:
     """A new match, its first round and the starting phone's scorer grant, together or
-    not at all (no starter: draw lots).
+    not at all (no starter: lots are drawn; in Fives and Threes, whoever holds the highest
+    double starts, so the first tracked round waits for the table to say who).
 
     The same ``creation_key`` twice (a double tap on "Start match", a resent form)
     makes one match: the second call answers with the first one's match and grant.
@@ -158,8 +161,11 @@ def match_start(*, game: str, players: Sequence[str], options: Mapping[str, Any]
                         is_creator=True)
     grant.full_clean()
     grant.save()
-    first = round_start(match=match, starter=starter, mode=mode, draw_lots=True, grant=grant,
-                        user=created_by)
+    first = None
+    if starter is not None or mode == RoundMode.CALLED \
+            or not rules.game_for(game).starter_holds_highest_double:
+        first = round_start(match=match, starter=starter, mode=mode, draw_lots=True,
+                            grant=grant, user=created_by)
     return MatchStarted(match=match, grant=grant, first=first, created=True)
 
 
@@ -679,8 +685,7 @@ def _started_by(creation_key: UUID) -> MatchStarted | None:
     if match is None:
         return None
     grant = match.grants.get(is_creator=True)
-    first = match.changes.order_by("version").first()
-    assert first is not None  # a match started by the form has its first round's start
+    first = match.changes.order_by("version").first()  # None: it waits for its starter
     return MatchStarted(match=match, grant=grant, first=first, created=False)
 
 

@@ -32,7 +32,7 @@ from django_htmx.middleware import HtmxDetails
 
 from matches import engine_cache, match_page, presenters, rules, scorepad, selectors, services
 from matches.forms import whole_number
-from matches.models import Change, Match, MatchStatus, RoundMode, ScorerGrant
+from matches.models import Change, ChangeKind, Match, MatchStatus, RoundMode, ScorerGrant
 from matches.rules_messages import explain
 from matches.scoring_forms import (
     MAX_PLAYERS,
@@ -46,6 +46,7 @@ from matches.scoring_forms import (
     TurnForm,
     WriteForm,
 )
+from matches.selectors.management import MatchEnd
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -371,9 +372,9 @@ def _write(data: dict[str, Any], grant: ScorerGrant | None,
             "user": request.user}
 
 
-def _announce_lots(request: HttpRequest, match: Match, change: Change) -> None:
+def _announce_lots(request: HttpRequest, match: Match, change: Change | None) -> None:
     """Say whom the draw of lots chose, if the round's starter was drawn."""
-    if change.lots_drawn:
+    if change is not None and change.lots_drawn:
         starter = change.action["start"]["starter"]
         name = selectors.match_names(match)[starter]
         messages.info(request, _("Drawn by lots: %(name)s starts.") % {"name": name})
@@ -503,7 +504,28 @@ def _act(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, form
         messages.error(request, error)
         return redirect(_scorer_url(match, tile=selected or "", entry=entry or ""))
     return _render(request, match, grant, selected=selected, entry=entry, error=error,
-                   form=form, fresh=fresh)
+                   form=form, fresh=fresh, change=change if fresh else None)
+
+
+def _news(change: Change, view: scorepad.ScorepadView, end: MatchEnd | None) -> list[str]:
+    """What a write just did, said in the bar: a placement says itself (its award), the
+    rest in words, and a win after either."""
+    news: list[str] = []
+    if change.kind in (ChangeKind.DRAW, ChangeKind.PASS):
+        news.append(presenters.change_words(change, view.names))
+    elif change.kind == ChangeKind.START and view.round_number is not None:
+        if view.turn_name:
+            news.append(_("Round %(number)s: %(name)s to play") % {
+                "number": view.round_number, "name": view.turn_name})
+        else:
+            news.append(_("Round %(number)s") % {"number": view.round_number})
+    elif change.kind == ChangeKind.SETTLE and view.rounds and view.rounds[-1].steps:
+        settled = view.rounds[-1]
+        news.append(_("Round %(number)s settled") % {"number": settled.number} + ": "
+                    + "; ".join(settled.steps))
+    if end is not None and end.winner is not None:
+        news.append(_("%(winner)s won") % {"winner": end.winner})
+    return news
 
 
 def _count_seats(view: scorepad.ScorepadView,
@@ -528,18 +550,24 @@ def _count_seats(view: scorepad.ScorepadView,
 
 def _render(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, *,
             selected: str | None = None, entry: str | None = None, error: str | None = None,
-            form: WriteForm | None = None, fresh: bool = False) -> HttpResponse:
-    """The scorepad as it stands. ``fresh``: ``match`` is as a write just left it."""
+            form: WriteForm | None = None, fresh: bool = False,
+            change: Change | None = None) -> HttpResponse:
+    """The scorepad as it stands. ``fresh``: ``match`` is as a write just left it, by
+    ``change``, whose news the bar says (and the page's announcer reads)."""
     if not fresh:
         match.refresh_from_db(fields=["version", "status", "winner_side", "finished_at"])
     with engine_cache.scorepad_for_reading(match) as (engine, miscalls):
         view = scorepad.build(match, engine, selected=selected, miscalls=miscalls)
+    end = selectors.match_end_summary(match)
     context = {"view": view, "scorer": True, "error": error, "form": form,
+               "news": _news(change, view, end) if change is not None else [],
+               "placed": change is not None and change.kind in (ChangeKind.PLAY,
+                                                                ChangeKind.CALL),
                "entry": entry if entry in ("tiles", "pips") else "pips",
                "count_seats": _count_seats(view, form if error else None),
                "scorer_url": _scorer_url(match), "grant": grant,
                # finished or abandoned: what templates/matches/_match_end.html shows
-               "end": selectors.match_end_summary(match),
+               "end": end,
                "sync_url": reverse("matches:scorepad", kwargs={"public_id": match.public_id})}
     if not request.htmx or request.htmx.target == "scorepad":
         template = "matches/scorepad.html#scorepad" if request.htmx else "matches/scorepad.html"

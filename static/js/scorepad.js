@@ -207,8 +207,9 @@
   // htmx swaps #live whole, so the control just used is gone and the focus would fall
   // back to the page's start: it goes to the next thing to do instead (htmx itself keeps
   // it on a control with an id that is still there). A live region that arrives with its
-  // text is not read out by every screen reader, so #status's news is said again by
-  // #announcer, which stays on the page: the result of a tap, or a message.
+  // text is not read out by every screen reader, so the news is said again by
+  // #announcer, which stays on the page: a refusal and the messages, or what the tap
+  // just did ([data-news]: a placement's award, a draw, a settlement, a win).
 
   var NEXT_CONTROLS = [".picker a.pick.selected", ".picker a.pick.playable",
                        ".keypad:not([hidden]) .key", "#settle-form input:not([type=hidden])",
@@ -237,7 +238,8 @@
     if (!announcer || !status) { return; }
     var recorded = live && was.version !== null &&
       parseInt(live.dataset.version, 10) > was.version;
-    var said = recorded ? [status] : status.querySelectorAll(".message");
+    var said = recorded ? status.querySelectorAll(".message, [data-news]")
+      : document.querySelectorAll("#scorepad-error, #status .message");
     var text = Array.prototype.map.call(said, function (el) { return el.textContent; })
       .join(" ").replace(/\s+/g, " ").trim();
     if (!text) { return; }

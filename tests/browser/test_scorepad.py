@@ -667,3 +667,31 @@ def test_scoring_is_handed_to_another_phone_and_the_old_link_dies_when_replaced(
     place(other, "0-5", "5-5:5")
     other.context.close()
     late.context.close()
+
+
+def test_the_announcer_says_why_a_count_was_refused_then_the_settlement(live_server, page):
+    """Not the placement before it again: the refusal's reason, then the settlement."""
+    start_match(page, live_server, game="all-fives", players=["Ann", "Bo"], hand_size=1)
+    announcer = page.locator("#announcer[role=status]")
+    place(page, "5-5", "")
+    expect(announcer).to_have_text("Ann: 5-5 to open — sum 10 → 10")
+    expect(page.locator("#match-end")).to_have_count(0)  # one tile each: Ann went out
+    page.fill("input[name=pips_1]", "99")
+    page.click("#settle-button")
+    htmx_idle(page)
+    expect(page.locator("#scorepad-error")).to_be_visible()
+    expect(announcer).to_contain_text("99 pips")
+    page.fill("input[name=pips_1]", "7")
+    before = seq(page)
+    page.click("#settle-button")
+    wait_seq(page, before + 1)
+    expect(announcer).to_contain_text("Round 1 settled: ")
+
+
+def test_the_announcer_says_a_draw_not_the_placement_before_it(live_server, page):
+    start_match(page, live_server, game="all-fives", players=["Ann", "Bo"], hand_size=3)
+    announcer = page.locator("#announcer[role=status]")
+    place(page, "5-5", "")
+    expect(announcer).to_have_text("Ann: 5-5 to open — sum 10 → 10")
+    draw(page, 2)
+    expect(announcer).to_have_text("Bo drew 2")

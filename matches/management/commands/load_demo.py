@@ -113,8 +113,7 @@ class Command(BaseCommand):
             fixture.away.players.order_by("name")[0]
         started = services.fixture_game_start(fixture=fixture, by=captain, number=1,
                                               home_players=[home], away_players=[away])
-        match = started.match
-        services.event_undo(match=match)  # replay the simulation's own first round start
+        match = started.match  # no round yet: the highest double's holder starts it
         played = simulated_match(rules.FIVES_AND_THREES, 2, seed=7)
         services.actions_record(match=match, actions=played.log)
 

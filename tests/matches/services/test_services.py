@@ -423,8 +423,22 @@ def test_match_start_stores_the_match_and_its_first_round_or_nothing():
     assert Match.objects.count() == 0 and Player.objects.count() == 0
     started = services.match_start(game="five-up", players=["Olena", "Taras", "Iryna"])
     first = started.match.rounds.get()
-    assert first.number == 1 and started.first.lots_drawn and first.starter in (0, 1, 2)
+    assert started.first is not None and started.first.lots_drawn
+    assert first.number == 1 and first.starter in (0, 1, 2)
     assert started.grant.is_creator and started.created
+
+
+@pytest.mark.django_db
+def test_a_fives_and_threes_match_without_a_starter_waits_for_the_highest_double():
+    """No lots in Fives and Threes (RULES.md §4.3): a fixture's game or a rematch, started
+    without a starter, opens on the scorepad asking who holds the highest double."""
+    started = services.match_start(game="fives-and-threes", players=["Olena", "Taras"])
+
+    assert started.first is None and not started.match.rounds.exists()
+    assert selectors.match_engine(started.match).phase == "start"
+    called = services.match_start(game="fives-and-threes", players=["Olena", "Taras"],
+                                  mode="ends")
+    assert called.match.rounds.get().starter is None  # a called round may leave it unsaid
 
 
 @pytest.mark.django_db

@@ -276,6 +276,41 @@ def test_a_repeated_tap_after_a_dropped_connection_is_not_applied_twice(client):
     assert rnd is not None and rnd.boneyard == 22
 
 
+def news(html: str) -> list[str]:
+    """What the bar says the tap just did ([data-news]), tags taken out."""
+    return [" ".join(re.sub(r"<[^>]+>", " ", text).split())
+            for text in re.findall(r'<p class="[^"]*"[^>]* data-news>(.*?)</p>', html, re.S)]
+
+
+def test_the_bar_says_what_each_tap_did_a_placement_a_draw_a_settlement_a_win(client):
+    match = two_player_all_fives(target=20)
+    services.round_start(match=match, starter=0)
+    join(client, match)
+    html = client.post(scorer_url(match, "play"), {**w(match, turn=True), "tile": "5-5",
+                                                   "at": ""}, **HTMX).content.decode()
+    assert news(html) == ["Olena: 5-5 to open — sum 10 → 10"]
+    html = client.post(scorer_url(match, "draw"), {**w(match, turn=True), "tiles": "2"},
+                       **HTMX).content.decode()
+    assert news(html) == ["Taras drew 2"]  # and not the placement before it again
+    short = two_player_all_fives()
+    play_short_round(short)
+    join(client, short)
+    html = client.post(scorer_url(short, "settle"), {
+        **w(short), "entry": "pips", "pips_0": "0", "pips_1": "9"}, **HTMX).content.decode()
+    assert news(html) == ["Round 1 settled: Olena: 0 pips; Taras: 9 pips; Olena went out "
+                          "and wins the round; opponents&#x27; pips: 9; 9 rounds up to 10 "
+                          "(remainder 4); Olena scores 10"]
+    won = two_player_all_fives(target=10)
+    services.round_start(match=won, starter=0)
+    join(client, won)
+    html = client.post(scorer_url(won, "play"), {**w(won, turn=True), "tile": "5-5",
+                                                 "at": ""}, **HTMX).content.decode()
+    assert news(html) == ["Olena: 5-5 to open — sum 10 → 10", "Olena won"]
+    refused = client.post(scorer_url(won, "play"), {**w(won), "tile": "5-6", "at": ""},
+                          **HTMX).content.decode()
+    assert news(refused) == []  # nothing was done: the refusal speaks instead
+
+
 def test_settling_by_tiles_shows_the_settlement_steps(client):
     match = two_player_all_fives()
     play_short_round(match)  # Olena goes out, Taras holds one tile
