@@ -524,6 +524,8 @@ def _season_row(*, club: Club, name: str, **fields: Any) -> Season:
 
 
 CSV_COLUMNS = ("date", "home", "away", "home_games", "away_games", "games", "status")
+# statuses the fixtures export writes for rows that hold no result to import
+UNSIGNED = ("scheduled", "submitted", "disputed")
 
 
 @transaction.atomic
@@ -599,25 +601,43 @@ def _csv_rows(text: str) -> list[tuple[int, dict[str, Any]]]:
         if cell.get("date"):
             doc["date"] = cell["date"]
         status = " ".join(cell.get("status", "").lower().split())
+        if status in UNSIGNED:  # the fixtures export's rows without a result to store
+            continue
+        if status == "confirmed":  # the export's: a result, or a walkover in its column
+            side = cell.get("walkover", "").lower()
+            status = f"walkover {side}" if side in ("home", "away") else ""
         if status in ("postponed", "void"):
             doc[status] = True
         elif status in ("walkover home", "walkover away"):
             doc["walkover"] = status.split()[1]
         elif status:
-            raise ValidationError(_("Row %(line)s: status %(status)r is not one of: empty, "
-                                    "walkover home, walkover away, postponed, void.")
+            raise ValidationError(_("Row %(line)s: status %(status)r is not one of: empty "
+                                    "or confirmed, walkover home, walkover away, postponed, "
+                                    "void.")
                                   % {"line": line, "status": cell["status"]}, code="status")
         else:
             doc["result"] = [_csv_number(cell.get("home_games", ""), line, "home_games"),
                              _csv_number(cell.get("away_games", ""), line, "away_games")]
             if cell.get("games"):
-                doc["games"] = [[_csv_number(part, line, "games")
-                                 for part in score.split("-", 1)]
-                                for score in cell["games"].split()]
+                doc["games"] = _csv_games(cell["games"], line)
         rows.append((line, doc))
     if not rows:
         raise ValidationError(_("The file has no fixture rows."), code="empty")
     return rows
+
+
+def _csv_games(text: str, line: int) -> list[list[int]]:
+    """``61-40 61-12 58-61``: each game's score, home first."""
+    games = []
+    for score in text.split():
+        home, dash, away = score.partition("-")
+        if not dash or not all(part.isascii() and part.isdigit() and len(part) < 6
+                               for part in (home, away)):
+            raise ValidationError(_("Row %(line)s, games: %(value)r is not a game score: "
+                                    "write them like 61-40 61-12, home first.")
+                                  % {"line": line, "value": score}, code="games")
+        games.append([int(home), int(away)])
+    return games
 
 
 def _csv_number(text: str, line: int, column: str) -> int:

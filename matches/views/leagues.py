@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import csv
 import datetime
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -466,7 +465,9 @@ def season_export(request: HttpRequest, slug: str, season: str, what: str) -> Ht
                              "" if fixture.home_games is None else fixture.home_games,
                              "" if fixture.away_games is None else fixture.away_games,
                              fixture.walkover,
-                             json.dumps(scores[fixture.pk]) if fixture.pk in scores else ""])
+                             # as the spreadsheet import reads them: 61-40 61-12, home first
+                             " ".join(f"{home}-{away}"
+                                      for home, away in scores.get(fixture.pk, []))])
     return response
 
 

@@ -11,6 +11,7 @@ import json
 import uuid
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 
@@ -143,6 +144,50 @@ def test_a_walkover_awarded_over_a_played_fixture_takes_its_games_off(season, pe
     rows = list(csv.DictReader(io.StringIO(exported.content.decode())))
     assert [(row["walkover"], row["games"]) for row in rows if row["home"] == "Royal Oak A"
             and row["away"] == "Bowes Dragons"] == [("away", "")]
+
+
+def test_the_fixtures_export_imports_back_into_a_season_with_the_same_table(season, people):
+    oak, bowes, admin = (as_(people[n]) for n in ("oak", "bowes", "admin"))
+    played = meeting(season, "Royal Oak A", "Bowes Dragons")
+    oak.post(fixture_url(played, "games"), {"home_1": "61", "away_1": "40", "home_2": "61",
+                                            "away_2": "12", "home_3": "58", "away_3": "61"})
+    oak.post(fixture_url(played, "submit"))
+    bowes.post(fixture_url(played, "confirm"))
+    admin.post(fixture_url(meeting(season, "Bowes Dragons", "Middleton Club"),
+                           "walkover-away"))
+    unsigned = meeting(season, "Middleton Club", "Royal Oak A")
+    as_(people["middleton"]).post(fixture_url(unsigned, "games"),
+                                  {"home_1": "61", "away_1": "2"})
+    as_(people["middleton"]).post(fixture_url(unsigned, "submit"))
+    exported = Client().get(reverse("matches:season_export", kwargs={
+        "slug": season.club.slug, "season": season.slug, "what": "fixtures.csv"})).content
+    assert "61-40 61-12 58-61" in exported.decode()  # as the import reads game scores
+    copy = services.season_create(
+        club=season.club, by=people["admin"], name="Copy", starts_on=season.starts_on,
+        game=season.game, options=season.options, scoring=season.scoring,
+        tiebreaks=season.tiebreaks)
+    division = copy.divisions.get()
+    for entrant in season.divisions.get().entrants.all():
+        services.entrant_add(division=division, by=people["admin"], name=entrant.name)
+
+    count = services.fixtures_csv_import(division=division, by=people["admin"],
+                                         text=exported.decode())
+
+    assert count == 2  # the submitted one is not signed off: it has no result to import
+    original = selectors.division_table(season.divisions.get(), season)
+    copied = selectors.division_table(division, copy)
+    assert league_rules.table_json(copied)["standings"] == \
+        league_rules.table_json(original)["standings"]
+
+
+def test_a_spreadsheets_game_scores_are_read_as_written_or_refused_saying_how(season, people):
+    division = season.divisions.get()
+    with pytest.raises(ValidationError, match=r"Row 2, games: '\[\[61,' is not a game "
+                                              r"score: write them like 61-40 61-12"):
+        services.fixtures_csv_import(
+            division=division, by=people["admin"],
+            text='home,away,home_games,away_games,games\nRoyal Oak A,Bowes Dragons,1,0,'
+                 '"[[61, 40]]"\n')
 
 
 def test_the_sign_off_with_a_dispute_resolved_by_the_league(season, people):
