@@ -340,6 +340,11 @@ def fixtures_csv(request: HttpRequest, slug: str, season: str) -> HttpResponse:
 def season_lock(request: HttpRequest, slug: str, season: str) -> HttpResponse:
     club = selectors.club_for_viewer(slug, request.user)
     the_season = get_object_or_404(Season, club=club, slug=season)
+    services.require_role(club, _user_or_none(request), Role.ADMIN)
+    if request.POST.get("confirm") != "on":  # there is no unlocking: asked once more
+        messages.error(request, _("Tick the box to say that its results will no longer "
+                                  "change, then lock the season."))
+        return redirect(the_season)
     services.season_lock(season=the_season, by=_user(request))
     messages.success(request, _("Season locked: its results can no longer change."))
     return redirect(the_season)

@@ -383,7 +383,8 @@ CLUB_ENDPOINTS: dict[str, tuple[str | None, str, Callable[[League, object], str]
     "season_adjust": (None, "owner", lambda lg, pk: _season(lg, "season_adjust"),
                       {"entrant": lambda lg: lg.entrant("Away").pk, "points": "-3",
                        "reason": "result sent late"}),
-    "season_lock": (None, "owner", lambda lg, pk: _season(lg, "season_lock"), {}),
+    "season_lock": (None, "owner", lambda lg, pk: _season(lg, "season_lock"),
+                    {"confirm": "on"}),
     "fixture:play-paper": ("scheduled", "home", _fixture("play"), {
         "how": "paper", "number": "2", "home_player": lambda lg: [
             p.pk for p in lg.squads["home"]],

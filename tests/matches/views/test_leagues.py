@@ -229,8 +229,14 @@ def test_the_sign_off_with_a_dispute_resolved_by_the_league(season, people):
     redated = Client().get(fixture_url(meeting(season, "Bowes Dragons", "Royal Oak A")))
     assert "date none → 6 Oct 2026" in redated.content.decode()
 
-    admin.post(reverse("matches:season_lock", kwargs={"slug": season.club.slug,
-                                                      "season": season.slug}))
+    lock = reverse("matches:season_lock", kwargs={"slug": season.club.slug,
+                                                  "season": season.slug})
+    unsure = admin.post(lock, follow=True)  # there is no unlocking: the box says so first
+    assert "Tick the box to say that its results will no longer change" in \
+        unsure.content.decode()
+    season.refresh_from_db()
+    assert not season.locked
+    admin.post(lock, {"confirm": "on"})
     locked = admin.post(fixture_url(fixture, "void"))
     assert locked.status_code == 400 and "locked" in locked.content.decode()
 
