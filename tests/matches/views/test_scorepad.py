@@ -343,12 +343,14 @@ def test_a_refused_count_by_tiles_keeps_the_tiles_tapped(client):
     join(client, match)
 
     html = client.post(scorer_url(match, "settle"), {
-        **w(match), "entry": "tiles", "hand_0": ["2-2"], "hand_1": ["3-6"]},
+        **w(match), "entry": "tiles", "hand_1": ["2-2", "3-6"]},  # Taras holds one
         **HTMX).content.decode()
 
     assert error(html) is not None and not match.rounds.get().settled
     checked = re.findall(r'name="(hand_\d)" value="([^"]+)" checked', html)
-    assert checked == [("hand_0", "2-2"), ("hand_1", "3-6")]
+    assert checked == [("hand_1", "2-2"), ("hand_1", "3-6")]
+    # Olena went out: no tiles are offered her
+    assert 'name="hand_0"' not in html and "Went out: no tiles to count." in html
     fresh = client.get(scorer_url(match) + "?entry=tiles").content.decode()
     assert " checked" not in fresh.split('id="settle-form"')[1].split("</form>")[0]
 
