@@ -493,6 +493,8 @@ def test_a_fives_and_threes_round_draws_no_lots_when_no_starter_is_sent(client):
 
     assert error(html) == "whoever holds the highest double starts the round: say who"
     assert not match.rounds.exists()
+    assert "<h2>First round</h2>" in html and "Who holds the highest double? They start." \
+        in html
     html = client.post(scorer_url(match, "round"), {**w(match), "mode": "ends"},
                        **HTMX).content.decode()  # a called round may leave it unsaid
     assert error(html) is None and match.rounds.get().starter is None
