@@ -22,6 +22,7 @@ from matches.models import (
     Adjustment,
     Change,
     Club,
+    Division,
     Entrant,
     Fixture,
     FixtureChange,
@@ -245,17 +246,24 @@ def test_a_small_site_round_trips_through_delete_and_import(small_site, tmp_path
     assert User.objects.get(username="owner").check_password("pw-owner-1")
 
 
+def autumn(club: Club) -> Division:
+    """The club's Autumn season: one division, Oak v Willow, its fixtures generated."""
+    owner = User.objects.get(username="owner")
+    season = services.season_create(club=club, by=owner, name="Autumn", game="all-fives",
+                                    starts_on=datetime.date(2026, 9, 7))
+    division = season.divisions.get()
+    for name in ("Oak", "Willow"):
+        services.entrant_add(division=division, by=owner, name=name)
+    services.fixtures_generate(division=division, by=owner)
+    return division
+
+
 @pytest.mark.django_db
 def test_a_fixtures_log_keeps_its_kinds_and_a_backup_made_before_them_still_imports(
         small_site, tmp_path):
-    owner = User.objects.get(username="owner")
-    season = services.season_create(club=small_site, by=owner, name="Autumn",
-                                    game="all-fives", starts_on=datetime.date(2026, 9, 7))
-    for name in ("Oak", "Willow"):
-        services.entrant_add(division=season.divisions.get(), by=owner, name=name)
-    services.fixtures_generate(division=season.divisions.get(), by=owner)
-    fixture = Fixture.objects.get()
-    services.fixture_redate(fixture=fixture, by=owner, date=None, postponed=True)
+    autumn(small_site)
+    services.fixture_redate(fixture=Fixture.objects.get(), by=User.objects.get(
+        username="owner"), date=None, postponed=True)
     path = tmp_path / "site.jsonl"
     export(path)
     snap = snapshot()
@@ -286,16 +294,11 @@ def test_a_fixtures_log_keeps_its_kinds_and_a_backup_made_before_them_still_impo
 @pytest.mark.django_db
 def test_a_fixture_a_spreadsheet_added_round_trips(small_site, tmp_path):
     # its log's first change has no before ({}), which the restore's full_clean() refused
-    owner = User.objects.get(username="owner")
-    season = services.season_create(club=small_site, by=owner, name="Autumn",
-                                    game="all-fives", starts_on=datetime.date(2026, 9, 7))
-    division = season.divisions.get()
-    for name in ("Oak", "Willow"):
-        services.entrant_add(division=division, by=owner, name=name)
-    services.fixtures_generate(division=division, by=owner)
+    division = autumn(small_site)
     planned = Fixture.objects.count()
     rows = "home,away,home_games,away_games\n" + "Oak,Willow,2,1\n" * (planned + 1)
-    services.fixtures_csv_import(division=division, by=owner, text=rows)
+    services.fixtures_csv_import(division=division, by=User.objects.get(username="owner"),
+                                 text=rows)
     assert Fixture.objects.count() > planned
     assert FixtureChange.objects.filter(before={}).exists()
     path = tmp_path / "site.jsonl"
