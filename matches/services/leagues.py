@@ -631,8 +631,7 @@ def _csv_games(text: str, line: int) -> list[list[int]]:
     games = []
     for score in text.split():
         home, dash, away = score.partition("-")
-        if not dash or not all(part.isascii() and part.isdigit() and len(part) < 6
-                               for part in (home, away)):
+        if not dash or not (_is_count(home) and _is_count(away)):
             raise ValidationError(_("Row %(line)s, games: %(value)r is not a game score: "
                                     "write them like 61-40 61-12, home first.")
                                   % {"line": line, "value": score}, code="games")
@@ -640,8 +639,13 @@ def _csv_games(text: str, line: int) -> list[list[int]]:
     return games
 
 
+def _is_count(text: str) -> bool:
+    """A whole number a spreadsheet cell may hold: ASCII digits, at most five."""
+    return text.isascii() and text.isdigit() and len(text) < 6
+
+
 def _csv_number(text: str, line: int, column: str) -> int:
-    if text.isascii() and text.isdigit() and len(text) < 6:
+    if _is_count(text):
         return int(text)
     raise ValidationError(_("Row %(line)s, %(column)s: %(value)r is not a whole number.")
                           % {"line": line, "column": column, "value": text}, code="number")

@@ -20,7 +20,7 @@ from uuid import UUID
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -459,7 +459,7 @@ def phone_label(request: HttpRequest) -> str:
                         ("Windows", _("Windows computer")), ("Macintosh", "Mac"),
                         ("Linux", _("Linux computer"))):
         if word in agent:
-            return str(label)
+            return label
     return _("A browser")
 
 
@@ -476,7 +476,7 @@ def _act(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, form
     if grant is None:
         return _not_scorer(request, match)
     error = None
-    fresh = False
+    made: Change | None = None  # the write this tap made, if it made one
     if not form.is_valid():
         error = "; ".join(str(e) for errors in form.errors.values() for e in errors)
     else:
@@ -498,13 +498,12 @@ def _act(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, form
                 return redirect(_scorer_url(match))
             selected = None
             if not change.replayed:
-                match = change.match  # the service's copy, as the write left it
-                fresh = True
+                made = change
     if error and not request.htmx:
         messages.error(request, error)
         return redirect(_scorer_url(match, tile=selected or "", entry=entry or ""))
     return _render(request, match, grant, selected=selected, entry=entry, error=error,
-                   form=form, fresh=fresh, change=change if fresh else None)
+                   form=form, change=made)
 
 
 def _news(change: Change, view: scorepad.ScorepadView, end: MatchEnd | None) -> list[str]:
@@ -533,14 +532,11 @@ def _count_seats(view: scorepad.ScorepadView,
     """Each seat of the count (settle) form with what its fields hold: after a refused
     count, what the scorer entered, so that a typo costs one field, not the whole count;
     otherwise nothing, but 0 for a seat that went out."""
-    entered = refused.data if isinstance(refused, SettleForm) else None
-    if not isinstance(entered, QueryDict):  # a form is bound to the POST's QueryDict
-        entered = None
     seats = []
     for seat in view.seats:
-        if entered is not None:
-            pips = str(entered.get(f"pips_{seat.position}", ""))[:12]
-            hand = set(entered.getlist(f"hand_{seat.position}"))
+        if isinstance(refused, SettleForm):  # its bound fields hold what was sent
+            pips = str(refused[f"pips_{seat.position}"].value() or "")[:12]
+            hand = set(refused[f"hand_{seat.position}"].value() or ())
         else:
             went_out = seat.tiles == 0 or seat.position == view.went_out
             pips, hand = "0" if went_out else "", set()
@@ -550,11 +546,13 @@ def _count_seats(view: scorepad.ScorepadView,
 
 def _render(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, *,
             selected: str | None = None, entry: str | None = None, error: str | None = None,
-            form: WriteForm | None = None, fresh: bool = False,
-            change: Change | None = None) -> HttpResponse:
-    """The scorepad as it stands. ``fresh``: ``match`` is as a write just left it, by
-    ``change``, whose news the bar says (and the page's announcer reads)."""
-    if not fresh:
+            form: WriteForm | None = None, change: Change | None = None) -> HttpResponse:
+    """The scorepad as it stands; after ``change``, the write a tap just made, the match
+    as that write left it (the service's copy: nothing to read again), and its news,
+    which the bar says (and the page's announcer reads)."""
+    if change is not None:
+        match = change.match
+    else:
         match.refresh_from_db(fields=["version", "status", "winner_side", "finished_at"])
     with engine_cache.scorepad_for_reading(match) as (engine, miscalls):
         view = scorepad.build(match, engine, selected=selected, miscalls=miscalls)

@@ -219,6 +219,16 @@ def empty_database() -> None:
     User.objects.all().delete()
 
 
+def restored(path: Path) -> dict[str, Any]:
+    """Back the site up to ``path``, empty the database and restore it from there; the
+    snapshot taken before, for the test to compare with what came back."""
+    export(path)
+    snap = snapshot()
+    empty_database()
+    import_all(path)
+    return snap
+
+
 def stored() -> tuple[int, ...]:
     return (User.objects.count(), Club.objects.count(), Player.objects.count(),
             Match.objects.count(), Change.objects.count(), Rating.objects.count())
@@ -237,11 +247,7 @@ def test_import_into_a_non_empty_database_is_refused_and_changes_nothing(small_s
 
 @pytest.mark.django_db
 def test_a_small_site_round_trips_through_delete_and_import(small_site, tmp_path):
-    path = tmp_path / "site.jsonl"
-    export(path)
-    snap = snapshot()
-    empty_database()
-    import_all(path)
+    snap = restored(tmp_path / "site.jsonl")
     assert snapshot() == snap
     assert User.objects.get(username="owner").check_password("pw-owner-1")
 
@@ -265,11 +271,8 @@ def test_a_fixtures_log_keeps_its_kinds_and_a_backup_made_before_them_still_impo
     services.fixture_redate(fixture=Fixture.objects.get(), by=User.objects.get(
         username="owner"), date=None, postponed=True)
     path = tmp_path / "site.jsonl"
-    export(path)
-    snap = snapshot()
+    snap = restored(path)
     assert [c[1:3] for c in snap["fixture changes"]] == [("postponed", "postponed")]
-    empty_database()
-    import_all(path)
     assert snapshot() == snap
 
     # a backup made before fixture changes kept their kind: shown as they were written
@@ -301,12 +304,8 @@ def test_a_fixture_a_spreadsheet_added_round_trips(small_site, tmp_path):
                                  text=rows)
     assert Fixture.objects.count() > planned
     assert FixtureChange.objects.filter(before={}).exists()
-    path = tmp_path / "site.jsonl"
-    export(path)
-    snap = snapshot()
-    empty_database()
 
-    import_all(path)
+    snap = restored(tmp_path / "site.jsonl")
 
     assert snapshot() == snap
 
@@ -352,11 +351,7 @@ def test_rounds_settled_without_a_count_or_in_two_taps_round_trip(small_site, tm
     services.round_start(match=uncounted, starter=None, mode="ends")
     services.round_settle(match=uncounted, result=rules.RoundEnd.BLOCKED)
     services.round_settle(match=uncounted, pips=(3, 4))
-    path = tmp_path / "site.jsonl"
-    export(path)
-    snap = snapshot()
-    empty_database()
-    import_all(path)
+    snap = restored(tmp_path / "site.jsonl")
     assert snapshot() == snap
     for match in Match.objects.filter(public_id__in=[apart.public_id, uncounted.public_id]):
         services.event_undo(match=match)  # the rows give back the log's last action
