@@ -21,6 +21,8 @@ from matches.services.imports import (
     record_import_start,
 )
 from matches.services.leagues import (
+    CSV_COLUMNS,
+    CsvImported,
     adjustment_add,
     entrant_add,
     fixture_confirm,
@@ -119,6 +121,8 @@ __all__ = [
     "fixture_void",
     "fixture_walkover",
     "fixtures_confirm_due",
+    "CSV_COLUMNS",
+    "CsvImported",
     "fixtures_csv_import",
     "fixtures_generate",
     "game_scores",

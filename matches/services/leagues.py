@@ -14,6 +14,7 @@ import datetime
 import io
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -79,7 +80,9 @@ def season_create(*, club: Club, by: User, name: str, starts_on: datetime.date,
     try:
         league = league_rules.read_league(document)
     except rules.RulesError as error:
-        raise ValidationError(rules_messages.explain(error), code="league") from None
+        # the rules' code is kept so a form can say it beside its own field
+        raise ValidationError(rules_messages.explain(error),
+                              code=error.code or "league") from None
     season = _season_row(
         club=club, name=name, game=game, options=dict(options or {}), starts_on=starts_on,
         scoring=dict(scoring or {}), tiebreaks=list(league.tiebreaks),
@@ -524,22 +527,36 @@ def _season_row(*, club: Club, name: str, **fields: Any) -> Season:
 
 
 CSV_COLUMNS = ("date", "home", "away", "home_games", "away_games", "games", "status")
+# the fixtures export's other columns: its walkover side is read, its week needs no reading
+# (a row fills the matching fixture's week, or the next one)
+EXPORT_COLUMNS = ("walkover", "week")
 # statuses the fixtures export writes for rows that hold no result to import
 UNSIGNED = ("scheduled", "submitted", "disputed")
 
 
+@dataclass(frozen=True)
+class CsvImported:
+    """What a spreadsheet import stored: ``rows`` fixtures; ``unread`` names the
+    columns it did not read, as the file spells them (a typo'd ``gmes`` would
+    otherwise lose its game scores without a word)."""
+
+    rows: int
+    unread: tuple[str, ...] = ()
+
+
 @transaction.atomic
-def fixtures_csv_import(*, division: Division, by: User, text: str) -> int:
+def fixtures_csv_import(*, division: Division, by: User, text: str) -> CsvImported:
     """Results kept in a spreadsheet, one fixture a row (columns :data:`CSV_COLUMNS`;
     ``games`` like ``61-40 61-12 58-61``; ``status`` empty for a result, or ``walkover
     home``, ``walkover away``, ``postponed``, ``void``). The rows become the fixtures of
     a ``domino-league/1`` document that the league rules read first (a refusal names the
     row and stores nothing); each row then fills the division's matching unplayed
-    fixture (same home and away, the earliest), or adds one. Returns the rows stored."""
+    fixture (same home and away, the earliest), or adds one. Column names are read
+    without regard to case or spaces around them."""
     season = division.season
     require_role(season.club, by, Role.ADMIN)
     _not_locked(season)
-    rows = _csv_rows(text)
+    rows, unread = _csv_rows(text)
     document = {
         "format": "domino-league/1", "name": season.name, "game": season.game,
         "options": dict(season.options),
@@ -580,13 +597,18 @@ def fixtures_csv_import(*, division: Division, by: User, text: str) -> int:
         if fixture.games:
             _set_games(row, list(fixture.games))
         _log(row, by, FixtureChangeKind.IMPORTED, before)
-    return len(league.fixtures)
+    return CsvImported(rows=len(league.fixtures), unread=unread)
 
 
-def _csv_rows(text: str) -> list[tuple[int, dict[str, Any]]]:
-    """Each data row as a ``domino-league/1`` fixture, with its line number."""
+def _csv_rows(text: str) -> tuple[list[tuple[int, dict[str, Any]]], tuple[str, ...]]:
+    """Each data row as a ``domino-league/1`` fixture, with its line number; and the
+    header's columns that are not read."""
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
-    missing = [c for c in ("home", "away") if c not in (reader.fieldnames or [])]
+    header = [name.strip() for name in reader.fieldnames or []]
+    reader.fieldnames = [name.lower() for name in header]
+    unread = tuple(name for name in header
+                   if name and name.lower() not in CSV_COLUMNS + EXPORT_COLUMNS)
+    missing = [c for c in ("home", "away") if c not in reader.fieldnames]
     if missing:
         raise ValidationError(_("The first row names the columns; %(missing)s is missing. "
                                 "Columns: %(columns)s.")
@@ -595,8 +617,7 @@ def _csv_rows(text: str) -> list[tuple[int, dict[str, Any]]]:
     rows = []
     for row in reader:
         line = reader.line_num
-        cell = {key.strip().lower(): (value or "").strip() for key, value in row.items()
-                if key is not None}
+        cell = {key: (value or "").strip() for key, value in row.items() if key is not None}
         doc: dict[str, Any] = {"home": cell.get("home", ""), "away": cell.get("away", "")}
         if cell.get("date"):
             doc["date"] = cell["date"]
@@ -623,7 +644,7 @@ def _csv_rows(text: str) -> list[tuple[int, dict[str, Any]]]:
         rows.append((line, doc))
     if not rows:
         raise ValidationError(_("The file has no fixture rows."), code="empty")
-    return rows
+    return rows, unread
 
 
 def _csv_games(text: str, line: int) -> list[list[int]]:

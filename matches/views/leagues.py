@@ -148,6 +148,15 @@ class SeasonForm(forms.Form):
         data["options"] = options
         return data
 
+    def refused(self, error: ValidationError) -> None:
+        """The service's refusal beside the field it is about, in the form's words (the
+        rules name the document's fields, ``scoring.walkover: w …``, not these)."""
+        if getattr(error, "code", None) == "walkover_order":
+            self.add_error("walkover_won", _("Give the side that turned up more games than "
+                                             "the side absent."))
+        else:
+            _form_errors(self, error)
+
     def clean_divisions(self) -> list[str]:
         names = [" ".join(line.split()) for line in self.cleaned_data["divisions"].splitlines()]
         names = [name for name in names if name]
@@ -210,7 +219,7 @@ def season_new(request: HttpRequest, slug: str) -> HttpResponse:
                 pairs=data["pairs"] or 0, race_to=data["race_to"],
                 count_submitted=data["count_submitted"], divisions=data["divisions"])
         except ValidationError as error:
-            _form_errors(form, error)
+            form.refused(error)
         else:
             messages.success(request, _("Season created: add its entrants, then generate "
                                         "the fixtures."))
@@ -326,13 +335,21 @@ def fixtures_csv(request: HttpRequest, slug: str, season: str) -> HttpResponse:
         return redirect(the_season)
     try:
         text = upload.read().decode("utf-8")
-        count = services.fixtures_csv_import(division=division, by=_user(request), text=text)
+        imported = services.fixtures_csv_import(division=division, by=_user(request),
+                                                text=text)
     except UnicodeDecodeError:
         messages.error(request, _("The file is not UTF-8 text: save it as CSV UTF-8."))
     except (ValidationError, csv.Error) as error:
         messages.error(request, " ".join(getattr(error, "messages", [str(error)])))
     else:
-        messages.success(request, _("%(count)s fixture rows imported.") % {"count": count})
+        messages.success(request, _("%(count)s fixture rows imported.")
+                         % {"count": imported.rows})
+        if imported.unread:
+            messages.warning(request, _(
+                "Columns not read: %(unread)s. The import reads %(columns)s; check the "
+                "first row's spelling if one of these held results.") % {
+                    "unread": ", ".join(imported.unread),
+                    "columns": ", ".join(services.CSV_COLUMNS)})
     return redirect(f"{the_season.get_absolute_url()}?division={division.pk}")
 
 

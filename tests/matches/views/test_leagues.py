@@ -169,10 +169,11 @@ def test_the_fixtures_export_imports_back_into_a_season_with_the_same_table(seas
     for entrant in season.divisions.get().entrants.all():
         services.entrant_add(division=division, by=people["admin"], name=entrant.name)
 
-    count = services.fixtures_csv_import(division=division, by=people["admin"],
-                                         text=exported.decode())
+    imported = services.fixtures_csv_import(division=division, by=people["admin"],
+                                            text=exported.decode())
 
-    assert count == 2  # the submitted one is not signed off: it has no result to import
+    # the submitted one is not signed off: it has no result to import
+    assert imported == services.CsvImported(rows=2, unread=())
     original = selectors.division_table(season.divisions.get(), season)
     copied = selectors.division_table(division, copy)
     assert league_rules.table_json(copied)["standings"] == \
@@ -389,6 +390,19 @@ def test_results_kept_in_a_spreadsheet_come_in_as_csv(season, people):
     assert FixtureChange.objects.filter(what="imported from a spreadsheet").count() == 3
 
 
+def test_a_spreadsheets_headings_are_read_in_any_case_and_unread_columns_are_named(
+        season, people):
+    text = CSV.replace("date,home,away,home_games,away_games,games,status",
+                       " Date ,HOME,Away,home_games,away_games,Gmes,status,Notes")
+    page = upload(as_(people["admin"]), season,
+                  text.replace("58-61,", "58-61,,rain")).content.decode()
+
+    assert "3 fixture rows imported." in page
+    assert "Columns not read: Gmes, Notes." in page  # the typo'd games lost, said so
+    opener = meeting(season, "Royal Oak A", "Bowes Dragons")
+    assert opener.date == datetime.date(2026, 9, 7) and not opener.games.exists()
+
+
 @pytest.mark.parametrize(("text", "message"), [
     (CSV.replace("Bowes Dragons,Middleton", "Nobody FC,Middleton"), "Row 3: "),
     (CSV.replace("2,1,61-40", "2,x,61-40"), "Row 2, away_games: &#x27;x&#x27; is not"),
@@ -504,6 +518,9 @@ def test_a_club_admin_sets_a_season_up_with_its_scheme_rules_and_tie_breakers(cl
     assert bad.status_code == 200 and "Each tie-breaker at most once" in bad.content.decode()
     half = as_(people["admin"]).post(url, {**form, "heavy_win_points": "1"})
     assert "Give both the margin and the points" in half.content.decode()
+    level = as_(people["admin"]).post(url, {**form, "walkover_won": "4"})
+    assert level.context["form"].errors["walkover_won"] == [
+        "Give the side that turned up more games than the side absent."]
     assert not Season.objects.filter(name="Winter League").exists()
 
     response = as_(people["admin"]).post(url, form)
