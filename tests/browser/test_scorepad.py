@@ -558,6 +558,25 @@ def test_public_link_is_read_only(live_server, page):
     expect(page.locator("#pass-button, #draw-button, #settle-button")).to_have_count(0)
 
 
+def test_a_watcher_hears_what_each_refresh_brought(live_server, page, browser):
+    start_match(page, live_server, game="all-fives", players=["Ann", "Bo"], hand_size=5)
+    place(page, "1-4", "")
+    public = page.locator("#links a", has_text="Public link").get_attribute("href")
+    watcher = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
+    watcher.goto(live_server.url + str(public))
+    watcher.wait_for_function("() => window.htmx !== undefined")
+    announcer = watcher.get_by_role("status").and_(watcher.locator("#announcer"))
+    expect(announcer).to_have_text("")  # nothing has happened since the page came
+
+    place(page, "1-1", "1-4:1")
+    place(page, "4-4", "1-4:4")
+
+    # the next refresh (every 5 s) brings both placements: the last one is said
+    expect(announcer).to_have_text("Ann: 4-4 on 1-4:4 — sum 10 → 10 Scores: Ann 15, Bo 0.",
+                                   timeout=12_000)
+    watcher.context.close()
+
+
 # -- the screenshot for docs/ -------------------------------------------------------
 
 

@@ -1,0 +1,51 @@
+// The public (watcher's) page: htmx fetches the scorepad again every 5 s and swaps it
+// whole, which a screen reader does not read out. When the table moved on (#live's
+// data-version went up), #announcer, which stays on the page, says what changed: the
+// last placement's award, the scores, and how the match ended. Nothing here decides a
+// rule; the words are the page's own.
+(function () {
+  "use strict";
+
+  function text(el) {
+    return el ? el.textContent.replace(/\s+/g, " ").trim() : "";
+  }
+
+  function scores() {
+    var board = document.querySelector("#scorepad .scoreboard");
+    if (!board) { return ""; }
+    var sides = Array.prototype.map.call(board.querySelectorAll(".side"), function (side) {
+      return text(side.querySelector(".side-names")) + " " + text(side.querySelector(".score"));
+    });
+    return board.getAttribute("aria-label") + ": " + sides.join(", ") + ".";
+  }
+
+  function state() {
+    var live = document.getElementById("live");
+    return {
+      version: live ? parseInt(live.dataset.version, 10) : null,
+      award: text(document.getElementById("last-award")),
+      scores: scores(),
+      end: text(document.getElementById("match-end-heading")),
+    };
+  }
+
+  var was = null;
+  document.addEventListener("htmx:beforeSwap", function () { was = state(); });
+  document.addEventListener("htmx:afterSettle", function () {
+    var announcer = document.getElementById("announcer");
+    if (!was || !announcer) { return; }
+    var now = state();
+    var before = was;
+    was = null;
+    if (now.version === null || before.version === null || now.version <= before.version) {
+      return;
+    }
+    var said = [];
+    if (now.award && now.award !== before.award) { said.push(now.award); }
+    if (now.scores !== before.scores) { said.push(now.scores); }
+    if (now.end && now.end !== before.end) { said.push(now.end + "."); }
+    if (!said.length) { return; }
+    announcer.textContent = "";  // the same words twice are news twice
+    setTimeout(function () { announcer.textContent = said.join(" "); }, 100);
+  });
+})();
