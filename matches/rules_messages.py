@@ -116,6 +116,7 @@ TEMPLATES: Final[dict[str, StrOrPromise]] = {
     "step_pips": _('%(side)s: %(total)s pips'),
     "step_pips_sum": _('%(side)s: %(shown)s = %(total)s pips'),
     "step_went_out": _('%(side)s went out and wins the round'),
+    "step_partner_went_out": _('%(seat)s went out: %(side)s win the round'),
     "step_blocked_lowest": _('blocked: %(side)s has the lowest total and wins the round'),
     "step_blocked_tie": _('blocked: %(first)s and %(second)s tie for lowest'),
     "step_split": _('split equally: %(points)s each'),

@@ -120,6 +120,7 @@ MESSAGES: Final[dict[str, str]] = {
     "step_pips": "{side}: {total} pips",
     "step_pips_sum": "{side}: {shown} = {total} pips",
     "step_went_out": "{side} went out and wins the round",
+    "step_partner_went_out": "{seat} went out: {side} win the round",
     "step_blocked_lowest": "blocked: {side} has the lowest total and wins the round",
     "step_blocked_tie": "blocked: {first} and {second} tie for lowest",
     "step_split": "split equally: {points} each",

@@ -259,7 +259,11 @@ class AllFives(Game):
                 shown = " + ".join(str(pips[seat]) for seat in seats)
                 steps.append(Message("step_pips_sum", side=name, shown=shown, total=total)
                              if len(seats) > 1 else Message("step_pips", side=name, total=total))
-            if finisher is not None and winner is not None:
+            if finisher is not None and winner is not None and len(sides[winner]) > 1:
+                # a partnership: one player went out, the pair wins
+                steps.append(Message("step_partner_went_out", side=names[winner],
+                                     seat=_side_name((finisher,), labels)))
+            elif finisher is not None and winner is not None:
                 steps.append(Message("step_went_out", side=names[winner]))
             elif winner is not None:
                 steps.append(Message("step_blocked_lowest", side=names[winner]))

@@ -238,6 +238,9 @@ def test_all_fives_partnership_excludes_partners_pips():
     assert settlement.winner == 0
     settlement = af_settle([9, 4, 2, 0], finisher=3)
     assert settlement.awards == (0, 10)  # 9 + 2 = 11 → 10
+    # one partner went out, the pair wins
+    assert "seat 3 went out: seat 1 + seat 3 win the round" in settlement.steps
+    assert "seat 1 + seat 3 went out and wins the round" not in settlement.steps
 
 
 def test_all_fives_three_players_domino_takes_both_opponents_rounded_once():
