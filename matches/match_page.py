@@ -228,7 +228,7 @@ def _log_round(engine: rules.Match, rnd: rules.Round, sides: list[str]) -> LogRo
         number=rnd.number, tracked=rnd.tracked, events=events, ending=ending,
         placements=[show(v) for v in rnd.placements],
         settlement=[show(v) for v in rnd.settlement_awards],
-        steps=rules_messages.steps(rnd.settlement),
+        steps=rules_messages.steps(rnd.settlement, rnd.notes),
         scores=[show(v) for v in engine.scores_after(rnd)],
         plays=plays if rnd.tracked else 0, names=sides)
 

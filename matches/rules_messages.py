@@ -15,7 +15,7 @@ placeholders (tests/matches/test_rules_messages.py checks both).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Final
 
 from django.utils.functional import Promise
@@ -117,6 +117,8 @@ TEMPLATES: Final[dict[str, StrOrPromise]] = {
     "step_pips_sum": _('%(side)s: %(shown)s = %(total)s pips'),
     "step_went_out": _('%(side)s went out and wins the round'),
     "step_partner_went_out": _('%(seat)s went out: %(side)s win the round'),
+    "pass_held_fit": _('note: %(who)s passed holding %(tiles)s, which fitted an open end '
+                       '(a pass is for a player who cannot play)'),
     "step_blocked_lowest": _('blocked: %(side)s has the lowest total and wins the round'),
     "step_blocked_tie": _('blocked: %(first)s and %(second)s tie for lowest'),
     "step_split": _('split equally: %(points)s each'),
@@ -356,9 +358,12 @@ def say(message: Message) -> str:
     return text if text is not None else str(message)
 
 
-def steps(settlement: rules.Settlement | None) -> list[str]:
-    """A round's settlement steps in the reader's language (none before it is settled)."""
-    return [say(step) for step in settlement.messages] if settlement is not None else []
+def steps(settlement: rules.Settlement | None,
+          notes: Sequence[Message] = ()) -> list[str]:
+    """A round's settlement steps in the reader's language (none before it is settled),
+    then its ``notes`` (what its count says about its passes: ``Round.notes``)."""
+    settled = [say(step) for step in settlement.messages] if settlement is not None else []
+    return settled + [say(note) for note in notes]
 
 
 def refusal(award: rules.Award) -> str | None:

@@ -350,6 +350,6 @@ def _rounds(engine: rules.Match, miscalls: dict[int, list[str]]) -> list[RoundVi
             scores=[presenters.show_score(v) for v in engine.scores_after(rnd)],
             finisher=names[rnd.finisher] if rnd.finisher is not None else None,
             blocked=rnd.blocked, ended=rnd.ended, won_here=rnd.won_here,
-            steps=rules_messages.steps(rnd.settlement),
+            steps=rules_messages.steps(rnd.settlement, rnd.notes),
             miscalls=miscalls.get(rnd.number, [])))
     return views

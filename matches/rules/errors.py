@@ -121,6 +121,8 @@ MESSAGES: Final[dict[str, str]] = {
     "step_pips_sum": "{side}: {shown} = {total} pips",
     "step_went_out": "{side} went out and wins the round",
     "step_partner_went_out": "{seat} went out: {side} win the round",
+    "pass_held_fit": "note: {who} passed holding {tiles}, which fitted an open end "
+                     "(a pass is for a player who cannot play)",
     "step_blocked_lowest": "blocked: {side} has the lowest total and wins the round",
     "step_blocked_tie": "blocked: {first} and {second} tie for lowest",
     "step_split": "split equally: {points} each",

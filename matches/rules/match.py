@@ -197,6 +197,11 @@ class Round:
     settlement: Settlement | None = None
     pips: tuple[int, ...] | None = None
     won_here: bool = False  # the match was won during this round, before its settlement
+    # each pass: the seat and the values its open ends showed then (see pass_notes)
+    passed_at: list[tuple[int, frozenset[int]]] = field(default_factory=list)
+    # what the shown hands say about the round's passes, for the table to see: notes,
+    # not refusals (the pass happened at the table; the round still counts)
+    notes: tuple[Message, ...] = ()
     scores: list[Score] = field(default_factory=list)  # running scores after the round
     tracked: bool = field(init=False)  # mode is TRACKED, kept as a plain attribute
 
@@ -511,6 +516,7 @@ class Match:
             raise BoneyardNotEmpty.of("boneyard_not_empty", who=self.who(seat),
                                       boneyard=rnd.boneyard)
         rnd.passes += 1
+        rnd.passed_at.append((seat, frozenset(p.value for p in rnd.layout.open_points())))
         rnd.turn = (seat + 1) % self.players
         if rnd.passes == self.players:
             rnd.end, rnd.turn = RoundEnd.BLOCKED, None
@@ -663,9 +669,27 @@ class Match:
         if settle.hands is not None and settle.pips is not None:
             raise HandsMismatch.of("hands_and_pips")
         if settle.hands is not None:
-            return self._hands_pips(rnd, settle.hands, finisher)
+            pips = self._hands_pips(rnd, settle.hands, finisher)
+            rnd.notes = self._pass_notes(rnd, settle.hands)
+            return pips
         assert settle.pips is not None  # _counted: one of the two is given
         return self._check_pips(rnd, settle.pips, finisher)
+
+    def _pass_notes(self, rnd: Round, hands: Sequence[Sequence[Tile]]) -> tuple[Message, ...]:
+        """A pass the shown hands prove was against the rules: the seat still holds a
+        tile that fitted an open end when it passed. Every tile of a hand at the count
+        was in it at the pass, as nothing is drawn after one (a pass waits for an empty
+        boneyard; without drawing there is no draw at all). One note a seat."""
+        notes = []
+        noted: set[int] = set()
+        for seat, values in rnd.passed_at:
+            fitting = [str(tile) for tile in hands[seat]
+                       if tile.low in values or tile.high in values]
+            if fitting and seat not in noted:
+                noted.add(seat)
+                notes.append(Message("pass_held_fit", who=self.who(seat),
+                                     tiles=", ".join(fitting)))
+        return tuple(notes)
 
     def _check_result(self, rnd: Round, settle: Settle) -> None:
         """A result given for a round that has already ended must be how it ended."""

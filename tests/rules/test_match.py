@@ -249,6 +249,36 @@ def test_a_block_in_a_drawing_game_once_the_boneyard_is_empty():
     assert current(match).blocked
 
 
+NO_SIXES = [f"{low}-{high}" for high in range(6) for low in range(high + 1)]
+
+
+def test_a_pass_the_count_proves_was_against_the_rules_is_noted_not_refused():
+    match = Match(ALL_FIVES, ["Ann", "Bo"], {"hand_size": 14}, labels=["Ann", "Bo"])
+    match.start_round(starter=0)
+    run(match, "0:6-6", "1:pass", "0:pass")  # only a 6 could join
+
+    settlement = match.settle(hands=[tiles(*NO_SIXES[:13]),
+                                     tiles(*NO_SIXES[13:], "0-6", "3-6", "1-6", "2-6",
+                                           "4-6", "5-6")])
+
+    rnd = match.rounds[-1]
+    assert settlement is not None and settlement.winner == 0  # the round counts as played
+    # Ann held no 6 when she passed; Bo held six of them
+    assert [str(note) for note in rnd.notes] == [
+        "note: Bo passed holding 0-6, 3-6, 1-6, 2-6, 4-6, 5-6, which fitted an open end "
+        "(a pass is for a player who cannot play)"]
+
+
+def test_a_pass_is_noted_only_where_the_hands_are_shown():
+    by_pips = Match(ALL_FIVES, ["Ann", "Bo"], {"hand_size": 14})
+    by_pips.start_round(starter=0)
+    run(by_pips, "0:6-6", "1:pass", "0:pass")
+    ann = sum(t.pips for t in tiles(*NO_SIXES[:13]))
+    by_pips.settle(pips=[ann, 168 - 12 - ann])  # the set's pips, less the 6-6 and Ann's
+
+    assert by_pips.rounds[-1].notes == ()
+
+
 def test_settling_before_the_round_ends_is_refused():
     match = Match(ALL_FIVES, 2)
     match.start_round(starter=0)

@@ -323,6 +323,28 @@ def test_settling_by_tiles_shows_the_settlement_steps(client):
     assert scores(html) == ["20", "10"]
 
 
+def test_a_count_by_tiles_notes_a_pass_the_hands_prove_was_against_the_rules(client):
+    match = two_player_all_fives(hand_size=14)
+    services.round_start(match=match, starter=0)
+    services.event_record(match=match, action=rules.Play(0, T("6-6")))
+    services.event_record(match=match, action=rules.Pass(1))  # only a 6 could join
+    services.event_record(match=match, action=rules.Pass(0))
+    join(client, match)
+    no_sixes = [f"{low}-{high}" for high in range(6) for low in range(high + 1)]
+    bo = no_sixes[13:] + ["4-6", "0-6", "1-6", "2-6", "3-6", "5-6"]
+
+    html = client.post(scorer_url(match, "settle"), {
+        **w(match), "entry": "tiles", "hand_0": no_sixes[:13], "hand_1": bo},
+        **HTMX).content.decode()
+
+    note = ("note: Taras passed holding 4-6, 0-6, 1-6, 2-6, 3-6, 5-6, which fitted an open "
+            "end (a pass is for a player who cannot play)")
+    assert error(html) is None and match.rounds.get().settled  # noted, not refused
+    assert news(html)[0].endswith("; Olena scores 110; " + note)
+    page = client.get(reverse("matches:detail", kwargs={"public_id": match.public_id}))
+    assert note in page.content.decode()  # the match page replays it from the stored count
+
+
 def test_settling_with_impossible_pips_is_refused(client):
     match = two_player_all_fives()
     play_short_round(match)
