@@ -969,3 +969,14 @@ def test_the_preview_is_the_award_the_placement_then_gets(game, players, seed, e
 
     assert (preview.points, preview.bonus, preview.counted, preview.refused) == (
         award.points, award.bonus, award.counted, award.refused)
+
+
+@settings(max_examples=40, deadline=None)
+@given(game=st.sampled_from([ALL_FIVES, FIVE_UP]), players=st.integers(2, 4),
+       seed=st.integers(0, 10_000))
+def test_a_pass_made_only_when_no_tile_fits_is_never_noted(game, players, seed):
+    # the simulated table passes only when its hand has no legal placement
+    match = simulated_match(game, players, seed=seed, max_rounds=6)
+
+    assume(any(rnd.passed_at for rnd in match.rounds))
+    assert [rnd.notes for rnd in match.rounds] == [()] * len(match.rounds)
