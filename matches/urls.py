@@ -62,6 +62,7 @@ urlpatterns = [
          league_views.fixture_action, name="fixture_action"),
     path("matches/<uuid:public_id>/join/<str:token>/", views.join, name="join"),
     path(scorer, views.scorepad_page, name="scorepad"),
+    path(scorer + "claim/", views.claim, name="claim"),
     path(scorer + "history/", views.history, name="history"),
     path(scorer + "restore/", views.restore, name="restore"),
     path(scorer + "scorers/", views.scorers, name="scorers"),

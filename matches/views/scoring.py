@@ -70,8 +70,11 @@ def home(request: HttpRequest) -> HttpResponse:
     opened = [match for match in selectors.match_list(
         public_ids=request.session.get(OPENED_KEY, []))[:MAX_REMEMBERED]
         if str(match.public_id) not in scoring_ids]
+    # a match the user's account started but this phone holds no grant for still goes
+    # to its scorepad while in play: the page there offers the account's right to score
     rows = [(match, match.get_scorer_url() if str(match.public_id) in grants
-             else match.get_absolute_url()) for match in scoring]
+             or match.status == MatchStatus.IN_PROGRESS else match.get_absolute_url())
+            for match in scoring]
     return render(request, "matches/home.html", {
         "scoring_here": [(m, url) for m, url in rows if m.status == MatchStatus.IN_PROGRESS],
         # abandoned ones too: no longer scored, kept with their scores (shown as abandoned)
@@ -446,9 +449,34 @@ def _scorer(request: HttpRequest, public_id: UUID) -> tuple[Match, ScorerGrant |
 
 
 def _not_scorer(request: HttpRequest, match: Match) -> HttpResponse:
-    """This browser holds no grant: say how to get one, and where to watch instead."""
-    return render(request, "matches/join.html", {"match": match, "state": "not_scorer"},
-                  status=403)
+    """This browser holds no grant: the match's creator, signed in, may take one here (a
+    match they imported, or started on a phone that has signed out since); anyone else is
+    told how to get one, and where to watch instead. A members-only club's match stays a
+    404 to those who may not watch it, as its public page is."""
+    creator = _is_creator(request, match)
+    if not creator and match.club_id is not None and not \
+            selectors.visible_clubs(request.user).filter(pk=match.club_id).exists():
+        raise Http404("No such match.")
+    return render(request, "matches/join.html", {
+        "match": match, "state": "creator" if creator else "not_scorer",
+        "names": selectors.match_names(match) if creator else []}, status=403)
+
+
+def _is_creator(request: HttpRequest, match: Match) -> bool:
+    return request.user.is_authenticated and match.created_by_id == request.user.pk
+
+
+@require_POST
+def claim(request: HttpRequest, public_id: UUID) -> HttpResponse:
+    """The match's creator, signed in, scores it on this phone: the account's right, as
+    it may restore or delete the match, so no shared link is needed."""
+    match = get_object_or_404(Match, public_id=public_id)
+    if not _is_creator(request, match):
+        return _not_scorer(request, match)
+    if _grant(request, match) is None:
+        hold_grant(request, services.grant_create(match=match, phone=phone_label(request)))
+        messages.success(request, _("This phone now scores this match."))
+    return redirect(match.get_scorer_url())
 
 
 def phone_label(request: HttpRequest) -> str:

@@ -165,6 +165,44 @@ def test_uploading_a_valid_json_record_stores_it_and_links_to_it(client, scorer)
     assert "Done: 1 record read" in html
 
 
+UNFINISHED = {"format": "domino-match/1", "game": "all-fives", "players": ["Ann", "Bo"],
+              "rounds": [{"starter": 0, "events": [{"seat": 0, "play": "5-5"}]}]}
+
+
+def test_the_importer_scores_an_imported_match_in_play_on_this_phone_after_asking(
+        client, scorer):
+    client.post(IMPORT_URL, {"files": [upload("night.json", json.dumps(UNFINISHED))]})
+    match = Match.objects.get()
+    home = client.get("/").content.decode()
+    assert f'href="{match.get_scorer_url()}"' in home  # listed under scoring on this phone
+
+    offer = client.get(match.get_scorer_url())  # no grant yet: the account's right offered
+    assert offer.status_code == 403 and offer.context["state"] == "creator"
+    assert not ScorerGrant.objects.filter(match=match).exists()  # a GET takes nothing
+    claimed = client.post(reverse("matches:claim", args=[match.public_id]))
+
+    assert claimed["Location"] == match.get_scorer_url()
+    assert client.get(match.get_scorer_url()).status_code == 200
+    stranger = Client()
+    stranger.force_login(type(scorer).objects.create_user("stranger"))
+    refused = stranger.post(reverse("matches:claim", args=[match.public_id]))
+    assert refused.status_code == 403 and refused.context["state"] == "not_scorer"
+    assert ScorerGrant.objects.filter(match=match).count() == 1
+
+
+def test_a_members_only_clubs_match_is_a_404_on_its_scorer_pages_to_strangers(
+        client, django_user_model):
+    owner = django_user_model.objects.create_user("owner")
+    hidden = services.club_create(name="Hidden", by=owner, visibility=Visibility.MEMBERS)
+    match = won_at_once(["Cat", "Dan"], opener=0, played_at=night(1), club=hidden)
+
+    assert client.get(match.get_scorer_url()).status_code == 404  # as its public page
+    assert client.get(match.get_scorer_url() + "history/").status_code == 404
+    member = Client()
+    member.force_login(owner)
+    assert member.get(match.get_scorer_url()).status_code == 403  # may watch: told how
+
+
 def test_uploading_jsonl_lists_the_exact_error_of_the_invalid_line_and_stores_the_rest(
         client, scorer):
     content = "\n".join([json.dumps(VALID), json.dumps(TURN_ORDER), json.dumps(OTHER)])
