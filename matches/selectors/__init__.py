@@ -32,6 +32,7 @@ from matches.selectors.scoring import (
     change_history,
     claim_value,
     event_action,
+    live_grant_matches,
     match_actions,
     match_engine,
     match_grants,
@@ -45,6 +46,7 @@ from matches.selectors.scoring import (
     score_decimal,
     scorer_grant,
     scorer_grant_with_match,
+    watchable_matches,
 )
 
 __all__ = [
@@ -77,7 +79,9 @@ __all__ = [
     "match_engine",
     "match_miscalls",
     "match_grants",
+    "live_grant_matches",
     "match_list",
+    "watchable_matches",
     "match_names",
     "match_record",
     "match_summary",

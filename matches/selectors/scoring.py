@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, NamedTuple
@@ -27,6 +27,7 @@ from matches.models import (
     RoundMode,
     ScorerGrant,
 )
+from matches.selectors.clubs import visible_clubs
 
 
 def match_list(*, status: str | None = None, game: str | None = None,
@@ -45,6 +46,23 @@ def match_list(*, status: str | None = None, game: str | None = None,
     if game:
         matches = matches.filter(game=game)
     return matches
+
+
+def watchable_matches(public_ids: Sequence[str],
+                      user: AbstractBaseUser | AnonymousUser | None) -> QuerySet[Match]:
+    """Of the matches ``public_ids`` (those a browser watched), those ``user`` may still
+    watch: a match may since have become a members-only club's."""
+    return match_list(public_ids=public_ids).filter(
+        Q(club=None) | Q(club__in=visible_clubs(user)))
+
+
+def live_grant_matches(grants: Mapping[str, object]) -> set[str]:
+    """Of a browser's grants ({public id: grant id}), the public ids whose grant is still
+    live (not revoked, nor for another match)."""
+    ids = [grant_id for grant_id in grants.values() if isinstance(grant_id, int)]
+    rows = ScorerGrant.objects.filter(pk__in=ids, revoked_at=None).values_list(
+        "match__public_id", "pk")
+    return {str(public_id) for public_id, pk in rows if grants.get(str(public_id)) == pk}
 
 
 def match_names(match: Match) -> list[str]:

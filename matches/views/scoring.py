@@ -64,11 +64,11 @@ MAX_REMEMBERED = 20
 def home(request: HttpRequest) -> HttpResponse:
     """This phone's matches: those it scores, those it has opened, those its user started.
     Strangers' matches are not listed (their public links are theirs to share)."""
-    grants: dict[str, int] = request.session.get(GRANTS_KEY, {})
+    grants = selectors.live_grant_matches(request.session.get(GRANTS_KEY, {}))
     scoring = list(selectors.match_list(public_ids=list(grants), created_by=request.user)[:50])
     scoring_ids = {str(match.public_id) for match in scoring}
-    opened = [match for match in selectors.match_list(
-        public_ids=request.session.get(OPENED_KEY, []))[:MAX_REMEMBERED]
+    opened = [match for match in selectors.watchable_matches(
+        request.session.get(OPENED_KEY, []), request.user)[:MAX_REMEMBERED]
         if str(match.public_id) not in scoring_ids]
     # a match the user's account started but this phone holds no grant for still goes
     # to its scorepad while in play: the page there offers the account's right to score

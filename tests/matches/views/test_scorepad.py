@@ -10,9 +10,18 @@ from django.test import Client
 from django.urls import reverse
 
 from matches import rules, selectors, services
-from matches.models import Event, Match, MatchStatus
+from matches.models import Event, Match, MatchStatus, Visibility
 from matches.services import OUT_OF_DATE
-from tests.matches.helpers import A, T, live, play_short_round, snapshot, two_player_all_fives
+from tests.matches.helpers import (
+    A,
+    T,
+    live,
+    night,
+    play_short_round,
+    snapshot,
+    two_player_all_fives,
+    won_at_once,
+)
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -489,6 +498,24 @@ def test_home_lists_this_phones_matches_only(client):
         html.index(done.get_absolute_url()) < html.index("Watched on this phone") < \
         html.index(watched.get_absolute_url())
     assert str(stranger.public_id) not in html
+
+
+def test_home_drops_what_this_phone_may_no_longer_see_or_score(client, django_user_model):
+    owner = django_user_model.objects.create_user("owner")
+    club = services.club_create(name="Teesdale", by=owner)
+    watched = won_at_once(["Cat", "Dan"], opener=0, played_at=night(1), club=club)
+    revoked = two_player_all_fives()
+    client.get(watched.get_absolute_url())
+    join(client, revoked)
+    assert str(watched.public_id) in client.get("/").content.decode()
+
+    services.club_update(club=club, by=owner, name=club.name,
+                         visibility=Visibility.MEMBERS)
+    services.grant_revoke(grant=revoked.grants.get())
+    html = client.get("/").content.decode()
+
+    assert str(watched.public_id) not in html  # its page is a 404 here now
+    assert revoked.get_scorer_url() not in html  # this phone scores it no more
 
 
 def test_the_next_round_after_a_domino_is_started_by_the_finisher(client):
