@@ -425,7 +425,13 @@ def game_scores(game: FixtureGame) -> tuple[int, int] | None:
         if game.match.status != MatchStatus.FINISHED:
             return None
         sides = {side.index: side.score for side in game.match.sides.all()}
-        return int(sides[0]), int(sides[1])
+        if len(sides) == 2:  # singles, or partners opposite: home is side 0
+            return int(sides[0]), int(sides[1])
+        # a pairs game in a game without partnerships (Fives and Threes): each seat is its
+        # own side, home in the even seats (fixture_game_start); a pair scores its better
+        # player's score, so the pair whose player won the match wins the game
+        return (int(max(score for index, score in sides.items() if index % 2 == 0)),
+                int(max(score for index, score in sides.items() if index % 2 == 1)))
     if game.home_score is None or game.away_score is None:
         return None
     return game.home_score, game.away_score

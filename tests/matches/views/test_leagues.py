@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 
-from matches import selectors, services
+from matches import rules, selectors, services
 from matches.models import (
     Club,
     Division,
@@ -665,6 +665,35 @@ def test_no_league_write_for_those_it_is_not_theirs_to_make(season, people, who,
                                  "away_1": "1", "number": "2", "postponed": "on"})
     assert response.status_code == 403
     assert state() == before
+
+
+def test_a_pairs_game_without_partnerships_goes_to_the_pair_whose_player_won(club, people):
+    season = services.season_create(
+        club=club, by=people["admin"], name="Pairs", starts_on=datetime.date(2026, 9, 7),
+        game="fives-and-threes", options={"target": 4}, fixture_format="games", pairs=1,
+        divisions=["Only"])
+    division = season.divisions.get()
+    squads = {}
+    for name, captain, players in (("Oak", "oak", ["Gwen", "Harry"]),
+                                   ("Bowes", "bowes", ["Dev", "Edna"])):
+        squads[name] = [services.player_add(club=club, name=p, by=people["admin"])
+                        for p in players]
+        services.entrant_add(division=division, by=people["admin"], name=name,
+                             captain=people[captain], players=squads[name])
+    fixture = meeting(season, "Oak", "Bowes")
+    match = services.fixture_game_start(fixture=fixture, by=people["oak"], number=1,
+                                        home_players=squads["Oak"],
+                                        away_players=squads["Bowes"]).match
+    assert selectors.match_names(match) == ["Gwen", "Dev", "Harry", "Edna"]
+
+    services.round_start(match=match, starter=3)
+    services.event_record(match=match, action=rules.Play(3, rules.Tile(6, 6)))  # 12 → 4
+
+    match.refresh_from_db()
+    assert match.status == "finished" and [s.score for s in match.sides.all()] == [0, 0, 0, 4]
+    assert services.game_scores(fixture.games.get()) == (0, 4)  # Edna won it for Bowes
+    fixture = services.fixture_submit(fixture=fixture, by=people["oak"])
+    assert (fixture.home_games, fixture.away_games) == (0, 1)
 
 
 def test_a_game_kept_on_paper_names_who_played_it(club, people):
