@@ -11,6 +11,7 @@ from django.db.models.functions import Coalesce
 
 from matches.models import (
     Event,
+    EventKind,
     GameKind,
     Match,
     MatchStatus,
@@ -97,8 +98,9 @@ def player_stats(player: Player) -> PlayerStats:
             .select_related("match", "round").order_by("-points", "recorded_at", "id").first())
     if best is not None and best.points:
         stats.best = best
-        stats.best_step = best.round.events.filter(undone_by=None,
-                                                   number__lte=best.number).count()
+        if best.kind == EventKind.PLAY:  # the replay steps through placements only
+            stats.best_step = best.round.events.filter(
+                undone_by=None, kind=EventKind.PLAY, number__lte=best.number).count()
     # everyone else at the player's finished matches, in one pass: partners sat on the
     # player's side, opponents on another (counted once a match, won from the player's)
     others = (Seat.objects.filter(match__seats__player=player,

@@ -3,14 +3,16 @@ toughest opponent, form, rating chart."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
 
-from matches import services
+from matches import rules, services
 from matches.models import Player
 from matches.selectors.players import player_stats
-from tests.matches.helpers import night, won_at_once
+from tests.matches.helpers import A, T, night, won_at_once
 
 pytestmark = pytest.mark.django_db
 
@@ -47,6 +49,29 @@ def test_the_player_page_tells_a_hand_made_season(club):
     assert 'id="form">WWWLW<' in page and "Toughest opponent: Bob" in page
     assert "?round=1&amp;step=1" in page
     assert "<polyline" in page and "provisional" in page
+
+
+def test_the_best_placement_links_to_its_step_of_the_replay_which_counts_placements_only(
+        club):
+    ann = club.players.get(name="Ann")
+    match = services.match_create(game="all-fives", players=["Ann", "Bob"],
+                                  options={"target": 20, "hand_size": 14})
+    for seat in match.seats.all():
+        seat.player = club.players.get(name=seat.name)
+        seat.save(update_fields=["player"])
+    services.round_start(match=match, starter=0)
+    for action in (rules.Play(0, T("4-4")), rules.Pass(1), rules.Play(0, T("4-6"), A("4-4:4")),
+                   rules.Pass(1), rules.Play(0, T("6-6"), A("4-6:6"))):  # 0, 0, then 20
+        services.event_record(match=match, action=action)
+
+    stats = player_stats(ann)
+
+    assert stats.best is not None and (stats.best.tile, stats.best.points) == ("6-6", 20)
+    assert stats.best_step == 3  # the third placement; the fifth event, with the passes
+    page = Client().get(match.get_absolute_url() + "?round=1&step=3").content.decode()
+    step = re.search(r'<p class="replay-step" id="replay-step">(.*?)</p>', page, re.S)
+    assert step is not None and " ".join(re.sub(r"<[^>]+>", "", step[1]).split()) == (
+        "Round 1, step 3 of 3: Ann placed 6-6 on 4-6:6 — sum 20 → 20")
 
 
 def test_the_player_page_runs_a_fixed_number_of_queries(club, django_assert_max_num_queries):
