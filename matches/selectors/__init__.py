@@ -18,6 +18,7 @@ from matches.selectors.leagues import (
     division_table,
     game_scores,
     season_divisions,
+    signed_fixture,
 )
 from matches.selectors.management import (
     MatchEnd,
@@ -57,6 +58,7 @@ __all__ = [
     "division_table",
     "game_scores",
     "season_divisions",
+    "signed_fixture",
     "club_for_viewer",
     "club_members",
     "club_rated_games",

@@ -18,6 +18,7 @@ from matches.models import (
     Fixture,
     FixtureGame,
     FixtureStatus,
+    Match,
     Season,
 )
 from matches.rules import league as league_rules
@@ -46,6 +47,16 @@ def game_scores(division: Division) -> dict[int, list[list[int]]]:
         if home is not None and away is not None:  # (the filter says so; for the types)
             scores.setdefault(fixture_id, []).append([home, away])
     return scores
+
+
+def signed_fixture(match: Match) -> Fixture | None:
+    """The fixture whose result already holds this game's score (submitted, disputed or
+    confirmed: the score was kept on the fixture's game then), if any. Deleting the
+    match does not change that result; a league admin corrects it."""
+    return (Fixture.objects.filter(
+        games__match=match, games__home_score__isnull=False,
+        status__in=[FixtureStatus.SUBMITTED, FixtureStatus.DISPUTED, FixtureStatus.CONFIRMED])
+        .select_related("home", "away", "division__season__club").first())
 
 
 def counted(fixture: Fixture, season: Season) -> bool:

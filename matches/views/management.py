@@ -94,7 +94,8 @@ def delete(request: HttpRequest, public_id: UUID) -> HttpResponse:
                                     "kept for the site's admins, in case it was a mistake.")
                          % {"names": deleted.names})
         return redirect("matches:home")
-    return render(request, "matches/delete.html", _page(match))
+    return render(request, "matches/delete.html", {
+        **_page(match), "signed_fixture": selectors.signed_fixture(match)})
 
 
 @never_cache

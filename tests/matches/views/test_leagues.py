@@ -8,6 +8,7 @@ import csv
 import datetime
 import io
 import json
+import re
 import uuid
 
 import pytest
@@ -694,6 +695,13 @@ def test_a_pairs_game_without_partnerships_goes_to_the_pair_whose_player_won(clu
     assert services.game_scores(fixture.games.get()) == (0, 4)  # Edna won it for Bowes
     fixture = services.fixture_submit(fixture=fixture, by=people["oak"])
     assert (fixture.home_games, fixture.away_games) == (0, 1)
+    # deleting the match now would not take its score out of the submitted result
+    page = as_(people["oak"]).get(reverse("matches:delete", args=[match.public_id]))
+    said = " ".join(re.sub(r"<[^>]+>", "", page.content.decode()).split())
+    assert ("This game's score is already in the result of Oak v Bowes (week 99) (submitted, "
+            "awaiting the away captain), and deleting the match does not change that "
+            "result") in said.replace("&#x27;", "'")
+    assert "out of Teesdale's ratings." in said.replace("&#x27;", "'")
 
 
 def test_a_game_kept_on_paper_names_who_played_it(club, people):
