@@ -54,7 +54,7 @@ def record_sources(name: str, data: bytes | str) -> Iterator[RecordSource]:
         text = data.removeprefix("\ufeff")
     # iter_documents skips blank lines; number the ones it reads the same way.
     numbers: Iterator[int | None] = (
-        (number for number, line in enumerate(text.splitlines(), start=1) if line.strip())
+        (number for number, line in enumerate(rules.json_lines(text), start=1) if line.strip())
         if lines else iter([None]))
     for number, item in zip(numbers, rules.iter_documents(text, lines=lines), strict=True):
         if isinstance(item, rules.RecordInvalid):

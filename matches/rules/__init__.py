@@ -61,7 +61,16 @@ from .match import (
     Settle,
     StartRound,
 )
-from .record import FORMAT, RecordInvalid, export, iter_documents, loads, replay, summary
+from .record import (
+    FORMAT,
+    RecordInvalid,
+    export,
+    iter_documents,
+    json_lines,
+    loads,
+    replay,
+    summary,
+)
 from .tiles import DOUBLE_NINE, DOUBLE_SIX, DOUBLE_TWELVE, SETS, Tile, TileSet
 
 __all__ = [
@@ -75,6 +84,6 @@ __all__ = [
     "Pass", "PlacementResult", "Play", "RecordError", "RecordInvalid", "Round", "RoundEnd",
     "RoundMode", "RoundOver", "RulesError", "ScoringEnd", "Settle", "Settlement", "Slot",
     "SpinnerPolicy", "StartRound", "Tile", "TileNotInSet", "TileOnTable", "TileSet", "Unit",
-    "export", "game_for", "iter_documents", "loads", "replay", "round_to_five",
+    "export", "game_for", "iter_documents", "json_lines", "loads", "replay", "round_to_five",
     "show_points", "summary",
 ]

@@ -116,6 +116,14 @@ def _check_values(document: object) -> None:
             else:
                 stack.extend((item, depth + 1) for item in value)
 
+def json_lines(text: str) -> list[str]:
+    """The lines of a JSON Lines text: split at "\n" only (a "\r" before it dropped), as
+    JSON allows U+2028, U+2029 and U+0085 unescaped inside a string, where
+    ``str.splitlines`` would split a record in two."""
+    lines = [line.removesuffix("\r") for line in text.split("\n")]
+    return lines[:-1] if lines and not lines[-1] else lines
+
+
 def iter_documents(text: str, *, lines: bool) -> Iterator[dict[str, Any] | RecordInvalid]:
     """Each record of a ``.json`` file (one) or ``.jsonl`` file (one per non-blank line)."""
     if not lines:
@@ -124,7 +132,7 @@ def iter_documents(text: str, *, lines: bool) -> Iterator[dict[str, Any] | Recor
         except RecordInvalid as error:
             yield error
         return
-    for line in text.splitlines():
+    for line in json_lines(text):
         if line.strip():
             try:
                 yield loads(line)

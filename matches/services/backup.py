@@ -270,7 +270,7 @@ def backup_import(*, source: Iterable[str] | str) -> dict[str, int]:
     user, club, player or match, and :class:`BackupInvalid` (naming the line) for a
     file that cannot be restored; either way nothing is stored."""
     _require_empty()
-    lines = list(_read(source.splitlines() if isinstance(source, str) else source))
+    lines = list(_read(rules.json_lines(source) if isinstance(source, str) else source))
     format_1 = lines[0][1]["format"] == FORMAT_1
     counts = {"users": 0, "clubs": 0, "players": 0, "seasons": 0, "matches": 0}
     restore = {"user": ("users", _user_restore), "club": ("clubs", _club_restore),

@@ -434,6 +434,15 @@ def test_jsonl_with_one_malformed_line_yields_an_error_for_that_line_only():
     assert summary(replay(results[0])) == summary(replay(results[2]))
 
 
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85"])
+def test_a_jsonl_line_is_ended_by_a_newline_only_not_by_a_unicode_separator_in_a_string(
+        separator):
+    record = {**base_record(), "players": [f"Ol{separator}ena", "Taras"]}
+    text = json.dumps(record, ensure_ascii=False) + "\r\n" + json.dumps(base_record())
+
+    assert list(iter_documents(text, lines=True)) == [record, base_record()]
+
+
 def test_json_file_is_one_document():
     assert list(iter_documents(json.dumps(base_record()), lines=False)) == [base_record()]
     [error] = list(iter_documents("{", lines=False))

@@ -224,6 +224,18 @@ def test_uploading_jsonl_lists_the_exact_error_of_the_invalid_line_and_stores_th
         assert match.get_absolute_url() in html
 
 
+def test_a_jsonl_name_holding_a_line_separator_is_one_record(client, scorer):
+    record = {**VALID, "players": ["Ol\u2028ena", "Taras"]}
+    content = json.dumps(record, ensure_ascii=False) + "\n" + json.dumps(OTHER)
+
+    response = client.post(IMPORT_URL, {"files": [upload("night.jsonl", content)]},
+                           follow=True)
+
+    assert [(line.source, line.outcome) for line in response.context["lines"]] == [
+        ("night.jsonl:1", "stored"), ("night.jsonl:2", "stored")]
+    assert Match.objects.count() == 2
+
+
 def test_an_upload_keeps_its_uploaders_language(client, scorer):
     client.post(IMPORT_URL, {"files": [upload("club.json", json.dumps(TURN_ORDER))]},
                 headers={"Accept-Language": "uk"})
