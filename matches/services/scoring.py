@@ -447,6 +447,22 @@ def record_import(*, source: RecordSource,
         return None, "; ".join(error.messages)
 
 
+def record_check(*, document: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str | None]:
+    """What :func:`match_import` would say of a record, storing nothing and opening no
+    database connection (an import's dry run): its summary, or why it would be refused."""
+    try:
+        engine = rules.replay(document)
+        _seat_names(engine)
+        Match(game=engine.game.slug, options=dict(engine.options.given),
+              player_count=engine.players, target=engine.options.target).clean_fields(
+            exclude=["scorer_token", "creation_key"])
+    except rules.RulesError as error:
+        return None, explain(error)
+    except ValidationError as error:
+        return None, "; ".join(error.messages)
+    return rules.summary(engine), None
+
+
 # -- internals -----------------------------------------------------------------------
 
 
@@ -696,16 +712,28 @@ _CHANGE_KINDS: dict[type, str] = {
 }
 
 
-def _store_match(engine: rules.Match, *, created_by: User | None,
-                 creation_key: UUID | None = None) -> Match:
+def _seat_names(engine: rules.Match) -> list[str]:
+    """The seats' names as stored, refused as a store would refuse them (two that fold to
+    the same name, a blank or too long one), without the database."""
     names = [name.strip() for name in engine.names or
              [f"Seat {seat + 1}" for seat in range(engine.players)]]
     seen: set[str] = set()
+    field = Seat._meta.get_field("name")
     for name in names:
         if name.casefold() in seen:  # one player cannot hold two seats
             raise ValidationError({"players": ValidationError(
                 PLAYERS_DIFFERENT, code="players_different", params={"name": name})})
         seen.add(name.casefold())
+        try:
+            field.clean(name, None)
+        except ValidationError as error:
+            raise ValidationError({"players": error.error_list}) from None
+    return names
+
+
+def _store_match(engine: rules.Match, *, created_by: User | None,
+                 creation_key: UUID | None = None) -> Match:
+    names = _seat_names(engine)
     match = Match(game=engine.game.slug, options=dict(engine.options.given),
                   player_count=engine.players, target=engine.options.target,
                   created_by=_account(created_by),

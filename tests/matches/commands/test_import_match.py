@@ -22,7 +22,8 @@ IN_PROGRESS = rules.export(rules.Match(rules.FIVE_UP, ["Olena", "Taras", "Iryna"
 TURN_ORDER = {"format": "domino-match/1", "game": "all-fives", "players": ["A", "B"],
               "rounds": [{"starter": 0, "events": [{"seat": 0, "play": "5-5"},
                                                    {"seat": 0, "play": "5-6", "at": "5-5:5"}]}]}
-TURN_ORDER_ERROR = "round 1, event 2: it is seat 1's turn, not seat 0's"
+# as the import says it: the dry run and the store give the same words
+TURN_ORDER_ERROR = "round 1, event 2: seat 1 is to play, not seat 0"
 
 
 def summary_line(document, **extra) -> str:
@@ -96,6 +97,20 @@ def test_dry_run_of_valid_records_succeeds(all_valid, tmp_path):
 
     assert error is None
     assert out.splitlines()[-1] == f"{single}: valid (all-fives, finished)"
+
+
+@pytest.mark.parametrize(("players", "refusal"), [
+    (["Olena", "olena"], "Each player needs a different name: olena sits twice."),
+    (["Olena", "x" * 61], "Ensure this value has at most 60 characters (it has 61)."),
+])
+def test_dry_run_refuses_what_storing_would_refuse(tmp_path, players, refusal):
+    path = tmp_path / "names.json"
+    path.write_text(json.dumps({**VALID, "players": players}))
+
+    out, error = run("--dry-run", str(path))
+
+    assert out.splitlines() == [f"{path}: refused: {refusal}"]
+    assert error is not None
 
 
 def test_an_unreadable_file_is_one_refused_record(tmp_path):
