@@ -319,6 +319,14 @@ def club_new(v: Visit, w: World) -> Page:
     return v.open("/clubs/new/", user=w.newcomer)
 
 
+def club_made(v: Visit, w: World) -> Page:  # a message after an action: "Club created"
+    page = v.open("/clubs/new/", user=w.newcomer)
+    page.fill("input[name=name]", "Bowes Dominoes")
+    page.click("#create-club")
+    expect(page.locator(".messages li")).to_have_count(1)
+    return page
+
+
 def club_join(v: Visit, w: World) -> Page:
     token = services.club_invite(club=w.club, by=w.secretary)
     return v.open(reverse("matches:club_join", kwargs={"slug": w.club.slug, "token": token}),
@@ -440,6 +448,7 @@ PAGES: dict[str, Callable[[Visit, World], Page]] = {
     "club": club,
     "club-settings": club_settings,
     "club-new": club_new,
+    "club-made": club_made,
     "club-join": club_join,
     "season": season,
     "season-admin": season_admin,
