@@ -301,3 +301,19 @@ def test_screenshot_mid_round_dark(live_server, dark_page):
     DOCS.mkdir(exist_ok=True)
     dark_page.screenshot(path=str(DOCS / "scorepad-dark.png"))
     assert (DOCS / "scorepad-dark.png").stat().st_size > 0
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_first_tab_stop_shows_its_focus_ring_on_the_header(page: Page, live_server,
+                                                               theme):
+    page.goto(live_server.url + "/")
+    page.evaluate(f"localStorage.setItem('theme', '{theme}')")
+    page.reload()
+    page.keyboard.press("Tab")  # the site's name, first on every page
+
+    focused = page.evaluate("""() => { const el = document.activeElement;
+        const style = getComputedStyle(el);
+        return [el.className, style.outlineStyle, style.outlineColor]; }""")
+
+    # white on the header's blue: the page's blue ring would not show there (1:1)
+    assert focused == ["site-name", "solid", "rgb(255, 255, 255)"]
