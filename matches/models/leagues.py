@@ -309,3 +309,10 @@ class Adjustment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.points:+d} for {self.entrant}: {self.reason}"
+
+    def clean(self) -> None:
+        # said beside the field: the constraint's own message would only name it
+        if self.points == 0:
+            raise ValidationError({"points": ValidationError(
+                _("An adjustment adds or deducts points: give a number other than 0."),
+                code="zero")})

@@ -160,10 +160,12 @@ def logged_date(value: str | None) -> str:
 
 @register.filter
 def logged_games(value: list[list[int]] | None) -> str:
-    """Game scores as a fixture's change log keeps them ([[61, 40], …]), home first."""
+    """Game scores as a fixture's change log keeps them ([[61, 40], …]), home first; a
+    game without its score yet (on the scorepad, or not played) as ?–?."""
     if not value:
         return pgettext("no game scores", "none")
-    return " ".join(f"{home}–{away}" for home, away in value)
+    return " ".join("?–?" if home is None or away is None else f"{home}–{away}"
+                    for home, away in value)
 
 
 @register.filter

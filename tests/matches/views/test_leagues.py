@@ -384,6 +384,7 @@ def test_results_kept_in_a_spreadsheet_come_in_as_csv(season, people):
     admin = as_(people["admin"])
     page = upload(admin, season, CSV).content.decode()
     assert "3 fixture rows imported." in page
+    assert "walkover (away turned up) · Confirmed" in page
     services.adjustment_add(entrant=season.divisions.get().entrants.get(name="Bowes Dragons"),
                             by=people["admin"], points=-3, reason="result sent late")
     table = selectors.division_table(selectors.season_divisions(season).get(), season)
@@ -606,6 +607,12 @@ def test_the_season_admin_forms_stay_on_their_division_and_keep_what_was_refused
         "reason": ""})
     assert adjust.status_code == 400 and 'id="adjust-error"' in adjust.content.decode()
     assert 'value="2"' in adjust.content.decode()
+    zero = admin.post(reverse("matches:season_adjust", kwargs={
+        "slug": club.slug, "season": season.slug}), {
+        "division": second.pk, "entrant": second.entrants.get().pk, "points": "0",
+        "reason": "a mistake"}).content.decode()
+    assert "An adjustment adds or deducts points: give a number other than 0." in zero
+    assert "adjustment_not_zero" not in zero  # the constraint's name, not words
 
 
 def test_an_entrants_captain_is_a_member_of_the_club(club, people, django_user_model):
