@@ -12,6 +12,7 @@ from typing import Any
 from django import forms
 from django.utils.datastructures import MultiValueDict
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from matches import rules, rules_messages
 from matches.forms import whole_number
@@ -135,10 +136,20 @@ class NewMatchForm(forms.Form):
             try:
                 rules.game_for(game).options(len(names), options)
             except rules.RulesError as error:
-                field = next((name for name in ("target", "hand_size") if name in str(error)),
-                             "player_0")
-                self.add_error(field, forms.ValidationError(rules_messages.explain(error),
-                                                            code="options"))
+                if error.code == "option_hand_size":  # in the form's words, not the option's
+                    tiles, players = error.params["tiles"], error.params["players"]
+                    assert isinstance(tiles, int) and isinstance(players, int)
+                    most = tiles // players
+                    self.add_error("hand_size", forms.ValidationError(ngettext(
+                        "At most %(most)s tile each at this table: the set has %(tiles)s.",
+                        "At most %(most)s tiles each at this table: the set has %(tiles)s.",
+                        most) % {"most": most, "tiles": tiles},
+                        code="options"))
+                else:
+                    field = next((name for name in ("target", "hand_size")
+                                  if name in str(error)), "player_0")
+                    self.add_error(field, forms.ValidationError(
+                        rules_messages.explain(error), code="options"))
         if game == GameKind.FIVES_AND_THREES:
             holder = seat_number(data.get("double_holder"), len(names))
             if holder is None:

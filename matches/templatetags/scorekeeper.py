@@ -159,7 +159,7 @@ def logged_date(value: str | None) -> str:
 
 
 @register.filter
-def logged_games(value: list[list[int]] | None) -> str:
+def logged_games(value: list[list[int | None]] | None) -> str:
     """Game scores as a fixture's change log keeps them ([[61, 40], …]), home first; a
     game without its score yet (on the scorepad, or not played) as ?–?."""
     if not value:

@@ -136,7 +136,7 @@ def test_new_match_keeps_fives_and_threes_options(client):
     ({"player_0": "A", "player_1": "B", "player_2": "C", "player_3": "D", "player_4": "E"},
      "player_0", "All Fives is for 2 to 4 players, not 5"),
     ({"player_0": "A", "player_1": "B", "hand_size": "20"}, "hand_size",
-     "hand_size x 2 players <= 28 tiles, not 20"),
+     "At most 14 tiles each at this table: the set has 28."),
     ({"player_0": "A", "player_1": "B", "starter": "5"}, "starter", "one of the players"),
 ])
 def test_new_match_refuses_bad_input_and_keeps_what_was_typed(client, data, field, message):
