@@ -278,9 +278,13 @@ def history(request: HttpRequest, public_id: UUID) -> HttpResponse:
     names = selectors.match_names(match)
     changes = [(change, presenters.change_words(change, names))
                for change in selectors.change_history(match)]
+    may_restore = selectors.can_restore(match, grant=grant, user=request.user)
+    abandoned = match.status == MatchStatus.ABANDONED
     return render(request, "matches/history.html", {
         "match": match, "changes": changes, "names": names,
-        "can_restore": selectors.can_restore(match, grant=grant, user=request.user)})
+        # an abandoned match takes no change, a restore neither: it is resumed first
+        "can_restore": may_restore and not abandoned,
+        "resume_first": may_restore and abandoned})
 
 
 @never_cache

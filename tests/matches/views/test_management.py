@@ -137,6 +137,19 @@ def test_an_abandoned_match_refuses_a_tap_with_a_message(client):
     assert snapshot(match) == before
 
 
+def test_an_abandoned_matchs_history_offers_no_restore_but_says_to_resume_first(client):
+    match = start(client)
+    client.post(url(match, "abandon"), w(match))
+
+    page = client.get(url(match, "history"))
+
+    assert page.context["can_restore"] is False and "Restore version" not in html_of(page)
+    assert f'to restore an earlier version, <a href="{url(match, "abandon")}">resume it</a>' \
+        in html_of(page)
+    client.post(url(match, "resume"), w(match))
+    assert "Restore version 1" in html_of(client.get(url(match, "history")))
+
+
 def test_a_watchers_poll_of_an_abandoned_match_reloads_into_the_match_page(client):
     match = start(Client())
     services.match_abandon(match=match)
