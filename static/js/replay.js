@@ -10,16 +10,38 @@
     var KEYS = {ArrowLeft: "back", ArrowRight: "forward", Home: "first", End: "last"};
     function go(key) {
       var link = document.querySelector('#replay a[data-nav="' + key + '"]');
-      if (link && link.getAttribute("aria-disabled") !== "true") { link.click(); }
+      if (link && link.getAttribute("aria-disabled") !== "true") { link.click(); }  // sets `used`
     }
+    // Only while the focus is in the replay: elsewhere the keys keep their own work
+    // (scrolling a wide table or the page, moving in a field).
     document.addEventListener("keydown", function (event) {
       var target = event.target;
       if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) { return; }
-      if (target && target.closest && target.closest("input, select, textarea, [contenteditable]")) { return; }
+      if (!target || !target.closest || !target.closest("#replay")) { return; }
       var key = KEYS[event.key];
-      if (!key || !document.getElementById("replay")) { return; }
+      if (!key) { return; }
       event.preventDefault();
       go(key);
+    });
+    // htmx swaps #replay whole, so the link just used is gone: the focus goes back to the
+    // new one of the same kind, and #replay-announcer (outside the swap) reads the step.
+    var used = null;
+    document.addEventListener("click", function (event) {
+      var link = event.target.closest && event.target.closest("#replay a[data-nav]");
+      used = link ? link.getAttribute("data-nav") : used;
+    });
+    // afterSwap, not afterSettle: in the same task as the swap, so a key pressed next
+    // already finds the focus in the replay
+    document.addEventListener("htmx:afterSwap", function () {
+      if (!document.getElementById("replay")) { return; }
+      if (used) {
+        var again = document.querySelector('#replay a[data-nav="' + used + '"]');
+        if (again) { again.focus({preventScroll: true}); }
+        used = null;
+      }
+      var step = document.getElementById("replay-step");
+      var announcer = document.getElementById("replay-announcer");
+      if (step && announcer) { announcer.textContent = step.textContent.replace(/\s+/g, " ").trim(); }
     });
     var startX = null, startY = null;
     document.addEventListener("touchstart", function (event) {

@@ -67,6 +67,16 @@ def test_the_replay_steps_by_buttons_and_keyboard_without_sideways_scroll(page, 
     page.click('#replay a[data-nav="back"]')
     step_is(page, 2, steps)
     no_sideways_scroll(page)
+    # the link used keeps the focus after the swap, and the new step is read out
+    expect(page.locator('#replay a[data-nav="back"]')).to_be_focused()
+    expect(page.get_by_role("status").and_(page.locator("#replay-announcer"))).to_have_text(
+        " ".join(page.locator("#replay-step").inner_text().split()))
+    # the keys step the replay only from within it: elsewhere they keep their own work
+    page.locator(".match-log .table-wrap").first.focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("End")
+    step_is(page, 2, steps)
+    page.locator('#replay a[data-nav="back"]').focus()
 
     page.keyboard.press("ArrowRight")
     step_is(page, 3, steps)

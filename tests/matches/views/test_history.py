@@ -99,6 +99,23 @@ def test_pages_are_cut_by_key_and_cover_every_match_once(clubs, django_assert_ma
     assert seen == [str(m.public_id) for m in expected]
 
 
+def test_the_next_page_says_which_way_it_goes_and_its_first_row_takes_the_focus(clubs):
+    for n in range(30):
+        finished([f"P{n}", f"Q{n}"], day=1 + n % 20, club=clubs["public"])
+    client = Client()
+    newest = client.get(URL)
+    assert "Older matches" in newest.content.decode()
+    assert "Later matches" in client.get(URL, {"order": "oldest"}).content.decode()
+
+    more = client.get(URL, {"after": newest.context["page"].next_cursor},
+                      HTTP_HX_REQUEST="true").content.decode()
+
+    # htmx focuses [autofocus] in what it swaps in: the button that had it is gone
+    first_row = more.split('class="match-row"')[1].split("</li>")[0]
+    assert more.count(" autofocus") == 1 and " autofocus>" in first_row
+    assert " autofocus" not in newest.content.decode()
+
+
 def test_htmx_swaps_only_the_results_and_csv_follows_the_filters(clubs):
     finished(["Ann", "Bob"], day=1, club=clubs["public"])
     finished(["Cat", "Dan"], day=2, club=clubs["public"])
