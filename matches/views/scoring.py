@@ -508,6 +508,7 @@ def _act(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, form
     if grant is None:
         return _not_scorer(request, match)
     error = None
+    refused: set[str] = set()  # the seats a refusal names, by name
     made: Change | None = None  # the write this tap made, if it made one
     if not form.is_valid():
         error = "; ".join(str(e) for errors in form.errors.values() for e in errors)
@@ -519,6 +520,7 @@ def _act(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, form
             selected = None
         except rules.RulesError as exc:
             error = explain(exc)  # in the reader's language (matches/rules_messages.py)
+            refused = _named_seats(exc)
         else:
             if change.replayed:
                 messages.info(request, _("Already recorded: %(what)s.")
@@ -535,7 +537,17 @@ def _act(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, form
         messages.error(request, error)
         return redirect(_scorer_url(match, tile=selected or "", entry=entry or ""))
     return _render(request, match, grant, selected=selected, entry=entry, error=error,
-                   form=form, change=made)
+                   form=form, change=made, refused=refused)
+
+
+def _named_seats(error: rules.RulesError) -> set[str]:
+    """The seats a refusal is about (a count's "who", or "names" of several), so their
+    fields can say they are in error."""
+    who, names = error.params.get("who"), error.params.get("names")
+    found = {who} if isinstance(who, str) else set()
+    if isinstance(names, tuple):
+        found.update(name for name in names if isinstance(name, str))
+    return found
 
 
 def _news(change: Change, view: scorepad.ScorepadView, end: MatchEnd | None) -> list[str]:
@@ -554,16 +566,22 @@ def _news(change: Change, view: scorepad.ScorepadView, end: MatchEnd | None) -> 
         settled = view.rounds[-1]
         news.append(_("Round %(number)s settled") % {"number": settled.number} + ": "
                     + "; ".join(settled.steps))
+    if change.kind in (ChangeKind.PLAY, ChangeKind.CALL, ChangeKind.PASS) \
+            and view.phase == "settle" and view.round_number is not None:
+        # the last tile, or the last pass of a block: the round waits for its count
+        news.append(_("Round %(number)s is over — count the hands")
+                    % {"number": view.round_number})
     if end is not None and end.winner is not None:
         news.append(_("%(winner)s won") % {"winner": end.winner})
     return news
 
 
-def _count_seats(view: scorepad.ScorepadView,
-                 refused: WriteForm | None) -> list[dict[str, Any]]:
+def _count_seats(view: scorepad.ScorepadView, refused: WriteForm | None,
+                 named: set[str]) -> list[dict[str, Any]]:
     """Each seat of the count (settle) form with what its fields hold: after a refused
-    count, what the scorer entered, so that a typo costs one field, not the whole count;
-    otherwise nothing, but 0 for a seat that went out."""
+    count, what the scorer entered, so that a typo costs one field, not the whole count,
+    and whether the refusal named the seat (``named``); otherwise nothing, but 0 for a
+    seat that went out."""
     seats = []
     for seat in view.seats:
         if isinstance(refused, SettleForm):  # its bound fields hold what was sent
@@ -572,16 +590,19 @@ def _count_seats(view: scorepad.ScorepadView,
         else:
             went_out = seat.tiles == 0 or seat.position == view.went_out
             pips, hand = "0" if went_out else "", set()
-        seats.append({"seat": seat, "pips": pips, "hand": hand})
+        seats.append({"seat": seat, "pips": pips, "hand": hand,
+                      "invalid": seat.name in named})
     return seats
 
 
 def _render(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, *,
             selected: str | None = None, entry: str | None = None, error: str | None = None,
-            form: WriteForm | None = None, change: Change | None = None) -> HttpResponse:
+            form: WriteForm | None = None, change: Change | None = None,
+            refused: set[str] | None = None) -> HttpResponse:
     """The scorepad as it stands; after ``change``, the write a tap just made, the match
     as that write left it (the service's copy: nothing to read again), and its news,
-    which the bar says (and the page's announcer reads)."""
+    which the bar says (and the page's announcer reads). ``refused``: the seats a
+    refusal named, whose count fields say so."""
     if change is not None:
         match = change.match
     else:
@@ -594,7 +615,7 @@ def _render(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, *
                "placed": change is not None and change.kind in (ChangeKind.PLAY,
                                                                 ChangeKind.CALL),
                "entry": entry if entry in ("tiles", "pips") else "pips",
-               "count_seats": _count_seats(view, form if error else None),
+               "count_seats": _count_seats(view, form if error else None, refused or set()),
                "scorer_url": _scorer_url(match), "grant": grant,
                # finished or abandoned: what templates/matches/_match_end.html shows
                "end": end,

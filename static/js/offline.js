@@ -457,6 +457,9 @@
     if (load().entries.length) { return; }
     var copy = document.documentElement.cloneNode(true);
     copy.setAttribute("data-offline-copy", "");
+    // styles set through the CSSOM (the bar's height, its scroll padding on <html> itself)
+    // would be inline styles in a page read back from the copy, which the CSP refuses
+    copy.removeAttribute("style");
     copy.querySelectorAll("[style]").forEach(function (el) { el.removeAttribute("style"); });
     copy.querySelectorAll("#status, .offline-banner").forEach(function (el) {
       if (el.id === "status") { el.innerHTML = ""; } else { el.hidden = true; }

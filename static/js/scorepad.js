@@ -50,6 +50,11 @@
     if (pick && document.getElementById("place-form")) {
       event.preventDefault();
       selectTile(pick.dataset.tile);
+      // chosen by the keyboard (a click with no pointer: detail 0): the ends it may join
+      // are the next thing to do, so the focus goes to the first, in the bar
+      var end = event.detail === 0 &&
+        document.querySelector(".choice-set:not([hidden]) button.choice");
+      if (end) { end.focus(); }
       return;
     }
     var dot = event.target.closest(".board .open-end.target");
@@ -176,7 +181,22 @@
   function fitBar() {
     var bar = document.getElementById("thumb-bar");
     var pad = document.getElementById("scorepad");
-    if (bar && pad) { pad.style.setProperty("--bar-height", bar.offsetHeight + "px"); }
+    if (bar && pad) {
+      pad.style.setProperty("--bar-height", bar.offsetHeight + "px");
+      // what the focus moves to is scrolled clear of the bar, not under it
+      document.documentElement.style.scrollPaddingBottom = (bar.offsetHeight + 8) + "px";
+    }
+  }
+
+  // The page's own focus moves skip the scroll (it would jump on every tap): the control
+  // is brought into view only if it is off screen or under the bar.
+  function reveal(el) {
+    var bar = document.getElementById("thumb-bar");
+    if (!bar || bar.contains(el)) { return; }
+    var rect = el.getBoundingClientRect();
+    if (rect.top < 0 || rect.bottom > window.innerHeight - bar.offsetHeight) {
+      el.scrollIntoView({block: "nearest"});
+    }
   }
   window.addEventListener("resize", fitBar);
 
@@ -212,7 +232,11 @@
   // just did ([data-news]: a placement's award, a draw, a settlement, a win).
 
   var NEXT_CONTROLS = [".picker a.pick.selected", ".picker a.pick.playable",
-                       ".keypad:not([hidden]) .key", "#settle-form input:not([type=hidden])",
+                       ".keypad:not([hidden]) .key",
+                       // a count: the hand a refusal named, else the first field still empty
+                       "#settle-form [aria-describedby=scorepad-error] input",
+                       "#settle-form input[type=number]:not([value])",
+                       "#settle-form input:not([type=hidden])",
                        "#round-form input:checked", "#thumb-bar button"];
   var before = null;  // {focused, version} from the swap's start, until it settles
   document.addEventListener("htmx:beforeSwap", function () {
@@ -226,10 +250,15 @@
     var was = before;
     before = null;
     var focused = document.activeElement;
-    if (was.focused && (!focused || focused === document.body)) {
+    // a refused count: to the field it names, even from a button that is still there
+    var named = document.querySelector("#settle-form [aria-invalid=true]");
+    if (was.focused && named) {
+      named.focus({preventScroll: true});
+      reveal(named);
+    } else if (was.focused && (!focused || focused === document.body)) {
       for (var i = 0; i < NEXT_CONTROLS.length; i++) {
         var next = document.querySelector("#scorepad " + NEXT_CONTROLS[i]);
-        if (next) { next.focus({preventScroll: true}); break; }
+        if (next) { next.focus({preventScroll: true}); reveal(next); break; }
       }
     }
     var announcer = document.getElementById("announcer");

@@ -540,7 +540,7 @@ def test_a_placement_by_keyboard_keeps_the_focus_and_is_said_aloud(visit):
     page.keyboard.press("Enter")
     choice = page.get_by_role("button", name="5-5, side sum 10 → 10", exact=True)
     expect(choice).to_be_visible()
-    choice.focus()
+    expect(choice).to_be_focused()  # the ends it may join are next: no Tab past the tiles
     page.keyboard.press("Enter")
 
     expect(page.locator("#live")).to_have_attribute("data-version", str(version + 1))
@@ -548,6 +548,26 @@ def test_a_placement_by_keyboard_keeps_the_focus_and_is_said_aloud(visit):
     expect(page.locator("#scorepad .picker a.pick.playable").first).to_be_focused()
     expect(announcer).to_have_text("Taras: 0-5 on 5-5:5 — sum 10 → 10")
     assert page.evaluate("window.kept === document.getElementById('announcer')")
+
+
+def test_a_refused_count_takes_the_focus_to_the_field_it_names_clear_of_the_bar(visit):
+    v = visit("light")
+    match, grant = v.world.settling  # Olena went out; Taras holds one tile
+    page = v.open(match.get_scorer_url(), grants=[grant])
+    scorepad_ready(page)
+    taras = page.get_by_role("spinbutton", name=re.compile("^Taras"))
+    expect(page.locator("input[name=pips_0]")).to_have_value("0")  # she went out
+
+    taras.fill("13")
+    page.locator("#settle-button").press("Enter")
+
+    expect(page.locator("#scorepad-error")).to_contain_text("(Taras)")
+    taras = page.get_by_role("spinbutton", name=re.compile("^Taras"))
+    expect(taras).to_be_focused()
+    expect(taras).to_have_attribute("aria-invalid", "true")
+    field = taras.bounding_box()
+    bar = page.locator("#thumb-bar").bounding_box()
+    assert field is not None and bar is not None and field["y"] + field["height"] <= bar["y"]
 
 
 # -- every page in Ukrainian and Russian ------------------------------------------------

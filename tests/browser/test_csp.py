@@ -70,6 +70,7 @@ def test_a_finished_matchs_page_breaks_no_policy(page: Page, live_server):
     # static/js/share.js offers the button; static/js/replay.js steps with the keyboard
     expect(page.locator("#share-button")).to_be_visible()
     expect(page.locator("#replay")).to_have_attribute("data-step", "1")
+    page.locator('#replay a[data-nav="forward"]').focus()  # the keys work within the replay
     page.keyboard.press("ArrowRight")
     expect(page.locator("#replay")).to_have_attribute("data-step", "2")
     # the chart's former inline styles, now in app.css

@@ -692,9 +692,10 @@ def test_the_announcer_says_why_a_count_was_refused_then_the_settlement(live_ser
     """Not the placement before it again: the refusal's reason, then the settlement."""
     start_match(page, live_server, game="all-fives", players=["Ann", "Bo"], hand_size=1)
     announcer = page.locator("#announcer[role=status]")
-    place(page, "5-5", "")
-    expect(announcer).to_have_text("Ann: 5-5 to open — sum 10 → 10")
-    expect(page.locator("#match-end")).to_have_count(0)  # one tile each: Ann went out
+    place(page, "5-5", "")  # one tile each: Ann went out
+    expect(announcer).to_have_text("Ann: 5-5 to open — sum 10 → 10 "
+                                   "Round 1 is over — count the hands")
+    expect(page.locator("#match-end")).to_have_count(0)
     page.fill("input[name=pips_1]", "99")
     page.click("#settle-button")
     htmx_idle(page)

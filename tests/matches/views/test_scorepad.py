@@ -318,6 +318,15 @@ def test_the_bar_says_what_each_tap_did_a_placement_a_draw_a_settlement_a_win(cl
     refused = client.post(scorer_url(won, "play"), {**w(won), "tile": "5-6", "at": ""},
                           **HTMX).content.decode()
     assert news(refused) == []  # nothing was done: the refusal speaks instead
+    last = two_player_all_fives()
+    services.round_start(match=last, starter=0)
+    services.event_record(match=last, action=rules.Play(0, T("5-5")))
+    services.event_record(match=last, action=rules.Play(1, T("0-5"), A("5-5:5")))
+    join(client, last)
+    html = client.post(scorer_url(last, "play"), {**w(last, turn=True), "tile": "5-6",
+                                                  "at": "5-5:5"}, **HTMX).content.decode()
+    assert news(html) == ["Olena: 5-6 on 5-5:5 — sum 6 → 0",  # her last tile
+                          "Round 1 is over — count the hands"]
 
 
 def test_settling_by_tiles_shows_the_settlement_steps(client):
@@ -365,7 +374,9 @@ def test_settling_with_impossible_pips_is_refused(client):
     assert not match.rounds.get().settled
     # what was entered stays, to be corrected rather than typed again
     assert 'name="pips_0" min="0" inputmode="numeric" value="0" required' in html
-    assert 'name="pips_1" min="0" inputmode="numeric" value="13" required' in html
+    assert 'name="pips_1" min="0" inputmode="numeric" value="13" required aria-invalid="true" ' \
+        'aria-describedby="scorepad-error"' in html  # the refusal names Taras: his field
+    assert html.count("aria-invalid") == 1
 
 
 def test_a_refused_count_by_tiles_keeps_the_tiles_tapped(client):
