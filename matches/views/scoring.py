@@ -129,8 +129,12 @@ def match_detail(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
         return render(request, template, {
             "page": page, "end": selectors.match_end_summary(match),
             "scorer": _grant(request, match) is not None})
-    # A watcher's poll asks every few seconds; the match version says whether anything
-    # changed, so an unchanged table costs one query and answers 304 with no body.
+    # A watcher's poll asks every few seconds, naming the version it shows (?seen=):
+    # unchanged, it gets 204, which htmx leaves unswapped, so the page keeps the focus
+    # and the open details it had. (The browser's revalidation would turn a 304 into
+    # the cached page, swapped all the same.) Without ?seen=, the ETag answers 304.
+    if request.htmx and request.GET.get("seen") == str(match.version):
+        return HttpResponse(status=204)
     etag = f'"match-{match.version}"' if request.htmx else None
     if etag is not None and etag in request.headers.get("If-None-Match", ""):
         not_modified = HttpResponseNotModified()

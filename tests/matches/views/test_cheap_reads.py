@@ -40,6 +40,24 @@ def test_a_watchers_poll_answers_304_until_the_table_changes(client):
     assert changed.status_code == 200 and changed["ETag"] != etag
 
 
+def test_a_watchers_poll_naming_the_version_it_shows_gets_no_content_until_it_changes(
+        client):
+    match = two_player_all_fives()
+    services.round_start(match=match, starter=0)
+    page = client.get(match.get_absolute_url()).content.decode()
+    poll = re.search(r'hx-get="([^"]*\?seen=\d+)" hx-trigger="every 5s"', page)
+    assert poll is not None
+
+    # nothing to swap: htmx leaves the page, its focus and open details, as they are
+    unchanged = client.get(poll[1], **HTMX)
+    assert unchanged.status_code == 204 and unchanged.content == b""
+    services.event_record(match=match, action=rules.Play(0, T("5-5")))
+    changed = client.get(poll[1], **HTMX)
+    match.refresh_from_db()
+    assert changed.status_code == 200 and "5-5 to open" in changed.content.decode()
+    assert f"?seen={match.version}" in changed.content.decode()  # the next poll names it
+
+
 @pytest.mark.parametrize("name", ["home", "new", "history_list", "clubs"])
 def test_head_answers_like_get(client, name):
     assert client.head(reverse(f"matches:{name}")).status_code == 200
