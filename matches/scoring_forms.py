@@ -103,6 +103,20 @@ class NewMatchForm(forms.Form):
     def player_fields(self) -> list[forms.BoundField]:
         return [self[f"player_{seat}"] for seat in range(MAX_PLAYERS)]
 
+    @property
+    def focus_field(self) -> str:
+        """The field the page opens with the focus on: the first refused one (so a
+        screen reader starts at the reason), else the first player's name."""
+        refused = [name for name in self.fields if name in self.errors]
+        return refused[0] if refused else "player_0"
+
+    def full_clean(self) -> None:
+        super().full_clean()
+        # the fields the page renders by their widget take the focus through it
+        focus = self.focus_field
+        if focus != "player_0" and focus not in ("double_holder", "starter"):
+            self.fields[focus].widget.attrs["autofocus"] = True
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         names = [" ".join((data.get(f"player_{seat}") or "").split())

@@ -138,6 +138,8 @@ def test_new_match_keeps_fives_and_threes_options(client):
     ({"player_0": "A", "player_1": "B", "hand_size": "20"}, "hand_size",
      "At most 14 tiles each at this table: the set has 28."),
     ({"player_0": "A", "player_1": "B", "starter": "5"}, "starter", "one of the players"),
+    ({"game": "fives-and-threes", "player_0": "A", "player_1": "B"}, "double_holder",
+     "highest double"),
 ])
 def test_new_match_refuses_bad_input_and_keeps_what_was_typed(client, data, field, message):
     response = client.post(reverse("matches:new"), {
@@ -147,7 +149,14 @@ def test_new_match_refuses_bad_input_and_keeps_what_was_typed(client, data, fiel
     assert Match.objects.count() == 0
     form = response.context["form"]
     assert message in " ".join(form.errors[field])
-    assert f'value="{data["player_0"]}"' in response.content.decode()
+    html = response.content.decode()
+    assert f'value="{data["player_0"]}"' in html
+    # the refused field opens with the focus, marked and pointing at its reason
+    assert html.count("autofocus") == 1
+    control = re.search(rf'<(?:input|select)[^>]*name="{field}"[^>]*>', html)
+    assert control is not None and "autofocus" in control[0]
+    assert 'aria-invalid="true"' in control[0]
+    assert re.search(rf'aria-describedby="[^"]*\bid_{field}_error\b', control[0])
 
 
 def test_the_same_new_match_form_submitted_twice_makes_one_match(client):
