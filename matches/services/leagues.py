@@ -407,11 +407,12 @@ def _keep_score(fixture: Fixture, number: int, game: FixtureGame | None,
     home, away = score
     if home == away:
         raise ValidationError(_("Game %(n)s: a game has a winner; %(h)s–%(a)s is level.")
-                              % {"n": number, "h": home, "a": away})
+                              % {"n": number, "h": home, "a": away}, code="game",
+                              params={"n": number})
     game = game or FixtureGame(fixture=fixture, number=number)
     if game.match_id is not None:
         raise ValidationError(_("Game %(n)s is scored on the scorepad: its score comes "
-                              "from there.") % {"n": number})
+                              "from there.") % {"n": number}, code="game", params={"n": number})
     game.home_score, game.away_score = home, away
     game.full_clean(exclude=["fixture"], validate_constraints=False)
     game.save()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import datetime
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -32,6 +33,7 @@ from matches.models import (
     EntrantKind,
     Fixture,
     FixtureFormat,
+    FixtureGame,
     FixtureStatus,
     GameKind,
     Player,
@@ -438,8 +440,13 @@ def fixture_action(request: HttpRequest, slug: str, season: str, pk: int,
             raise ValidationError(_("Unknown action."))
     except ValidationError as error:
         fixture.refresh_from_db()
+        typed = ({name: str(value) for name, value in request.POST.items()
+                  if re.fullmatch(r"(home|away)_\d{1,2}", name)}
+                 if action in ("games", "resolve") else {})
+        game = (getattr(error, "params", None) or {}).get("n")
         return _fixture_page(request, fixture, the_season, error=" ".join(error.messages),
-                             dispute_form=dispute_form, status=400)
+                             dispute_form=dispute_form, status=400, typed=typed,
+                             refused_game=game if typed else None)
     messages.success(request, done)
     return redirect(fixture)
 
@@ -558,7 +565,10 @@ def _fixture(request: HttpRequest, slug: str, season: str,
 
 def _fixture_page(request: HttpRequest, fixture: Fixture, season: Season, *,
                   error: str | None = None, dispute_form: DisputeForm | None = None,
-                  status: int = 200) -> HttpResponse:
+                  status: int = 200, typed: dict[str, str] | None = None,
+                  refused_game: int | None = None) -> HttpResponse:
+    """The fixture night; after a refused write, the game scores as they were typed
+    (``typed``: nothing is lost) and the game the refusal is about marked."""
     me = selectors.membership(season.club, request.user)
     user_pk = request.user.pk if request.user.is_authenticated else None
     admin = me is not None and ROLE_RANK[me.role] >= ROLE_RANK[Role.ADMIN]
@@ -570,8 +580,8 @@ def _fixture_page(request: HttpRequest, fixture: Fixture, season: Season, *,
     rows = max(len(games), _games_a_night(season))
     return render(request, "matches/fixture.html", {
         "season": season, "fixture": fixture, "games": games,
-        "game_rows": [(n, games[n - 1] if n <= len(games) else None)
-                      for n in range(1, rows + 1)],
+        "game_rows": [_game_row(n, games[n - 1] if n <= len(games) else None, typed,
+                                refused_game) for n in range(1, rows + 1)],
         "changes": fixture.changes.select_related("user"), "admin": admin,
         "scores": {g.number: services.game_scores(g) for g in games},
         "home_squad": fixture.home.players.all(), "away_squad": fixture.away.players.all(),
@@ -585,6 +595,18 @@ def _fixture_page(request: HttpRequest, fixture: Fixture, season: Season, *,
         "error": error, "dispute_form": dispute_form or DisputeForm(),
         "redate_form": RedateForm(initial={"date": fixture.date}),
     }, status=status)
+
+
+def _game_row(n: int, game: FixtureGame | None, typed: dict[str, str] | None,
+              refused: int | None) -> dict[str, Any]:
+    """Game ``n``'s row of the scores form: what it shows in its two fields."""
+    def shown(side: str, kept: int | None) -> str:
+        if typed is not None and f"{side}_{n}" in typed:
+            return typed[f"{side}_{n}"][:12]
+        return "" if kept is None else str(kept)
+    return {"n": n, "game": game, "invalid": refused == n,
+            "home": shown("home", game.home_score if game else None),
+            "away": shown("away", game.away_score if game else None)}
 
 
 def _whole(value: object, *, digits: int) -> int | None:
@@ -629,7 +651,7 @@ def _scores(request: HttpRequest) -> list[tuple[int, int] | None]:
         home, away = (_whole(text, digits=5) for text in typed)
         if home is None or away is None:
             raise ValidationError(_("Game %(n)s: give both scores as whole numbers.")
-                                  % {"n": n})
+                                  % {"n": n}, code="game", params={"n": n})
         scores.append((home, away))
     while scores and scores[-1] is None:
         scores.pop()

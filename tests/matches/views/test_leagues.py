@@ -265,9 +265,18 @@ def test_bad_scores_get_a_message_and_change_nothing(season, people):
     for body, message in (({"home_1": "61", "away_1": "61"}, "level"),
                           ({"home_1": "61", "away_1": "x"}, "whole numbers"),
                           ({"home_1": "²", "away_1": "3"}, "whole numbers")):
-        response = oak.post(fixture_url(fixture, "games"), body)
-        assert response.status_code == 400 and message in response.content.decode()
+        response = oak.post(fixture_url(fixture, "games"), {**body, "home_2": "61",
+                                                             "away_2": "12"})
+        html = response.content.decode()
+        assert response.status_code == 400 and message in html
         assert fixture.games.count() == 0
+        # what was typed stays, and game 1's fields say they are the ones refused
+        home_1 = re.search(r'<input[^>]*name="home_1"[^>]*>', html)
+        assert home_1 is not None and f'value="{body["home_1"]}"' in home_1[0]
+        assert 'aria-invalid="true" aria-describedby="fixture-error"' in home_1[0]
+        home_2 = re.search(r'<input[^>]*name="home_2"[^>]*>', html)
+        assert home_2 is not None and 'value="61"' in home_2[0]
+        assert "aria-invalid" not in home_2[0]
     assert oak.post(fixture_url(fixture, "submit")).status_code == 400  # no scores yet
 
 
