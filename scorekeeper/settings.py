@@ -169,6 +169,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
         "connect_timeout", env_int("DATABASE_CONNECT_TIMEOUT", 5))
 
+# A form sent from a stale page: the site's own page, in the reader's language.
+CSRF_FAILURE_VIEW = "scorekeeper.views.csrf_failure"
 # The admin's address, e.g. "backstage/" to keep it off the usual scanners' path.
 ADMIN_PATH = os.environ.get("ADMIN_PATH", "").strip().strip("/") + "/"
 if ADMIN_PATH == "/":

@@ -1,11 +1,14 @@
-"""Views apart from the matches app: the health check and the web app manifest."""
+"""Views apart from the matches app: the health check, the web app manifest and the
+page for a form sent from a page too old to send it (CSRF)."""
 
 from __future__ import annotations
 
 import logging
 
+from django.contrib import messages
 from django.db import DatabaseError, connections
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.templatetags.static import static
 from django.utils.translation import get_language, gettext
 from django.views.decorators.cache import cache_control, never_cache
@@ -66,3 +69,19 @@ def web_manifest(request: HttpRequest) -> JsonResponse:
              "purpose": "any"},
         ],
     }, content_type="application/manifest+json")
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A form sent from a page whose security token no longer holds (signed in or out in
+    another tab, or a session that expired): nothing was done. The page says so in the
+    site's own words and language. A scorepad tap (htmx) gets the page loaded again, with
+    a fresh token and a message that the tap was not recorded: its "no answer" banner
+    would have waited for a connection that was never lost."""
+    if request.headers.get("HX-Request") == "true":
+        messages.warning(request, gettext(
+            "That was not recorded: the page had been open too long to send it, so it "
+            "has been loaded again. Tap again if it is still needed."))
+        response = HttpResponse(status=403)
+        response["HX-Refresh"] = "true"
+        return response
+    return render(request, "403_csrf.html", status=403)

@@ -97,6 +97,32 @@ def test_a_failing_view_shows_the_friendly_500_page(settings):
     assert b"RuntimeError" not in response.content
 
 
+@pytest.mark.django_db
+def test_a_form_from_a_stale_page_gets_the_sites_own_page_in_the_readers_language():
+    client = Client(enforce_csrf_checks=True, HTTP_ACCEPT_LANGUAGE="uk")
+
+    response = client.post("/new/", {"player_0": "Ann", "player_1": "Bo"})
+
+    html = response.content.decode()
+    assert response.status_code == 403 and '<html lang="uk"' in html
+    assert html.count("<h1") == 1 and "DEBUG" not in html and "viewport" in html
+
+
+@pytest.mark.django_db
+def test_a_scorepad_tap_from_a_stale_page_reloads_it_saying_the_tap_was_not_recorded():
+    from matches import services
+
+    match = services.match_create(game="all-fives", players=["Ann", "Bo"])
+    client = Client(enforce_csrf_checks=True)
+
+    response = client.post(match.get_scorer_url() + "play/", {"tile": "5-5"},
+                           HTTP_HX_REQUEST="true")
+
+    assert response.status_code == 403 and response["HX-Refresh"] == "true"
+    page = client.get("/").content.decode()  # where the message waits
+    assert "That was not recorded: the page had been open too long" in page
+
+
 # -- logging and error reports -----------------------------------------------------------
 
 
