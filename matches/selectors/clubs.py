@@ -57,8 +57,10 @@ def club_rated_games(club: Club) -> list[str]:
 
 
 def club_matches(club: Club) -> QuerySet[Match]:
-    """The club's league games and the matches its players sat at."""
+    """The club's matches (its own, as the history lists them: a league game, or a
+    rematch of one), its league games and the matches its players sat at."""
     ids = Match.objects.filter(
-        Q(fixture_game__fixture__division__season__club=club) | Q(seats__player__club=club)
+        Q(club=club) | Q(fixture_game__fixture__division__season__club=club)
+        | Q(seats__player__club=club)
     ).values("pk")
     return Match.objects.filter(pk__in=ids)

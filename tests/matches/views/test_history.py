@@ -148,6 +148,18 @@ def test_a_clubs_matches_download_as_jsonl_and_a_private_clubs_only_for_members(
                            kwargs={"slug": clubs["private"].slug})).status_code == 404
 
 
+def test_a_clubs_download_holds_every_match_its_history_lists(clubs):
+    # a match of the club whose seats name no club player: a rematch of a league game
+    own = finished(["Eve", "Fay"], day=3, club=clubs["public"])
+    listed = rows(Client(), club="oak")
+
+    response = Client().get(reverse("matches:club_matches_jsonl", kwargs={"slug": "oak"}))
+
+    lines = b"".join(response.streaming_content).decode().splitlines()  # type: ignore[attr-defined]
+    assert listed == [str(own.public_id)]
+    assert [json.loads(line)["players"] for line in lines] == [["Eve", "Fay"]]
+
+
 def test_a_private_clubs_matches_never_reach_outsiders(clubs, django_user_model,
                                                         django_assert_max_num_queries):
     hidden = finished(["Cat", "Dan"], day=2, club=clubs["private"])
