@@ -44,6 +44,7 @@ from matches.rules import fixtures as fixture_rules
 from matches.rules import league as league_rules
 from matches.services.clubs import free_slug, require_role
 from matches.services.scoring import MatchStarted, match_start
+from matches.spreadsheets import read_text_cell
 
 SEASON_LOCKED = _("The season is locked: its results can no longer change.")
 NOT_CAPTAIN = _("Only %(entrant)s's captain or a league admin can do that.")
@@ -625,7 +626,8 @@ def _csv_rows(text: str) -> tuple[list[tuple[int, dict[str, Any]]], tuple[str, .
     for row in reader:
         line = reader.line_num
         cell = {key: (value or "").strip() for key, value in row.items() if key is not None}
-        doc: dict[str, Any] = {"home": cell.get("home", ""), "away": cell.get("away", "")}
+        doc: dict[str, Any] = {"home": read_text_cell(cell.get("home", "")),
+                               "away": read_text_cell(cell.get("away", ""))}
         if cell.get("date"):
             doc["date"] = cell["date"]
         status = " ".join(cell.get("status", "").lower().split())

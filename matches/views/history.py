@@ -18,6 +18,7 @@ from django.views.decorators.vary import vary_on_headers
 from matches.models import GameKind, MatchStatus
 from matches.presenters import show_score
 from matches.selectors.history import HistoryFilters, history_page, history_queryset
+from matches.spreadsheets import text_cell
 from matches.templatetags.scorekeeper import winner_names
 from matches.views.scoring import GRANTS_KEY, OPENED_KEY, HtmxHttpRequest
 
@@ -89,10 +90,10 @@ def history_csv(request: HttpRequest) -> StreamingHttpResponse:
             winner = winner_names(match) if match.winner_side is not None else ""
             yield writer.writerow([
                 match.started_at.date().isoformat(), match.get_game_display(),
-                ", ".join(seat.name for seat in seats),
+                text_cell(", ".join(seat.name for seat in seats)),
                 " – ".join(show_score(Fraction(side.score).limit_denominator(2))
-                           for side in sides), winner,
-                match.status, match.club.name if match.club else "",
+                           for side in sides), text_cell(winner),
+                match.status, text_cell(match.club.name) if match.club else "",
                 request.build_absolute_uri(match.get_absolute_url())])
 
     response = StreamingHttpResponse(rows(), content_type="text/csv; charset=utf-8")

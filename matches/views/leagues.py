@@ -40,6 +40,7 @@ from matches.models import (
     Role,
     Season,
 )
+from matches.spreadsheets import text_cell
 from matches.views.scoring import hold_grant, phone_label
 
 MAX_GAMES = 40  # games a fixture night can have
@@ -479,7 +480,7 @@ def season_export(request: HttpRequest, slug: str, season: str, what: str) -> Ht
                          "games_against", "score_for", "score_against", "adjustment",
                          "points"])
         for row in selectors.division_table(division, the_season).rows:
-            writer.writerow([f"{row.rank}=" if row.shared else row.rank, row.entrant,
+            writer.writerow([f"{row.rank}=" if row.shared else row.rank, text_cell(row.entrant),
                              row.played, row.won, row.drawn, row.lost, row.games_for,
                              row.games_against, row.score_for, row.score_against,
                              row.adjustment, row.points])
@@ -490,7 +491,8 @@ def season_export(request: HttpRequest, slug: str, season: str, what: str) -> Ht
         scores = selectors.game_scores(division)
         for fixture in division.fixtures.all():
             writer.writerow([fixture.week, fixture.date.isoformat() if fixture.date else "",
-                             fixture.home.name, fixture.away.name, fixture.status,
+                             text_cell(fixture.home.name), text_cell(fixture.away.name),
+                             fixture.status,
                              "" if fixture.home_games is None else fixture.home_games,
                              "" if fixture.away_games is None else fixture.away_games,
                              fixture.walkover,

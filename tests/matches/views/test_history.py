@@ -128,6 +128,9 @@ def test_htmx_swaps_only_the_results_and_csv_follows_the_filters(clubs):
     assert table[0][:5] == ["date", "game", "players", "scores", "winner"]
     assert [row[2] for row in table[1:]] == ["Cat, Dan"]
     assert table[1][3] == "10 – 0" and table[1][4] == "Cat"
+    finished(["=HYPERLINK(\"x\")", "Eve"], day=3, club=clubs["public"])
+    row = list(csv.reader(io.StringIO(csv_text(Client(), {"player": "eve"}))))[1]
+    assert row[2] == "'=HYPERLINK(\"x\"), Eve" and row[4] == "'=HYPERLINK(\"x\")"
 
 
 def test_a_clubs_matches_download_as_jsonl_and_a_private_clubs_only_for_members(clubs):

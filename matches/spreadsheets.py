@@ -1,0 +1,25 @@
+"""Text cells of the CSV files the site writes and reads back.
+
+A spreadsheet runs a cell that starts with ``=``, ``+``, ``-`` or ``@`` as a formula, so a
+player or team named ``=HYPERLINK(...)`` would act when a club secretary opens an
+export (CSV injection). Such text is written with a leading apostrophe, which
+spreadsheets show as plain text and do not keep in the cell; the site's own imports read
+it back without it, so an export still imports as it was.
+"""
+
+from __future__ import annotations
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# text that starts with an apostrophe gets one more, so that reading one off is exact
+QUOTED = (*FORMULA_STARTS, "'")
+
+
+def text_cell(value: str) -> str:
+    """``value`` as a CSV cell no spreadsheet runs: ``'=1+1`` for ``=1+1``."""
+    return "'" + value if value.startswith(QUOTED) else value
+
+
+def read_text_cell(text: str) -> str:
+    """A cell :func:`text_cell` wrote, as the text it holds (a name typed in a
+    spreadsheet, like ``'t Hooft``, is read as it is)."""
+    return text[1:] if text.startswith("'") and text[1:].startswith(QUOTED) else text
