@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404
 from matches.models import LineOutcome, RecordImport, RecordImportLine
 
 STORED_SHOWN = 100  # stored matches linked on the progress page; the count says the rest
+OTHERS_SHOWN = 100  # refused and already-imported records listed with their reasons
 
 
 def record_import_for_user(*, public_id: UUID, user: User) -> RecordImport:
@@ -18,11 +19,12 @@ def record_import_for_user(*, public_id: UUID, user: User) -> RecordImport:
 
 
 def record_import_lines(*, record_import: RecordImport) -> list[RecordImportLine]:
-    """Every refused and already-imported record, and the first stored ones, in order.
+    """The first refused and already-imported records, and the first stored ones, in
+    order.
 
-    A list, not a queryset: two bounded reads merged (the stored ones are capped, so a
-    10,000-record import does not redraw 10,000 rows every poll)."""
-    lines = record_import.lines.select_related("match")
-    shown = [*lines.exclude(outcome=LineOutcome.STORED),
+    A list, not a queryset: two bounded reads merged (both capped, so a 10,000-record
+    import does not redraw 10,000 rows every poll; the counts say the rest)."""
+    lines = record_import.lines.select_related("match").order_by("number")
+    shown = [*lines.exclude(outcome=LineOutcome.STORED)[:OTHERS_SHOWN],
              *lines.filter(outcome=LineOutcome.STORED)[:STORED_SHOWN]]
     return sorted(shown, key=lambda line: line.number)

@@ -21,7 +21,7 @@ from django.views.decorators.vary import vary_on_headers
 from matches import selectors, services
 from matches.forms import RecordUploadForm
 from matches.selectors import match_record
-from matches.selectors.imports import STORED_SHOWN
+from matches.selectors.imports import OTHERS_SHOWN, STORED_SHOWN
 from matches.views.scoring import HtmxHttpRequest, match_for_watcher
 
 
@@ -63,5 +63,6 @@ def record_import_progress(request: HtmxHttpRequest, public_id: UUID) -> HttpRes
     return render(request, template, {
         "record_import": record_import,
         "lines": selectors.record_import_lines(record_import=record_import),
-        "stored_shown": STORED_SHOWN,
+        "stored_shown": STORED_SHOWN, "others_shown": OTHERS_SHOWN,
+        "others": record_import.refused + record_import.duplicates,
     })

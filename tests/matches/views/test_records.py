@@ -236,6 +236,25 @@ def test_a_jsonl_name_holding_a_line_separator_is_one_record(client, scorer):
     assert Match.objects.count() == 2
 
 
+def test_the_progress_page_lists_the_first_refusals_and_says_so(client, scorer,
+                                                                 monkeypatch):
+    from matches.selectors import imports as import_reads
+    from matches.views import records as record_views
+
+    monkeypatch.setattr(import_reads, "OTHERS_SHOWN", 2)
+    monkeypatch.setattr(record_views, "OTHERS_SHOWN", 2)
+    content = "\n".join(["{}"] * 5)
+
+    response = client.post(IMPORT_URL, {"files": [upload("junk.jsonl", content)]},
+                           follow=True)
+
+    assert [line.source for line in response.context["lines"]] == [
+        "junk.jsonl:1", "junk.jsonl:2"]
+    html = response.content.decode()
+    assert "0 stored, 5 refused" in html
+    assert "The first 2 records refused or already imported are listed" in html
+
+
 def test_an_upload_keeps_its_uploaders_language(client, scorer):
     client.post(IMPORT_URL, {"files": [upload("club.json", json.dumps(TURN_ORDER))]},
                 headers={"Accept-Language": "uk"})
