@@ -589,8 +589,11 @@ def _fixture_page(request: HttpRequest, fixture: Fixture, season: Season, *,
         "home_squad": fixture.home.players.all(), "away_squad": fixture.away.players.all(),
         "singles_and_pairs": (season.singles, season.pairs),
         "can_enter": (home_captain or admin) and editable and not season.locked,
-        "can_sign": away_captain and fixture.status == FixtureStatus.SUBMITTED
-        and not season.locked,
+        # as the sign-off's own rule has it: never the home side's captain
+        "can_sign": away_captain and not home_captain
+        and fixture.status == FixtureStatus.SUBMITTED and not season.locked,
+        "both_captains": home_captain and away_captain
+        and fixture.status == FixtureStatus.SUBMITTED,
         "can_resolve": admin and fixture.status in (FixtureStatus.SUBMITTED,
                                                     FixtureStatus.DISPUTED)
         and not season.locked,

@@ -195,6 +195,20 @@ def test_a_spreadsheets_game_scores_are_read_as_written_or_refused_saying_how(se
                  '"[[61, 40]]"\n')
 
 
+def test_a_captain_of_both_sides_is_offered_no_sign_off_and_told_who_resolves(season,
+                                                                             people):
+    fixture = meeting(season, "Royal Oak A", "Bowes Dragons")
+    Entrant.objects.filter(name="Bowes Dragons").update(captain=people["oak"])
+    oak = as_(people["oak"])
+    oak.post(fixture_url(fixture, "games"), {"home_1": "61", "away_1": "40"})
+    oak.post(fixture_url(fixture, "submit"))
+
+    page = oak.get(fixture_url(fixture)).content.decode()
+
+    assert 'id="confirm-fixture"' not in page and 'id="both-captains"' in page
+    assert oak.post(fixture_url(fixture, "confirm")).status_code == 403  # as the page says
+
+
 def test_the_sign_off_with_a_dispute_resolved_by_the_league(season, people):
     oak, bowes, admin = (as_(people[n]) for n in ("oak", "bowes", "admin"))
     fixture = meeting(season, "Royal Oak A", "Bowes Dragons")
