@@ -13,6 +13,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.defaultfilters import floatformat
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -27,6 +28,7 @@ from matches.models import (
     Match,
     Membership,
     Player,
+    Rating,
     Role,
     Season,
     Visibility,
@@ -213,8 +215,21 @@ def club_ratings(request: HttpRequest, slug: str, game: str) -> HttpResponse:
     if game not in GameKind.values:
         raise Http404("No such game.")
     return render(request, "matches/club_ratings.html", {
-        "club": club, "game": GameKind(game), "ratings": selectors.club_ratings(club, game),
+        "club": club, "game": GameKind(game),
+        "ratings": _ranked(list(selectors.club_ratings(club, game))),
         "provisional_below": PROVISIONAL_BELOW})
+
+
+def _ranked(ratings: list[Rating]) -> list[tuple[str, Rating]]:
+    """Each rating with its rank as the table shows it: players whose ratings read the
+    same (one decimal) share a rank, marked "=", as in a league table."""
+    shown = [floatformat(rating.ordinal, 1) for rating in ratings]
+    ranked = []
+    for place, (value, rating) in enumerate(zip(shown, ratings, strict=True)):
+        first = shown.index(value)
+        shared = shown.count(value) > 1
+        ranked.append((f"{first + 1}=" if shared else str(place + 1), rating))
+    return ranked
 
 
 def _club_page(request: HttpRequest, club: Club, *, invite_link: str | None = None,

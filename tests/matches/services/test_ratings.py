@@ -92,6 +92,17 @@ def test_the_rating_table_page(club):
     assert "Ratings" in Client().get(club.get_absolute_url()).content.decode()
 
 
+def test_partners_with_the_same_rating_share_their_rank(club):
+    league_match(club, ["Ann", "Bob", "Cat", "Dan"], winner=1, when=1)  # Bob and Dan won
+    page = Client().get(reverse("matches:club_ratings", kwargs={
+        "slug": club.slug, "game": "all-fives"})).content.decode()
+
+    ranks = {name: page.split(f'data-player="{name}"><td>')[1].split("<")[0]
+             for name in ("Ann", "Bob", "Cat", "Dan")}
+
+    assert ranks == {"Bob": "1=", "Dan": "1=", "Ann": "3=", "Cat": "3="}
+
+
 def test_deleting_a_match_rebuilds_the_ratings_without_it(club):
     first = league_match(club, ["Ann", "Bob"], winner=0, when=1)
     league_match(club, ["Ann", "Cat"], winner=0, when=2)
