@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 
 import pytest
 from django.test import Client
@@ -78,6 +79,12 @@ def test_filters_are_links_and_combine(clubs):
     for bad in ({"season": "²"}, {"since": "tomorrow"}, {"game": "chess"},
                 {"after": "garbage_x"}, {"after": "2026-13-01T00:00:00+00:00_1"}):
         assert client.get(URL, bad).status_code == 200
+    # ... and each says so beside its field, so a typo does not pass for "no filter"
+    for name, value in (("season", "²"), ("since", "2026-13-01"), ("player", "x" * 61)):
+        html = client.get(URL, {name: value}).content.decode()
+        assert f'id="id_{name}_error"' in html
+        control = re.search(rf'<(?:input|select)[^>]*name="{name}"[^>]*>', html)
+        assert control is not None and 'aria-invalid="true"' in control[0]
 
 
 def test_pages_are_cut_by_key_and_cover_every_match_once(clubs, django_assert_max_num_queries):
