@@ -45,6 +45,20 @@ def fits(page: Page, selector: str) -> None:
     assert outside == [], outside
 
 
+def one_row(page: Page) -> None:
+    """The longer words keep to one row where English does: the header (the site's name,
+    the account links, the preferences), the bar's Draw, Pass and Undo, and with a tile
+    chosen, the call field beside the ends it may join."""
+    assert (page.locator(".site-header").bounding_box() or {}).get("height", 99) <= 60
+    tops = page.evaluate("""() => [...document.querySelectorAll(
+        '#thumb-bar .bar-actions > *')].map(el => Math.round(el.getBoundingClientRect().top))""")
+    assert len(set(tops)) == 1, tops
+    page.click('a.pick.playable >> nth=0')
+    claim = page.locator("input.claim-input").bounding_box()
+    end = page.locator(".choice-set:not([hidden]) button.choice").first.bounding_box()
+    assert claim is not None and end is not None and abs(claim["y"] - end["y"]) < end["height"]
+
+
 def test_the_scorepad_in_ukrainian_fits_a_phone_and_switches_to_russian(live_server,
                                                                          uk_page: Page):
     page = uk_page
@@ -72,6 +86,7 @@ def test_the_scorepad_in_ukrainian_fits_a_phone_and_switches_to_russian(live_ser
     expect(page.locator(".round-line")).to_contain_text("Хід: Тарас")
     fits(page, "#thumb-bar")
     fits(page, "#scorepad")
+    one_row(page)
 
     # the header's switch: Russian, back on the same scorepad, remembered
     page.click("details.preferences summary")  # the header's "Language and theme"
@@ -85,6 +100,7 @@ def test_the_scorepad_in_ukrainian_fits_a_phone_and_switches_to_russian(live_ser
     assert cookies["django_language"] == "ru"
     fits(page, ".site-header")
     fits(page, "#thumb-bar")
+    one_row(page)
     page.reload()
     expect(page.locator("html")).to_have_attribute("lang", "ru")
 
