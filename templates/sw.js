@@ -65,8 +65,26 @@ self.addEventListener("fetch", function (event) {
     event.respondWith(scorerPage(event, request, url.origin + url.pathname));
     return;
   }
-  event.respondWith(fetch(request).catch(offlinePage));
+  event.respondWith(fetch(request).then(function (response) {
+    followLanguage(event, response);
+    return response;
+  }).catch(offlinePage));
 });
+
+// The offline page was kept in the language of the install; a page that comes in
+// another (the reader switched) brings the offline page again, in that language.
+function followLanguage(event, response) {
+  var language = response.headers.get("Content-Language");
+  if (!language || !response.ok) { return; }
+  event.waitUntil(caches.open(CACHE).then(function (cache) {
+    return cache.match(OFFLINE_URL, {ignoreVary: true}).then(function (kept) {
+      if (kept && kept.headers.get("Content-Language") === language) { return undefined; }
+      return fetch(OFFLINE_URL).then(function (fresh) {
+        return fresh.ok ? cache.put(OFFLINE_URL, fresh) : undefined;
+      });
+    });
+  }).catch(function () { /* offline again: the kept page stays */ }));
+}
 
 // The page sends its own state after each recorded tap ({type: "keep", url, html}); it
 // replaces the kept copy of that scorer's page unless the kept one shows a later version.
@@ -106,6 +124,7 @@ function networkFirst(event, request) {
 
 function scorerPage(event, request, key) {
   return fetch(request).then(function (response) {
+    followLanguage(event, response);
     if (response.ok && response.type === "basic" && !response.redirected) {
       var copy = response.clone();
       event.waitUntil(caches.open(CACHE).then(function (cache) { return cache.put(key, copy); }));

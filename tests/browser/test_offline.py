@@ -119,6 +119,23 @@ def test_the_worker_keeps_the_scorepad_and_it_reloads_without_a_connection(live_
     expect(page.locator("h1")).to_have_text("No connection")
 
 
+def test_the_offline_page_follows_the_language_the_reader_switched_to(live_server, page):
+    start_match(page, live_server, game="all-fives", players=["Ann", "Bo"])
+    kept(page, seq(page))  # the worker is in charge, its offline page in English
+    page.click("details.preferences summary")
+    page.select_option("#language-select", "uk")
+    page.click("#language-button")
+    expect(page.locator("html")).to_have_attribute("lang", "uk")
+    page.goto(live_server.url + "/")  # a page in Ukrainian: the worker takes the new one
+    page.wait_for_function("""() => caches.match('/offline/', {ignoreVary: true})
+        .then(r => r && r.headers.get('Content-Language') === 'uk')""")
+
+    page.context.set_offline(True)
+    page.goto(live_server.url + "/history/")
+
+    expect(page.locator("html")).to_have_attribute("lang", "uk")
+
+
 def test_entries_made_offline_wait_and_are_applied_once_each_in_order(live_server, page):
     version = opened_and_kept(page, live_server)
     before = changes()
