@@ -124,8 +124,23 @@
     if (state.entries.some(function (e) { return e.key === entry.key; })) { return; }
     state.entries.push(entry);
     save(state);
+    var pad = document.getElementById("scorepad");
+    var hadFocus = !!(pad && pad.contains(document.activeElement));
     adjust(entry);
     render();
+    // the end just pressed is gone with its tile: the focus goes on to the next tile,
+    // and the page's announcer says the entry waits (a live region that appears with its
+    // text, like #queue-count, is not read by every screen reader)
+    var focused = document.activeElement;
+    if (hadFocus && (!focused || focused === document.body)) {
+      var next = document.querySelector("#scorepad .picker a.pick.playable, #thumb-bar button");
+      if (next) { next.focus({preventScroll: true}); }
+    }
+    var announcer = document.getElementById("announcer");
+    if (announcer) {
+      announcer.textContent = "";
+      setTimeout(function () { announcer.textContent = waitingText(load().entries.length); }, 100);
+    }
   }
 
   // -- the page goes on as if the entry were recorded ----------------------------------------

@@ -119,6 +119,20 @@ def test_the_worker_keeps_the_scorepad_and_it_reloads_without_a_connection(live_
     expect(page.locator("h1")).to_have_text("No connection")
 
 
+def test_a_placement_by_keyboard_without_a_connection_keeps_the_focus_and_is_said(
+        live_server, page):
+    opened_and_kept(page, live_server)
+    page.context.set_offline(True)
+
+    page.locator('a.pick[data-tile="0-5"]').focus()
+    page.keyboard.press("Enter")  # the tile: the focus goes to its first end
+    page.keyboard.press("Enter")  # the end: kept on the phone, sent later
+
+    expect(page.locator('.pick.queued[data-tile="0-5"]')).to_have_count(1)
+    expect(page.locator("#scorepad .picker a.pick.playable").first).to_be_focused()
+    expect(page.locator("#announcer")).to_have_text(waiting(page).inner_text())
+
+
 def test_the_offline_page_follows_the_language_the_reader_switched_to(live_server, page):
     start_match(page, live_server, game="all-fives", players=["Ann", "Bo"])
     kept(page, seq(page))  # the worker is in charge, its offline page in English
