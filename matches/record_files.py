@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from matches import rules, rules_messages
 
-NOT_UTF8 = _("the file is not UTF-8 text: {error}")
+NOT_UTF8 = _("the file is not UTF-8 text (byte {position} cannot be read): save it as UTF-8")
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +48,7 @@ def record_sources(name: str, data: bytes | str) -> Iterator[RecordSource]:
         try:
             text = decode(data)
         except UnicodeDecodeError as error:
-            yield RecordSource(name, None, None, NOT_UTF8.format(error=error))
+            yield RecordSource(name, None, None, NOT_UTF8.format(position=error.start))
             return
     else:
         text = data.removeprefix("\ufeff")
@@ -79,7 +79,7 @@ def stream_record_sources(name: str, lines: Iterable[bytes]) -> Iterator[RecordS
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as error:
-            yield RecordSource(name, number, None, NOT_UTF8.format(error=error))
+            yield RecordSource(name, number, None, NOT_UTF8.format(position=error.start))
             continue
         if not text.strip():
             continue

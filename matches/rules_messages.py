@@ -141,7 +141,10 @@ TEMPLATES: Final[dict[str, StrOrPromise]] = {
         '%(total)s would take %(side)s from %(score)s past the target %(target)s'),
     "record_digits": _('not a match record: a number in it has thousands of digits'),
     "record_nul": _('a text in the record holds a NUL character (\\u0000), which cannot be stored'),
-    "invalid_json": _('not valid JSON: %(error)s'),
+    "invalid_json": _('not valid JSON at line %(line)s, column %(column)s (character '
+                      '%(char)s): %(message)s'),
+    "not_utf8": _('not UTF-8 text: byte %(byte)s at %(position)s cannot be read '
+                  '(%(reason)s); save the file as UTF-8'),
     "record_not_object": _('a match record is a JSON object'),
     "record_format": _('format must be %(expected)s, not %(value)s'),
     "record_players": _('players must be a list of names'),
@@ -335,7 +338,29 @@ def _shown(key: str, value: Param) -> str | int:
         return str(_set_names().get(value, value))
     if key == "end":
         return str(_round_ends().get(value, value))
+    if key == "message":  # the JSON parser's English, where the reader's language has it
+        return str(_json_errors().get(value, value))
     return value
+
+
+def _json_errors() -> dict[str, str]:
+    """What Python's JSON parser says (``JSONDecodeError.msg``), in the reader's words."""
+    return {
+        "Expecting value": gettext("a value was expected"),
+        "Expecting property name enclosed in double quotes": gettext(
+            "a name in double quotes was expected"),
+        "Expecting ',' delimiter": gettext("a comma was expected"),
+        "Expecting ':' delimiter": gettext("a colon was expected"),
+        "Extra data": gettext("more follows the end of the record"),
+        "Unterminated string starting at": gettext("a text is not closed"),
+        "Invalid control character at": gettext("a text holds a control character"),
+        "Invalid \\escape": gettext("a text holds an unknown escape (\\)"),
+        "Invalid \\uXXXX escape": gettext("a text holds a broken \\u escape"),
+        "Illegal trailing comma before end of object": gettext(
+            "a comma before the end of an object"),
+        "Illegal trailing comma before end of array": gettext(
+            "a comma before the end of a list"),
+    }
 
 
 def render(code: str, params: Mapping[str, Param]) -> str | None:

@@ -147,7 +147,10 @@ MESSAGES: Final[dict[str, str]] = {
     "record_digits": "not a match record: a number in it has thousands of digits",
     "record_nul": "a text in the record holds a NUL character (\\u0000), which cannot be "
                   "stored",
-    "invalid_json": "not valid JSON: {error}",
+    # as Python's reader says it (JSONDecodeError, UnicodeDecodeError), word for word
+    "invalid_json": "not valid JSON: {message}: line {line} column {column} (char {char})",
+    "not_utf8": "not valid JSON: 'utf-8' codec can't decode byte {byte} in position "
+                "{position}: {reason}",
     "record_not_object": "a match record is a JSON object",
     "record_format": "format must be {expected}, not {value}",
     "record_players": "players must be a list of names",
@@ -377,6 +380,6 @@ class LeagueInvalid(RecordError):
         return cls(render(code, params), where, code=code, params=params)
 
     @classmethod
-    def wrap(cls, error: RulesError, where: str) -> LeagueInvalid:
+    def wrap(cls, error: RulesError, where: str | None) -> LeagueInvalid:
         """Another rules error (an option, a game) refused at ``where``, its code kept."""
         return cls(str(error), where, code=error.code, params=error.params)

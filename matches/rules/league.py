@@ -218,7 +218,8 @@ def loads(text: str | bytes) -> dict[str, Any]:
             raise LeagueInvalid.of("league_digits") from None
         if error.code == "record_nul":
             raise LeagueInvalid.of("league_nul") from None
-        raise LeagueInvalid.of("invalid_json", error=str(error.params["error"])) from None
+        # not JSON, or not UTF-8: said as the record reader says it
+        raise LeagueInvalid.wrap(error, None) from None
     if not isinstance(document, dict):
         raise LeagueInvalid.of("league_not_object")
     return document

@@ -93,8 +93,14 @@ def _parse(text: str | bytes) -> Any:
         return json.loads(text)
     except RecursionError:
         raise RecordInvalid.at("record_too_deep", depth=MAX_DEPTH) from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise RecordInvalid.at("invalid_json", error=str(error)) from None
+    except json.JSONDecodeError as error:
+        # the English is the parser's whole message, as the reference reader gives it;
+        # its parts (what, where) let the reader's language say it too
+        raise RecordInvalid.at("invalid_json", message=error.msg, line=error.lineno,
+                               column=error.colno, char=error.pos) from None
+    except UnicodeDecodeError as error:
+        raise RecordInvalid.at("not_utf8", byte=f"0x{error.object[error.start]:02x}",
+                               position=error.start, reason=error.reason) from None
     except ValueError:  # int() refuses over 4,300 digits (sys.get_int_max_str_digits)
         raise RecordInvalid.at("record_digits") from None
 

@@ -49,7 +49,8 @@ def one_row(page: Page) -> None:
     """The longer words keep to one row where English does: the header (the site's name,
     the account links, the preferences), the bar's Draw, Pass and Undo, and with a tile
     chosen, the call field beside the ends it may join."""
-    assert (page.locator(".site-header").bounding_box() or {}).get("height", 99) <= 60
+    header = page.locator(".site-header").bounding_box()
+    assert header is not None and header["height"] <= 60
     tops = page.evaluate("""() => [...document.querySelectorAll(
         '#thumb-bar .bar-actions > *')].map(el => Math.round(el.getBoundingClientRect().top))""")
     assert len(set(tops)) == 1, tops

@@ -298,3 +298,15 @@ def test_the_scorepad_refuses_a_tap_in_the_readers_language(client):
     found = re.search(r'id="scorepad-error">([^<]+)<', html)
     assert found is not None
     assert found.group(1) == "Taras не може пропустити хід, поки в запасі 24 плитки"
+
+
+def test_a_file_that_is_not_json_is_said_in_the_readers_words_with_where():
+    with pytest.raises(rules.RecordInvalid) as caught:
+        rules.loads('{"format": "domino-match/1",')
+    # the engine's English is the parser's, word for word (the reference reader's)
+    assert str(caught.value) == ("not valid JSON: Expecting property name enclosed in double "
+                                 "quotes: line 1 column 29 (char 28)")
+    assert explain(caught.value) == ("not valid JSON at line 1, column 29 (character 28): a "
+                                     "name in double quotes was expected")
+    with translation.override("uk"):
+        assert "рядок 1" in explain(caught.value) and "Expecting" not in explain(caught.value)

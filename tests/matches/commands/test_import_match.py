@@ -15,6 +15,7 @@ from django.core.management import CommandError, call_command
 from matches import rules
 from matches.models import Match
 from matches.rules.simulate import simulated_record
+from matches.rules_messages import explain
 from tests.samples import REPO_ROOT
 
 VALID = simulated_record(rules.ALL_FIVES, 2, seed=7)
@@ -56,10 +57,11 @@ def run(*args: str) -> tuple[str, CommandError | None]:
 
 
 def malformed_error() -> str:
+    """As the import says it: in the reader's words (matches.rules_messages)."""
     try:
         rules.loads('{"format": "domino-match/1",')
     except rules.RecordInvalid as error:
-        return str(error)
+        return explain(error)
     raise AssertionError("loads accepted malformed JSON")
 
 
@@ -129,7 +131,8 @@ def test_a_file_that_is_not_utf8_is_refused(tmp_path):
 
     out, error = run("--dry-run", str(path))
 
-    assert out.startswith(f"{path}: refused: the file is not UTF-8 text: ")
+    assert out.startswith(f"{path}: refused: the file is not UTF-8 text (byte 65 cannot be "
+                          "read): save it as UTF-8")
     assert error is not None
 
 

@@ -391,7 +391,8 @@ def test_record_import_stores_a_record_or_says_why_it_was_refused(django_user_mo
 
     stored = Match.objects.get()
     assert outcomes[0] == (stored, None) and stored.created_by == user
-    assert outcomes[1][0] is None and str(outcomes[1][1]).startswith("not valid JSON: ")
+    assert outcomes[1][0] is None
+    assert str(outcomes[1][1]).startswith("not valid JSON at line 1, column ")
     assert outcomes[2] == (None, "round 1, event 2: seat 1 is to play, not seat 0")
     assert outcomes[3] == (None, "Ensure this value has at most 60 characters (it has 200).")
 

@@ -277,7 +277,7 @@ def test_uploading_malformed_json_lists_the_parse_error(client, scorer):
 
     [line] = response.context["lines"]
     assert line.source == "bad.json"
-    assert line.message.startswith("not valid JSON: ")
+    assert line.message.startswith("not valid JSON at line ")
     assert Match.objects.count() == 0
 
 
