@@ -225,6 +225,7 @@ def test_the_sign_off_with_a_dispute_resolved_by_the_league(season, people):
 
     empty = bowes.post(fixture_url(fixture, "dispute"), {"message": " "})
     assert empty.status_code == 400 and "Say what is wrong" in empty.content.decode()
+    assert empty.content.decode().count('role="alert"') == 1  # said once, not twice
     bowes.post(fixture_url(fixture, "dispute"), {"message": "game 2 was 61-58 to us"})
     fixture.refresh_from_db()
     assert fixture.status == FixtureStatus.DISPUTED
@@ -634,6 +635,8 @@ def test_the_season_admin_forms_stay_on_their_division_and_keep_what_was_refused
         "reason": ""})
     assert adjust.status_code == 400 and 'id="adjust-error"' in adjust.content.decode()
     assert 'value="2"' in adjust.content.decode()
+    # the form's fields point at the reason beside it
+    assert adjust.content.decode().count('aria-describedby="adjust-error"') == 2
     zero = admin.post(reverse("matches:season_adjust", kwargs={
         "slug": club.slug, "season": season.slug}), {
         "division": second.pk, "entrant": second.entrants.get().pk, "points": "0",

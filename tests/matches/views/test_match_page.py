@@ -79,6 +79,8 @@ def test_a_finished_match_gets_its_page_with_one_heading(client):
     assert "<h1>All Fives: Olena 20 – 10 Taras</h1>" in html
     assert 'hx-trigger="every 5s"' not in html  # nothing left to refresh
     assert f'href="/matches/{match.public_id}/record.json"' in html
+    # each round's replay link says which round it replays
+    assert 'href="?round=1&amp;step=1#replay" aria-label="Replay round 1">replay</a>' in html
 
 
 def test_the_page_is_remembered_as_opened(client):
