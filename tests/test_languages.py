@@ -532,6 +532,6 @@ def test_an_abandon_a_resume_a_restore_and_a_fixtures_log_are_read_in_the_reader
 
     assert "матч у стані версії 2" in history
     assert "зупинено на 10 – 0, без переможця" in history
-    assert "продовжено: матч у тому стані, в якому його покинули" in history
+    assert "продовжено: матч у тому стані, в якому його перервали" in history
     assert "without a winner" not in history and "as it stood" not in history
     assert "<strong>перенесено</strong> — olena" in log and "postponed" not in log
