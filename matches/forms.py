@@ -23,6 +23,7 @@ def whole_number(text: object, *, digits: int) -> int | None:
 RECORD_EXTENSIONS = ["json", "jsonl"]
 RECORD_FILE_MAX_BYTES = 10 * 1024 * 1024
 RECORD_FILE_TOO_BIG = _("%(name)s is larger than %(limit)s MB.")
+FILE_REFUSED = _("%(name)s: %(why)s")
 
 
 class MultipleFileInput(forms.ClearableFileInput):
@@ -38,11 +39,24 @@ class MultipleFileField(forms.FileField):
 
     def clean(self, data: Any, initial: Any = None) -> list[UploadedFile]:
         single_clean = super().clean
-        if isinstance(data, list | tuple):
-            if not data and self.required:
-                raise ValidationError(self.error_messages["required"], code="required")
-            return [single_clean(item, initial) for item in data]
-        return [single_clean(data, initial)]
+        items = list(data) if isinstance(data, list | tuple) else [data]
+        if not items and self.required:
+            raise ValidationError(self.error_messages["required"], code="required")
+        cleaned: list[UploadedFile] = []
+        refused: list[ValidationError] = []
+        for item in items:
+            try:
+                cleaned.append(single_clean(item, initial))
+            except ValidationError as error:
+                # several files: each refusal names its file ("empty", "not allowed")
+                name = getattr(item, "name", None)
+                refused.extend(ValidationError(FILE_REFUSED, code="file",
+                                               params={"name": name, "why": why})
+                               if name else ValidationError(why)
+                               for why in error.messages)
+        if refused:
+            raise ValidationError(refused)
+        return cleaned
 
 
 def _size_limit(upload: UploadedFile) -> None:

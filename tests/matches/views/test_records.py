@@ -367,13 +367,17 @@ def test_import_progress_requires_login(client):
     assert response["Location"].startswith(reverse("login"))
 
 
-def test_uploading_another_kind_of_file_is_a_form_error(client, scorer):
-    response = client.post(IMPORT_URL, {"files": [upload("notes.txt", json.dumps(VALID))]})
+def test_uploading_another_kind_of_file_is_a_form_error_naming_the_file(client, scorer):
+    response = client.post(IMPORT_URL, {"files": [
+        upload("club.json", json.dumps(VALID)), upload("notes.txt", json.dumps(VALID)),
+        upload("empty.jsonl", "")]})
 
     assert response.status_code == 200
-    assert "files" in response.context["form"].errors
-    assert "File extension “txt” is not allowed." in \
+    assert [error.split(":")[0] for error in response.context["form"].errors["files"]] == [
+        "notes.txt", "empty.jsonl"]  # which of the files, and why
+    assert "notes.txt: File extension “txt” is not allowed." in \
         response.context["form"].errors["files"][0]
+    assert "empty" in response.context["form"].errors["files"][1]
     assert Match.objects.count() == 0
 
 
