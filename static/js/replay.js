@@ -10,7 +10,11 @@
     var KEYS = {ArrowLeft: "back", ArrowRight: "forward", Home: "first", End: "last"};
     function go(key) {
       var link = document.querySelector('#replay a[data-nav="' + key + '"]');
-      if (link && link.getAttribute("aria-disabled") !== "true") { link.click(); }  // sets `used`
+      if (!link || link.getAttribute("aria-disabled") === "true") { return; }
+      // a key pressed just after a swap may come before htmx wires the new links (it does
+      // on settling): wired now, the link swaps #replay instead of loading a new page
+      if (window.htmx) { htmx.process(link); }
+      link.click();  // sets `used`
     }
     // Only while the focus is in the replay: elsewhere the keys keep their own work
     // (scrolling a wide table or the page, moving in a field).

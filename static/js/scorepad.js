@@ -183,10 +183,19 @@
     var pad = document.getElementById("scorepad");
     if (bar && pad) {
       pad.style.setProperty("--bar-height", bar.offsetHeight + "px");
-      // what the focus moves to is scrolled clear of the bar, not under it
-      document.documentElement.style.scrollPaddingBottom = (bar.offsetHeight + 8) + "px";
+      // moving by keyboard, what the focus moves to is scrolled clear of the bar, not
+      // under it; by touch nothing is scrolled for the page's sake
+      document.documentElement.style.scrollPaddingBottom =
+        byKeyboard ? (bar.offsetHeight + 8) + "px" : "";
     }
   }
+  var byKeyboard = false;
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Tab" && !byKeyboard) { byKeyboard = true; fitBar(); }
+  });
+  document.addEventListener("pointerdown", function () {
+    if (byKeyboard) { byKeyboard = false; fitBar(); }
+  });
 
   // The page's own focus moves skip the scroll (it would jump on every tap): the control
   // is brought into view only if it is off screen or under the bar.
@@ -194,8 +203,11 @@
     var bar = document.getElementById("thumb-bar");
     if (!bar || bar.contains(el)) { return; }
     var rect = el.getBoundingClientRect();
-    if (rect.top < 0 || rect.bottom > window.innerHeight - bar.offsetHeight) {
-      el.scrollIntoView({block: "nearest"});
+    var above = window.innerHeight - bar.offsetHeight - 8;  // the bottom the bar leaves
+    if (rect.bottom > above) {
+      window.scrollBy(0, rect.bottom - above);
+    } else if (rect.top < 0) {
+      window.scrollBy(0, rect.top - 8);
     }
   }
   window.addEventListener("resize", fitBar);
@@ -242,7 +254,10 @@
   document.addEventListener("htmx:beforeSwap", function () {
     var pad = document.getElementById("scorepad");
     var live = document.getElementById("live");
-    before = {focused: !!(pad && pad.contains(document.activeElement)),
+    var active = document.activeElement;
+    before = {focused: !!(pad && pad.contains(active)),
+              // a keyboard's focus (a tap's does not show): only it is brought into view
+              keyboard: !!(active && active.matches && active.matches(":focus-visible")),
               version: live ? parseInt(live.dataset.version, 10) : null};
   });
   document.addEventListener("htmx:afterSettle", function () {
@@ -254,11 +269,15 @@
     var named = document.querySelector("#settle-form [aria-invalid=true]");
     if (was.focused && named) {
       named.focus({preventScroll: true});
-      reveal(named);
+      if (was.keyboard) { reveal(named); }
     } else if (was.focused && (!focused || focused === document.body)) {
       for (var i = 0; i < NEXT_CONTROLS.length; i++) {
         var next = document.querySelector("#scorepad " + NEXT_CONTROLS[i]);
-        if (next) { next.focus({preventScroll: true}); reveal(next); break; }
+        if (next) {
+          next.focus({preventScroll: true});
+          if (was.keyboard) { reveal(next); }  // a tap leaves the board where it is
+          break;
+        }
       }
     }
     var announcer = document.getElementById("announcer");
