@@ -382,18 +382,28 @@
     }
   }
 
+  var RELOADED = "scorekeeper-reloaded-for-token";
+  function reloadedLately() {
+    var at = parseInt(sessionStorage.getItem(RELOADED) || "0", 10);
+    return Date.now() - at < 60000;
+  }
+
   function answerOf(response) {
     return response.text().then(function (html) {
-      return {status: response.status, doc: new DOMParser().parseFromString(html, "text/html")};
+      return {status: response.status, doc: new DOMParser().parseFromString(html, "text/html"),
+              reload: response.headers.get("HX-Refresh") === "true"};
     });
   }
 
   function post(entry) {
+    // the page's token now, not the one the form held when tapped (it may have changed)
+    var fields = new URLSearchParams(entry.fields);
+    if (fields.has("csrfmiddlewaretoken")) { fields.set("csrfmiddlewaretoken", csrfToken()); }
     return fetch(entry.path, {
       method: "POST", credentials: "same-origin",
       headers: {"HX-Request": "true", "X-CSRFToken": csrfToken(),
                 "Content-Type": "application/x-www-form-urlencoded"},
-      body: new URLSearchParams(entry.fields)}).then(answerOf);
+      body: fields}).then(answerOf);
   }
 
   // was the change with this key recorded? The server says so (views: _announce_sync)
@@ -411,6 +421,14 @@
   function send(entry) {
     return post(entry).then(function (answer) {
       if (UNREACHABLE.indexOf(answer.status) >= 0) { throw new Error("unreachable"); }
+      if (answer.reload && !reloadedLately()) {
+        // the page's token no longer holds (signed in or out elsewhere): nothing was
+        // recorded; the page comes again with a fresh one and sends the entries then
+        // (once a minute at most: a refusal that a fresh page does not cure is said)
+        sessionStorage.setItem(RELOADED, String(Date.now()));
+        window.location.reload();
+        return new Promise(function () {});
+      }
       var error = answer.doc.querySelector("#scorepad-error");
       if (error) { return {why: wordsOf(error)}; }
       if (answer.status !== 200 || !answer.doc.getElementById("live")) {

@@ -133,6 +133,26 @@ def test_a_placement_by_keyboard_without_a_connection_keeps_the_focus_and_is_sai
     expect(page.locator("#announcer")).to_have_text(waiting(page).inner_text())
 
 
+def test_entries_waiting_when_the_pages_token_changed_are_sent_after_a_reload(live_server,
+                                                                            page):
+    from django.conf import settings
+
+    version = opened_and_kept(page, live_server)
+    page.context.set_offline(True)
+    play_offline(page, "0-5", "5-5:5")
+    # as signing in or out in another tab does: this browser's security token changes,
+    # and the one the page holds no longer matches it
+    page.context.add_cookies([{"name": settings.CSRF_COOKIE_NAME, "value": "b" * 32,
+                               "url": live_server.url}])
+
+    page.context.set_offline(False)
+
+    # refused for the token, the page came again and sent the entry with a fresh one
+    expect(page.locator('g.board-tile[data-tile="0-5"]')).to_have_count(1)
+    wait_seq(page, version + 1)
+    expect(waiting(page)).to_have_count(0)
+
+
 def test_the_offline_page_follows_the_language_the_reader_switched_to(live_server, page):
     start_match(page, live_server, game="all-fives", players=["Ann", "Bo"])
     kept(page, seq(page))  # the worker is in charge, its offline page in English
