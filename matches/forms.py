@@ -22,7 +22,7 @@ def whole_number(text: object, *, digits: int) -> int | None:
 
 RECORD_EXTENSIONS = ["json", "jsonl"]
 RECORD_FILE_MAX_BYTES = 10 * 1024 * 1024
-RECORD_FILE_TOO_BIG = _("%(name)s is larger than %(limit)s MB.")
+RECORD_FILE_TOO_BIG = _("larger than %(limit)s MB.")  # after the file's name
 FILE_REFUSED = _("%(name)s: %(why)s")
 
 
@@ -62,8 +62,7 @@ class MultipleFileField(forms.FileField):
 def _size_limit(upload: UploadedFile) -> None:
     if upload.size is not None and upload.size > RECORD_FILE_MAX_BYTES:
         raise ValidationError(RECORD_FILE_TOO_BIG, code="file_size",
-                              params={"name": upload.name,
-                                      "limit": RECORD_FILE_MAX_BYTES // (1024 * 1024)})
+                              params={"limit": RECORD_FILE_MAX_BYTES // (1024 * 1024)})
 
 
 class RecordUploadForm(forms.Form):

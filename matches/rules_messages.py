@@ -143,7 +143,7 @@ TEMPLATES: Final[dict[str, StrOrPromise]] = {
     "record_nul": _('a text in the record holds a NUL character (\\u0000), which cannot be stored'),
     "invalid_json": _('not valid JSON at line %(line)s, column %(column)s (character '
                       '%(char)s): %(message)s'),
-    "not_utf8": _('not UTF-8 text: byte %(byte)s at %(position)s cannot be read '
+    "not_utf8": _('not readable as %(codec)s text: byte %(byte)s at %(position)s '
                   '(%(reason)s); save the file as UTF-8'),
     "record_not_object": _('a match record is a JSON object'),
     "record_format": _('format must be %(expected)s, not %(value)s'),

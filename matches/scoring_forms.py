@@ -103,18 +103,23 @@ class NewMatchForm(forms.Form):
     def player_fields(self) -> list[forms.BoundField]:
         return [self[f"player_{seat}"] for seat in range(MAX_PLAYERS)]
 
+    # the fields in the order the page shows them (templates/matches/new.html); a player's
+    # name is refused on the first name's field, where the page says it
+    PAGE_ORDER = ("game", "player_0", "target", "hand_size", "tile_set", "deal", "drawing",
+                  "advanced", "immediate_end", "double_holder", "starter", "mode")
+
     @property
     def focus_field(self) -> str:
-        """The field the page opens with the focus on: the first refused one (so a
-        screen reader starts at the reason), else the first player's name."""
-        refused = [name for name in self.fields if name in self.errors]
-        return refused[0] if refused else "player_0"
+        """The field the page opens with the focus on: the first refused one as the page
+        shows them (so a screen reader starts at the reason), else the first name."""
+        refused = {"player_0" if name.startswith("player_") else name for name in self.errors}
+        return next((name for name in self.PAGE_ORDER if name in refused), "player_0")
 
     def full_clean(self) -> None:
         super().full_clean()
         # the fields the page renders by their widget take the focus through it
         focus = self.focus_field
-        if focus != "player_0" and focus not in ("double_holder", "starter"):
+        if focus not in ("player_0", "double_holder", "starter"):
             self.fields[focus].widget.attrs["autofocus"] = True
 
     def clean(self) -> dict[str, Any]:

@@ -149,7 +149,7 @@ MESSAGES: Final[dict[str, str]] = {
                   "stored",
     # as Python's reader says it (JSONDecodeError, UnicodeDecodeError), word for word
     "invalid_json": "not valid JSON: {message}: line {line} column {column} (char {char})",
-    "not_utf8": "not valid JSON: 'utf-8' codec can't decode byte {byte} in position "
+    "not_utf8": "not valid JSON: '{codec}' codec can't decode byte {byte} in position "
                 "{position}: {reason}",
     "record_not_object": "a match record is a JSON object",
     "record_format": "format must be {expected}, not {value}",

@@ -7,6 +7,7 @@ anywhere refuses it whole, with a message naming the round and event (1-based).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Mapping
 from fractions import Fraction
 from typing import Any, Final
@@ -99,7 +100,8 @@ def _parse(text: str | bytes) -> Any:
         raise RecordInvalid.at("invalid_json", message=error.msg, line=error.lineno,
                                column=error.colno, char=error.pos) from None
     except UnicodeDecodeError as error:
-        raise RecordInvalid.at("not_utf8", byte=f"0x{error.object[error.start]:02x}",
+        raise RecordInvalid.at("not_utf8", codec=error.encoding,
+                               byte=f"0x{error.object[error.start]:02x}",
                                position=error.start, reason=error.reason) from None
     except ValueError:  # int() refuses over 4,300 digits (sys.get_int_max_str_digits)
         raise RecordInvalid.at("record_digits") from None
@@ -122,11 +124,14 @@ def _check_values(document: object) -> None:
             else:
                 stack.extend((item, depth + 1) for item in value)
 
+_LINE_BREAK: Final = re.compile(r"\r\n|\r|\n")
+
+
 def json_lines(text: str) -> list[str]:
-    """The lines of a JSON Lines text: split at "\n" only (a "\r" before it dropped), as
-    JSON allows U+2028, U+2029 and U+0085 unescaped inside a string, where
-    ``str.splitlines`` would split a record in two."""
-    lines = [line.removesuffix("\r") for line in text.split("\n")]
+    """The lines of a JSON Lines text: split at "\n", "\r\n" or "\r", which JSON never
+    holds unescaped inside a string, and not at U+2028, U+2029 or U+0085, which it does
+    (``str.splitlines`` would split a record in two there)."""
+    lines = _LINE_BREAK.split(text)
     return lines[:-1] if lines and not lines[-1] else lines
 
 

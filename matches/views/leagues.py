@@ -579,13 +579,14 @@ def _fixture_page(request: HttpRequest, fixture: Fixture, season: Season, *,
     editable = fixture.status in (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED)
     games = list(fixture.games.select_related("match").prefetch_related(
         "match__sides", "home_players", "away_players"))
+    scores = {g.number: services.game_scores(g) for g in games}  # home, away: as counted
     rows = max(len(games), _games_a_night(season))
     return render(request, "matches/fixture.html", {
         "season": season, "fixture": fixture, "games": games,
         "game_rows": [_game_row(n, games[n - 1] if n <= len(games) else None, typed,
-                                refused_game) for n in range(1, rows + 1)],
+                                refused_game, scores) for n in range(1, rows + 1)],
         "changes": fixture.changes.select_related("user"), "admin": admin,
-        "scores": {g.number: services.game_scores(g) for g in games},
+        "scores": scores,
         "home_squad": fixture.home.players.all(), "away_squad": fixture.away.players.all(),
         "singles_and_pairs": (season.singles, season.pairs),
         "can_enter": (home_captain or admin) and editable and not season.locked,
@@ -603,13 +604,15 @@ def _fixture_page(request: HttpRequest, fixture: Fixture, season: Season, *,
 
 
 def _game_row(n: int, game: FixtureGame | None, typed: dict[str, str] | None,
-              refused: int | None) -> dict[str, Any]:
-    """Game ``n``'s row of the scores form: what it shows in its two fields."""
+              refused: int | None,
+              scores: dict[int, tuple[int, int] | None]) -> dict[str, Any]:
+    """Game ``n``'s row of the scores form: what it shows in its two fields, or a
+    scorepad game's score as the fixture counts it (home, away)."""
     def shown(side: str, kept: int | None) -> str:
         if typed is not None and f"{side}_{n}" in typed:
             return typed[f"{side}_{n}"][:12]
         return "" if kept is None else str(kept)
-    return {"n": n, "game": game, "invalid": refused == n,
+    return {"n": n, "game": game, "invalid": refused == n, "score": scores.get(n),
             "home": shown("home", game.home_score if game else None),
             "away": shown("away", game.away_score if game else None)}
 

@@ -286,9 +286,10 @@ def history(request: HttpRequest, public_id: UUID) -> HttpResponse:
     abandoned = match.status == MatchStatus.ABANDONED
     return render(request, "matches/history.html", {
         "match": match, "changes": changes, "names": names,
-        # an abandoned match takes no change, a restore neither: it is resumed first
+        # an abandoned match takes no change, a restore neither: it is resumed first, by a
+        # phone that scores it (the link only where this one does)
         "can_restore": may_restore and not abandoned,
-        "resume_first": may_restore and abandoned})
+        "resume_first": may_restore and abandoned, "scorer": grant is not None})
 
 
 @never_cache
@@ -458,9 +459,10 @@ def _scorer(request: HttpRequest, public_id: UUID) -> tuple[Match, ScorerGrant |
 
 def _not_scorer(request: HttpRequest, match: Match) -> HttpResponse:
     """This browser holds no grant: the match's creator, signed in, may take one here (a
-    match they imported, or started on a phone that has signed out since); anyone else is
-    told how to get one, and where to watch instead. A members-only club's match stays a
-    404 to those who may not watch it, as its public page is."""
+    match they imported, or started on a phone that has signed out since: the account's
+    right, as it may also restore or delete the match, members-only club or not); anyone
+    else is told how to get one, and where to watch instead. Others who may not watch a
+    members-only club's match get a 404, as on its public page."""
     creator = _is_creator(request, match)
     if not creator and match.club_id is not None and not \
             selectors.visible_clubs(request.user).filter(pk=match.club_id).exists():

@@ -1,8 +1,8 @@
 // The public (watcher's) page: htmx fetches the scorepad again every 5 s and swaps it
 // whole, which a screen reader does not read out. When the table moved on (#live's
 // data-version went up), #announcer, which stays on the page, says what changed: the
-// last placement's award, the scores, and how the match ended. Nothing here decides a
-// rule; the words are the page's own.
+// last placement's award and the scores. (Once the match is over, the poll loads the
+// match's own page instead.) Nothing here decides a rule; the words are the page's own.
 (function () {
   "use strict";
 
@@ -25,7 +25,6 @@
       version: live ? parseInt(live.dataset.version, 10) : null,
       award: text(document.getElementById("last-award")),
       scores: scores(),
-      end: text(document.getElementById("match-end-heading")),
     };
   }
 
@@ -43,7 +42,6 @@
     var said = [];
     if (now.award && now.award !== before.award) { said.push(now.award); }
     if (now.scores !== before.scores) { said.push(now.scores); }
-    if (now.end && now.end !== before.end) { said.push(now.end + "."); }
     if (!said.length) { return; }
     announcer.textContent = "";  // the same words twice are news twice
     setTimeout(function () { announcer.textContent = said.join(" "); }, 100);

@@ -441,6 +441,9 @@ def test_a_jsonl_line_is_ended_by_a_newline_only_not_by_a_unicode_separator_in_a
     text = json.dumps(record, ensure_ascii=False) + "\r\n" + json.dumps(base_record())
 
     assert list(iter_documents(text, lines=True)) == [record, base_record()]
+    # an old Mac's line end, which JSON never holds inside a string, still ends one
+    assert list(iter_documents(text.replace("\r\n", "\r"), lines=True)) == [
+        record, base_record()]
 
 
 def test_json_file_is_one_document():

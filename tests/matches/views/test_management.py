@@ -148,6 +148,13 @@ def test_an_abandoned_matchs_history_offers_no_restore_but_says_to_resume_first(
         in html_of(page)
     client.post(url(match, "resume"), w(match))
     assert "Restore version 1" in html_of(client.get(url(match, "history")))
+    # a site admin who holds no grant for it is not sent to a page it may not open
+    client.post(url(match, "abandon"), w(match))
+    staff = Client()
+    staff.force_login(User.objects.create_user("staff", is_staff=True))
+    page = html_of(staff.get(url(match, "history")))
+    assert "a phone that scores it resumes it first" in page
+    assert url(match, "abandon") not in page
 
 
 def test_a_watchers_poll_of_an_abandoned_match_reloads_into_the_match_page(client):

@@ -381,6 +381,15 @@ def test_uploading_another_kind_of_file_is_a_form_error_naming_the_file(client, 
     assert Match.objects.count() == 0
 
 
+def test_an_upload_over_the_size_limit_is_named_once(client, scorer, monkeypatch):
+    from matches import forms as record_forms
+
+    monkeypatch.setattr(record_forms, "RECORD_FILE_MAX_BYTES", 10)
+    response = client.post(IMPORT_URL, {"files": [upload("big.json", json.dumps(VALID))]})
+
+    assert response.context["form"].errors["files"] == ["big.json: larger than 0 MB."]
+
+
 def test_posting_no_file_is_a_form_error(client, scorer):
     response = client.post(IMPORT_URL, {})
 

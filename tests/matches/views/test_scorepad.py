@@ -159,6 +159,16 @@ def test_new_match_refuses_bad_input_and_keeps_what_was_typed(client, data, fiel
     assert re.search(rf'aria-describedby="[^"]*\bid_{field}_error\b', control[0])
 
 
+def test_new_match_opens_on_the_first_refusal_as_the_page_shows_them(client):
+    response = client.post(reverse("matches:new"), {
+        "game": "all-fives", "mode": "tracked", "creation_key": "not a key",
+        "player_0": "Olena", "player_1": "olena", "hand_size": "20"})
+
+    # the players' error comes before the hand size's on the page; a hidden field never
+    assert response.context["form"].focus_field == "player_0"
+    assert response.content.decode().count("autofocus") == 1
+
+
 def test_the_same_new_match_form_submitted_twice_makes_one_match(client):
     form = {"creation_key": str(uuid.uuid4()), "game": "all-fives", "player_0": "Olena",
             "player_1": "Taras", "starter": "lots", "mode": "tracked"}
