@@ -10,6 +10,7 @@ import io
 import json
 import re
 import uuid
+from typing import Any
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -25,6 +26,7 @@ from matches.models import (
     FixtureChange,
     FixtureStatus,
     Membership,
+    Player,
     Season,
 )
 from matches.rules import league as league_rules
@@ -705,19 +707,27 @@ def test_no_league_write_for_those_it_is_not_theirs_to_make(season, people, who,
     assert state() == before
 
 
-def test_a_pairs_game_without_partnerships_goes_to_the_pair_whose_player_won(club, people):
+def oak_and_bowes(club: Club, people: dict, oak: list[str], bowes: list[str], *, name: str,
+                  **scheme: Any) -> tuple[Season, dict[str, list[Player]]]:
+    """A Fives and Threes season of games (``scheme``: singles, pairs, options) with two
+    entrants, Oak and Bowes, captained by oak and bowes, their squads the club's players
+    named ``oak`` and ``bowes``."""
     season = services.season_create(
-        club=club, by=people["admin"], name="Pairs", starts_on=datetime.date(2026, 9, 7),
-        game="fives-and-threes", options={"target": 4}, fixture_format="games", pairs=1,
-        divisions=["Only"])
+        club=club, by=people["admin"], name=name, starts_on=datetime.date(2026, 9, 7),
+        game="fives-and-threes", fixture_format="games", divisions=["Only"], **scheme)
     division = season.divisions.get()
     squads = {}
-    for name, captain, players in (("Oak", "oak", ["Gwen", "Harry"]),
-                                   ("Bowes", "bowes", ["Dev", "Edna"])):
-        squads[name] = [services.player_add(club=club, name=p, by=people["admin"])
-                        for p in players]
-        services.entrant_add(division=division, by=people["admin"], name=name,
-                             captain=people[captain], players=squads[name])
+    for entrant, captain, players in (("Oak", "oak", oak), ("Bowes", "bowes", bowes)):
+        squads[entrant] = [services.player_add(club=club, name=p, by=people["admin"])
+                           for p in players]
+        services.entrant_add(division=division, by=people["admin"], name=entrant,
+                             captain=people[captain], players=squads[entrant])
+    return season, squads
+
+
+def test_a_pairs_game_without_partnerships_goes_to_the_pair_whose_player_won(club, people):
+    season, squads = oak_and_bowes(club, people, ["Gwen", "Harry"], ["Dev", "Edna"],
+                                   name="Pairs", options={"target": 4}, pairs=1)
     fixture = meeting(season, "Oak", "Bowes")
     match = services.fixture_game_start(fixture=fixture, by=people["oak"], number=1,
                                         home_players=squads["Oak"],
@@ -744,18 +754,8 @@ def test_a_pairs_game_without_partnerships_goes_to_the_pair_whose_player_won(clu
 
 
 def test_a_game_kept_on_paper_names_who_played_it(club, people):
-    season = services.season_create(
-        club=club, by=people["admin"], name="Paper", starts_on=datetime.date(2026, 9, 7),
-        game="fives-and-threes", fixture_format="games", singles=1, pairs=1,
-        divisions=["Only"])
-    division = season.divisions.get()
-    squads = {}
-    for name, captain, players in (("Oak", "oak", ["Ann", "Bob"]),
-                                   ("Bowes", "bowes", ["Cat", "Dan"])):
-        squads[name] = [services.player_add(club=club, name=p, by=people["admin"])
-                        for p in players]
-        services.entrant_add(division=division, by=people["admin"], name=name,
-                             captain=people[captain], players=squads[name])
+    season, squads = oak_and_bowes(club, people, ["Ann", "Bob"], ["Cat", "Dan"],
+                                   name="Paper", singles=1, pairs=1)
     fixture = meeting(season, "Oak", "Bowes")
     oak = as_(people["oak"])
     oak.post(fixture_url(fixture, "play"), {
