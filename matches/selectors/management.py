@@ -8,10 +8,11 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
+from django.db.models import Count, Exists, OuterRef, Q
 from django.utils.translation import gettext, ngettext
 
 from matches import rules, rules_messages
-from matches.models import Match, MatchStatus
+from matches.models import Change, ChangeKind, Match, MatchStatus
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,8 +34,9 @@ class MatchEnd:
     rounds: int
     started_at: datetime.datetime
     ended_at: datetime.datetime | None
-    played: str  # how long, in words: "42 min", "1 h 5 min"
+    played: str  # how long, in words: "42 min", "1 h 5 min"; "" if not known
     public_url: str
+    imported: bool = False  # from a match record: its times are the import's, not play's
 
 
 def match_end_summary(match: Match) -> MatchEnd | None:
@@ -46,6 +48,12 @@ def match_end_summary(match: Match) -> MatchEnd | None:
     if match.status == MatchStatus.IN_PROGRESS:
         return None
     winner = match.winner_side if match.status == MatchStatus.FINISHED else None
+    # its live rounds, and whether it came from a match record (which holds no times:
+    # an imported match's are those of its import), in one query
+    rounds, imported = Match.objects.filter(pk=match.pk).annotate(
+        live_rounds=Count("rounds", filter=Q(rounds__undone_by=None)),
+        imported=Exists(Change.objects.filter(match=OuterRef("pk"), kind=ChangeKind.IMPORT)),
+    ).values_list("live_rounds", "imported").get()
     sides: dict[int, tuple[list[str], Decimal]] = {}
     for index, score, name in (match.seats.order_by("position")
                                .values_list("side__index", "side__score", "name")):
@@ -58,11 +66,11 @@ def match_end_summary(match: Match) -> MatchEnd | None:
                           winner=index == winner)
                for index, (names, score) in sorted(sides.items())],
         unit=rules_messages.unit_name(match.rules_game.unit),
-        rounds=match.rounds.filter(undone_by=None).count(),
+        rounds=rounds,
         started_at=match.started_at, ended_at=match.finished_at,
         played=duration_words(match.finished_at - match.started_at)
-        if match.finished_at else "",
-        public_url=match.get_absolute_url())
+        if match.finished_at and not imported else "",
+        public_url=match.get_absolute_url(), imported=imported)
 
 
 def duration_words(span: datetime.timedelta) -> str:

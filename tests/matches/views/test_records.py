@@ -100,6 +100,14 @@ def test_record_json_of_a_members_only_clubs_match_is_only_for_members_and_score
     assert json.loads(member.get(url).content)["players"] == ["Cat", "Dan"]
 
 
+def test_an_imported_matchs_page_does_not_claim_how_long_it_was_played(client, match):
+    html = client.get(match.get_absolute_url()).content.decode()
+
+    facts = html.split('id="match-end-facts">')[1].split("</p>")[0]
+    # a record holds no times: the page's time is the import's, and says so
+    assert "played" not in facts and "finished · imported <time" in facts
+
+
 def test_record_json_of_an_unknown_match_is_404(client):
     response = client.get(reverse("matches:record_json", args=[uuid.uuid4()]))
 
