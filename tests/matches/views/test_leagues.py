@@ -124,6 +124,8 @@ def test_the_specs_example_table_from_stored_fixtures(season, people):
     assert league_rules.table_json(table) == SPEC_STANDINGS
     page = Client().get(season.get_absolute_url()).content.decode()
     assert "result sent late" in page and "Middleton Club" in page
+    # the table's one-letter headings are named in full for screen readers
+    assert 'aria-label="played">P</th>' in page and 'aria-label="game difference">GD<' in page
     rows = list(csv.reader(io.StringIO(Client().get(reverse("matches:season_export", kwargs={
         "slug": season.club.slug, "season": season.slug, "what": "table.csv"})).content
         .decode())))
