@@ -148,6 +148,15 @@ def form_guide(letters: str) -> str:
 
 
 @register.filter
+def form_guide_words(letters: str) -> str:
+    """The same form guide in words ("won, won, lost"), for a screen reader, which would
+    read the letters as one word."""
+    words = {"W": pgettext("league table", "won"), "D": pgettext("league table", "drawn"),
+             "L": pgettext("league table", "lost")}
+    return ", ".join(words.get(letter, letter) for letter in letters)
+
+
+@register.filter
 def logged_date(value: str | None) -> str:
     """A date as a fixture's change log keeps it (ISO, or None) in the page's format."""
     if not value:

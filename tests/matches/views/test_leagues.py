@@ -126,6 +126,9 @@ def test_the_specs_example_table_from_stored_fixtures(season, people):
     assert "result sent late" in page and "Middleton Club" in page
     # the table's one-letter headings are named in full for screen readers
     assert 'aria-label="played">P</th>' in page and 'aria-label="game difference">GD<' in page
+    # and the form guide in words, which a screen reader would read as one word of letters
+    assert re.search(r'<span aria-hidden="true">[WDL]+</span><span class="visually-hidden">'
+                     r'(won|drawn|lost)(, (won|drawn|lost))*</span>', page)
     rows = list(csv.reader(io.StringIO(Client().get(reverse("matches:season_export", kwargs={
         "slug": season.club.slug, "season": season.slug, "what": "table.csv"})).content
         .decode())))
