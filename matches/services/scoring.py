@@ -441,10 +441,8 @@ def record_import(*, source: RecordSource,
         return None, source.error
     try:
         return match_import(document=source.document, created_by=created_by), None
-    except rules.RulesError as error:
-        return None, explain(error)
-    except ValidationError as error:  # e.g. a player's name longer than the column
-        return None, "; ".join(error.messages)
+    except (rules.RulesError, ValidationError) as error:
+        return None, _refusal(error)
 
 
 def record_check(*, document: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str | None]:
@@ -453,14 +451,18 @@ def record_check(*, document: Mapping[str, Any]) -> tuple[dict[str, Any] | None,
     try:
         engine = rules.replay(document)
         _seat_names(engine)
-        Match(game=engine.game.slug, options=dict(engine.options.given),
-              player_count=engine.players, target=engine.options.target).clean_fields(
-            exclude=["scorer_token", "creation_key"])
-    except rules.RulesError as error:
-        return None, explain(error)
-    except ValidationError as error:
-        return None, "; ".join(error.messages)
+        _new_match(engine).clean_fields(exclude=["scorer_token", "creation_key"])
+    except (rules.RulesError, ValidationError) as error:
+        return None, _refusal(error)
     return rules.summary(engine), None
+
+
+def _refusal(error: rules.RulesError | ValidationError) -> str:
+    """Why a record is refused, in the reader's words: the rules', or the store's (e.g. a
+    player's name longer than the column)."""
+    if isinstance(error, rules.RulesError):
+        return explain(error)
+    return "; ".join(error.messages)
 
 
 # -- internals -----------------------------------------------------------------------
@@ -731,13 +733,18 @@ def _seat_names(engine: rules.Match) -> list[str]:
     return names
 
 
+def _new_match(engine: rules.Match, *, created_by: Account | None = None,
+               creation_key: UUID | None = None) -> Match:
+    """The match row of ``engine`` (its game, options, players, target), not yet saved."""
+    return Match(game=engine.game.slug, options=dict(engine.options.given),
+                 player_count=engine.players, target=engine.options.target,
+                 created_by=created_by, creation_key=creation_key)
+
+
 def _store_match(engine: rules.Match, *, created_by: User | None,
                  creation_key: UUID | None = None) -> Match:
     names = _seat_names(engine)
-    match = Match(game=engine.game.slug, options=dict(engine.options.given),
-                  player_count=engine.players, target=engine.options.target,
-                  created_by=_account(created_by),
-                  creation_key=creation_key)
+    match = _new_match(engine, created_by=_account(created_by), creation_key=creation_key)
     match.full_clean()
     match.save()
     sides = [Side(match=match, index=index) for index in range(len(engine.sides))]

@@ -411,10 +411,15 @@ def match_for_watcher(request: HttpRequest, public_id: UUID) -> Match:
     anyone but the club's members and the match's scorers, so it does not admit it exists.
     Every read of one match (its page, its record) comes through here."""
     match = get_object_or_404(Match, public_id=public_id)
-    if match.club_id is not None and _grant(request, match) is None and not \
-            selectors.visible_clubs(request.user).filter(pk=match.club_id).exists():
+    if match.club_id is not None and _grant(request, match) is None \
+            and _club_hides(request, match.club_id):
         raise Http404("No such match.")
     return match
+
+
+def _club_hides(request: HttpRequest, club_id: int) -> bool:
+    """The club (a match's) is one this browser's user may not read (members only)."""
+    return not selectors.visible_clubs(request.user).filter(pk=club_id).exists()
 
 
 def _token_matches(match: Match, token: str) -> bool:
@@ -464,8 +469,7 @@ def _not_scorer(request: HttpRequest, match: Match) -> HttpResponse:
     else is told how to get one, and where to watch instead. Others who may not watch a
     members-only club's match get a 404, as on its public page."""
     creator = _is_creator(request, match)
-    if not creator and match.club_id is not None and not \
-            selectors.visible_clubs(request.user).filter(pk=match.club_id).exists():
+    if not creator and match.club_id is not None and _club_hides(request, match.club_id):
         raise Http404("No such match.")
     return render(request, "matches/join.html", {
         "match": match, "state": "creator" if creator else "not_scorer",
