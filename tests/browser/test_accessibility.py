@@ -270,6 +270,26 @@ def scorepad_not_scorer(v: Visit, w: World) -> Page:  # no grant: how to get one
     return v.open(w.tracked.match.get_scorer_url())
 
 
+def scorepad_creator(v: Visit, w: World) -> Page:  # its account, no grant here: the offer
+    started = services.match_start(game="all-fives", players=["Olena", "Taras"], starter=0,
+                                   created_by=w.newcomer, phone="Android phone")
+    page = v.open(started.match.get_scorer_url(), user=w.newcomer)
+    expect(page.locator("#claim-button")).to_be_visible()
+    return page
+
+
+def stale_form(v: Visit, w: World) -> Page:  # a form sent from a page whose token changed
+    page = v.open("/new/")
+    page.context.add_cookies([{"name": settings.CSRF_COOKIE_NAME, "value": "b" * 32,
+                               "url": v.base}])
+    page.fill("input[name=player_0]", "Ann")
+    page.fill("input[name=player_1]", "Bo")
+    page.click("#start-match")
+    expect(page.locator("h1")).to_have_count(1)
+    assert "/new/" in page.url and page.locator("#start-match").count() == 0
+    return page
+
+
 def scorers(v: Visit, w: World) -> Page:
     services.grant_create(match=w.tracked.match, phone="iPhone")  # a second phone to revoke
     return v.open(reverse("matches:scorers", args=[w.tracked.match.public_id]),
@@ -437,6 +457,8 @@ PAGES: dict[str, Callable[[Visit, World], Page]] = {
     "scorepad-called-keypad": scorepad_called_keypad,
     "scorepad-finished": scorepad_finished,
     "scorepad-not-scorer": scorepad_not_scorer,
+    "scorepad-creator": scorepad_creator,
+    "stale-form": stale_form,
     "scorers": scorers,
     "change-log": change_log,
     "join": join,
