@@ -58,6 +58,8 @@ PLAYER_OUTSIDE = _("%(name)s is not one of the club's players.")
 CAPTAIN_OUTSIDE = _("%(name)s is not a member of the club: invite them first, so that they "
                     "can open their fixtures.")
 DISPUTE_NEEDS_WHY = _("Say what is wrong with the result.")
+SCOREPAD_GAMES = _("Row %(line)s: %(home)s v %(away)s has games scored on the scorepad; "
+                    "enter its result on its fixture's page.")
 PAST_9999 = _("The fixtures would run past the year 9999: start the season earlier.")
 
 
@@ -498,8 +500,6 @@ def league_import(*, club: Club, document: dict[str, Any], by: User | None = Non
             row.status = FixtureStatus.VOID
         elif fixture.walkover is not None:
             row.status, row.walkover = FixtureStatus.CONFIRMED, fixture.walkover.value
-            if row.pk:
-                row.games.all().delete()  # a walkover has no game scores
         elif fixture.result is not None:
             row.status = FixtureStatus.CONFIRMED
             row.home_games, row.away_games = fixture.result
@@ -579,13 +579,17 @@ def fixtures_csv_import(*, division: Division, by: User, text: str) -> CsvImport
         raise ValidationError(_csv_where(error, rows), code="csv") from None
     entrants = {e.name.casefold(): e for e in division.entrants.all()}
     open_statuses = (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED)
-    for fixture in league.fixtures:
+    for (line, _doc), fixture in zip(rows, league.fixtures, strict=True):
         home, away = entrants[fixture.home.casefold()], entrants[fixture.away.casefold()]
         row = (division.fixtures.filter(home=home, away=away, status__in=open_statuses)
                .order_by("week", "date", "id").first())
         if row is None:
             last = division.fixtures.order_by("-week").values_list("week", flat=True).first()
             row = Fixture(division=division, home=home, away=away, week=(last or 0) + 1)
+        elif row.games.filter(match__isnull=False).exists():
+            # a scorepad game's score comes from its match: the row cannot replace it
+            raise ValidationError(SCOREPAD_GAMES % {"line": line, "home": home.name,
+                                                    "away": away.name}, code="scorepad")
         before = _state(row) if row.pk else {}
         row.date = fixture.date or row.date
         row.home_games = row.away_games = None
@@ -602,8 +606,9 @@ def fixtures_csv_import(*, division: Division, by: User, text: str) -> CsvImport
             row.home_games, row.away_games = fixture.result
         row.full_clean()
         row.save()
-        if fixture.games:
-            _set_games(row, list(fixture.games))
+        # the row is the fixture's result: games keyed in before it and not in it are
+        # gone, or they would contradict it (their scores stay in the log's "before")
+        _set_games(row, list(fixture.games or ()))
         _log(row, by, FixtureChangeKind.IMPORTED, before)
     return CsvImported(rows=len(league.fixtures), unread=unread)
 

@@ -454,6 +454,57 @@ def test_a_refused_spreadsheet_names_the_row_and_stores_nothing(season, people, 
     assert upload(as_(people["oak"]), season, CSV).status_code == 403
 
 
+@pytest.mark.parametrize(("row", "result", "walkover"), [
+    ("Royal Oak A,Bowes Dragons,0,2,,", (0, 2), ""),
+    ("Royal Oak A,Bowes Dragons,,,,walkover home", (None, None), "home"),
+])
+def test_a_spreadsheet_row_replaces_the_games_keyed_in_before_it(season, people, row,
+                                                                 result, walkover):
+    fixture = meeting(season, "Royal Oak A", "Bowes Dragons")
+    services.fixture_games_enter(fixture=fixture, by=people["oak"],
+                                 scores=[(61, 40), (61, 30)])
+    admin = as_(people["admin"])
+
+    page = upload(admin, season, "home,away,home_games,away_games,games,status\n"
+                  + row + "\n").content.decode()
+
+    assert "1 fixture rows imported." in page
+    fixture.refresh_from_db()
+    assert (fixture.home_games, fixture.away_games, fixture.walkover) == (*result, walkover)
+    assert not fixture.games.exists()  # two home wins would contradict the row
+    change = fixture.changes.get(what="imported from a spreadsheet")
+    assert change.before["games"] == [[61, 40], [61, 30]]
+    kwargs = {"slug": season.club.slug, "season": season.slug}
+    assert admin.get(reverse("matches:season", kwargs=kwargs)).status_code == 200
+    export = admin.get(reverse("matches:season_export", kwargs={**kwargs, "what": "league.json"})
+                       + f"?division={fixture.division_id}")
+    league_rules.read_league(json.loads(export.content))  # the export reads back
+
+
+def test_a_spreadsheet_row_over_a_game_scored_on_the_scorepad_is_refused(club, people):
+    season = services.season_create(
+        club=club, by=people["admin"], name="Quick", starts_on=datetime.date(2026, 9, 7),
+        game="all-fives", options={"hand_size": 2}, divisions=["Only"])
+    division = season.divisions.get()
+    squads = {}
+    for name, captain, player in (("Oak", "oak", "Ann"), ("Bowes", "bowes", "Cat")):
+        squads[name] = [services.player_add(club=club, name=player, by=people["admin"])]
+        services.entrant_add(division=division, by=people["admin"], name=name,
+                             captain=people[captain], players=squads[name])
+    fixture = meeting(season, "Oak", "Bowes")
+    services.fixture_game_start(fixture=fixture, by=people["oak"], number=1,
+                                home_players=squads["Oak"], away_players=squads["Bowes"])
+
+    page = upload(as_(people["admin"]), season,
+                  "home,away,home_games,away_games\nOak,Bowes,1,0\n").content.decode()
+
+    assert ("Row 2: Oak v Bowes has games scored on the scorepad; enter its result on its "
+            "fixture&#x27;s page.") in page
+    fixture.refresh_from_db()
+    assert fixture.status == FixtureStatus.SCHEDULED and fixture.home_games is None
+    assert fixture.games.get().match is not None and not fixture.changes.exists()
+
+
 def test_submitted_results_confirm_themselves_after_a_day_when_the_season_says_so(
         season, people):
     from django.core.management import call_command
