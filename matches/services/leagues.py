@@ -468,25 +468,37 @@ def _log(fixture: Fixture, by: User | None, kind: FixtureChangeKind,
 
 @transaction.atomic
 def league_import(*, club: Club, document: dict[str, Any], by: User | None = None) -> Season:
-    """A ``domino-league/1`` document stored as a season of ``club`` with one division:
-    its entrants, fixtures (results confirmed), adjustments. The league rules read it
-    first; a refused document stores nothing."""
+    """A ``domino-league/1`` document stored as a season of ``club`` with one division (a
+    name "season — division", as the exports write it, names both): its entrants (a
+    squad's player the club does not have yet is added as one of its players), fixtures
+    (results confirmed), adjustments. The league rules read it first; a refused document
+    stores nothing."""
     league = league_rules.read_league(document)
     if by is not None:
         require_role(club, by, Role.ADMIN)
     dates = [f.date for f in league.fixtures if f.date is not None]
+    # the exports name a division "season — division" (as the spec's example does): it
+    # comes back as both, so a season exported and imported again keeps its names
+    season_name, dash, division_name = (" ".join(league.name.split())).rpartition(" — ")
+    if not (dash and season_name and division_name):
+        season_name, division_name = league.name, str(_("Division"))
     season = _season_row(
-        club=club, name=league.name, game=league.game.slug, options=dict(league.options),
+        club=club, name=season_name, game=league.game.slug, options=dict(league.options),
         starts_on=min(dates) if dates else timezone.localdate(),
         scoring=dict(document.get("scoring") or {}),
         tiebreaks=list(league.tiebreaks))
-    division = Division.objects.create(season=season, name=str(_("Division")), order=0)
+    division = _clean(Division(season=season, name=division_name, order=0))
     players = {p.name.casefold(): p for p in club.players.all()}
     entrants: dict[str, Entrant] = {}
     for entrant in league.entrants:
         stored = _clean(Entrant(division=division, name=entrant.name))
-        stored.players.set([players[name.casefold()] for name in entrant.players
-                            if name.casefold() in players])
+        squad = []
+        for name in entrant.players:
+            name = " ".join(name.split())
+            if name.casefold() not in players:  # a squad's new name joins the club's players
+                players[name.casefold()] = _clean(Player(club=club, name=name))
+            squad.append(players[name.casefold()])
+        stored.players.set(squad)
         entrants[entrant.name.casefold()] = stored
     weeks = {date: n for n, date in enumerate(sorted(set(dates)), start=1)}
     for fixture in league.fixtures:

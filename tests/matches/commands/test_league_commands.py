@@ -37,6 +37,14 @@ def test_import_then_export_gives_the_same_standings(club, tmp_path):
     document = json.loads(exported.getvalue().splitlines()[0])
     table = league_rules.standings(league_rules.read_league(document))
     assert league_rules.table_json(table)["standings"] == SPEC_STANDINGS["standings"]
+    # the names and the squads come back as they went in: "season — division" named
+    # both, and a squad's players were added to the club's
+    assert (season.name, season.divisions.get().name) == ("Teesdale Monday League 2026/27",
+                                                          "Division A")
+    assert document["name"] == SPEC_DOCUMENT["name"]
+    assert (sorted(document["entrants"], key=lambda e: e["name"])
+            == sorted(SPEC_DOCUMENT["entrants"], key=lambda e: e["name"]))
+    assert "Ann Dale" in set(club.players.values_list("name", flat=True))
 
 
 def test_a_refused_document_names_the_fixture_and_stores_nothing(club, tmp_path):
