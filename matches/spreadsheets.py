@@ -5,6 +5,10 @@ player or team named ``=HYPERLINK(...)`` would act when a club secretary opens a
 export (CSV injection). Such text is written with a leading apostrophe, which
 spreadsheets show as plain text and do not keep in the cell; the site's own imports read
 it back without it, so an export still imports as it was.
+
+Every CSV the site writes starts with a byte-order mark: without it, Excel on Windows
+reads UTF-8 as the machine's code page, and "½", "–" and every Cyrillic name come out
+garbled. The site's own imports skip it.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # text that starts with an apostrophe gets one more, so that reading one off is exact
 QUOTED = (*FORMULA_STARTS, "'")
+BYTE_ORDER_MARK = "\ufeff"
 
 
 def text_cell(value: str) -> str:

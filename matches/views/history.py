@@ -18,7 +18,7 @@ from django.views.decorators.vary import vary_on_headers
 from matches.models import GameKind, MatchStatus
 from matches.presenters import show_score
 from matches.selectors.history import HistoryFilters, history_page, history_queryset
-from matches.spreadsheets import text_cell
+from matches.spreadsheets import BYTE_ORDER_MARK, text_cell
 from matches.templatetags.scorekeeper import winner_names
 from matches.views.scoring import GRANTS_KEY, OPENED_KEY, HtmxHttpRequest
 
@@ -82,8 +82,8 @@ def history_csv(request: HttpRequest) -> StreamingHttpResponse:
     writer = csv.writer(Echo())
 
     def rows():  # noqa: ANN202 - a generator of CSV lines
-        yield writer.writerow(["date", "game", "players", "scores", "winner", "status",
-                               "club", "link"])
+        yield BYTE_ORDER_MARK + writer.writerow(["date", "game", "players", "scores",
+                                                 "winner", "status", "club", "link"])
         for match in matches[:CSV_LIMIT].iterator(chunk_size=500):
             seats = sorted(match.seats.all(), key=lambda seat: seat.position)
             sides = sorted(match.sides.all(), key=lambda side: side.index)

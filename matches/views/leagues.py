@@ -40,7 +40,7 @@ from matches.models import (
     Role,
     Season,
 )
-from matches.spreadsheets import text_cell
+from matches.spreadsheets import BYTE_ORDER_MARK, text_cell
 from matches.views.scoring import hold_grant, phone_label
 
 MAX_GAMES = 40  # games a fixture night can have
@@ -472,7 +472,7 @@ def season_export(request: HttpRequest, slug: str, season: str, what: str) -> Ht
             selectors.division_document(division, the_season), json_dumps_params={"indent": 1})
         response["Content-Disposition"] = f'attachment; filename="{name}.json"'
         return response
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response = HttpResponse(BYTE_ORDER_MARK, content_type="text/csv; charset=utf-8")
     writer = csv.writer(response)
     if what == "table.csv":
         response["Content-Disposition"] = f'attachment; filename="{name}-table.csv"'

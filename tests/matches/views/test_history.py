@@ -33,7 +33,9 @@ def clubs(django_user_model):
 
 def csv_text(client: Client, query: dict[str, str]) -> str:
     response = client.get(reverse("matches:history_csv"), query)
-    return b"".join(response.streaming_content).decode()  # type: ignore[attr-defined]
+    text = b"".join(response.streaming_content).decode()  # type: ignore[attr-defined]
+    assert text.startswith("\ufeffdate,")  # so Excel reads it as UTF-8
+    return text.removeprefix("\ufeff")
 
 
 def rows(client: Client, **query) -> list[str]:
