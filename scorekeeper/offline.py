@@ -63,7 +63,9 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     body = render_to_string("sw.js", {
         "shell": json.dumps(shell_urls()),
         "offline_url": json.dumps(reverse("offline")),
-        "static_prefix": json.dumps(static("")),
+        # not static(""): the manifest storage (production) refuses a name it has no
+        # entry for
+        "static_prefix": json.dumps(settings.STATIC_URL),
         # the manifest storage (production) names files by their content's hash
         "static_hashed": json.dumps(not static(SHELL_FILES[0]).endswith("/" + SHELL_FILES[0])),
         "scorer_pattern": json.dumps(scorer_page_pattern()),

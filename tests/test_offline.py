@@ -36,6 +36,21 @@ def test_the_worker_is_served_from_the_root_as_javascript_checked_on_every_load(
     assert reverse("service_worker") == "/sw.js"
 
 
+def test_the_worker_is_served_with_the_production_storage(client, settings, tmp_path):
+    # the manifest storage names files by their content's hash and refuses a name it has
+    # no entry for (static("") did: /sw.js answered 500 on every deployment)
+    paths = {name: name.replace(".", ".0123456789ab.", 1) for name in offline.SHELL_FILES}
+    (tmp_path / "staticfiles.json").write_text(json.dumps({"paths": paths, "version": "1.1"}))
+    settings.STATIC_ROOT = tmp_path
+    settings.STORAGES = {**settings.STORAGES, "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"}}
+
+    body = client.get("/sw.js").content.decode()
+
+    assert '"/static/css/app.0123456789ab.css"' in body
+    assert 'var STATIC_PREFIX = "/static/";' in body and "var STATIC_HASHED = true;" in body
+
+
 def test_the_worker_lists_the_app_shell_and_the_offline_page(client):
     body = client.get("/sw.js").content.decode()
     shell = json.loads(found(r"var SHELL = (\[.*?\]);", body))

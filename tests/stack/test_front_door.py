@@ -119,6 +119,10 @@ def test_static_files_come_from_nginx_cached_and_compressed(stack: str) -> None:
     assert status == 200
     assert headers["Cache-Control"] == "public, max-age=31536000, immutable"
     assert headers["Server"].startswith("nginx")
+    # the service worker names the hashed shell files, and is asked for on every load
+    status, headers, worker = _get(stack + "/sw.js")
+    assert status == 200 and headers["Cache-Control"] == "no-cache"
+    assert css in worker.decode()
 
 
 def test_a_body_over_the_limit_is_refused_by_nginx(stack: str) -> None:
