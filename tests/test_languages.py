@@ -361,6 +361,10 @@ def test_the_header_switch_sets_the_cookie_and_comes_back_to_the_same_page():
     again = client.get("/history/?order=oldest").content.decode()
     assert '<html lang="uk">' in again and "<h1>Історія матчів</h1>" in again
     assert '<option value="uk" lang="uk" selected>' in again
+    # each language by its own name, so a reader who switched by mistake finds their way
+    # back (Django's catalogue would give "Англійська")
+    assert re.findall(r'<option value="\w+" lang="\w+"(?: selected)?>([^<]+)</option>',
+                      again) == ["English", "Українська", "Русский"]
 
 
 @pytest.mark.django_db
