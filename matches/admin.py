@@ -1,4 +1,7 @@
-"""Admin for every model: filters and search; events are read-only (append-only log)."""
+"""Admin for every model: filters and search. Events, changes and what the club's pages
+keep a log of (seasons, fixtures, ratings, imports) are read-only here: they change
+through the pages and services that log and check them. Clubs and memberships can be
+edited, so a superuser can repair a club whose owner has left."""
 
 from __future__ import annotations
 
@@ -8,14 +11,28 @@ from django.http import HttpRequest
 
 from matches import services
 from matches.models import (
+    Adjustment,
     Change,
+    Club,
     DeletedMatch,
+    Division,
+    Entrant,
     Event,
+    Fixture,
+    FixtureChange,
+    FixtureGame,
     Match,
+    Membership,
     Player,
+    Rating,
+    RatingStep,
+    RecordImport,
+    RecordImportFile,
+    RecordImportLine,
     Round,
     RoundSide,
     ScorerGrant,
+    Season,
     Seat,
     Side,
 )
@@ -174,3 +191,121 @@ class DeletedMatchAdmin(ShownNeverEdited):
     list_select_related = ["user"]
     readonly_fields = ["public_id", "game", "names", "record", "deleted_at", "grant_label",
                        "user"]
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+    fields = ["user", "role", "joined_at"]
+    raw_id_fields = ["user"]
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "visibility", "created_at", "created_by"]
+    list_filter = ["visibility"]
+    search_fields = ["name", "slug", "memberships__user__username"]
+    raw_id_fields = ["created_by"]
+    inlines = [MembershipInline]
+
+
+@admin.register(Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    list_display = ["club", "user", "role", "joined_at"]
+    list_filter = ["role"]
+    search_fields = ["club__name", "user__username"]
+    raw_id_fields = ["club", "user"]
+    list_select_related = ["club", "user"]
+
+
+@admin.register(Season)
+class SeasonAdmin(ShownNeverEdited):
+    """Changed on the season's page, which checks the scheme with the league rules."""
+
+    list_display = ["name", "club", "game", "starts_on", "ends_on", "locked"]
+    list_filter = ["game", "locked"]
+    search_fields = ["name", "club__name"]
+    list_select_related = ["club"]
+
+
+@admin.register(Division)
+class DivisionAdmin(ShownNeverEdited):
+    list_display = ["name", "season", "order"]
+    search_fields = ["name", "season__name"]
+    list_select_related = ["season"]
+
+
+@admin.register(Entrant)
+class EntrantAdmin(ShownNeverEdited):
+    list_display = ["name", "division", "kind", "captain"]
+    list_filter = ["kind"]
+    search_fields = ["name", "division__season__name"]
+    list_select_related = ["division", "captain"]
+
+
+@admin.register(Fixture)
+class FixtureAdmin(ShownNeverEdited):
+    """Changed on the fixture's page, which logs every change (FixtureChange)."""
+
+    list_display = ["__str__", "division", "week", "date", "status", "home_games",
+                    "away_games", "walkover"]
+    list_filter = ["status"]
+    search_fields = ["home__name", "away__name", "division__season__name"]
+    list_select_related = ["division", "home", "away"]
+
+
+@admin.register(FixtureGame)
+class FixtureGameAdmin(ShownNeverEdited):
+    list_display = ["fixture", "number", "home_score", "away_score", "match"]
+    list_select_related = ["fixture__home", "fixture__away", "match"]
+
+
+@admin.register(FixtureChange)
+class FixtureChangeAdmin(ShownNeverEdited):
+    list_display = ["fixture", "kind", "what", "user", "at"]
+    list_filter = ["kind"]
+    list_select_related = ["fixture__home", "fixture__away", "user"]
+
+
+@admin.register(Adjustment)
+class AdjustmentAdmin(ShownNeverEdited):
+    list_display = ["entrant", "points", "reason", "made_by", "made_at"]
+    search_fields = ["entrant__name", "reason"]
+    list_select_related = ["entrant", "made_by"]
+
+
+@admin.register(Rating)
+class RatingAdmin(ShownNeverEdited):
+    """Rebuilt from the club's finished matches; never set by hand."""
+
+    list_display = ["player", "club", "game", "ordinal", "mu", "sigma", "matches"]
+    list_filter = ["game"]
+    search_fields = ["player__name", "club__name"]
+    list_select_related = ["player", "club"]
+
+
+@admin.register(RatingStep)
+class RatingStepAdmin(ShownNeverEdited):
+    list_display = ["rating", "number", "ordinal", "match"]
+    list_select_related = ["rating__player", "match"]
+
+
+@admin.register(RecordImport)
+class RecordImportAdmin(ShownNeverEdited):
+    list_display = ["public_id", "created_by", "created_at", "status", "stored", "refused",
+                    "duplicates"]
+    list_filter = ["status"]
+    search_fields = ["created_by__username"]
+    list_select_related = ["created_by"]
+
+
+@admin.register(RecordImportFile)
+class RecordImportFileAdmin(ShownNeverEdited):
+    list_display = ["record_import", "position", "name"]
+    search_fields = ["name"]
+
+
+@admin.register(RecordImportLine)
+class RecordImportLineAdmin(ShownNeverEdited):
+    list_display = ["record_import", "number", "source", "outcome", "message"]
+    list_filter = ["outcome"]

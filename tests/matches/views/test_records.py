@@ -423,6 +423,23 @@ def test_admin_changelist_and_change_pages_open(admin_client, match, model):
     assert admin_client.get(_url(model, "change", obj.pk)).status_code == 200
 
 
+def test_every_model_is_in_the_admin_and_a_superuser_can_repair_a_clubs_roles(
+        admin_client, admin_user):
+    from django.apps import apps
+
+    from matches import services
+    from matches.models import Club
+
+    registered = set(admin.site._registry)
+    assert [m.__name__ for m in apps.get_app_config("matches").get_models()
+            if m not in registered] == []
+    club = services.club_create(name="Teesdale", by=admin_user)
+    for model in apps.get_app_config("matches").get_models():
+        assert admin_client.get(_url(model, "changelist")).status_code == 200, model
+    page = admin_client.get(_url(Club, "change", club.pk))
+    assert page.status_code == 200 and b'name="memberships-0-role"' in page.content
+
+
 def test_admin_event_offers_no_add_change_or_delete(admin_client, admin_user, match):
     model_admin = admin.site._registry[Event]
     request = RequestFactory().get("/")
