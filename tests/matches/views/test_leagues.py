@@ -129,10 +129,10 @@ def test_the_specs_example_table_from_stored_fixtures(season, people):
     # and the form guide in words, which a screen reader would read as one word of letters
     assert re.search(r'<span aria-hidden="true">[WDL]+</span><span class="visually-hidden">'
                      r'(won|drawn|lost)(, (won|drawn|lost))*</span>', page)
-    table = Client().get(reverse("matches:season_export", kwargs={
+    table_csv = Client().get(reverse("matches:season_export", kwargs={
         "slug": season.club.slug, "season": season.slug, "what": "table.csv"})).content
-    assert table.startswith("\ufeffrank,".encode())  # so Excel reads it as UTF-8
-    rows = list(csv.reader(io.StringIO(table.decode("utf-8-sig"))))
+    assert table_csv.startswith("\ufeffrank,".encode())  # so Excel reads it as UTF-8
+    rows = list(csv.reader(io.StringIO(table_csv.decode("utf-8-sig"))))
     assert rows[1][:2] == ["1", "Middleton Club"] and rows[3][-1] == "4"
     exported = json.loads(Client().get(reverse("matches:season_export", kwargs={
         "slug": season.club.slug, "season": season.slug, "what": "league.json"})).content)
