@@ -209,7 +209,7 @@ def build(match: Match, engine: rules.Match, *, selected: str | None = None,
         required_starter=engine.required_starter(),
         winner=(rules_messages.listed([names[seat] for seat in engine.sides[engine.winner]])
                 if engine.winner is not None else None),
-        called_ends=game.max_called_ends or 6,
+        called_ends=game.called_ends_limit(engine.options.tile_set),
         can_undo=bool(engine.log),
         value_range=range(engine.options.tile_set.top + 1),
         drawing=engine.options.drawing,

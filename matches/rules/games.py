@@ -115,6 +115,19 @@ class Game:
     counts_remaining = True
     own_options: frozenset[str] = frozenset()  # options beyond target and hand_size
 
+    def called_ends_limit(self, tile_set: TileSet) -> int:
+        """The most scoring ends a called placement can name: the game's own limit, or,
+        where every double is a spinner (Five Up), the line's two ends and two flanks
+        for each double of the set.
+
+        >>> from .tiles import DOUBLE_SIX
+        >>> FIVE_UP.called_ends_limit(DOUBLE_SIX), ALL_FIVES.called_ends_limit(DOUBLE_SIX)
+        (16, 4)
+        """
+        if self.max_called_ends is not None:
+            return self.max_called_ends
+        return 2 + 2 * (tile_set.top + 1)
+
     # -- seats and sides -------------------------------------------------------------
 
     def sides(self, players: int) -> tuple[tuple[int, ...], ...]:

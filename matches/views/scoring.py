@@ -221,7 +221,8 @@ def pass_turn(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
 @require_POST
 def call(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
     match, grant = _scorer(request, public_id)
-    form = CallForm(request.POST, ends=match.rules_game.max_called_ends or 6)
+    # as many ends as the largest set allows: the rules check the match's own set
+    form = CallForm(request.POST, ends=match.rules_game.called_ends_limit(rules.DOUBLE_TWELVE))
     return _act(request, match, grant, form, lambda data: services.event_record(
         match=match, action=rules.Call(data["seat"], data["ends"], data.get("claim"),
                                        data.get("goes_out", False)),

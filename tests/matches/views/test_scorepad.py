@@ -475,6 +475,22 @@ def test_a_called_round_records_the_ends_and_checks_the_sum(client):
     assert scores(html) == ["0", "15"]
 
 
+def test_a_called_five_up_placement_counts_every_spinners_flanks(client):
+    # every double is a spinner in Five Up: three doubles with both flanks started make
+    # eight ends, and the page once read only six of them (2+4+5+3+4+3 = 21 → 0)
+    match = services.match_create(game="five-up", players=["Ann", "Bob"])
+    services.round_start(match=match, starter=None, mode="ends")
+    join(client, match)
+    page = client.get(scorer_url(match)).content.decode()
+    assert 'data-max-ends="16"' in page and 'name="end_15"' in page  # 2 + 2 a double
+    ends = [2, 4, 5, 3, 4, 3, 4, 5]
+    html = client.post(scorer_url(match, "call"), {
+        **w(match), "seat": "0", "claim": "6",
+        **{f"end_{i}": str(v) for i, v in enumerate(ends)}}, **HTMX).content.decode()
+    assert error(html) is None and notices(html) == []
+    assert scores(html) == ["6", "0"]  # 30 → 6 (Five Up counts in fives)
+
+
 def test_scoring_needs_a_grant_and_the_join_link_its_secret(client):
     match = two_player_all_fives()
     services.round_start(match=match, starter=0)
