@@ -158,10 +158,6 @@ class ScorepadView:
         """Fives and Threes: going out (its bonus) is marked on the last call."""
         return bool(self.going_out_bonus)
 
-    @property
-    def called_range(self) -> range:
-        return range(self.called_ends)
-
 
 @functools.lru_cache(maxsize=256)
 def _urls(public_id: UUID, prefix: str) -> dict[str, str]:

@@ -606,6 +606,23 @@ def _count_seats(view: scorepad.ScorepadView, refused: WriteForm | None,
     return seats
 
 
+def _call_entry(view: scorepad.ScorepadView, refused: WriteForm | None) -> dict[str, Any]:
+    """What the called placement's form holds: after a refused call, what the scorer
+    entered (who placed it, the ends, the call), so that one wrong end costs one tap and
+    the placement is not credited to the next seat by default; otherwise the next seat
+    to call and nothing else."""
+    if not isinstance(refused, CallForm):
+        return {"seat": view.next_caller, "ends": [("", False)] * view.called_ends,
+                "claim": "", "goes_out": False}
+    seat = str(refused["seat"].value() or "")
+    return {"seat": int(seat) if seat.isascii() and seat.isdigit() else view.next_caller,
+            "ends": [(str(refused[f"end_{i}"].value() or "")[:2],
+                      bool(refused[f"double_{i}"].value()))
+                     for i in range(min(view.called_ends, refused.end_count))],
+            "claim": str(refused["claim"].value() or "")[:6],
+            "goes_out": bool(refused["goes_out"].value())}
+
+
 def _render(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, *,
             selected: str | None = None, entry: str | None = None, error: str | None = None,
             form: WriteForm | None = None, change: Change | None = None,
@@ -627,6 +644,7 @@ def _render(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, *
                                                                 ChangeKind.CALL),
                "entry": entry if entry in ("tiles", "pips") else "pips",
                "count_seats": _count_seats(view, form if error else None, refused or set()),
+               "call_entry": _call_entry(view, form if error else None),
                "scorer_url": _scorer_url(match), "grant": grant,
                # finished or abandoned: what templates/matches/_match_end.html shows
                "end": end,

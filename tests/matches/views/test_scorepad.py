@@ -475,6 +475,23 @@ def test_a_called_round_records_the_ends_and_checks_the_sum(client):
     assert scores(html) == ["0", "15"]
 
 
+def test_a_refused_call_keeps_who_placed_it_and_what_was_entered(client):
+    match = services.match_create(game="all-fives", players=["Ann", "Bob", "Cat"])
+    services.round_start(match=match, starter=None, mode="ends")
+    join(client, match)
+    html = client.post(scorer_url(match, "call"), {
+        **w(match), "seat": "2", "end_0": "6", "double_0": "on", "end_1": "6",
+        "double_1": "on", "claim": "20"}, **HTMX).content.decode()
+
+    assert "6-6 is listed twice" in error(html)
+    # Cat stays chosen (the next seat by default would be credited with her points)
+    assert re.search(r'<input type="radio" name="seat" value="2" checked>', html)
+    assert len(re.findall(r'<input type="radio" name="seat" value="\d" checked>', html)) == 1
+    assert 'name="end_0" min="0" max="6" inputmode="numeric" value="6">' in html
+    assert 'name="double_1" checked>' in html and 'value="20">' in html
+    assert match.rounds.get().events.count() == 0
+
+
 def test_a_called_five_up_placement_counts_every_spinners_flanks(client):
     # every double is a spinner in Five Up: three doubles with both flanks started make
     # eight ends, and the page once read only six of them (2+4+5+3+4+3 = 21 → 0)
