@@ -573,7 +573,12 @@ def _news(change: Change, view: scorepad.ScorepadView, end: MatchEnd | None) -> 
                 "number": view.round_number, "name": view.turn_name})
         else:
             news.append(_("Round %(number)s") % {"number": view.round_number})
-    elif change.kind == ChangeKind.SETTLE and view.rounds and view.rounds[-1].steps:
+    elif view.rounds and view.rounds[-1].steps and (
+            change.kind == ChangeKind.SETTLE
+            # where hands are not counted (Fives and Threes), the last tile or the last
+            # pass of a block settles the round by itself
+            or change.kind in (ChangeKind.PLAY, ChangeKind.CALL, ChangeKind.PASS)
+            and view.phase == "start"):
         settled = view.rounds[-1]
         news.append(_("Round %(number)s settled") % {"number": settled.number} + ": "
                     + "; ".join(settled.steps))

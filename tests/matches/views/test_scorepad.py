@@ -639,6 +639,8 @@ def test_a_called_fives_and_threes_round_ends_with_the_going_out_call(client):
             in html)
     # remaining tiles score nothing here: no count is asked, the next round is offered
     assert "count the hands" not in html and 'id="round-form"' in html
+    # and the bar says the round is over, as a settlement does (it settled itself)
+    assert news(html)[-1].startswith("Round 1 settled: "), news(html)
     assert "Who holds the highest double? They start." in html
     assert 'value="lots"' not in html
     assert scores(html) == ["4", "0"]
