@@ -81,6 +81,22 @@ class Membership(models.Model):
     def at_least(self, role: str) -> bool:
         return ROLE_RANK[self.role] >= ROLE_RANK[role]
 
+    def invitable_roles(self) -> list[str]:
+        """The roles this member may invite as: an owner any; others those below their
+        own (captains members and scorers, admins up to captain)."""
+        return [role for role in Role.values if self.role == Role.OWNER
+                or ROLE_RANK[role] < ROLE_RANK[self.role]]
+
+    def settable_roles(self, other: Membership) -> list[str]:
+        """The roles this member may give ``other``: an owner any; an admin up to captain,
+        to a member who is not an owner or admin; nobody else any."""
+        if self.role == Role.OWNER:
+            return list(Role.values)
+        high = (Role.OWNER, Role.ADMIN)
+        if self.role == Role.ADMIN and other.role not in high:
+            return [role for role in Role.values if role not in high]
+        return []
+
 
 class Player(models.Model):
     """Someone who sits at a club's table, with or without an account."""

@@ -13,7 +13,7 @@ from django.db.models import QuerySet
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
-from matches.models import ROLE_RANK, Club, Membership, Player, Role, Visibility
+from matches.models import Club, Membership, Player, Role, Visibility
 
 INVITE_SALT = "matches.club-invite"
 INVITE_MAX_AGE = 7 * 24 * 3600  # an invite link works for a week
@@ -22,6 +22,7 @@ NOT_ALLOWED = _("Only a club %(role)s or above can do that.")
 INVITE_INVALID = _("This invite link is not valid: ask the club for a new one.")
 INVITE_EXPIRED = _("This invite link has expired: ask the club for a new one.")
 LAST_OWNER = _("A club keeps at least one owner: make someone else owner first.")
+INVITE_ABOVE = _("As %(role)s you can invite as: %(roles)s.")
 OWNER_ONLY = _("Only an owner can make or unmake owners and admins.")
 PLAYER_TAKEN = _("%(name)s is already claimed by another member.")
 ALREADY_A_PLAYER = _("You are already %(name)s in this club.")
@@ -75,8 +76,10 @@ def club_invite(*, club: Club, by: User, role: str = Role.MEMBER) -> str:
 
     Captains invite members and scorers; admins up to captain; owners any role."""
     inviter = require_role(club, by, Role.CAPTAIN)
-    if ROLE_RANK[role] >= ROLE_RANK[inviter.role] and inviter.role != Role.OWNER:
-        raise PermissionDenied(NOT_ALLOWED % {"role": Role(role).label.lower()})
+    if role not in inviter.invitable_roles():
+        raise PermissionDenied(INVITE_ABOVE % {
+            "role": inviter.get_role_display().lower(),
+            "roles": ", ".join(Role(r).label.lower() for r in inviter.invitable_roles())})
     return signing.dumps({"club": club.pk, "role": role}, salt=INVITE_SALT, compress=True)
 
 
@@ -111,8 +114,7 @@ def club_join(*, token: str, user: User) -> Membership:
 def membership_set_role(*, membership: Membership, role: str, by: User) -> Membership:
     """Admins set roles up to captain; only owners make or unmake owners and admins."""
     acting = require_role(membership.club, by, Role.ADMIN)
-    high = (Role.OWNER, Role.ADMIN)
-    if (role in high or membership.role in high) and acting.role != Role.OWNER:
+    if role not in acting.settable_roles(membership):
         raise PermissionDenied(OWNER_ONLY)
     if membership.role == Role.OWNER and role != Role.OWNER and not Membership.objects.filter(
             club=membership.club, role=Role.OWNER).exclude(pk=membership.pk).exists():

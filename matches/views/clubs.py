@@ -238,15 +238,21 @@ def _club_page(request: HttpRequest, club: Club, *, invite_link: str | None = No
     me = selectors.membership(club, request.user)
     rank = ROLE_RANK[me.role] if me else -1
     players = list(selectors.club_players(club))
+    # each member with the roles this reader may give them (none: no form)
+    members = [(member, [(value, label) for value, label in Role.choices
+                         if me and member.pk != me.pk and value in me.settable_roles(member)])
+               for member in selectors.club_members(club)]
     return render(request, "matches/club.html", {
         "club": club, "me": me,
         "can_invite": rank >= ROLE_RANK[Role.CAPTAIN],
         "can_set_roles": rank >= ROLE_RANK[Role.ADMIN],
         "can_add_players": rank >= ROLE_RANK[Role.CAPTAIN],
-        "members": selectors.club_members(club), "players": players,
+        "invite_roles": [(value, label) for value, label in Role.choices
+                         if me and value in me.invitable_roles()],
+        "members": members, "players": players,
         "seasons": selectors.club_seasons(club),
         "rated_games": [GameKind(g) for g in selectors.club_rated_games(club)],
-        "roles": Role.choices, "invite_link": invite_link, "invite_role": invite_role,
+        "invite_link": invite_link, "invite_role": invite_role,
         "visibilities": Visibility.choices,
         "player_form": player_form or PlayerForm(),
         "my_player": next((p for p in players if me and p.user_id == me.user_id), None),

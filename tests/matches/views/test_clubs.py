@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from unittest import mock
 
@@ -133,6 +134,30 @@ def test_admins_set_roles_below_admin_and_only_owners_above(club, people):
     as_(people["owner"]).post(url("club_member_role", club, pk=member.pk), {"role": "admin"})
     member.refresh_from_db()
     assert member.role == Role.ADMIN
+
+
+def test_the_club_page_offers_only_the_roles_its_reader_may_give(club, people):
+    def offered(who: str) -> tuple[list[str], dict[str, list[str]]]:
+        page = as_(people[who]).get(club.get_absolute_url()).content.decode()
+        invite = re.search(r'<select name="role" id="invite-role">(.*?)</select>', page)
+        selects = re.findall(r'<select name="role" id="role-(\d+)">(.*?)</select>', page)
+        names = {m.pk: m.user.username for m in club.memberships.select_related("user")}
+        return (re.findall(r'value="(\w+)"', invite.group(1)) if invite else [],
+                {names[int(pk)]: re.findall(r'value="(\w+)"', options)
+                 for pk, options in selects})
+
+    assert offered("captain") == (["scorer", "member"], {})
+    below_admin = ["captain", "scorer", "member"]
+    assert offered("admin") == (below_admin, {name: below_admin
+                                              for name in ("captain", "member", "scorer")})
+    everything = ["owner", "admin", "captain", "scorer", "member"]
+    assert offered("owner") == (everything, {name: everything for name in
+                                             ("admin", "captain", "member", "scorer")})
+    assert offered("member") == ([], {})
+    # a crafted request for a role beyond them says which they can give
+    refused = as_(people["captain"]).post(url("club_invite", club), {"role": "captain"})
+    assert refused.status_code == 403
+    assert "As captain you can invite as: scorer, member." in refused.content.decode()
 
 
 def test_the_last_owner_stays_an_owner(club, people):
