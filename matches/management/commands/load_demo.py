@@ -19,6 +19,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.utils import timezone
 from django.utils.text import slugify
 
 from matches import rules, selectors, services
@@ -27,7 +28,10 @@ from matches.rules.simulate import simulated_match
 
 DEMO_DIR = Path(__file__).resolve().parents[2] / "demo"
 SITE = "http://127.0.0.1:8000"  # where scripts/run serves it
-ALREADY_LOADED = "There are already {count} matches: the demo club was not loaded."
+ALREADY_LOADED = ("There are already {count} matches: the demo club was not loaded. Its "
+                  "links and passwords were printed when it was; to load it again, remove "
+                  "db.sqlite3 (it holds everything) and run scripts/run, or set a demo "
+                  "account's password with: python manage.py changepassword secretary")
 
 
 class Command(BaseCommand):
@@ -59,9 +63,13 @@ class Command(BaseCommand):
 
         secretary = person("secretary")
         club = services.club_create(name="Teesdale Dominoes Club", by=secretary)
+        # half a season in whenever it is loaded: week 3 was last Monday (or today)
+        today = timezone.localdate()
+        starts_on = today - datetime.timedelta(days=today.weekday(), weeks=2)
+        year = starts_on.year if starts_on.month >= 8 else starts_on.year - 1
         season = services.season_create(
-            club=club, by=secretary, name="Monday League 2026/27",
-            starts_on=datetime.date(2026, 9, 7), game="fives-and-threes",
+            club=club, by=secretary, name=f"Monday League {year}/{(year + 1) % 100:02d}",
+            starts_on=starts_on, game="fives-and-threes",
             fixture_format="games", singles=3,
             scoring={"win": 2, "draw": 1, "loss": 0, "per_game": 1,
                      "close_loss": {"margin": 1, "points": 1}},

@@ -6,6 +6,7 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from django.utils import timezone
 
 from matches import rules, selectors
 from matches.management.commands.load_demo import ALREADY_LOADED, DEMO_DIR
@@ -68,6 +69,11 @@ def test_the_demo_league_has_a_real_table_to_look_at():
 
     season = Season.objects.get()
     assert f"Loaded the demo league: http://127.0.0.1:8000{season.get_absolute_url()}" in out
+    # half a season in on whatever day it is loaded: weeks 1-3 past, 4-6 to come
+    today = timezone.localdate()
+    dates = dict(season.divisions.get().fixtures.filter(date__isnull=False)
+                 .values_list("week", "date").distinct())
+    assert dates[3] <= today < dates[4] and dates[3].weekday() == 0
     division = season.divisions.get()
     assert division.entrants.count() == 4 and division.fixtures.count() == 12
     statuses = list(division.fixtures.values_list("status", flat=True))
