@@ -443,6 +443,16 @@ def test_without_javascript_a_write_redirects_and_an_error_is_a_message(client):
     assert "cannot pass while the boneyard holds" in response.content.decode()
 
 
+def test_a_match_in_play_is_named_by_its_players_in_the_pages_title(client):
+    # two tabs (or phones) on two All Fives matches are told apart; a finished match's
+    # page already named them
+    match = two_player_all_fives()
+    join(client, match)
+    for url in (scorer_url(match), match.get_absolute_url()):
+        html = client.get(url).content.decode()
+        assert "<title>All Fives: Olena, Taras · Scorekeeper</title>" in html, url
+
+
 def test_the_scorer_url_holds_no_secret_and_the_join_link_does():
     match = two_player_all_fives()
     assert match.get_scorer_url() == scorer_url(match) == f"/matches/{match.public_id}/score/"
