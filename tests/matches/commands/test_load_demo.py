@@ -73,7 +73,9 @@ def test_the_demo_league_has_a_real_table_to_look_at():
     today = timezone.localdate()
     dates = dict(season.divisions.get().fixtures.filter(date__isnull=False)
                  .values_list("week", "date").distinct())
-    assert dates[3] <= today < dates[4] and dates[3].weekday() == 0
+    week_3, week_4 = dates[3], dates[4]
+    assert week_3 is not None and week_4 is not None
+    assert week_3 <= today < week_4 and week_3.weekday() == 0
     division = season.divisions.get()
     assert division.entrants.count() == 4 and division.fixtures.count() == 12
     statuses = list(division.fixtures.values_list("status", flat=True))
