@@ -24,6 +24,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModif
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
@@ -371,7 +372,7 @@ def scorers_revoke(request: HttpRequest, public_id: UUID, grant_id: int) -> Http
         messages.info(request, _("This phone no longer scores this match."))
         return redirect(match.get_absolute_url())
     messages.success(request, _("%(phone)s no longer scores this match.")
-                     % {"phone": target.label})
+                     % {"phone": _(target.label)})  # a phone's label is kept in English
     return redirect("matches:scorers", public_id=match.public_id)
 
 
@@ -495,15 +496,17 @@ def claim(request: HttpRequest, public_id: UUID) -> HttpResponse:
 
 
 def phone_label(request: HttpRequest) -> str:
-    """A name for a phone in the scorers' list, from what its browser says it is (in
-    that phone's language: the grant keeps it as written)."""
+    """A name for a phone in the scorers' list, from what its browser says it is. Kept
+    in English and shown in each reader's language (``{% translate grant.label %}``),
+    as the other scorers may read another language than this phone's."""
     agent = request.headers.get("User-Agent", "")
-    for word, label in (("iPhone", "iPhone"), ("iPad", "iPad"), ("Android", _("Android phone")),
-                        ("Windows", _("Windows computer")), ("Macintosh", "Mac"),
-                        ("Linux", _("Linux computer"))):
+    for word, label in (("iPhone", "iPhone"), ("iPad", "iPad"),
+                        ("Android", gettext_noop("Android phone")),
+                        ("Windows", gettext_noop("Windows computer")), ("Macintosh", "Mac"),
+                        ("Linux", gettext_noop("Linux computer"))):
         if word in agent:
             return label
-    return _("A browser")
+    return gettext_noop("A browser")
 
 
 def _scorer_url(match: Match, **query: str) -> str:

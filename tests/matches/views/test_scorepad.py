@@ -212,12 +212,17 @@ def test_tapping_a_tile_offers_only_its_legal_ends_with_what_they_make(client):
     assert 'aria-label="1-4, on the table"' in html
 
 
-def test_a_phone_is_named_in_its_own_language(client):
+def test_a_phone_is_named_in_each_readers_language(client):
     match = two_player_all_fives()
     client.post(match.get_join_url(), headers={
         "Accept-Language": "uk", "User-Agent": "Mozilla/5.0 (Linux; Android 14; Pixel 8)"})
+    assert match.grants.get().label == "Android phone"  # kept in English
 
-    assert match.grants.get().label == "Android-телефон"
+    scorers = reverse("matches:scorers", kwargs={"public_id": match.public_id})
+    for language, name in (("uk", "Android-телефон"), ("ru", "Android-телефон"),
+                           ("en", "Android phone")):
+        page = client.get(scorers, headers={"Accept-Language": language}).content.decode()
+        assert f"<strong>{name}</strong> (" in page, language
 
 
 def test_an_end_offers_what_would_count_its_last_tiles_bonus_in_and_an_overshoot_out(
