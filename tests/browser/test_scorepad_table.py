@@ -264,3 +264,21 @@ def test_an_open_end_on_the_board_takes_the_chosen_tile(live_server, page):
     wait_seq(page, before + 1)
     expect(page.locator('g.board-tile[data-tile="0-5"]')).to_have_count(1)
     expect_scores(page, "10", "10")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_called_rounds_keys_are_all_above_the_bar_without_a_scroll(live_server, page,
+                                                                     players):
+    """Three players' score cards share one row: a third on its own row pushed the keys
+    5, 6, Double and take-back under the bar, so every placement needed a scroll."""
+    match = services.match_create(game="all-fives",
+                                  players=["Ann", "Bob", "Cat", "Dan"][:players])
+    services.round_start(match=match, starter=0, mode="ends")
+    take_grant(page, live_server.url, match)
+    keys = page.locator(".keypad button")
+    expect(keys.first).to_be_visible()
+    bar = page.locator("#thumb-bar").bounding_box()
+    assert bar is not None and page.evaluate("window.scrollY") == 0
+    for i in range(keys.count()):
+        box = keys.nth(i).bounding_box()
+        assert box is not None and box["y"] + box["height"] <= bar["y"], keys.nth(i).inner_text()
