@@ -137,7 +137,7 @@ class ScorepadView:
     going_out_bonus: int = 0
     starter_rule: str = "lots"  # how the next round's starter is found: lots, double, finisher
     last_mode: str = "tracked"  # the mode of the round before: the next one offers it first
-    tie_note: str = ""  # sides tied at or past the target: why play goes on
+    tie_note: str = ""  # a side at or past the target: why play goes on
     earlier_rounds: int = 0  # rounds before the ones shown
     total_rounds: int = 0
 
@@ -263,15 +263,22 @@ def build(match: Match, engine: rules.Match, *, selected: str | None = None,
 
 
 def _tie_note(engine: rules.Match, sides: list[SideView]) -> str:
-    """Why a match whose leaders reached the target goes on: they are level."""
+    """Why a match whose leader reached the target goes on: the round is not settled
+    yet, or the leaders are level."""
     if engine.finished:
         return ""
     target = engine.options.target
     top = max(engine.scores)
     level = [side.names for side, score in zip(sides, engine.scores, strict=True)
              if score == top]
-    if top < target or len(level) < 2:
+    if top < target:
         return ""
+    if len(level) < 2:
+        # past the target mid-round where the match is decided only after the round
+        # (Five Up; Fives and Threes without its immediate end): not won yet
+        return _("%(sides)s reached the target %(target)s: the winner is decided once this "
+                 "round is settled.") % {"sides": rules_messages.listed(level),
+                                         "target": target}
     return _("%(sides)s are level on %(score)s, at or past the target %(target)s: a match "
              "needs one side ahead alone, so play goes on.") % {
         "sides": rules_messages.listed(level), "score": presenters.show_score(top),

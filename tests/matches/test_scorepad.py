@@ -10,7 +10,7 @@ from tests.matches.helpers import A, T, two_player_all_fives
 pytestmark = pytest.mark.django_db
 
 
-def test_sides_level_at_the_target_are_told_why_play_goes_on():
+def test_sides_at_the_target_are_told_why_play_goes_on_level_or_mid_round():
     match = services.match_create(game="five-up", players=["Olena", "Taras"],
                                   options={"target": 61})
     engine = selectors.match_engine(match)
@@ -20,7 +20,12 @@ def test_sides_level_at_the_target_are_told_why_play_goes_on():
 
     assert view.tie_note == ("Olena and Taras are level on 61, at or past the target 61: "
                              "a match needs one side ahead alone, so play goes on.")
+    # one side past the target while the match goes on: Five Up decides the winner only
+    # after the round's count (its deductions may bring the leader back below)
     engine.scores = [62, 61]
+    assert scorepad.build(match, engine).tie_note == (
+        "Olena reached the target 61: the winner is decided once this round is settled.")
+    engine.scores = [60, 58]
     assert scorepad.build(match, engine).tie_note == ""
 
 
