@@ -227,7 +227,7 @@ if os.environ.get("EMAIL_HOST", "").strip():
     EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
     EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 else:
-    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+    EMAIL_BACKEND = "scorekeeper.mail.EmailBackend"  # the console, links unbroken
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "") or "webmaster@localhost"
 
 # English, Ukrainian and Russian (issue 13). The catalogues are locale/<lang>/LC_MESSAGES/

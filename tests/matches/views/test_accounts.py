@@ -391,7 +391,7 @@ def test_email_is_printed_to_the_console_without_an_smtp_host():
     result = run_python(EMAIL_SETTINGS)
 
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split()[0] == "django.core.mail.backends.console.EmailBackend"
+    assert result.stdout.split()[0] == "scorekeeper.mail.EmailBackend"  # the console
     assert result.stdout.split()[-1] == "webmaster@localhost"
 
 
@@ -418,3 +418,16 @@ def test_email_port_must_be_a_number():
 
     assert result.returncode != 0
     assert "EMAIL_PORT='smtp' is not an integer" in result.stderr
+
+
+def test_the_development_console_prints_a_reset_link_whole(client, olena, settings, capsys):
+    # Django's console backend printed the encoded message: a quoted-printable soft
+    # break ("=" and a new line) cut the link, and the half copied was refused
+    settings.EMAIL_BACKEND = "scorekeeper.mail.EmailBackend"
+    client.post(reverse("password_reset"), {"email": "olena@example.com"})
+
+    printed = capsys.readouterr().out
+    assert "To: olena@example.com\nSubject: Reset your Scorekeeper password\n" in printed
+    link = re.search(r"http://testserver(/accounts/reset/[^/\s]+/[^/\s]+/)\n", printed)
+    assert link is not None and "=\n" not in printed
+    assert b"<h1>Choose a new password</h1>" in client.get(link.group(1), follow=True).content
