@@ -161,7 +161,44 @@
     writeCalled(form, ends);
   }
 
+  // -- counting by tiles: a tile is in one hand, and a hand the others leave is known --
+
+  function syncHands(form) {
+    var boxes = form.querySelectorAll("fieldset.hand input[type=checkbox]");
+    var holder = {};
+    boxes.forEach(function (box) { if (box.checked) { holder[box.value] = box.name; } });
+    // a tile ticked in one hand cannot be ticked in another
+    boxes.forEach(function (box) {
+      box.disabled = holder[box.value] !== undefined && holder[box.value] !== box.name;
+    });
+    // where the tiles nobody holds yet are exactly the ones a hand still lacks (the
+    // boneyard is empty), that hand is "the rest": one tap ticks them
+    form.querySelectorAll("fieldset.hand[data-tiles]").forEach(function (hand) {
+      var rest = hand.querySelector(".hand-rest");
+      if (!rest) { return; }
+      var free = hand.querySelectorAll("input[type=checkbox]:not(:checked):not(:disabled)");
+      var mine = hand.querySelectorAll("input[type=checkbox]:checked").length;
+      rest.hidden = !(free.length && mine + free.length === parseInt(hand.dataset.tiles, 10));
+    });
+  }
+
+  document.addEventListener("change", function (event) {
+    var form = event.target.closest && event.target.closest(".settle-form");
+    if (form && event.target.closest("fieldset.hand")) { syncHands(form); }
+  });
+  document.addEventListener("click", function (event) {
+    var rest = event.target.closest && event.target.closest(".hand-rest");
+    if (!rest) { return; }
+    var hand = rest.closest("fieldset.hand");
+    hand.querySelectorAll("input[type=checkbox]:not(:checked):not(:disabled)")
+      .forEach(function (box) { box.checked = true; });
+    syncHands(rest.closest(".settle-form"));
+    var last = hand.querySelector("input[type=checkbox]:checked");
+    if (last) { last.focus(); }  // the button is gone: the focus stays in the hand
+  });
+
   function setUp(root) {
+    root.querySelectorAll(".settle-form").forEach(syncHands);
     root.querySelectorAll(".call-form").forEach(function (form) {
       form.querySelector(".keypad").hidden = false;
       form.querySelector(".called-manual").hidden = true;

@@ -282,3 +282,33 @@ def test_a_called_rounds_keys_are_all_above_the_bar_without_a_scroll(live_server
     for i in range(keys.count()):
         box = keys.nth(i).bounding_box()
         assert box is not None and box["y"] + box["height"] <= bar["y"], keys.nth(i).inner_text()
+
+
+def test_counting_by_tiles_keeps_a_tile_to_one_hand_and_fills_in_the_rest(live_server,
+                                                                           page):
+    """Two tiles each; Bob draws the whole boneyard (24), and the round is blocked: Ann
+    holds one tile, Bob 26. Once Ann's is ticked, Bob's hand is every tile left."""
+    match = services.match_create(game="all-fives", players=["Ann", "Bob"],
+                                  options={"hand_size": 2})
+    services.round_start(match=match, starter=0)
+    for action in (rules.Play(0, rules.Tile.parse("5-5")), rules.Draw(1, 24), rules.Pass(1),
+                   rules.Pass(0)):
+        services.event_record(match=match, action=action)
+    take_grant(page, live_server.url, match)
+    page.goto(live_server.url + match.get_scorer_url() + "?entry=tiles")
+    ann = page.locator('fieldset.hand[data-seat="0"]')
+    bob = page.locator('fieldset.hand[data-seat="1"]')
+    rest = bob.get_by_role("button", name="Bob holds the rest")
+    expect(rest).to_be_hidden()  # 27 tiles unticked, Bob holds 26: not known yet
+
+    ann.get_by_role("checkbox", name="0-1").check()
+
+    expect(bob.get_by_role("checkbox", name="0-1")).to_be_disabled()  # Ann holds it
+    rest.click()
+    expect(bob.locator("input:checked")).to_have_count(26)
+    expect(rest).to_be_hidden()
+    ann.get_by_role("checkbox", name="0-1").uncheck()  # a slip: Bob's 0-1 is free again
+    expect(bob.get_by_role("checkbox", name="0-1")).to_be_enabled()
+    ann.get_by_role("checkbox", name="0-1").check()
+    page.locator('#thumb-bar button[form="settle-form"]').click()
+    expect(page.locator("#settlement")).to_contain_text("Round 1 settled")
