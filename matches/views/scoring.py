@@ -623,7 +623,9 @@ def _call_entry(view: scorepad.ScorepadView, refused: WriteForm | None) -> dict[
         return {"seat": view.next_caller, "ends": [("", False)] * view.called_ends,
                 "claim": "", "goes_out": False}
     seat = str(refused["seat"].value() or "")
-    return {"seat": int(seat) if seat.isascii() and seat.isdigit() else view.next_caller,
+    # read back only if it may be a seat: int() of thousands of digits raises
+    known = seat.isascii() and seat.isdigit() and len(seat) < 3
+    return {"seat": int(seat) if known else view.next_caller,
             "ends": [(str(refused[f"end_{i}"].value() or "")[:2],
                       bool(refused[f"double_{i}"].value()))
                      for i in range(min(view.called_ends, refused.end_count))],
