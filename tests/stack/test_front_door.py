@@ -128,6 +128,9 @@ def test_static_files_come_from_nginx_cached_and_compressed(stack: str) -> None:
     assert status == 200
     assert headers["Cache-Control"] == "public, max-age=31536000, immutable"
     assert headers["Server"].startswith("nginx")
+    # the plain name, which the error pages link, is asked about again after a deploy
+    status, headers, _ = _get(stack + "/static/css/app.css")
+    assert status == 200 and headers["Cache-Control"] == "no-cache"
     # the service worker names the hashed shell files, and is asked for on every load
     status, headers, worker = _get(stack + "/sw.js")
     assert status == 200 and headers["Cache-Control"] == "no-cache"
