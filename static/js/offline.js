@@ -25,7 +25,10 @@
   var WRITE = /\/(play|draw|pass|call|settle|round|undo)\/$/;
   var NEEDS_SERVER = {settle: true, round: true, undo: true};
   var RETRY_MS = 5000;
-  var UNREACHABLE = [502, 503, 504];  // a proxy's answer while the app is down
+  // a proxy's answers that say "not now": too many requests from this address (nginx's
+  // rate limit: the app never saw the entry), or the app is down. The entry is sent
+  // again, never taken for the app's refusal
+  var TRY_AGAIN = [429, 502, 503, 504];
 
   var script = document.getElementById("scorepad-script");
   var page = script ? script.dataset.syncUrl : location.pathname;
@@ -420,7 +423,7 @@
   // one entry's fate: "done", or a refusal's reason (a network failure rejects)
   function send(entry) {
     return post(entry).then(function (answer) {
-      if (UNREACHABLE.indexOf(answer.status) >= 0) { throw new Error("unreachable"); }
+      if (TRY_AGAIN.indexOf(answer.status) >= 0) { throw new Error("unreachable"); }
       if (answer.reload && !reloadedLately()) {
         // the page's token no longer holds (signed in or out elsewhere): nothing was
         // recorded; the page comes again with a fresh one and sends the entries then
@@ -528,7 +531,7 @@
     var config = event.detail.requestConfig;
     var xhr = event.detail.xhr;
     if (!isWrite(config)) { return; }
-    if (event.type === "htmx:responseError" && UNREACHABLE.indexOf(xhr && xhr.status) < 0) {
+    if (event.type === "htmx:responseError" && TRY_AGAIN.indexOf(xhr && xhr.status) < 0) {
       return;  // answered: scorepad.js shows what the server said
     }
     event.detail.queued = true;  // scorepad.js: no "lost" banner, the queue has it

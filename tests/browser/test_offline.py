@@ -239,6 +239,35 @@ def test_an_entry_whose_answer_is_lost_is_sent_again_and_applied_once(live_serve
     wait_seq(page, version + 2)
 
 
+def test_an_entry_the_proxy_answers_too_many_requests_is_sent_again_not_refused(
+        live_server, page):
+    """nginx's rate limit answers 429 before the app sees the entry (a club's phones
+    share one address): the entry waits and goes again; it was once taken for the app's
+    refusal, and it and every entry after it were put aside to be entered again."""
+    version = opened_and_kept(page, live_server)
+    before = changes()
+    sent: list[str] = []
+
+    def limit_the_first(route):
+        sent.append(route.request.post_data or "")
+        if len(sent) == 1:
+            route.fulfill(status=429, content_type="text/html",
+                          body="<!DOCTYPE html><h1>Too many tries</h1>")
+        else:
+            route.continue_()
+
+    two_tiles_offline(page)
+    page.route("**/score/play/", limit_the_first)
+    page.context.set_offline(False)
+
+    expect(page.locator("#status")).to_contain_text("Your last tap was recorded: Ann played 5-6",
+                                                    timeout=15_000)
+    expect(page.locator("#queue-box")).to_have_count(0)  # nothing put aside
+    assert len(sent) == 3
+    assert changes() == [*before, (version + 1, "Bo played 0-5 on 5-5:5"),
+                         (version + 2, "Ann played 5-6 on 5-5:5")]
+
+
 def test_a_refused_entry_stops_the_queue_keeps_the_rest_and_says_why(live_server, page):
     version = opened_and_kept(page, live_server)
     before = changes()
