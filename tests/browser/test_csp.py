@@ -60,6 +60,23 @@ def test_scoring_a_tile_and_enlarging_the_board_break_no_policy(page: Page, live
     assert complaints == []
 
 
+def test_a_swap_of_the_whole_scorepad_breaks_no_policy(page: Page, live_server):
+    """The page's own resync (after a lost answer, or back online) swaps #scorepad,
+    whose bar height scorepad.js set through the CSSOM: htmx used to carry that "style"
+    over to the new element as an attribute, which the policy refuses."""
+    complaints = watch(page)
+    start_match(page, live_server, game="all-fives", players=["Olena", "Taras"], starter=0)
+    place(page, "5-5")
+    assert page.eval_on_selector("#scorepad", "el => el.style.length") > 0
+
+    page.evaluate("""() => htmx.ajax("GET", location.pathname,
+                                     {target: "#scorepad", swap: "outerHTML"})""")
+    expect(page.locator('g.board-tile[data-tile="5-5"]')).to_have_count(1)
+    page.wait_for_timeout(300)  # the settle step runs after the swap
+
+    assert complaints == []
+
+
 def test_a_finished_matchs_page_breaks_no_policy(page: Page, live_server):
     match = finished_match()
     complaints = watch(page)
