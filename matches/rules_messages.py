@@ -132,6 +132,7 @@ TEMPLATES: Final[dict[str, StrOrPromise]] = {
         '%(side)s: %(pips)s rounds down to %(rounded)s (remainder %(remainder)s), −%(cost)s'),
     "step_deduct_up": _(
         '%(side)s: %(pips)s rounds up to %(rounded)s (remainder %(remainder)s), −%(cost)s'),
+    "step_out_no_deduction": _('%(side)s went out: no tiles, no deduction'),
     "step_no_deduction_multiple": _('%(side)s: %(pips)s is a multiple of 5, no deduction'),
     "step_no_deduction_down": _(
         '%(side)s: %(pips)s rounds down to %(rounded)s (remainder %(remainder)s), no deduction'),

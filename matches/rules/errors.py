@@ -137,6 +137,7 @@ MESSAGES: Final[dict[str, str]] = {
                         "−{cost}",
     "step_deduct_up": "{side}: {pips} rounds up to {rounded} (remainder {remainder}), "
                       "−{cost}",
+    "step_out_no_deduction": "{side} went out: no tiles, no deduction",
     "step_no_deduction_multiple": "{side}: {pips} is a multiple of 5, no deduction",
     "step_no_deduction_down": "{side}: {pips} rounds down to {rounded} (remainder "
                               "{remainder}), no deduction",

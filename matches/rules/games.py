@@ -331,6 +331,9 @@ class FiveUp(Game):
                 kind = ("multiple" if remainder == 0 else "down" if remainder <= 2 else "up")
                 code = f"step_deduct_{kind}" if rounded else f"step_no_deduction_{kind}"
                 side = _side_name((seat,), labels)
+                if seat == finisher and held == 0:  # said as such, not as "0 pips"
+                    steps.append(Message("step_out_no_deduction", side=side))
+                    continue
                 if remainder == 0:
                     message = (Message(code, side=side, pips=held, cost=rounded // 5) if rounded
                                else Message(code, side=side, pips=held))

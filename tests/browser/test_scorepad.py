@@ -392,7 +392,7 @@ def test_five_up_double_on_a_branch_is_a_spinner_and_hands_are_deducted(live_ser
     settle_pips(page, {1: 2})
     expect_scores(page, "5", "4")
     steps = page.locator("#settlement .settlement-steps")
-    expect(steps).to_contain_text("Ann: 0 is a multiple of 5, no deduction")
+    expect(steps).to_contain_text("Ann went out: no tiles, no deduction")
     expect(steps).to_contain_text("Bo: 2 rounds down to 0 (remainder 2), no deduction")
     expect(page.locator('.score[data-score="1"] + .raw')).to_have_text("20 raw")
 

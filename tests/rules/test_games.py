@@ -318,6 +318,14 @@ def test_five_up_partners_are_rounded_separately():
     assert fu_settle([2, 1, 2, 1], finisher=None).awards == (0, 0)  # not 4 → 5 → −1
 
 
+def test_five_up_says_who_went_out_rather_than_their_zero_pips():
+    assert fu_settle([0, 7], finisher=0).steps == (
+        "seat 0 went out: no tiles, no deduction",
+        "seat 1: 7 rounds down to 5 (remainder 2), −1")
+    # blocked, a hand of 0 pips is still only a count
+    assert fu_settle([0, 7]).steps[0] == "seat 0: 0 is a multiple of 5, no deduction"
+
+
 def test_five_up_blocked_round_still_deducts_and_credits_nobody():
     settlement = fu_settle([7, 8, 3])
     assert settlement.awards == (-1, -2, -1)
