@@ -461,10 +461,13 @@ def season_export(request: HttpRequest, slug: str, season: str, what: str) -> Ht
     club = selectors.club_for_viewer(slug, request.user)
     the_season = get_object_or_404(Season, club=club, slug=season)
     divisions = list(selectors.season_divisions(the_season))
-    division = next((d for d in divisions if str(d.pk) == request.GET.get("division")),
-                    divisions[0] if divisions else None)
+    asked = request.GET.get("division")
+    # a stale or mistyped ?division= is not quietly given another division's file
+    division = next((d for d in divisions if str(d.pk) == asked), None) if asked else \
+        (divisions[0] if divisions else None)
     if division is None:
-        return HttpResponse(_("This season has no division."), status=404,
+        return HttpResponse(_("This season has no such division.") if asked
+                            else _("This season has no division."), status=404,
                             content_type="text/plain")
     name = f"{the_season.slug}-{division.pk}"
     if what == "league.json":

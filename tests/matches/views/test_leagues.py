@@ -159,6 +159,18 @@ def test_a_walkover_awarded_over_a_played_fixture_takes_its_games_off(season, pe
             and row["away"] == "Bowes Dragons"] == [("away", "")]
 
 
+def test_an_export_of_a_division_the_season_does_not_have_is_not_found(season):
+    url = reverse("matches:season_export", kwargs={
+        "slug": season.club.slug, "season": season.slug, "what": "table.csv"})
+    division = season.divisions.get()
+    assert Client().get(url, {"division": division.pk}).status_code == 200
+    assert Client().get(url).status_code == 200  # the first division, when none is named
+    for stale in (division.pk + 999, "x"):
+        missing = Client().get(url, {"division": stale})
+        assert missing.status_code == 404
+        assert missing.content.decode() == "This season has no such division."
+
+
 def test_the_fixtures_export_imports_back_into_a_season_with_the_same_table(season, people):
     admin = as_(people["admin"])
     # a name a spreadsheet would run as a formula is exported as text, and read back
