@@ -522,10 +522,10 @@ class Match:
             rnd.end, rnd.turn = RoundEnd.BLOCKED, None
 
     def _call(self, rnd: Round, call: Call) -> Award:
-        limit = self.game.max_called_ends
+        limit = self.game.called_ends_limit(self.options.tile_set)
         if not call.ends:
             raise RulesError.of("call_no_ends")
-        if limit is not None and len(call.ends) > limit:
+        if len(call.ends) > limit:
             raise RulesError.of("call_too_many_ends", game=self.game.slug, limit=limit,
                                 count=len(call.ends))
         doubles: set[int] = set()

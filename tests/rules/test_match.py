@@ -733,6 +733,15 @@ def test_called_round_limits_and_checks():
     assert match.scores == [0, 15 + 10]
 
 
+def test_a_called_five_up_placement_has_at_most_the_ends_its_spinners_can_make():
+    # every double is a spinner: the line's 2 ends and 2 flanks for each of 7 doubles
+    match = Match(FIVE_UP, 2)
+    match.start_round(mode=RoundMode.CALLED)
+    with pytest.raises(RulesError, match="^five-up has at most 16 scoring ends, not 17$"):
+        match.call(0, ends(*["5"] * 17))
+    assert match.call(0, ends(*["5"] * 16)).counted == 16  # 80 → 16
+
+
 def test_called_ends_may_repeat_values_but_not_doubles():
     match = Match(FIVES_AND_THREES, 2, {"set": "double-nine"})
     match.start_round(mode=RoundMode.CALLED)
