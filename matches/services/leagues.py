@@ -598,7 +598,8 @@ def fixtures_csv_import(*, division: Division, by: User, text: str) -> CsvImport
         if row is None:
             last = division.fixtures.order_by("-week").values_list("week", flat=True).first()
             row = Fixture(division=division, home=home, away=away, week=(last or 0) + 1)
-        elif row.games.filter(match__isnull=False).exists():
+        elif row.games.filter(match__isnull=False).exclude(
+                match__status=MatchStatus.ABANDONED).exists():
             # a scorepad game's score comes from its match: the row cannot replace it
             raise ValidationError(SCOREPAD_GAMES % {"line": line, "home": home.name,
                                                     "away": away.name}, code="scorepad")
@@ -619,7 +620,9 @@ def fixtures_csv_import(*, division: Division, by: User, text: str) -> CsvImport
         row.full_clean()
         row.save()
         # the row is the fixture's result: games keyed in before it and not in it are
-        # gone, or they would contradict it (their scores stay in the log's "before")
+        # gone, or they would contradict it (their scores stay in the log's "before"); an
+        # abandoned scorepad game gave no result (its match stays, unlinked)
+        row.games.filter(match__status=MatchStatus.ABANDONED).delete()
         _set_games(row, list(fixture.games or ()))
         _log(row, by, FixtureChangeKind.IMPORTED, before)
     return CsvImported(rows=len(league.fixtures), unread=unread)

@@ -517,6 +517,19 @@ def test_a_spreadsheet_row_over_a_game_scored_on_the_scorepad_is_refused(club, p
     assert fixture.status == FixtureStatus.SCHEDULED and fixture.home_games is None
     assert fixture.games.get().match is not None and not fixture.changes.exists()
 
+    # abandoned, the game gave no result: the row is the fixture's result after all
+    match = fixture.games.get().match
+    services.match_abandon(match=match, user=people["oak"])
+    page = upload(as_(people["admin"]), season,
+                  "home,away,home_games,away_games,games\nOak,Bowes,1,0,61-12\n")
+    assert "1 fixture rows imported." in page.content.decode()
+    fixture.refresh_from_db()
+    assert (fixture.status, fixture.home_games, fixture.away_games) == (
+        FixtureStatus.CONFIRMED, 1, 0)
+    assert [(g.home_score, g.away_score, g.match) for g in fixture.games.all()] == [
+        (61, 12, None)]
+    match.refresh_from_db()  # the abandoned match stays in the history, unlinked
+
 
 def test_submitted_results_confirm_themselves_after_a_day_when_the_season_says_so(
         season, people):
