@@ -167,9 +167,11 @@
     var boxes = form.querySelectorAll("fieldset.hand input[type=checkbox]");
     var holder = {};
     boxes.forEach(function (box) { if (box.checked) { holder[box.value] = box.name; } });
-    // a tile ticked in one hand cannot be ticked in another
+    // a tile ticked in one hand cannot be ticked in another (a box already ticked stays
+    // as it is: a count sent back refused keeps both, and the refusal says why)
     boxes.forEach(function (box) {
-      box.disabled = holder[box.value] !== undefined && holder[box.value] !== box.name;
+      box.disabled = !box.checked && holder[box.value] !== undefined &&
+        holder[box.value] !== box.name;
     });
     // where the tiles nobody holds yet are exactly the ones a hand still lacks (the
     // boneyard is empty), that hand is "the rest": one tap ticks them
@@ -193,8 +195,8 @@
     hand.querySelectorAll("input[type=checkbox]:not(:checked):not(:disabled)")
       .forEach(function (box) { box.checked = true; });
     syncHands(rest.closest(".settle-form"));
-    var last = hand.querySelector("input[type=checkbox]:checked");
-    if (last) { last.focus(); }  // the button is gone: the focus stays in the hand
+    var first = hand.querySelector("input[type=checkbox]:checked");
+    if (first) { first.focus(); }  // the button is gone: the focus stays in the hand
   });
 
   function setUp(root) {
@@ -283,9 +285,9 @@
   var NEXT_CONTROLS = [".picker a.pick.selected", ".picker a.pick.playable",
                        ".keypad:not([hidden]) .key",
                        // a count: the hand a refusal named, else the first field still empty
-                       "#settle-form [aria-describedby=scorepad-error] input",
+                       "#settle-form [aria-describedby=scorepad-error] input:not(:disabled)",
                        "#settle-form input[type=number]:not([value])",
-                       "#settle-form input:not([type=hidden])",
+                       "#settle-form input:not([type=hidden]):not(:disabled)",
                        "#round-form input:checked", "#thumb-bar button"];
   var before = null;  // {focused, version} from the swap's start, until it settles
   document.addEventListener("htmx:beforeSwap", function () {
