@@ -222,7 +222,8 @@ def pass_turn(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
 @require_POST
 def call(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
     match, grant = _scorer(request, public_id)
-    # as many ends as the largest set allows: the rules check the match's own set
+    # as many ends as the largest set allows: the rules then refuse more than the
+    # match's own set can make
     form = CallForm(request.POST, ends=match.rules_game.called_ends_limit(rules.DOUBLE_TWELVE))
     return _act(request, match, grant, form, lambda data: services.event_record(
         match=match, action=rules.Call(data["seat"], data["ends"], data.get("claim"),
@@ -624,7 +625,7 @@ def _call_entry(view: scorepad.ScorepadView, refused: WriteForm | None) -> dict[
                 "claim": "", "goes_out": False}
     seat = str(refused["seat"].value() or "")
     # read back only if it may be a seat: int() of thousands of digits raises
-    known = seat.isascii() and seat.isdigit() and len(seat) < 3
+    known = seat.isascii() and seat.isdigit() and len(seat) < 3 and int(seat) < len(view.seats)
     return {"seat": int(seat) if known else view.next_caller,
             "ends": [(str(refused[f"end_{i}"].value() or "")[:2],
                       bool(refused[f"double_{i}"].value()))

@@ -505,7 +505,7 @@ def test_a_refused_call_keeps_who_placed_it_and_what_was_entered(client):
     assert 'name="end_0" min="0" max="6" inputmode="numeric" value="6">' in html
     assert 'name="double_1" checked>' in html and 'value="20">' in html
     assert match.rounds.get().events.count() == 0
-    for seat in ("9" * 5000, "²", "-1"):  # refused, and read back as no seat at all
+    for seat in ("9" * 5000, "²", "-1", "7"):  # refused, and read back as no seat at all
         html = client.post(scorer_url(match, "call"), {
             **w(match), "seat": seat, "end_0": "5"}, **HTMX).content.decode()
         assert error(html) is not None and 'value="0" checked>' in html
