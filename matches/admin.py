@@ -1,12 +1,15 @@
 """Admin for every model: filters and search. Events, changes and what the club's pages
 keep a log of (seasons, fixtures, ratings, imports) are read-only here: they change
 through the pages and services that log and check them. Clubs and memberships can be
-edited, so a superuser can repair a club whose owner has left."""
+edited (roles on the club's page, which keeps an owner), so a superuser can repair a club
+whose owner has left."""
 
 from __future__ import annotations
 
 from django.contrib import admin
+from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
+from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest
 
 from matches import services
@@ -29,6 +32,7 @@ from matches.models import (
     RecordImport,
     RecordImportFile,
     RecordImportLine,
+    Role,
     Round,
     RoundSide,
     ScorerGrant,
@@ -36,6 +40,7 @@ from matches.models import (
     Seat,
     Side,
 )
+from matches.services.clubs import LAST_OWNER
 
 
 class SeatInline(admin.TabularInline):
@@ -193,28 +198,49 @@ class DeletedMatchAdmin(ShownNeverEdited):
                        "user"]
 
 
+class KeepsAnOwner(BaseInlineFormSet):
+    """A club keeps at least one owner, here as on the club's page."""
+
+    def clean(self) -> None:
+        super().clean()
+        owners = [form for form in self.forms if form.cleaned_data
+                  and not form.cleaned_data.get("DELETE")
+                  and form.cleaned_data.get("role") == Role.OWNER]
+        if not owners:
+            raise ValidationError(LAST_OWNER, code="last_owner")
+
+
 class MembershipInline(admin.TabularInline):
     model = Membership
+    formset = KeepsAnOwner
     extra = 0
     fields = ["user", "role", "joined_at"]
+    readonly_fields = ["joined_at"]
     raw_id_fields = ["user"]
 
 
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
+    """Its name, visibility and members' roles, to repair a club (an owner who left);
+    never deleted here: its seasons, fixtures, players and ratings would go with it."""
+
     list_display = ["name", "slug", "visibility", "created_at", "created_by"]
     list_filter = ["visibility"]
     search_fields = ["name", "slug", "memberships__user__username"]
-    raw_id_fields = ["created_by"]
+    readonly_fields = ["slug", "created_at", "created_by"]
     inlines = [MembershipInline]
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
 
 
 @admin.register(Membership)
-class MembershipAdmin(admin.ModelAdmin):
+class MembershipAdmin(ShownNeverEdited):
+    """Listed; roles are changed on the club's admin page, which keeps an owner."""
+
     list_display = ["club", "user", "role", "joined_at"]
     list_filter = ["role"]
     search_fields = ["club__name", "user__username"]
-    raw_id_fields = ["club", "user"]
     list_select_related = ["club", "user"]
 
 

@@ -440,6 +440,31 @@ def test_every_model_is_in_the_admin_and_a_superuser_can_repair_a_clubs_roles(
     assert page.status_code == 200 and b'name="memberships-0-role"' in page.content
 
 
+def test_the_admin_keeps_a_clubs_owner_and_never_deletes_a_club(admin_client, admin_user):
+    from matches import services
+    from matches.models import Club, Membership
+
+    club = services.club_create(name="Teesdale", by=admin_user)
+    owner = Membership.objects.get(club=club)
+    form = {"name": "Teesdale", "visibility": "public",
+            "memberships-TOTAL_FORMS": "1", "memberships-INITIAL_FORMS": "1",
+            "memberships-MIN_NUM_FORMS": "0", "memberships-MAX_NUM_FORMS": "1000",
+            "memberships-0-id": str(owner.pk), "memberships-0-club": str(club.pk),
+            "memberships-0-user": str(admin_user.pk), "memberships-0-role": "member"}
+
+    refused = admin_client.post(_url(Club, "change", club.pk), form)
+
+    assert refused.status_code == 200  # the form again, with the reason
+    assert "A club keeps at least one owner" in refused.content.decode()
+    owner.refresh_from_db()
+    assert owner.role == "owner"
+    renamed = admin_client.post(_url(Club, "change", club.pk), {
+        **form, "name": "Teesdale Dominoes", "memberships-0-role": "owner"})
+    assert renamed.status_code == 302
+    assert Club.objects.get().name == "Teesdale Dominoes"
+    assert admin_client.get(_url(Club, "delete", club.pk)).status_code == 403
+
+
 def test_admin_event_offers_no_add_change_or_delete(admin_client, admin_user, match):
     model_admin = admin.site._registry[Event]
     request = RequestFactory().get("/")
