@@ -519,6 +519,7 @@ def test_a_spreadsheet_row_over_a_game_scored_on_the_scorepad_is_refused(club, p
 
     # abandoned, the game gave no result: the row is the fixture's result after all
     match = fixture.games.get().match
+    assert match is not None
     services.match_abandon(match=match, user=people["oak"])
     page = upload(as_(people["admin"]), season,
                   "home,away,home_games,away_games,games\nOak,Bowes,1,0,61-12\n")
