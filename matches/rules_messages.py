@@ -113,7 +113,6 @@ TEMPLATES: Final[dict[str, StrOrPromise]] = {
     "pips_deal_one": _('pips: no way to deal the unseen tiles so that %(who)s holds %(total)s'),
     "pips_deal": _(
         'pips: no way to deal the unseen tiles so that %(names)s hold %(totals)s together'),
-    "step_pips_sum": _('%(side)s: %(shown)s = %(total)s pips'),
     "step_went_out": _('%(side)s went out and wins the round'),
     "step_partner_went_out": _('%(seat)s went out: %(side)s win the round'),
     "pass_held_fit": _('note: %(who)s passed holding %(tiles)s, which fitted an open end '
@@ -281,6 +280,10 @@ PLURALS: Final[dict[str, tuple[str, Callable[[int], str]]]] = {
     "league_too_deep": ("depth", lambda n: ngettext(
         'not a league record: it nests deeper than %(depth)s level',
         'not a league record: it nests deeper than %(depth)s levels',
+        n)),
+    "step_pips_sum": ("total", lambda n: ngettext(
+        '%(side)s: %(shown)s = %(total)s pip',
+        '%(side)s: %(shown)s = %(total)s pips',
         n)),
     "step_pips": ("total", lambda n: ngettext(
         '%(side)s: %(total)s pip',
