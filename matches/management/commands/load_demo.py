@@ -18,7 +18,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -29,9 +29,11 @@ from matches.rules.simulate import simulated_match
 DEMO_DIR = Path(__file__).resolve().parents[2] / "demo"
 SITE = "http://127.0.0.1:8000"  # where scripts/run serves it
 ALREADY_LOADED = ("There are already {count} matches: the demo club was not loaded. Its "
-                  "links and passwords were printed when it was; to load it again, remove "
-                  "db.sqlite3 (it holds everything) and run scripts/run, or set a demo "
-                  "account's password with: python manage.py changepassword secretary")
+                  "links and passwords were printed when it was; to load it again, {reset} "
+                  "and run scripts/run, or set a demo account's password with: python "
+                  "manage.py changepassword secretary")
+RESET = {"sqlite": "remove db.sqlite3 (it holds everything)",
+         "postgresql": "give it an empty database (DATABASE_URL)"}
 
 
 class Command(BaseCommand):
@@ -40,7 +42,8 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         count = Match.objects.count()
         if count:
-            self.stdout.write(ALREADY_LOADED.format(count=count))
+            reset = RESET.get(connection.vendor, RESET["postgresql"])
+            self.stdout.write(ALREADY_LOADED.format(count=count, reset=reset))
             return
         with transaction.atomic():  # all of the demo or none of it
             self._league()
