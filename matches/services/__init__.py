@@ -11,6 +11,7 @@ from matches.services.clubs import (
     membership_set_role,
     player_add,
     player_claim,
+    player_named,
     require_role,
 )
 from matches.services.imports import (
@@ -137,6 +138,7 @@ __all__ = [
     "invite_club",
     "membership_set_role",
     "player_add",
+    "player_named",
     "player_claim",
     "require_role",
     "draw_record",

@@ -129,7 +129,7 @@ def membership_set_role(*, membership: Membership, role: str, by: User) -> Membe
 def player_add(*, club: Club, name: str, by: User) -> Player:
     """A player at the club's tables (a guest until a member claims them)."""
     require_role(club, by, Role.CAPTAIN)
-    name = " ".join(name.split())
+    name = _player_name(name)
     player = Player(club=club, name=name)
     player.full_clean(validate_constraints=False)
     if Player.objects.filter(club=club, name__iexact=name).exists():
@@ -142,6 +142,24 @@ def player_add(*, club: Club, name: str, by: User) -> Player:
         raise ValidationError({"name": ValidationError(NAME_TAKEN, code="taken",
                                                        params={"name": name})}) from None
     return player
+
+
+def player_named(*, club: Club, name: str) -> Player:
+    """The club's player called ``name`` (case and spacing aside), added if it has none:
+    for an import, whose squads name players instead of adding them one by one. The
+    caller holds the transaction and has checked who may import."""
+    name = _player_name(name)
+    player = Player.objects.filter(club=club, name__iexact=name).first()
+    if player is None:
+        player = Player(club=club, name=name)
+        player.full_clean(validate_constraints=False)
+        player.save()
+    return player
+
+
+def _player_name(name: str) -> str:
+    """A name as the club keeps it: its spaces tidied (case is kept; compared without)."""
+    return " ".join(name.split())
 
 
 @transaction.atomic

@@ -42,7 +42,7 @@ from matches.models import (
 from matches.models.scoring import Match, MatchStatus, Seat
 from matches.rules import fixtures as fixture_rules
 from matches.rules import league as league_rules
-from matches.services.clubs import free_slug, require_role
+from matches.services.clubs import free_slug, player_named, require_role
 from matches.services.scoring import MatchStarted, match_start
 from matches.spreadsheets import read_text_cell
 
@@ -487,18 +487,12 @@ def league_import(*, club: Club, document: dict[str, Any], by: User | None = Non
         starts_on=min(dates) if dates else timezone.localdate(),
         scoring=dict(document.get("scoring") or {}),
         tiebreaks=list(league.tiebreaks))
-    division = _clean(Division(season=season, name=division_name, order=0))
-    players = {p.name.casefold(): p for p in club.players.all()}
+    division = _clean(Division(season=season, name=division_name.strip()[:80], order=0))
     entrants: dict[str, Entrant] = {}
     for entrant in league.entrants:
         stored = _clean(Entrant(division=division, name=entrant.name))
-        squad = []
-        for name in entrant.players:
-            name = " ".join(name.split())
-            if name.casefold() not in players:  # a squad's new name joins the club's players
-                players[name.casefold()] = _clean(Player(club=club, name=name))
-            squad.append(players[name.casefold()])
-        stored.players.set(squad)
+        # a squad's name the club does not have yet joins its players
+        stored.players.set([player_named(club=club, name=name) for name in entrant.players])
         entrants[entrant.name.casefold()] = stored
     weeks = {date: n for n, date in enumerate(sorted(set(dates)), start=1)}
     for fixture in league.fixtures:

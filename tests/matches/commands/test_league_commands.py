@@ -104,3 +104,18 @@ def test_a_hostile_league_document_is_refused_and_stores_nothing(club, tmp_path,
     assert exit_.value.code == 1
     assert f"{path}: refused: " in err.getvalue() and message in err.getvalue()
     assert Season.objects.count() == 0 and Fixture.objects.count() == 0
+
+
+def test_an_import_uses_the_clubs_own_players_and_a_long_division_name_fits(club, tmp_path):
+    services.player_add(club=club, name="Ann Dale", by=club.created_by)
+    document = json.loads(json.dumps(SPEC_DOCUMENT))
+    document["name"] = "Teesdale Monday League — " + "Division " * 20
+    document["entrants"][0]["players"] = ["ann   DALE", "Bob Hart"]
+    path = tmp_path / "league.json"
+    path.write_text(json.dumps(document), "utf-8")
+
+    call_command("import_league", club.slug, str(path), stdout=StringIO())
+
+    assert sorted(club.players.values_list("name", flat=True)) == ["Ann Dale", "Bob Hart"]
+    division = Season.objects.get().divisions.get()
+    assert len(division.name) == 80 and division.name.startswith("Division Division")
