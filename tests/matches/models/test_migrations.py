@@ -1,7 +1,8 @@
 """Migrations on stored data. 0003: seats keep their names, and each match's history
 starts with one change holding its actions, so replays, undo and restore work on old
 matches. 0009: changes logged before it are read in each reader's language. 0011: a
-season's tie-breakers are written out."""
+season's tie-breakers are written out. 0013: phones named in
+another language get their English name back."""
 
 from __future__ import annotations
 
@@ -152,3 +153,21 @@ def test_0011_writes_out_the_default_order_where_a_season_left_it_to_the_format(
 
     assert dict(Season.objects.values_list("name", "tiebreaks")) == {
         "Left to the format": ["game_difference", "games_for"], "Chosen": ["wins"]}
+
+
+@pytest.mark.django_db
+def test_0013_gives_phones_named_in_another_language_their_english_name_back():
+    from django.apps import apps
+
+    from matches.models import ScorerGrant
+
+    to_english = importlib.import_module(
+        "matches.migrations.0013_phone_labels_in_english").to_english
+    match = two_player_all_fives()
+    for label in ("Android-телефон", "Компьютер с Windows", "Браузер", "Olena's phone"):
+        ScorerGrant.objects.create(match=match, label=label)
+
+    to_english(apps, None)
+
+    assert sorted(match.grants.values_list("label", flat=True)) == [
+        "A browser", "Android phone", "Olena's phone", "Windows computer"]
