@@ -15,8 +15,10 @@ from django.core.mail.backends import console
 
 class EmailBackend(console.EmailBackend):
     def write_message(self, message: EmailMessage) -> None:
+        copies = "".join(f"{field}: {', '.join(addresses)}\n" for field, addresses
+                         in (("Cc", message.cc), ("Bcc", message.bcc)) if addresses)
         self.stream.write(f"From: {message.from_email}\n"
-                          f"To: {', '.join(message.to)}\n"
+                          f"To: {', '.join(message.to)}\n{copies}"
                           f"Subject: {message.subject}\n\n"
                           f"{message.body}\n")
         self.stream.write("-" * 79 + "\n")
