@@ -172,6 +172,15 @@
     boxes.forEach(function (box) {
       box.disabled = !box.checked && holder[box.value] !== undefined &&
         holder[box.value] !== box.name;
+      // a screen reader says why it cannot be ticked: "0-1: ticked for Ann"
+      if (box.disabled) {
+        var other = form.querySelector('input[type=checkbox][name="' + holder[box.value] +
+                                        '"]').closest("fieldset.hand");
+        box.setAttribute("aria-label", (form.dataset.heldText || "{tile}: ticked for {name}")
+          .replace("{tile}", box.value).replace("{name}", other.dataset.name));
+      } else {
+        box.removeAttribute("aria-label");
+      }
     });
     // where the tiles nobody holds yet are exactly the ones a hand still lacks (the
     // boneyard is empty), that hand is "the rest": one tap ticks them

@@ -303,7 +303,8 @@ def test_counting_by_tiles_keeps_a_tile_to_one_hand_and_fills_in_the_rest(live_s
 
     ann.get_by_role("checkbox", name="0-1").check()
 
-    expect(bob.get_by_role("checkbox", name="0-1")).to_be_disabled()  # Ann holds it
+    held = bob.get_by_role("checkbox", name="0-1: ticked for Ann")  # said why
+    expect(held).to_be_disabled()
     rest.click()
     expect(bob.locator("input:checked")).to_have_count(26)
     expect(rest).to_be_hidden()
