@@ -190,8 +190,10 @@ def test_an_inline_script_given_the_nonce_is_allowed_by_the_header():
 def test_base_keeps_htmx_from_injecting_styles_or_evaluating_code():
     html = Client().get("/new/").content.decode()
 
+    # nor settling a "style" attribute over to a swapped element: the policy refuses it
     assert ("""<meta name="htmx-config" content='{"includeIndicatorStyles": false, """
-            """"allowEval": false, "allowScriptTags": false}'>""") in html
+            """"allowEval": false, "allowScriptTags": false, """
+            """"attributesToSettle": ["class", "width", "height"]}'>""") in html
 
 
 @pytest.mark.django_db
