@@ -494,7 +494,9 @@ def test_a_spreadsheet_row_replaces_the_games_keyed_in_before_it(season, people,
     league_rules.read_league(json.loads(export.content))  # the export reads back
 
 
-def test_a_spreadsheet_row_over_a_game_scored_on_the_scorepad_is_refused(club, people):
+def quick_season(club: Club, people: dict) -> tuple[Season, Fixture, dict[str, list[Player]]]:
+    """A two-tile All Fives season of one division: Oak (Ann) and Bowes (Cat), captained
+    by oak and bowes, and their fixture, for games played on the scorepad."""
     season = services.season_create(
         club=club, by=people["admin"], name="Quick", starts_on=datetime.date(2026, 9, 7),
         game="all-fives", options={"hand_size": 2}, divisions=["Only"])
@@ -504,7 +506,11 @@ def test_a_spreadsheet_row_over_a_game_scored_on_the_scorepad_is_refused(club, p
         squads[name] = [services.player_add(club=club, name=player, by=people["admin"])]
         services.entrant_add(division=division, by=people["admin"], name=name,
                              captain=people[captain], players=squads[name])
-    fixture = meeting(season, "Oak", "Bowes")
+    return season, meeting(season, "Oak", "Bowes"), squads
+
+
+def test_a_spreadsheet_row_over_a_game_scored_on_the_scorepad_is_refused(club, people):
+    season, fixture, squads = quick_season(club, people)
     services.fixture_game_start(fixture=fixture, by=people["oak"], number=1,
                                 home_players=squads["Oak"], away_players=squads["Bowes"])
 
@@ -553,16 +559,7 @@ def test_submitted_results_confirm_themselves_after_a_day_when_the_season_says_s
 
 
 def test_a_club_admin_restores_a_league_match_without_scoring_it(club, people):
-    season = services.season_create(
-        club=club, by=people["admin"], name="Quick", starts_on=datetime.date(2026, 9, 7),
-        game="all-fives", options={"hand_size": 2}, divisions=["Only"])
-    division = season.divisions.get()
-    squads = {}
-    for name, captain, player in (("Oak", "oak", "Ann"), ("Bowes", "bowes", "Cat")):
-        squads[name] = [services.player_add(club=club, name=player, by=people["admin"])]
-        services.entrant_add(division=division, by=people["admin"], name=name,
-                             captain=people[captain], players=squads[name])
-    fixture = meeting(season, "Oak", "Bowes")
+    season, fixture, squads = quick_season(club, people)
     started = services.fixture_game_start(fixture=fixture, by=people["oak"], number=1,
                                           home_players=squads["Oak"],
                                           away_players=squads["Bowes"])
