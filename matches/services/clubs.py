@@ -76,10 +76,11 @@ def club_invite(*, club: Club, by: User, role: str = Role.MEMBER) -> str:
 
     Captains invite members and scorers; admins up to captain; owners any role."""
     inviter = require_role(club, by, Role.CAPTAIN)
-    if role not in inviter.invitable_roles():
+    invitable = inviter.invitable_roles()
+    if role not in invitable:
         raise PermissionDenied(INVITE_ABOVE % {
             "role": inviter.get_role_display().lower(),
-            "roles": ", ".join(Role(r).label.lower() for r in inviter.invitable_roles())})
+            "roles": ", ".join(Role(r).label.lower() for r in invitable)})
     return signing.dumps({"club": club.pk, "role": role}, salt=INVITE_SALT, compress=True)
 
 

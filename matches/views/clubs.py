@@ -5,6 +5,7 @@ a members-only club is a 404 to everyone else."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 
 from django import forms
 from django.contrib import messages
@@ -224,11 +225,12 @@ def _ranked(ratings: list[Rating]) -> list[tuple[str, Rating]]:
     """Each rating with its rank as the table shows it: players whose ratings read the
     same (one decimal) share a rank, marked "=", as in a league table."""
     shown = [floatformat(rating.ordinal, 1) for rating in ratings]
+    counts = Counter(shown)
+    first: dict[str, int] = {}  # each shown rating's first place
     ranked = []
-    for place, (value, rating) in enumerate(zip(shown, ratings, strict=True)):
-        first = shown.index(value)
-        shared = shown.count(value) > 1
-        ranked.append((f"{first + 1}=" if shared else str(place + 1), rating))
+    for place, (value, rating) in enumerate(zip(shown, ratings, strict=True), start=1):
+        first.setdefault(value, place)
+        ranked.append((f"{first[value]}=" if counts[value] > 1 else str(place), rating))
     return ranked
 
 

@@ -46,6 +46,7 @@ from matches.scoring_forms import (
     SettleForm,
     TurnForm,
     WriteForm,
+    seat_number,
 )
 from matches.selectors.management import MatchEnd
 
@@ -623,10 +624,8 @@ def _call_entry(view: scorepad.ScorepadView, refused: WriteForm | None) -> dict[
     if not isinstance(refused, CallForm):
         return {"seat": view.next_caller, "ends": [("", False)] * view.called_ends,
                 "claim": "", "goes_out": False}
-    seat = str(refused["seat"].value() or "")
-    # read back only if it may be a seat: int() of thousands of digits raises
-    known = seat.isascii() and seat.isdigit() and len(seat) < 3 and int(seat) < len(view.seats)
-    return {"seat": int(seat) if known else view.next_caller,
+    seat = seat_number(refused["seat"].value(), len(view.seats))  # only one at this table
+    return {"seat": view.next_caller if seat is None else seat,
             "ends": [(str(refused[f"end_{i}"].value() or "")[:2],
                       bool(refused[f"double_{i}"].value()))
                      for i in range(min(view.called_ends, refused.end_count))],
