@@ -9,10 +9,11 @@ time, when it is back. The database is read through the ORM: live_server tests s
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from uuid import UUID
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from tests.browser.test_csp import watch
 from tests.browser.test_scorepad import (
@@ -208,22 +209,33 @@ def test_entries_made_offline_wait_and_are_applied_once_each_in_order(live_serve
     assert len(changes()) == len(before) + 3
 
 
-def test_an_entry_whose_answer_is_lost_is_sent_again_and_applied_once(live_server, page):
-    version = opened_and_kept(page, live_server)
-    before = changes()
+def route_the_first_placement(page: Page, first: Callable[[Route], None]) -> list[str]:
+    """Every placement's POST body, in the order sent; the first is handled by ``first``
+    (its answer lost, or a proxy's), the rest reach the server."""
     sent: list[str] = []
 
-    def lose_the_first_answer(route):
+    def handle(route: Route) -> None:
         sent.append(route.request.post_data or "")
         if len(sent) == 1:
-            route.fetch()  # the server receives and records the entry ...
-            route.abort("internetdisconnected")  # ... and its answer never arrives
+            first(route)
         else:
             route.continue_()
 
+    page.route("**/score/play/", handle)
+    return sent
+
+
+def test_an_entry_whose_answer_is_lost_is_sent_again_and_applied_once(live_server, page):
+    version = opened_and_kept(page, live_server)
+    before = changes()
+
+    def lose_the_answer(route: Route) -> None:
+        route.fetch()  # the server receives and records the entry ...
+        route.abort("internetdisconnected")  # ... and its answer never arrives
+
     two_tiles_offline(page)
     expect(waiting(page)).to_have_text("2 entries waiting")
-    page.route("**/score/play/", lose_the_first_answer)
+    sent = route_the_first_placement(page, lose_the_answer)
     page.context.set_offline(False)
 
     expect(page.locator("#status")).to_contain_text("Your last tap was recorded: Ann played 5-6")
@@ -246,18 +258,13 @@ def test_an_entry_the_proxy_answers_too_many_requests_is_sent_again_not_refused(
     refusal, and it and every entry after it were put aside to be entered again."""
     version = opened_and_kept(page, live_server)
     before = changes()
-    sent: list[str] = []
 
-    def limit_the_first(route):
-        sent.append(route.request.post_data or "")
-        if len(sent) == 1:
-            route.fulfill(status=429, content_type="text/html",
-                          body="<!DOCTYPE html><h1>Too many tries</h1>")
-        else:
-            route.continue_()
+    def limit(route: Route) -> None:
+        route.fulfill(status=429, content_type="text/html",
+                      body="<!DOCTYPE html><h1>Too many tries</h1>")
 
     two_tiles_offline(page)
-    page.route("**/score/play/", limit_the_first)
+    sent = route_the_first_placement(page, limit)
     page.context.set_offline(False)
 
     expect(page.locator("#status")).to_contain_text("Your last tap was recorded: Ann played 5-6",
