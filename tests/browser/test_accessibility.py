@@ -23,6 +23,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.contrib.auth.tokens import default_token_generator
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
 from django.utils.encoding import force_bytes
@@ -156,12 +157,16 @@ class Visit:
         self.context: BrowserContext | None = None
 
     def open(self, path: str, *, user: User | None = None,
-             grants: Sequence[ScorerGrant] = ()) -> Page:
+             grants: Sequence[ScorerGrant] = (), served: str | None = None) -> Page:
+        """``served``: the page's HTML, answered at ``path`` as nginx would serve a file."""
         self.context = self.browser.new_context(
             viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True,
             color_scheme="dark" if self.theme == "dark" else "light", locale=self.lang)
         self.context.route(self.base + AXE_PATH, lambda route: route.fulfill(
             path=AXE, content_type="text/javascript"))
+        if served is not None:
+            self.context.route(self.base + path, lambda route: route.fulfill(
+                body=served, content_type="text/html; charset=utf-8"))
         if user is not None or grants:
             self.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME,
                                        "value": session_for(user, grants), "url": self.base}])
@@ -444,6 +449,14 @@ def password_reset_complete(v: Visit, w: World) -> Page:
     return v.open("/accounts/reset/done/")
 
 
+def _plain(template: str) -> Callable[[Visit, World], Page]:
+    """A page of plain HTML that nginx serves itself, without Django (the 503 and 429
+    pages, deploy/nginx/scorekeeper.conf)."""
+    def page(v: Visit, w: World) -> Page:
+        return v.open(f"/__tests__/{template}", served=render_to_string(template))
+    return page
+
+
 PAGES: dict[str, Callable[[Visit, World], Page]] = {
     "home": home,
     "new-match": new_match,
@@ -491,6 +504,9 @@ PAGES: dict[str, Callable[[Visit, World], Page]] = {
     "password-reset-confirm": password_reset_confirm,
     "password-reset-complete": password_reset_complete,
 }
+# nginx's own answers, in English, Ukrainian and Russian at once (it knows no language)
+PLAIN_PAGES = {"unavailable-503": _plain("503.html"), "too-many-429": _plain("429.html")}
+PAGES.update(PLAIN_PAGES)
 
 
 # -- axe-core ---------------------------------------------------------------------------
@@ -537,6 +553,9 @@ def test_page_has_no_wcag_violations(visit, name: str, theme: str):
     assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == \
         (theme == "dark")
     expect(page.locator("h1")).to_have_count(1)
+    if name in PLAIN_PAGES:  # each language's part named as such, within the phone's width
+        assert page.locator("[lang=uk]").count() == page.locator("[lang=ru]").count() == 1
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360, name
     violations = axe_violations(page)
     assert not violations, f"{name} ({theme}) at {page.url}:\n{readable(violations)}"
 
@@ -595,7 +614,7 @@ def test_a_refused_count_takes_the_focus_to_the_field_it_names_clear_of_the_bar(
 # -- every page in Ukrainian and Russian ------------------------------------------------
 
 @pytest.mark.parametrize("lang", ["uk", "ru"])
-@pytest.mark.parametrize("name", list(PAGES))
+@pytest.mark.parametrize("name", [name for name in PAGES if name not in PLAIN_PAGES])
 def test_page_in_ukrainian_and_russian_fits_the_phone_with_no_violation(visit, name: str,
                                                                          lang: str):
     """The page in the phone's language: its lang, one h1, nothing wider than the
