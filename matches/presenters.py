@@ -17,7 +17,7 @@ from django.utils.translation import gettext
 
 from matches import rules
 from matches.actions import action_from_doc, describe, describe_abandon, describe_restore
-from matches.models import Change, ChangeKind
+from matches.models import Change, ChangeKind, ScorerGrant
 from matches.selectors.scoring import show_decimal
 
 UNIT = 20  # SVG units per tile half
@@ -286,6 +286,16 @@ def tally(raw: int | Fraction) -> Tally | None:
     whole = int(raw)
     strokes = whole // 5
     return Tally(strokes // 10, strokes % 10, raw != whole)
+
+
+def phone_name(grant: ScorerGrant) -> str:
+    """A scoring phone as the scorers' list names it, in the reader's language: what
+    its scorer called it beside its kind ("Ann's phone (iPhone)"), else its kind alone
+    (kept in English, see :func:`matches.views.scoring.phone_label`)."""
+    kind = gettext(grant.label)
+    if not grant.name:
+        return kind
+    return gettext("%(name)s (%(kind)s)") % {"name": grant.name, "kind": kind}
 
 
 def qr_svg(url: str) -> str:

@@ -17,6 +17,7 @@ from django.utils.translation import ngettext
 from matches import rules, rules_messages
 from matches.forms import whole_number
 from matches.models import GameKind, RoundMode, Seat
+from matches.models.scoring import PHONE_NAME_LENGTH
 from matches.rules.games import ADVANCED_DIVISORS
 
 MAX_PLAYERS = 12
@@ -40,6 +41,18 @@ def seat_number(text: object, players: int = MAX_PLAYERS) -> int | None:
     ``players``; else None."""
     seat = whole_number(text, digits=2)
     return seat if seat is not None and seat < players else None
+
+
+class PhoneNameForm(forms.Form):
+    """What a scorer calls their phone, for the scorers' list: optional, as its browser
+    already names its kind ("iPhone"), which two phones at one table may share."""
+
+    name = forms.CharField(
+        label=_("Name this phone (optional)"), max_length=PHONE_NAME_LENGTH, required=False,
+        help_text=_("So the other scorers can tell it from theirs, e.g. “Ann’s phone”."))
+
+    def clean_name(self) -> str:
+        return " ".join(self.cleaned_data["name"].split())
 
 
 class WriteForm(forms.Form):

@@ -66,6 +66,7 @@ urlpatterns = [
     path(scorer + "history/", views.history, name="history"),
     path(scorer + "restore/", views.restore, name="restore"),
     path(scorer + "scorers/", views.scorers, name="scorers"),
+    path(scorer + "scorers/name/", views.scorers_name, name="scorers_name"),
     path(scorer + "scorers/rotate/", views.scorers_rotate, name="scorers_rotate"),
     path(scorer + "scorers/<int:grant_id>/revoke/", views.scorers_revoke,
          name="scorers_revoke"),

@@ -390,6 +390,9 @@ class Event(models.Model):
                 params={"position": self.seat, "count": self.match.player_count})})
 
 
+PHONE_NAME_LENGTH = 40
+
+
 class ScorerGrant(models.Model):
     """One browser's right to score a match, held in that browser's session.
 
@@ -397,7 +400,9 @@ class ScorerGrant(models.Model):
     leaves the address bar; a grant can be revoked without touching the others."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="grants")
-    label = models.CharField(_("phone"), max_length=80)
+    label = models.CharField(_("phone"), max_length=80)  # what its browser says it is
+    # what its scorer called it, so that two phones of one kind can be told apart
+    name = models.CharField(_("name"), max_length=PHONE_NAME_LENGTH, blank=True)
     created_at = models.DateTimeField(_("since"), default=timezone.now)
     last_used_at = models.DateTimeField(_("last used"), null=True, blank=True)
     revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)

@@ -408,11 +408,21 @@ def match_import(*, document: Mapping[str, Any],
 
 
 @transaction.atomic
-def grant_create(*, match: Match, phone: str) -> ScorerGrant:
-    """A new phone may score ``match`` (it opened the shared scorer's link)."""
-    grant = ScorerGrant(match=match, label=phone[:80] or str(_("A phone")))
+def grant_create(*, match: Match, phone: str, name: str = "") -> ScorerGrant:
+    """A new phone may score ``match`` (it opened the shared scorer's link): ``phone``
+    is what its browser says it is, ``name`` what its scorer called it, if anything."""
+    grant = ScorerGrant(match=match, label=phone[:80] or str(_("A phone")), name=name)
     grant.full_clean()
     grant.save()
+    return grant
+
+
+@transaction.atomic
+def grant_rename(*, grant: ScorerGrant, name: str) -> ScorerGrant:
+    """Call the phone ``name`` in the scorers' list ("" for what its browser says)."""
+    grant.name = name
+    grant.full_clean()
+    grant.save(update_fields=["name"])
     return grant
 
 

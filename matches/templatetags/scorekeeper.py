@@ -16,8 +16,8 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext, pgettext
 
-from matches.models import FixtureStatus, Match
-from matches.presenters import Board, show_score, tile_svg
+from matches.models import FixtureStatus, Match, ScorerGrant
+from matches.presenters import Board, phone_name, show_score, tile_svg
 from matches.scorepad import Choice, PickTile, TileChoices
 
 register = template.Library()
@@ -29,6 +29,12 @@ def score(value: Decimal | int | None) -> str:
     if value is None:
         return ""
     return show_score(Fraction(value).limit_denominator(2))
+
+
+@register.filter
+def phone(grant: ScorerGrant) -> str:
+    """A scoring phone's name in the reader's language (:func:`presenters.phone_name`)."""
+    return phone_name(grant)
 
 
 @register.simple_tag

@@ -40,6 +40,7 @@ from matches.scoring_forms import (
     CallForm,
     DrawForm,
     NewMatchForm,
+    PhoneNameForm,
     PlayForm,
     RestoreForm,
     RoundForm,
@@ -158,18 +159,21 @@ def join(request: HttpRequest, public_id: UUID, token: str) -> HttpResponse:
     """The shared scorer's link: asks before this phone takes a grant (a link preview
     must not make one), then leaves the secret behind for a token-free address."""
     match = get_object_or_404(Match, public_id=public_id)
+    form = PhoneNameForm(request.POST if request.method == "POST" else None)
     if not _token_matches(match, token):
         response = render(request, "matches/join.html", {"match": match, "state": "invalid"},
                           status=404)
     elif _grant(request, match) is not None:
         response = redirect(match.get_scorer_url())
-    elif request.method == "POST":
-        hold_grant(request, services.grant_create(match=match, phone=phone_label(request)))
+    elif form.is_valid():
+        hold_grant(request, services.grant_create(
+            match=match, phone=phone_label(request), name=form.cleaned_data["name"]))
         messages.success(request, _("This phone now scores this match."))
         response = redirect(match.get_scorer_url())
-    else:
-        response = render(request, "matches/join.html", {"match": match, "state": "confirm",
-                                                         "names": selectors.match_names(match)})
+    else:  # asked first, or the name it was given refused (and shown again)
+        response = render(request, "matches/join.html", {
+            "match": match, "state": "confirm", "names": selectors.match_names(match),
+            "form": form}, status=400 if form.is_bound else 200)
     # the page's address holds the secret: its requests name only the site as Referer
     # ("no-referrer" would also send "Origin: null", which Django's CSRF check refuses)
     response["Referrer-Policy"] = "strict-origin"
@@ -338,12 +342,35 @@ def scorers(request: HttpRequest, public_id: UUID) -> HttpResponse:
     match, grant = _scorer(request, public_id)
     if grant is None:
         return _not_scorer(request, match)
+    return _scorers_page(request, match, grant,
+                         name_form=PhoneNameForm(initial={"name": grant.name}))
+
+
+def _scorers_page(request: HttpRequest, match: Match, grant: ScorerGrant, *,
+                  name_form: PhoneNameForm, status: int = 200) -> HttpResponse:
     join_url = request.build_absolute_uri(match.get_join_url())
     response = render(request, "matches/scorers.html", {
-        "match": match, "grant": grant, "join_url": join_url,
-        "qr_svg": presenters.qr_svg(join_url), "grants": selectors.match_grants(match)})
-    response["Referrer-Policy"] = "strict-origin"
+        "match": match, "grant": grant, "join_url": join_url, "name_form": name_form,
+        "qr_svg": presenters.qr_svg(join_url), "grants": selectors.match_grants(match)},
+        status=status)
+    response["Referrer-Policy"] = "strict-origin"  # the page shows the scorer's link
     return response
+
+
+@never_cache
+@require_POST
+def scorers_name(request: HttpRequest, public_id: UUID) -> HttpResponse:
+    """This phone's name in the scorers' list."""
+    match, grant = _scorer(request, public_id)
+    if grant is None:
+        return _not_scorer(request, match)
+    form = PhoneNameForm(request.POST)
+    if not form.is_valid():
+        return _scorers_page(request, match, grant, name_form=form, status=400)
+    services.grant_rename(grant=grant, name=form.cleaned_data["name"])
+    messages.success(request, _("This phone is now called %(phone)s.")
+                     % {"phone": presenters.phone_name(grant)})
+    return redirect("matches:scorers", public_id=match.public_id)
 
 
 @never_cache
@@ -374,7 +401,7 @@ def scorers_revoke(request: HttpRequest, public_id: UUID, grant_id: int) -> Http
         messages.info(request, _("This phone no longer scores this match."))
         return redirect(match.get_absolute_url())
     messages.success(request, _("%(phone)s no longer scores this match.")
-                     % {"phone": _(target.label)})  # a phone's label is kept in English
+                     % {"phone": presenters.phone_name(target)})
     return redirect("matches:scorers", public_id=match.public_id)
 
 
@@ -466,18 +493,21 @@ def _scorer(request: HttpRequest, public_id: UUID) -> tuple[Match, ScorerGrant |
     return get_object_or_404(Match, public_id=public_id), None
 
 
-def _not_scorer(request: HttpRequest, match: Match) -> HttpResponse:
+def _not_scorer(request: HttpRequest, match: Match, *,
+                form: PhoneNameForm | None = None) -> HttpResponse:
     """This browser holds no grant: the match's creator, signed in, may take one here (a
     match they imported, or started on a phone that has signed out since: the account's
     right, as it may also restore or delete the match, members-only club or not); anyone
     else is told how to get one, and where to watch instead. Others who may not watch a
-    members-only club's match get a 404, as on its public page."""
+    members-only club's match get a 404, as on its public page. ``form``: the creator's
+    phone name, refused."""
     creator = _is_creator(request, match)
     if not creator and match.club_id is not None and _club_hides(request, match.club_id):
         raise Http404("No such match.")
     return render(request, "matches/join.html", {
         "match": match, "state": "creator" if creator else "not_scorer",
-        "names": selectors.match_names(match) if creator else []}, status=403)
+        "names": selectors.match_names(match) if creator else [],
+        "form": form or PhoneNameForm()}, status=403)
 
 
 def _is_creator(request: HttpRequest, match: Match) -> bool:
@@ -492,7 +522,11 @@ def claim(request: HttpRequest, public_id: UUID) -> HttpResponse:
     if not _is_creator(request, match):
         return _not_scorer(request, match)
     if _grant(request, match) is None:
-        hold_grant(request, services.grant_create(match=match, phone=phone_label(request)))
+        form = PhoneNameForm(request.POST)
+        if not form.is_valid():
+            return _not_scorer(request, match, form=form)
+        hold_grant(request, services.grant_create(
+            match=match, phone=phone_label(request), name=form.cleaned_data["name"]))
         messages.success(request, _("This phone now scores this match."))
     return redirect(match.get_scorer_url())
 

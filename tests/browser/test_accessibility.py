@@ -296,7 +296,9 @@ def stale_form(v: Visit, w: World) -> Page:  # a form sent from a page whose tok
 
 
 def scorers(v: Visit, w: World) -> Page:
-    services.grant_create(match=w.tracked.match, phone="iPhone")  # a second phone to revoke
+    # a second phone to revoke, named by its scorer: as long as a name may be, and with
+    # nowhere to break, so that the list must wrap it
+    services.grant_create(match=w.tracked.match, phone="iPhone", name="W" * 40)
     return v.open(reverse("matches:scorers", args=[w.tracked.match.public_id]),
                   grants=[w.tracked.grant])
 

@@ -672,10 +672,16 @@ def test_scoring_is_handed_to_another_phone_and_the_old_link_dies_when_replaced(
 
     other = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
     other.goto(link)  # what the camera opens after scanning the code
-    other.click("#join-button")
+    other.get_by_label("Name this phone (optional)").fill("Bo’s phone")
+    other.get_by_role("button", name="Score on this phone").click()
     expect(other).to_have_url(re.compile(r"/matches/[0-9a-f-]{36}/score/$"))
     other.wait_for_function("() => window.htmx !== undefined")
     place(other, "5-5", shows="sum 10 → 10")
+    page.reload()  # the first phone's list names the second as its scorer did
+    expect(page.locator(".grant strong")).to_have_text(["Linux computer", re.compile(
+        r"^Bo’s phone \(")])
+    expect(page.get_by_role("button", name=re.compile(
+        r"Stop Bo’s phone \(Linux computer\) \(since .*\) from scoring"))).to_be_visible()
 
     page.click("#rotate-link")
     expect(page.locator(".messages")).to_contain_text("the old one no longer works")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.core.exceptions import ValidationError
 
 from matches import rules, selectors, services
 from matches.models import Event, Match, MatchStatus, Player, Round, RoundSide, Seat, Side
@@ -409,8 +410,6 @@ def test_match_import_records_who_imported(django_user_model):
 
 @pytest.mark.django_db
 def test_one_player_cannot_hold_two_seats():
-    from django.core.exceptions import ValidationError
-
     with pytest.raises(ValidationError) as caught:
         services.match_create(game="all-fives", players=["Olena", " olena "])
     assert caught.value.error_dict["players"][0].code == "players_different"
@@ -515,3 +514,18 @@ def test_pip_totals_possible_alone_but_not_together_are_refused_and_nothing_is_s
     assert snapshot(match) == before
     services.round_settle(match=match, pips=(99, 99, 99, 99, 99), result=rules.RoundEnd.BLOCKED)
     assert_cache_equals_replay(match)
+
+
+@pytest.mark.django_db
+def test_a_phone_is_named_and_renamed_within_the_names_length():
+    match = two_player_all_fives()
+    grant = services.grant_create(match=match, phone="iPhone", name="Table 3")
+    assert (grant.label, grant.name) == ("iPhone", "Table 3")
+    with pytest.raises(ValidationError) as refused:
+        services.grant_rename(grant=grant, name="x" * 41)
+    assert list(refused.value.message_dict) == ["name"]
+    grant.refresh_from_db()
+    assert grant.name == "Table 3"
+    services.grant_rename(grant=grant, name="")
+    grant.refresh_from_db()
+    assert grant.name == ""

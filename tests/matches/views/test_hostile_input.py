@@ -136,6 +136,24 @@ def test_a_scorer_endpoint_never_fails_and_a_refusal_changes_nothing(endpoint):
     check()
 
 
+@HOSTILE_SETTINGS
+@given(name=HOSTILE)
+def test_a_phones_name_never_fails_and_a_refused_one_changes_no_grant(name):
+    match = two_player_all_fives()
+    client = Client()
+    joined = client.post(match.get_join_url(), {"name": name})
+    assert joined.status_code < 500
+    if joined.status_code != 302:
+        assert not match.grants.exists()
+        join(client, match)
+    grants = list(match.grants.values_list("pk", "name", "label"))
+    renamed = client.post(reverse("matches:scorers_name", args=[match.public_id]),
+                          {"name": name})
+    assert renamed.status_code < 500
+    if refused(renamed):
+        assert list(match.grants.values_list("pk", "name", "label")) == grants
+
+
 NEW_MATCH = {"game": "all-fives", "player_0": "Olena", "player_1": "Taras", "player_2": "",
              "player_3": "", "target": "", "hand_size": "", "tile_set": "double-six",
              "deal": "full", "drawing": "", "advanced": "", "immediate_end": "on",

@@ -225,6 +225,90 @@ def test_a_phone_is_named_in_each_readers_language(client):
         assert f"<strong>{name}</strong> (" in page, language
 
 
+PIXEL = {"User-Agent": "Mozilla/5.0 (Linux; Android 14; Pixel 8)"}
+
+
+def grant_rows(html: str) -> list[str]:
+    """The scorers' list: each phone's name, as shown."""
+    return re.findall(r'<li class="grant[^"]*" data-grant="\d+">\s*<strong>([^<]+)</strong>', html)
+
+
+def test_two_phones_of_one_kind_are_told_apart_by_the_names_their_scorers_give(client):
+    match = two_player_all_fives()
+    client.post(match.get_join_url(), {"name": "  Ann’s   phone "}, headers=PIXEL)
+    other = Client()
+    other.post(match.get_join_url(), {"name": ""}, headers=PIXEL)  # the name is optional
+    assert [(g.label, g.name) for g in match.grants.all()] == [
+        ("Android phone", "Ann’s phone"), ("Android phone", "")]
+
+    scorers = reverse("matches:scorers", kwargs={"public_id": match.public_id})
+    assert grant_rows(other.get(scorers).content.decode()) == [
+        "Ann’s phone (Android phone)", "Android phone"]
+    assert grant_rows(other.get(scorers, headers={"Accept-Language": "uk"}).content.decode()) \
+        == ["Ann’s phone (Android-телефон)", "Android-телефон"]
+    # the history names the phone that made each change the same way
+    services.round_start(match=match, starter=0, grant=match.grants.first())
+    history = client.get(scorer_url(match, "history")).content.decode()
+    assert "Ann’s phone (Android phone) ·" in history
+
+
+def test_the_join_page_asks_for_a_name_and_a_refused_one_takes_no_grant(client):
+    match = two_player_all_fives()
+    page = client.get(match.get_join_url()).content.decode()
+    assert '<label for="id_name">Name this phone (optional)</label>' in page
+    assert 'aria-describedby="id_name_helptext"' in page
+    for refused in ("x" * 41, "Ann\x00"):
+        response = client.post(match.get_join_url(), {"name": refused})
+        assert response.status_code == 400
+        assert response.context["form"].errors["name"]
+        assert not match.grants.exists()  # no grant, and the typed name shown again
+    assert 'value="' + "x" * 41 + '"' in client.post(
+        match.get_join_url(), {"name": "x" * 41}).content.decode()
+    assert "Ensure this value has at most 40 characters (it has 41)." in client.post(
+        match.get_join_url(), {"name": "x" * 41}).content.decode()
+    assert client.post(match.get_join_url(), {"name": "x" * 40}).status_code == 302
+    assert match.grants.get().name == "x" * 40
+
+
+def test_a_phone_renames_itself_on_the_scorers_page(client):
+    match = two_player_all_fives()
+    client.post(match.get_join_url(), headers=PIXEL)
+    other = Client()
+    join(other, match)
+    scorers = reverse("matches:scorers", kwargs={"public_id": match.public_id})
+    name_url = reverse("matches:scorers_name", kwargs={"public_id": match.public_id})
+
+    answer = client.post(name_url, {"name": "Table 3"}, follow=True)
+    assert '<li class="message message-success">This phone is now called Table 3 (Android ' \
+        'phone).</li>' in answer.content.decode()
+    assert grant_rows(other.get(scorers).content.decode())[0] == "Table 3 (Android phone)"
+    assert 'value="Table 3"' in client.get(scorers).content.decode()  # offered to change
+
+    refused = client.post(name_url, {"name": "y" * 41})
+    assert refused.status_code == 400 and refused.context["name_form"].errors["name"]
+    assert match.grants.get(name="Table 3")  # kept as it was
+    client.post(name_url, {"name": "   "})  # no name: its kind again
+    assert grant_rows(other.get(scorers).content.decode())[0] == "Android phone"
+    # a phone that does not score this match names nothing
+    assert Client().post(name_url, {"name": "Mine"}).status_code == 403
+    assert not match.grants.filter(name="Mine").exists()
+
+
+def test_the_creator_names_the_phone_it_claims_scoring_on(client, django_user_model):
+    user = django_user_model.objects.create_user("olena")
+    client.force_login(user)
+    match = services.match_create(game="all-fives", players=["Olena", "Taras"],
+                                  created_by=user)
+    offer = client.get(scorer_url(match)).content.decode()
+    assert '<label for="id_name">Name this phone (optional)</label>' in offer
+    claim = reverse("matches:claim", args=[match.public_id])
+    refused = client.post(claim, {"name": "z" * 41})
+    assert refused.status_code == 403 and refused.context["form"].errors["name"]
+    assert not match.grants.exists()
+    assert client.post(claim, {"name": "Olena’s tablet"}).status_code == 302
+    assert match.grants.get().name == "Olena’s tablet"
+
+
 def test_an_end_offers_what_would_count_its_last_tiles_bonus_in_and_an_overshoot_out(
         client):
     """Fives and Threes to 5, two tiles each: Olena (2) holds her last tile."""
