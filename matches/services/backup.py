@@ -32,7 +32,8 @@ Scores come from the replay; ratings, a cache of the matches, are rebuilt at the
 
 A ``scorekeeper-backup/1`` file (written before migration 0011) still restores: it is
 the same but for a season's ``tiebreaks``, where ``[]`` then meant the format's default
-order, and now means none; a /1 season's ``[]`` is restored as that default.
+order, and now means none; a /1 season's ``[]`` is restored as that default. A grant
+written before phones had names (migration 0014) is restored with none.
 
 Not restored: rows that undo or restore took back (the record holds the live actions;
 the change log still says what was taken back), sessions (every phone signs in and
@@ -142,7 +143,8 @@ FIXTURE_FIELDS = ["id", "week", "date", "home", "away", "status", "home_games", 
 FIXTURE_GAME_FIELDS = ["id", "number", "home_score", "away_score"]
 FIXTURE_CHANGE_FIELDS = ["id", "user", "at", "kind", "what", "before", "after"]
 FIXTURE_CHANGE_ADDED = ["kind"]  # absent from backups made before it was kept
-GRANT_FIELDS = ["label", "created_at", "last_used_at", "revoked_at", "is_creator"]
+GRANT_FIELDS = ["label", "name", "created_at", "last_used_at", "revoked_at", "is_creator"]
+GRANT_ADDED = ["name"]  # since migration 0014: a backup made before has none
 CHANGE_FIELDS = ["version", "kind", "key", "action", "description", "restored_to", "user",
                  "made_at"]
 MATCH_FIELDS = ["public_id", "scorer_token", "version", "creation_key", "created_by",
@@ -426,7 +428,8 @@ def _match_restore(doc: dict[str, Any]) -> None:
     for seat, player in zip(seats, seat_players, strict=True):
         seat.player_id = player
     Seat.objects.bulk_update(seats, ["player"])
-    grants = [_build(ScorerGrant, grant, GRANT_FIELDS, match=match) for grant in doc["grants"]]
+    grants = [_build(ScorerGrant, grant, GRANT_FIELDS, optional=GRANT_ADDED, match=match)
+              for grant in doc["grants"]]
     _changes_restore(match, doc["changes"], grants)
     if doc["fixture_game"] is not None and not FixtureGame.objects.filter(
             pk=doc["fixture_game"], match=None).update(match=match):

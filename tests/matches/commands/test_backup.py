@@ -67,7 +67,7 @@ def add_rated_matches(club: Club) -> None:
     rated_match(club, ["Ann Dale", "Dev Patel"], winner=0, when=1, key=uuid.uuid4())
     rated_match(club, ["Bob Hart", "Edna Moss", "Gwen Rowe", "Jack Pyle"], winner=1, when=2)
     undone = rated_match(club, ["Cath Lund", "Ann Dale"], winner=1, when=3)
-    grant = services.grant_create(match=undone, phone="Cath's phone")
+    grant = services.grant_create(match=undone, phone="iPhone", name="Cath's phone")
     services.event_undo(match=undone, grant=grant)  # in play again…
     services.match_restore(match=undone, to_version=2, grant=grant)  # …and won again
     rated_match(club, ["Dev Patel", "Gwen Rowe"], winner=1, when=4)
@@ -157,7 +157,7 @@ def snapshot() -> dict[str, Any]:
                             for c in FixtureChange.objects.order_by("pk")],
         "adjustments": sorted((a.entrant.name, a.points, a.reason, when(a.made_at))
                               for a in Adjustment.objects.all()),
-        "grants": sorted((g.label, g.is_creator, when(g.created_at), when(g.revoked_at))
+        "grants": sorted((g.label, g.name, g.is_creator, when(g.created_at), when(g.revoked_at))
                          for g in ScorerGrant.objects.all()),
     }
 
@@ -292,6 +292,28 @@ def test_a_fixtures_log_keeps_its_kinds_and_a_backup_made_before_them_still_impo
     import_all(older)
     change = FixtureChange.objects.get()
     assert (change.kind, change.what, change.words) == ("", "postponed", "postponed")
+
+
+@pytest.mark.django_db
+def test_a_phones_name_round_trips_and_a_backup_made_before_names_still_imports(
+        small_site, tmp_path):
+    match = Match.objects.order_by("pk").first()
+    assert match is not None
+    services.grant_create(match=match, phone="Android phone", name="Table 3")
+    path = tmp_path / "site.jsonl"
+    snap = restored(path)
+    assert ("Android phone", "Table 3") in [g[:2] for g in snap["grants"]]
+    assert snapshot() == snap
+
+    older = tmp_path / "older.jsonl"  # as written before phones had names
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    for line in lines:
+        for grant in line.get("grants", []):
+            del grant["name"]
+    older.write_text("\n".join(json.dumps(line) for line in lines))
+    empty_database()
+    import_all(older)
+    assert list(ScorerGrant.objects.values_list("label", "name")) == [("Android phone", "")]
 
 
 @pytest.mark.django_db
