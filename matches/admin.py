@@ -175,7 +175,8 @@ class ChangeAdmin(ShownNeverEdited):
 class ScorerGrantAdmin(admin.ModelAdmin):
     """Phones that may score a match; revoke one by setting "revoked"."""
 
-    list_display = ["match", "label", "is_creator", "created_at", "last_used_at", "revoked_at"]
+    list_display = ["match", "label", "name", "is_creator", "created_at", "last_used_at",
+                    "revoked_at"]
     list_filter = ["is_creator"]
     list_select_related = ["match"]
     readonly_fields = ["match", "label", "is_creator", "created_at", "last_used_at"]
