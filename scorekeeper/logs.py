@@ -42,6 +42,17 @@ class RedactSecrets(logging.Filter):
         return True
 
 
+class QuietRefusals(logging.Filter):
+    """A logger filter: a refused request (Django's warning for a 4xx, such as a
+    ``PermissionDenied`` answered 403) keeps its one line but not the traceback Django
+    attaches, which would bury the real errors in the log; a 500 keeps its traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno < logging.ERROR:
+            record.exc_info, record.exc_text = None, None
+        return True
+
+
 class RedactingAdminEmailHandler(AdminEmailHandler):
     """Django's error mail to ADMINS, redacted whole: besides the message, its body
     repeats the request's path and headers (the Referer of a scorer's link included)."""

@@ -334,6 +334,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "filters": {
         "redact_secrets": {"()": "scorekeeper.logs.RedactSecrets"},
+        "quiet_refusals": {"()": "scorekeeper.logs.QuietRefusals"},
         "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
     },
     "handlers": {
@@ -347,7 +348,7 @@ LOGGING = {
     "loggers": {
         "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
         "django.request": {"handlers": ["console", "mail_admins"], "level": LOG_LEVEL,
-                           "propagate": False},
+                           "filters": ["quiet_refusals"], "propagate": False},
         "django.server": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
     },
 }

@@ -10,6 +10,7 @@ from pathlib import Path
 from unittest import mock
 
 import pytest
+from django.core.exceptions import PermissionDenied
 from django.db import OperationalError, connections
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
@@ -26,10 +27,15 @@ def boom(request: HttpRequest) -> HttpResponse:
     raise RuntimeError("the view broke")
 
 
+def forbidden(request: HttpRequest) -> HttpResponse:
+    raise PermissionDenied("not yours")
+
+
 # This module is also the URLconf of the tests marked `urls(__name__)`: the site's own
 # URLs plus one view that fails.
 urlpatterns = [
     path("boom/", boom),
+    path("forbidden/", forbidden),
     path(SECRET_PATH.lstrip("/"), boom),
     path("", include("scorekeeper.urls")),
 ]
@@ -136,6 +142,36 @@ def test_request_errors_pass_the_redacting_filter_on_every_handler():
                                                     "RedactingAdminEmailHandler"}
     for handler in handlers:
         assert any(isinstance(f, RedactSecrets) for f in handler.filters), handler
+
+
+class Kept(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__()
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@pytest.mark.urls(__name__)
+@pytest.mark.django_db
+def test_a_refusal_is_logged_in_one_line_and_a_server_error_with_its_traceback():
+    kept = Kept()
+    logger = logging.getLogger("django.request")
+    logger.addHandler(kept)
+    try:
+        client = Client(raise_request_exception=False)
+        assert client.get("/forbidden/").status_code == 403
+        assert client.get("/boom/").status_code == 500
+    finally:
+        logger.removeHandler(kept)
+    refusal, error = kept.records
+    assert (refusal.levelname, refusal.getMessage()) == (
+        "WARNING", "Forbidden (Permission denied): /forbidden/")
+    assert refusal.exc_info is None
+    assert "Traceback" not in logging.Formatter().format(refusal)
+    assert error.levelname == "ERROR" and error.exc_info is not None
+    assert "RuntimeError: the view broke" in logging.Formatter().format(error)
 
 
 @pytest.mark.urls(__name__)
