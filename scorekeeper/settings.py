@@ -320,6 +320,10 @@ SECURE_CSP = {
 # hx-headers, and forms carry {% csrf_token %}. (SameSite=Lax and an HttpOnly session
 # cookie are Django's defaults.)
 CSRF_COOKIE_HTTPONLY = True
+# The language switch's cookie: no script reads it either, and like the others it is
+# sent over HTTPS only in production.
+LANGUAGE_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 
 # Errors go to stderr, where gunicorn and the platform collect them.
 # Every record passes the one handler, which redacts scorers' secrets from request paths;
@@ -356,6 +360,7 @@ LOGGING = {
 if not DEBUG:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     # Load balancers probe over plain HTTP: answer them rather than redirect.
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]

@@ -215,6 +215,20 @@ def test_csrf_cookie_is_not_readable_by_scripts(settings):
     assert settings.CSRF_COOKIE_SAMESITE == settings.SESSION_COOKIE_SAMESITE == "Lax"
 
 
+def test_the_language_cookie_is_not_readable_by_scripts_and_secure_in_production(client):
+    answer = client.post("/i18n/setlang/", {"language": "uk", "next": "/"})
+    cookie = answer.cookies["django_language"]
+    assert (cookie.value, cookie["httponly"], cookie["samesite"]) == ("uk", True, "Lax")
+    assert not cookie["secure"]  # development: plain HTTP
+    result = run_python(
+        "import django; django.setup(); from django.test import Client; "
+        "c = Client().post('/i18n/setlang/', {'language': 'ru', 'next': '/'}, secure=True, "
+        "headers={'host': 'scores.example.com'}).cookies['django_language']; "
+        "print(c.value, c['secure'], c['httponly'], c['samesite'])", **PRODUCTION)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["ru", "True", "True", "Lax"]
+
+
 # A page that reads no database: the subprocess has no migrated one.
 HEADERS_OF_A_PAGE = (
     "import django; django.setup(); from django.test import Client; "
