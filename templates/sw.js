@@ -122,6 +122,11 @@ function networkFirst(event, request) {
   });
 }
 
+// a proxy's answers that say "not now" (its rate limit, or the app is down): the kept
+// copy serves as when there is no network (static/js/offline.js sends the waiting
+// entries once the app answers again); without one, the proxy's own page
+var TRY_AGAIN = [429, 502, 503, 504];
+
 function scorerPage(event, request, key) {
   return fetch(request).then(function (response) {
     followLanguage(event, response);
@@ -131,6 +136,10 @@ function scorerPage(event, request, key) {
     } else if (response.status === 403 || response.status === 404) {
       // this phone no longer scores the match, or it is gone: forget the copy
       event.waitUntil(caches.open(CACHE).then(function (cache) { return cache.delete(key); }));
+    } else if (TRY_AGAIN.indexOf(response.status) >= 0) {
+      return caches.match(key, {ignoreVary: true}).then(function (hit) {
+        return hit || response;
+      });
     }
     return response;
   }).catch(function () {

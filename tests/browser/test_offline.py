@@ -275,6 +275,39 @@ def test_an_entry_the_proxy_answers_too_many_requests_is_sent_again_not_refused(
                          (version + 2, "Ann played 5-6 on 5-5:5")]
 
 
+def test_a_reload_while_the_app_is_down_shows_the_kept_scorepad_and_its_waiting_entries(
+        live_server, page):
+    """The network is there but the app is not (nginx answers 502 or its 503 page, or
+    its rate limit 429): the kept copy serves as without a network, not nginx's page."""
+    version = opened_and_kept(page, live_server)
+    before = changes()
+    two_tiles_offline(page)
+    scorepad = re.compile(r".*/score/(play/)?$")
+    down = {"status": 502}
+
+    def app_down(route: Route) -> None:
+        if down["status"]:
+            route.fulfill(status=down["status"], content_type="text/html",
+                          body="<!DOCTYPE html><h1>Back in a moment</h1>")
+        else:
+            route.continue_()
+
+    page.context.route(scorepad, app_down)
+    page.context.set_offline(False)
+    for status in (502, 503, 429):
+        down["status"] = status
+        page.reload()
+        expect(page.locator("h1")).not_to_have_text("Back in a moment")
+        expect(page.locator('g.board-tile[data-tile="5-5"]')).to_have_count(1)
+        expect(waiting(page)).to_have_text("2 entries waiting")
+    assert changes() == before  # nothing reached the app
+
+    down["status"] = 0  # the app is back: the entries go, in order
+    expect(page.locator("#queue-box")).to_have_count(0, timeout=15_000)
+    assert changes() == [*before, (version + 1, "Bo played 0-5 on 5-5:5"),
+                         (version + 2, "Ann played 5-6 on 5-5:5")]
+
+
 def test_a_refused_entry_stops_the_queue_keeps_the_rest_and_says_why(live_server, page):
     version = opened_and_kept(page, live_server)
     before = changes()
