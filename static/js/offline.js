@@ -157,6 +157,10 @@
     document.querySelectorAll("#scorepad input[name=key]").forEach(function (input) {
       input.value = uuid();
     });
+    // as a page drawn by the server after any write: one tile to draw, unless typed again
+    document.querySelectorAll("#scorepad input[name=tiles]").forEach(function (input) {
+      input.value = input.defaultValue;
+    });
     var seat = entry.seat === null ? null : parseInt(entry.seat, 10);
     if (entry.action === "play" || entry.action === "pass" || entry.action === "draw") {
       var next = entry.action === "draw" ? seat : (seat + 1) % seats();

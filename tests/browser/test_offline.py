@@ -308,6 +308,23 @@ def test_a_reload_while_the_app_is_down_shows_the_kept_scorepad_and_its_waiting_
                          (version + 2, "Ann played 5-6 on 5-5:5")]
 
 
+def test_the_tiles_drawn_offline_go_back_to_one_after_each_entry(live_server, page):
+    version = opened_and_kept(page, live_server)
+    before = changes()
+    page.context.set_offline(True)
+    page.fill("input[name=tiles]", "2")
+    page.click("#draw-button")  # Bo draws 2 …
+    expect(page.locator("input[name=tiles]")).to_have_value("1")
+    play_offline(page, "0-5", "5-5:5")  # … plays …
+    page.click("#draw-button")  # … and Ann draws one: the box was not touched
+    expect(waiting(page)).to_have_text("3 entries waiting")
+
+    page.context.set_offline(False)
+    expect(page.locator("#queue-box")).to_have_count(0, timeout=15_000)
+    assert changes() == [*before, (version + 1, "Bo drew 2"),
+                         (version + 2, "Bo played 0-5 on 5-5:5"), (version + 3, "Ann drew 1")]
+
+
 def test_a_refused_entry_stops_the_queue_keeps_the_rest_and_says_why(live_server, page):
     version = opened_and_kept(page, live_server)
     before = changes()
