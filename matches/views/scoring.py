@@ -431,10 +431,19 @@ def _announce_sync(request: HttpRequest, match: Match, key: str) -> None:
         return
     if change is not None:
         messages.success(request, _("Your last tap was recorded: %(what)s.")
-                         % {"what": change.description})
+                         % {"what": _what_it_did(change, match)})
     else:
         messages.warning(request, _("Your last tap was not recorded. Tap it again if it is "
                                     "still needed."))
+
+
+def _what_it_did(change: Change, match: Match) -> str:
+    """A change in the reader's words, for "recorded: …": an undo says what it took
+    back, not (as its description alone would) the tile as if just placed."""
+    words = presenters.change_words(change, selectors.match_names(match))
+    if change.kind == ChangeKind.UNDO:
+        return _("took back %(what)s") % {"what": words}
+    return words
 
 
 def match_for_watcher(request: HttpRequest, public_id: UUID) -> Match:
@@ -574,7 +583,7 @@ def _act(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, form
         else:
             if change.replayed:
                 messages.info(request, _("Already recorded: %(what)s.")
-                              % {"what": change.description})
+                              % {"what": _what_it_did(change, match)})
             elif change.miscall:
                 messages.warning(request, _("Recorded with the rules' points: %(why)s.")
                                  % {"why": change.miscall})

@@ -70,7 +70,7 @@ def test_a_retried_undo_does_not_take_back_another_phones_tile(table):
 
     html = a.post(url(table, "undo"), undo, **HTMX).content.decode()  # A's retry
 
-    assert "Already recorded: Olena opened with 5-5." in html
+    assert "Already recorded: took back Olena opened with 5-5." in html
     assert tiles_on_table(table) == ["6-6"]
     table.refresh_from_db()
     assert table.version == 4
@@ -164,6 +164,19 @@ def test_the_page_resyncs_and_says_whether_the_lost_tap_was_recorded(table):
     html = a.get(url(table, "scorepad") + "?sync=not-a-key", **HTMX,
                  HTTP_HX_TARGET="scorepad").content.decode()
     assert 'id="scorepad"' in html and "<html" not in html
+
+
+def test_a_lost_or_resent_undo_is_said_as_taking_back_not_as_the_tile_placed(table):
+    a = phone(table)
+    a.post(url(table, "play"), {**page(table), "tile": "5-5"}, **HTMX)
+    undo = page(table)
+    a.post(url(table, "undo"), undo, **HTMX)
+
+    html = a.get(url(table, "scorepad") + f"?sync={undo['key']}", **HTMX).content.decode()
+    assert "Your last tap was recorded: took back Olena opened with 5-5." in html
+    html = a.post(url(table, "undo"), undo, **HTMX).content.decode()  # the same tap again
+    assert "Already recorded: took back Olena opened with 5-5." in html
+    assert list(table.changes.values_list("kind", flat=True)) == ["start", "play", "undo"]
 
 
 # -- nothing erased --------------------------------------------------------------------------
