@@ -465,7 +465,8 @@
       now.entries.shift();
       if (outcome.done) {
         save(now);
-        if (now.entries.length) { render(); flush(); } else { resync(entry.key); }
+        render();
+        if (now.entries.length) { flush(); } else { resync(entry.key); }
         return;
       }
       now.refused = {entry: entry.label, why: outcome.why};
@@ -480,10 +481,28 @@
     });
   }
 
-  // the table as the server has it (the existing resync: an htmx GET of #scorepad)
+  // the table as the server has it (the existing resync: an htmx GET of #scorepad),
+  // asked again until it comes: the page still shows the entries as waiting till then
+  var resyncing = null;
   function resync(key) {
-    htmx.ajax("GET", page + (key ? "?sync=" + encodeURIComponent(key) : ""),
-              {target: "#scorepad", swap: "outerHTML"});
+    resyncing = page + (key ? "?sync=" + encodeURIComponent(key) : "");
+    resyncNow();
+  }
+  function resyncNow() {
+    if (!resyncing || !navigator.onLine) { return; }  // the "online" event tries again
+    htmx.ajax("GET", resyncing, {target: "#scorepad", swap: "outerHTML"});
+  }
+  function isResync(event) {
+    var config = event.detail.requestConfig;
+    return !!resyncing && !!config && config.verb === "get" && config.path === resyncing;
+  }
+  function resyncFailed(event) {
+    if (isResync(event)) { event.detail.queued = true; }  // scorepad.js: no banner
+  }
+  // htmx ends every request so, answered or not: asked again until it comes
+  function resyncAnswered(event) {
+    if (!isResync(event)) { return; }
+    if (event.detail.successful) { resyncing = null; } else { setTimeout(resyncNow, RETRY_MS); }
   }
 
   // -- the page kept on the phone: the newest table, for a reload without a network ---------
@@ -545,6 +564,10 @@
   document.addEventListener("htmx:sendError", unanswered, true);
   document.addEventListener("htmx:timeout", unanswered, true);
   document.addEventListener("htmx:responseError", unanswered, true);
+  document.addEventListener("htmx:sendError", resyncFailed, true);
+  document.addEventListener("htmx:responseError", resyncFailed, true);
+  document.addEventListener("htmx:timeout", resyncFailed, true);
+  document.addEventListener("htmx:afterRequest", resyncAnswered, true);
 
   document.addEventListener("htmx:afterSettle", function () {
     replay();
@@ -555,6 +578,7 @@
     if (event.target.closest("#queue-discard")) { discard(); }
   });
   window.addEventListener("online", flush);
+  window.addEventListener("online", resyncNow);
   window.addEventListener("offline", render);
 
   document.addEventListener("DOMContentLoaded", function () {

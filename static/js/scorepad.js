@@ -349,8 +349,11 @@
   // answer; nothing is ever applied twice.
 
   var pendingKey = null;
-  function showBanner(show) {
-    document.querySelectorAll(".offline-banner").forEach(function (el) { el.hidden = !show; });
+  // "lost": a tap's answer, "server": something only the server shows (a switch between
+  // count entries, a page of the scorepad) asked for without a connection
+  function showBanner(reason, show) {
+    document.querySelectorAll('.offline-banner[data-reason="' + reason + '"]').forEach(
+      function (el) { el.hidden = !show; });
     fitBar();
   }
   function resync() {
@@ -363,12 +366,20 @@
   }
   function lost(event) {
     if (event.detail.queued) { return; }  // offline.js keeps the tap and sends it again
-    var params = event.detail.requestConfig && event.detail.requestConfig.parameters;
+    var config = event.detail.requestConfig;
+    if (config && config.verb === "get") {  // no tap: nothing to check, only to say
+      showBanner("server", true);
+      return;
+    }
+    var params = config && config.parameters;
     var key = params && (params.get ? params.get("key") : params.key);
-    showBanner(true);
+    showBanner("lost", true);
     if (!key) { return; }
     pendingKey = key;
     setTimeout(resync, 1500);
+  }
+  function answered(event) {
+    if (event.detail.successful) { showBanner("server", false); }
   }
 
   document.addEventListener("DOMContentLoaded", function () {
@@ -376,6 +387,8 @@
     document.body.addEventListener("htmx:sendError", lost);
     document.body.addEventListener("htmx:responseError", lost);
     document.body.addEventListener("htmx:timeout", lost);
+    document.body.addEventListener("htmx:afterRequest", answered);
+    window.addEventListener("online", function () { showBanner("server", false); });
     window.addEventListener("online", resync);
     setInterval(resync, 5000);
     setUp(document);

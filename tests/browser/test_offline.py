@@ -325,6 +325,44 @@ def test_the_tiles_drawn_offline_go_back_to_one_after_each_entry(live_server, pa
                          (version + 2, "Bo played 0-5 on 5-5:5"), (version + 3, "Ann drew 1")]
 
 
+def test_the_table_is_asked_for_again_when_its_answer_after_the_entries_is_lost(
+        live_server, page):
+    """Every entry arrived, then the page's request for the table as it now stands got
+    no answer: it asks again, and does not stay on "waiting" or cry a lost tap."""
+    version = opened_and_kept(page, live_server)
+    two_tiles_offline(page)
+    asked: list[str] = []
+
+    def lose_the_first(route: Route) -> None:
+        asked.append(route.request.url)
+        if len(asked) == 1:
+            route.abort("internetdisconnected")
+        else:
+            route.continue_()
+
+    page.route(re.compile(r".*/score/\?sync=.*"), lose_the_first)
+    page.context.set_offline(False)
+    expect(page.locator('g.board-tile[data-tile="5-6"]')).to_have_count(1, timeout=15_000)
+    wait_seq(page, version + 2)
+    assert len(asked) == 2
+    expect(page.locator("#queue-box")).to_have_count(0)
+    expect(page.locator(".offline-banner:visible")).to_have_count(0)
+
+
+def test_what_only_the_server_shows_asked_for_offline_says_so_not_that_a_tap_was_lost(
+        live_server, page):
+    start_match(page, live_server, game="all-fives", players=["Ann", "Bo"], hand_size=1)
+    place(page, "5-5", "")  # one tile each: Ann went out, the hands are counted
+    page.context.set_offline(True)
+    page.get_by_role("link", name="Tap the tiles").click()
+    expect(page.locator('.offline-banner[data-reason="server"]')).to_be_visible()
+    expect(page.locator('.offline-banner[data-reason="lost"]')).to_be_hidden()
+    page.context.set_offline(False)
+    page.get_by_role("link", name="Tap the tiles").click()
+    expect(page.locator(".offline-banner:visible")).to_have_count(0)
+    expect(page.get_by_role("link", name="Tap the tiles")).to_have_class(re.compile("btn-primary"))
+
+
 def test_a_refused_entry_stops_the_queue_keeps_the_rest_and_says_why(live_server, page):
     version = opened_and_kept(page, live_server)
     before = changes()
