@@ -356,7 +356,8 @@
     note.textContent = text("note") + (locked ? " " + text("locked") : "");
     var refused = box.querySelector("#queue-refused");
     refused.hidden = !state.refused;
-    refused.textContent = state.refused ? text("refused", state.refused) : "";
+    refused.textContent = state.refused ? text("refused", {
+      entry: state.refused.entry, why: reason(state.refused.why)}) : "";
     var kept = box.querySelector("#queue-kept");
     kept.hidden = !state.kept.length;
     kept.innerHTML = "";
@@ -367,6 +368,16 @@
     });
     box.querySelector("#queue-discard").hidden = !state.kept.length && !state.refused;
     fitBar();
+  }
+
+  // the server's reason as a sentence of its own after "Not recorded: {entry}.": a rules
+  // refusal comes in lower case and unstopped, and an out-of-date table's warning
+  // begins with the same "Not recorded:" (both from the page's own catalogue)
+  function reason(why) {
+    var said = text("refused").split("{entry}")[0];
+    if (said && why.indexOf(said) === 0) { why = why.slice(said.length); }
+    why = why.charAt(0).toUpperCase() + why.slice(1);
+    return /[.!?…]$/.test(why) ? why : why + ".";
   }
 
   function fitBar() { window.dispatchEvent(new Event("resize")); }  // scorepad.js fits the bar

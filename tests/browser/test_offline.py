@@ -375,7 +375,9 @@ def test_a_refused_entry_stops_the_queue_keeps_the_rest_and_says_why(live_server
     page.context.set_offline(False)
 
     refusal = page.get_by_role("alert").filter(has_text="Not recorded: Bo · Pass.")
-    expect(refusal).to_contain_text("Bo cannot pass while the boneyard")
+    # the rules' reason, a sentence of its own between the entry and what follows
+    expect(refusal).to_contain_text("Not recorded: Bo · Pass. Bo cannot pass while the "
+                                    "boneyard holds 10 tiles. The entries after it")
     expect(page.locator("#queue-kept li")).to_have_text(["Ann · 5-6 · 5-5, side"])
     expect(page.locator("#queue-count")).to_have_text("")
     page.wait_for_timeout(1000)  # the kept entry is not sent
@@ -401,7 +403,10 @@ def test_an_entry_made_on_a_table_another_phone_changed_is_refused(live_server, 
     page.context.set_offline(False)
 
     refusal = page.get_by_role("alert").filter(has_text="Not recorded: Bo · 0-5")
-    expect(refusal).to_contain_text("the match moved on")
+    # "not recorded" is said once: not again by the server's reason
+    expect(refusal).to_contain_text("Not recorded: Bo · 0-5 · 5-5, side. The match moved on "
+                                    "since this page was drawn")
+    assert refusal.inner_text().count("Not recorded") == 1
     expect(page.locator("#queue-kept li")).to_have_count(1)
     wait_seq(page, version + 1)
     assert [what for _, what in changes()][-1] == "Bo played 1-5 on 5-5:5"
