@@ -61,6 +61,10 @@ class Choice:
     points: int  # what would count: the going-out bonus in, an overshoot's award out
     flank: bool
     refused: bool = False  # Fives and Threes: the award would pass the target
+    # a double's end: how many more tiles it takes (a spinner's flanks included), so
+    # that a page without a connection stops offering it once they are placed
+    free: int | None = None
+    spinner: bool = False
 
 
 @dataclass
@@ -140,6 +144,10 @@ class ScorepadView:
     tie_note: str = ""  # a side at or past the target: why play goes on
     earlier_rounds: int = 0  # rounds before the ones shown
     total_rounds: int = 0
+    # which doubles spin, and how many are down: a page without a connection works out
+    # the ends a double placed offline opens
+    spinner_policy: str = "none"
+    doubles_placed: int = 0
 
     @property
     def rounds_key(self) -> str:
@@ -222,6 +230,8 @@ def build(match: Match, engine: rules.Match, *, selected: str | None = None,
         rooms = [engine.room(engine.side_of[seat]) for seat in range(engine.players)]
         view.room_by_seat = [str(room) for room in rooms if room is not None]
     if layout is not None:
+        view.spinner_policy = layout.policy.value
+        view.doubles_placed = layout.doubles_placed
         on_table = set(layout.tiles)
         open_values = {point.value for point in layout.open_points()}
         chosen = None
@@ -313,7 +323,9 @@ def _choices(engine: rules.Match, rnd: rules.Round, seat: int,
                                                        "tile": str(point.tile)}
         points, refused = award(placed.end_sum)
         choices.append(Choice(str(point), label, placed.end_sum, points,
-                              bool(slot and slot.is_flank), refused))
+                              bool(slot and slot.is_flank), refused,
+                              layout.free_slots(point.tile) if slot is not None else None,
+                              layout.is_spinner(point.tile)))
     return choices
 
 

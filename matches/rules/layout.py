@@ -178,6 +178,19 @@ class Layout:
         node = self._nodes.get(tile)
         return node is not None and node.spinner
 
+    @property
+    def doubles_placed(self) -> int:
+        """How many doubles are on the table (All Fives spins only the first)."""
+        return self._doubles
+
+    def free_slots(self, tile: Tile) -> int:
+        """How many more tiles the placed double ``tile`` takes, a spinner's flanks
+        included; 0 when it is full, or not a double on the table."""
+        node = self._nodes.get(tile)
+        if node is None or not tile.is_double:
+            return 0
+        return node.capacity - node.filled
+
     def next_slot(self, tile: Tile) -> Slot | None:
         """The slot ``d-d:d`` would take on a placed double, or None if it is full."""
         node = self._nodes[tile]

@@ -93,7 +93,7 @@ def end_choice(choice: Choice) -> SafeString:
     """An end the chosen tile may join, as the button that places it there: named by the
     end, the sum it would make and the points."""
     return _end_choice(choice.point, choice.label, choice.end_sum, choice.points, choice.flank,
-                       choice.refused, get_language())
+                       choice.refused, choice.free, choice.spinner, get_language())
 
 
 # Both are drawn again and again the same (each tile has a few states, each end a few
@@ -120,13 +120,17 @@ def _picker_tile(tile: str, on_table: bool, playable: bool, selected: bool,
 
 @functools.lru_cache(maxsize=4096)
 def _end_choice(point: str, label: str, end_sum: int, points: int, flank: bool,
-                refused: bool, language: str | None) -> SafeString:
+                refused: bool, free: int | None, spinner: bool,
+                language: str | None) -> SafeString:
     state = (" btn-primary" if points else "") + (" flank" if flank else "")
     past = ", " + gettext("past the target") if refused else ""
+    # a double's end says how many more tiles it takes (static/js/offline.js)
+    double = "" if free is None else format_html(
+        ' data-free="{}"{}', free, SafeString(" data-spinner" if spinner else ""))
     return format_html(
-        '<button type="submit" name="at" value="{}" class="btn choice{}" data-point="{}">'
-        '{} <small>{} {} → {}{}</small></button>', point, state, point, label, gettext("sum"),
-        end_sum, points, past)
+        '<button type="submit" name="at" value="{}" class="btn choice{}" data-point="{}"{}>'
+        '{} <small>{} {} → {}{}</small></button>', point, state, point, double, label,
+        gettext("sum"), end_sum, points, past)
 
 
 @register.filter

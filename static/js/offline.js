@@ -36,6 +36,11 @@
   var sending = false;
   var locked = false;
   var tilesLeft = {};
+  // a double's end takes as many tiles as it has free sides (its flanks too, if it is a
+  // spinner): the server says how many for each on the page, this page counts down
+  var freeSides = {};
+  var spinners = {};
+  var doublesDown = 0;
 
   // -- the queue, kept in localStorage: {entries: [...], kept: [...], refused: {...}} ----
 
@@ -211,14 +216,25 @@
     if (!form) { return; }
     var own = form.querySelector('.choice-set[data-for="' + tile + '"]');
     if (own) { own.remove(); }
-    var taken = at === "" || !isDouble(at.split(":")[0]);
-    if (taken) {
-      form.querySelectorAll('button.choice[data-point="' + at + '"]').forEach(function (b) { b.remove(); });
+    if (at !== "") {
+      var left = sidesLeft(form, at) - 1;
+      freeSides[at] = left;
+      form.querySelectorAll('button.choice[data-point="' + at + '"]').forEach(function (b) {
+        if (left <= 0) { b.remove(); } else { b.firstChild.textContent = endName(at) + " "; }
+      });
     }
     var values = tile.split("-");
-    if (at === "") {
+    if (values[0] === values[1]) {  // a double: its sides, and its flanks if it spins
+      var policy = form.dataset.spinners;
+      var spins = policy === "every-double" || (policy === "first-double" && doublesDown === 0);
+      var point = tile + ":" + values[0];
+      spinners[point] = spins;
+      freeSides[point] = (spins ? 4 : 2) - (at === "" ? 0 : 1);  // its link took a side
+      doublesDown += 1;
       opened(form, tile, values[0]);
-      if (values[1] !== values[0]) { opened(form, tile, values[1]); }
+    } else if (at === "") {
+      opened(form, tile, values[0]);
+      opened(form, tile, values[1]);
     } else {
       var joined = at.split(":")[1];
       opened(form, tile, values[0] === joined ? values[1] : values[0]);
@@ -253,6 +269,28 @@
 
   function isDouble(tile) { var v = tile.split("-"); return v[0] === v[1]; }
 
+  // how many more tiles the end "tile:value" takes: one, unless it is a double's
+  function sidesLeft(form, point) {
+    if (point in freeSides) { return freeSides[point]; }
+    var button = form.querySelector('button.choice[data-point="' + point + '"][data-free]');
+    return button ? parseInt(button.dataset.free, 10) : 1;
+  }
+  function isSpinner(form, point) {
+    if (point in spinners) { return spinners[point]; }
+    return !!form.querySelector('button.choice[data-point="' + point + '"][data-spinner]');
+  }
+
+  // what an end is called, as the server calls it: a double's side, or a spinner's flank
+  // once both its line sides are taken (the last two of its four)
+  function endName(point) {
+    var form = document.getElementById("place-form");
+    var tile = point.split(":")[0];
+    var value = point.split(":")[1];
+    if (!isDouble(tile)) { return text("end", {value: value, tile: tile}); }
+    var flank = isSpinner(form, point) && sidesLeft(form, point) <= 2;
+    return text(flank ? "flank" : "side", {tile: tile});
+  }
+
   // the open end "tile:value": offered to every tile in the picker that has the value
   function opened(form, tile, value) {
     var point = tile + ":" + value;
@@ -280,7 +318,7 @@
       button.value = point;
       button.className = "btn choice";
       button.dataset.point = point;
-      button.textContent = text("end", {value: value, tile: tile}) + " ";
+      button.textContent = endName(point) + " ";
       var small = document.createElement("small");
       small.textContent = text("sum-later");
       button.appendChild(small);
@@ -312,6 +350,10 @@
   function replay() {
     locked = false;
     tilesLeft = {};
+    freeSides = {};
+    spinners = {};
+    var form = document.getElementById("place-form");
+    doublesDown = form ? parseInt(form.dataset.doubles, 10) || 0 : 0;
     document.querySelectorAll("#live .seats .seat[data-seat] small").forEach(function (small) {
       var count = parseInt(small.textContent, 10);
       if (!isNaN(count)) { tilesLeft[small.parentNode.dataset.seat] = count; }

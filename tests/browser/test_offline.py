@@ -308,6 +308,35 @@ def test_a_reload_while_the_app_is_down_shows_the_kept_scorepad_and_its_waiting_
                          (version + 2, "Ann played 5-6 on 5-5:5")]
 
 
+def test_a_doubles_ends_are_offered_offline_as_long_as_it_has_free_sides(live_server, page):
+    """All Fives: the spinner 5-5 takes its two line sides, then its two flanks; the
+    second double, 6-6, one tile besides its link. Offered beyond that, an entry was
+    refused when sent, and every entry after it put aside."""
+    version = opened_and_kept(page, live_server)
+    before = changes()
+    page.context.set_offline(True)
+    play_offline(page, "0-5", "5-5:5")  # Bo
+    play_offline(page, "5-6", "5-5:5")  # Ann: both line sides of 5-5 taken
+    play_offline(page, "6-6", "5-6:6")  # Bo
+    play_offline(page, "2-6", "6-6:6")  # Ann: 6-6 is full
+    expect(page.locator('#scorepad .pick[data-tile="4-6"]')).to_have_class(
+        re.compile(r"\bunplayable\b"))
+    expect(page.locator('.choice-set[data-for="4-6"]')).to_have_count(0)
+    tap_tile(page, "2-5")
+    expect(choice(page, "5-5:5")).to_contain_text("5-5, flank")
+    choice(page, "5-5:5").click()  # Bo, on a flank
+    play_offline(page, "3-5", "5-5:5")  # Ann, on the other: 5-5 is full
+    expect(page.locator('.choice-set[data-for="1-5"] button[data-point="5-5:5"]')).to_have_count(0)
+    expect(waiting(page)).to_have_text("6 entries waiting")
+
+    page.context.set_offline(False)
+    expect(page.locator("#queue-box")).to_have_count(0, timeout=20_000)
+    assert [what for _, what in changes()[len(before):]] == [
+        "Bo played 0-5 on 5-5:5", "Ann played 5-6 on 5-5:5", "Bo played 6-6 on 5-6:6",
+        "Ann played 2-6 on 6-6:6", "Bo played 2-5 on 5-5:5", "Ann played 3-5 on 5-5:5"]
+    wait_seq(page, version + 6)
+
+
 def test_the_tiles_drawn_offline_go_back_to_one_after_each_entry(live_server, page):
     version = opened_and_kept(page, live_server)
     before = changes()

@@ -189,6 +189,32 @@ def test_a_spinner_takes_line_sides_then_flanks_in_order():
                                   "and both flanks filled")
 
 
+@pytest.mark.parametrize(("notation", "policy", "double", "free"), [
+    ("5-5", AF, "5-5", 4),  # the opening spinner: both line sides and both flanks
+    ("5-5 0-5@5-5:5 5-6@5-5:5", AF, "5-5", 2),  # its flanks
+    ("5-5 0-5@5-5:5 5-6@5-5:5 2-5@5-5:5 3-5@5-5:5", AF, "5-5", 0),
+    ("5-5 5-6@5-5:5 6-6@5-6:6", AF, "6-6", 1),  # not the first double: one line side
+    ("5-5 5-6@5-5:5 6-6@5-6:6 2-6@6-6:6", AF, "6-6", 0),
+    ("3-5 5-5@3-5:5", FU, "5-5", 3),  # every double spins; its link used line A
+    ("3-3", FT, "3-3", 2),  # no spinners: two line sides
+    ("3-5", AF, "3-5", 0),  # not a double
+    ("3-5", AF, "6-6", 0),  # not on the table
+])
+def test_free_slots_say_how_many_more_tiles_a_double_takes(notation, policy, double, free):
+    layout = Layout.from_notation(notation, policy)
+    tile = Tile.parse(double)
+    assert layout.free_slots(tile) == free
+    if tile.is_double and tile in layout:  # the slot it would take, while it has one
+        assert (free > 0) == (layout.next_slot(tile) is not None)
+
+
+def test_doubles_placed_counts_the_doubles_on_the_table_and_undo_takes_one_back():
+    layout = Layout.from_notation("5-5 5-6@5-5:5 6-6@5-6:6", AF)
+    assert layout.doubles_placed == 2
+    layout.undo()
+    assert layout.doubles_placed == 1
+
+
 def test_an_attached_spinner_used_line_a_for_its_connection():
     layout = Layout.from_notation("3-5 5-5@3-5:5", FU)
     slots = [place(layout, text).slot for text in ("5-6@5-5:5", "2-5@5-5:5", "1-5@5-5:5")]

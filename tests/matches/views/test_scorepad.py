@@ -71,7 +71,7 @@ def choices(html: str, tile: str) -> list[tuple[str, str, str]]:
     if found is None:
         return []
     return [(point, label.strip(), made) for point, label, made in re.findall(
-        r'data-point="([^"]+)">([^<]+)<small>([^<]+)</small>', found.group(1))]
+        r'data-point="([^"]+)"[^>]*>([^<]+)<small>([^<]+)</small>', found.group(1))]
 
 
 # -- a new match ----------------------------------------------------------------------
@@ -223,6 +223,28 @@ def test_a_phone_is_named_in_each_readers_language(client):
                            ("en", "Android phone")):
         page = client.get(scorers, headers={"Accept-Language": language}).content.decode()
         assert f"<strong>{name}</strong> (" in page, language
+
+
+def test_a_doubles_end_says_how_many_more_tiles_it_takes_for_the_page_offline(client):
+    """All Fives: 5-5 opens and spins (two line sides, then two flanks); 6-6, the
+    second double, does not (one side left besides its link)."""
+    match = two_player_all_fives(hand_size=7)
+    services.round_start(match=match, starter=0)
+    services.event_record(match=match, action=rules.Play(0, T("5-5")))
+    services.event_record(match=match, action=rules.Play(1, T("5-6"), A("5-5:5")))
+    join(client, match)
+
+    html = client.get(scorer_url(match)).content.decode()
+    assert 'id="place-form" data-spinners="first-double" data-doubles="1"' in html
+    assert '<button type="submit" name="at" value="5-5:5" class="btn choice" ' \
+        'data-point="5-5:5" data-free="3" data-spinner>5-5, side <small>' in html
+    assert 'data-point="5-6:6">the 6 of 5-6 <small>' in html  # no double: no count
+    services.event_record(match=match, action=rules.Play(0, T("6-6"), A("5-6:6")))
+    services.event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5")))
+    html = client.get(scorer_url(match)).content.decode()
+    assert 'data-doubles="2"' in html
+    assert 'data-point="6-6:6" data-free="1">6-6, side <small>' in html
+    assert 'data-point="5-5:5" data-free="2" data-spinner>5-5, flank <small>' in html
 
 
 PIXEL = {"User-Agent": "Mozilla/5.0 (Linux; Android 14; Pixel 8)"}
