@@ -137,18 +137,22 @@
     adjust(entry);
     render();
     // the end just pressed is gone with its tile: the focus goes on to the next tile,
-    // and the page's announcer says the entry waits (a live region that appears with its
-    // text, like #queue-count, is not read by every screen reader)
+    // and the page's announcer says the entry waits
     var focused = document.activeElement;
     if (hadFocus && (!focused || focused === document.body)) {
       var next = document.querySelector("#scorepad .picker a.pick.playable, #thumb-bar button");
       if (next) { next.focus({preventScroll: true}); }
     }
+    announce(waitingText(load().entries.length));
+  }
+
+  // said by the page's announcer, a live region that stays (one that appears with its
+  // text, like #queue-count or #queue-refused, is not read by every screen reader)
+  function announce(words) {
     var announcer = document.getElementById("announcer");
-    if (announcer) {
-      announcer.textContent = "";
-      setTimeout(function () { announcer.textContent = waitingText(load().entries.length); }, 100);
-    }
+    if (!announcer) { return; }
+    announcer.textContent = "";  // the same words twice are news twice
+    setTimeout(function () { announcer.textContent = words; }, 100);
   }
 
   // -- the page goes on as if the entry were recorded ----------------------------------------
@@ -386,9 +390,11 @@
       box.innerHTML = '<p class="queue-count" id="queue-count" role="status"></p>' +
         '<p class="queue-note" id="queue-note"></p>' +
         '<p class="queue-refused" id="queue-refused" role="alert" hidden></p>' +
-        '<ol class="queue-kept" id="queue-kept" hidden></ol>' +
-        '<button type="button" class="btn" id="queue-discard" hidden></button>';
+        '<ol class="queue-kept" id="queue-kept" tabindex="0" hidden></ol>' +
+        '<button type="button" class="btn btn-small" id="queue-discard" hidden></button>';
       box.querySelector("#queue-discard").textContent = text("discard");
+      // it scrolls when long: reachable by keyboard, and named
+      box.querySelector("#queue-kept").setAttribute("aria-label", text("kept"));
       feedback.appendChild(box);
     }
     var count = box.querySelector("#queue-count");
@@ -527,6 +533,7 @@
       now.entries = [];
       save(now);
       render();
+      announce(document.getElementById("queue-refused").textContent);
       resync(null);
     }, function () {
       sending = false;  // no answer: the entry stays first, sent again with its key

@@ -15,6 +15,7 @@ from uuid import UUID
 import pytest
 from playwright.sync_api import Page, Route, expect
 
+from tests.browser.test_accessibility import AXE, AXE_PATH, axe_violations, readable
 from tests.browser.test_csp import watch
 from tests.browser.test_scorepad import (
     choice,
@@ -409,6 +410,14 @@ def test_a_refused_entry_stops_the_queue_keeps_the_rest_and_says_why(live_server
                                     "boneyard holds 10 tiles. The entries after it")
     expect(page.locator("#queue-kept li")).to_have_text(["Ann · 5-6 · 5-5, side"])
     expect(page.locator("#queue-count")).to_have_text("")
+    # said by the live region that stays; the bar's actions stay in sight
+    expect(page.locator("#announcer")).to_contain_text("Not recorded: Bo · Pass.")
+    expect(page.locator("#pass-button")).to_be_in_viewport(ratio=1)
+    if AXE.exists():  # the list that scrolls is named and reached by keyboard
+        page.context.route(live_server.url + AXE_PATH, lambda route: route.fulfill(
+            path=AXE, content_type="text/javascript"))
+        violations = axe_violations(page)
+        assert not violations, readable(violations)
     page.wait_for_timeout(1000)  # the kept entry is not sent
     assert changes() == before
     # the page shows the table as the server has it: Bo to play, nothing placed
