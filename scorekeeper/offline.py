@@ -35,6 +35,7 @@ SHELL_FILES = (
     "js/wakelock.js",
     "js/scorepad.js",
     "js/offline.js",
+    "js/kept.js",
     "icons/icon.svg",
     "icons/icon-192.png",
     "icons/apple-touch-icon.png",
@@ -87,6 +88,6 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 @require_safe
 def offline_page(request: HttpRequest) -> HttpResponse:
     """What the service worker shows for a page it does not keep, without a network."""
-    response = render(request, "offline.html")
+    response = render(request, "offline.html", {"scorer_pattern": scorer_page_pattern()})
     response["Cache-Control"] = "no-cache"
     return response

@@ -121,6 +121,23 @@ def test_the_worker_keeps_the_scorepad_and_it_reloads_without_a_connection(live_
     expect(page.locator("h1")).to_have_text("No connection")
 
 
+def test_the_offline_page_leads_back_to_the_scorepads_this_phone_keeps(live_server, page):
+    """A scorer who closed the tab (or the installed app, which starts at /) finds the
+    kept scorepad, and its waiting entries, from the offline page."""
+    opened_and_kept(page, live_server)
+    scorepad = page.url
+    page.context.set_offline(True)
+    play_offline(page, "0-5", "5-5:5")
+    page.goto(live_server.url + "/")
+    expect(page.locator("h1")).to_have_text("No connection")
+    kept_list = page.get_by_role("list", name="Scorepads on this phone")
+    expect(kept_list.get_by_role("listitem")).to_have_text(
+        ["All Fives: Ann, Bo (entries waiting)"])
+    kept_list.get_by_role("link", name="All Fives: Ann, Bo").click()
+    expect(page).to_have_url(scorepad)
+    expect(waiting(page)).to_have_text("1 entry waiting")
+
+
 def test_a_placement_by_keyboard_without_a_connection_keeps_the_focus_and_is_said(
         live_server, page):
     opened_and_kept(page, live_server)
