@@ -408,6 +408,10 @@ def login(v: Visit, w: World) -> Page:
     return v.open("/accounts/login/")
 
 
+def offline(v: Visit, w: World) -> Page:
+    return v.open(reverse("offline"))
+
+
 def login_refused(v: Visit, w: World) -> Page:
     w.newcomer  # noqa: B018 (made on first use)
     page = v.open("/accounts/login/")
@@ -497,6 +501,7 @@ PAGES: dict[str, Callable[[Visit, World], Page]] = {
     "import": records_import,
     "import-progress": import_progress,
     "login": login,
+    "offline": offline,
     "login-refused": login_refused,
     "signup": signup,
     "password-change": password_change,
