@@ -504,10 +504,14 @@
       }
       var warnings = Array.prototype.map.call(
         answer.doc.querySelectorAll("#status .message-warning"), wordsOf);
-      if (!warnings.length) { return {done: true}; }
+      // what the server said of it besides (a wrong call noted, lots drawn, a round
+      // settled): said once the table is back
+      var said = Array.prototype.map.call(
+        answer.doc.querySelectorAll("#status .message:not(.message-success)"), wordsOf);
+      if (!warnings.length) { return {done: true, said: said}; }
       // a warning: recorded with a note (a wrong call), or not recorded (out of date)
       return recorded(entry.key).then(function (yes) {
-        return yes ? {done: true} : {why: warnings.join(" ")};
+        return yes ? {done: true, said: said} : {why: warnings.join(" ")};
       });
     });
   }
@@ -523,6 +527,7 @@
       if (!now.entries.length || now.entries[0].key !== entry.key) { return; }
       now.entries.shift();
       if (outcome.done) {
+        news = news.concat(outcome.said || []);
         save(now);
         render();
         if (now.entries.length) { flush(); } else { resync(entry.key); }
@@ -544,6 +549,7 @@
   // the table as the server has it (the existing resync: an htmx GET of #scorepad),
   // asked again until it comes: the page still shows the entries as waiting till then
   var resyncing = null;
+  var news = [];  // what the server said of the entries sent, till the table is back
   function resync(key) {
     resyncing = page + (key ? "?sync=" + encodeURIComponent(key) : "");
     resyncNow();
@@ -562,7 +568,25 @@
   // htmx ends every request so, answered or not: asked again until it comes
   function resyncAnswered(event) {
     if (!isResync(event)) { return; }
-    if (event.detail.successful) { resyncing = null; } else { setTimeout(resyncNow, RETRY_MS); }
+    if (event.detail.successful) {
+      resyncing = null;
+      tell();
+    } else {
+      setTimeout(resyncNow, RETRY_MS);
+    }
+  }
+  function tell() {
+    var status = document.getElementById("status");
+    if (!news.length || !status) { return; }
+    news.forEach(function (words) {
+      var line = document.createElement("p");
+      line.className = "message message-info";
+      line.textContent = words;
+      status.appendChild(line);
+    });
+    announce(Array.prototype.map.call(status.querySelectorAll(".message"), wordsOf).join(" "));
+    news = [];
+    fitBar();
   }
 
   // -- the page kept on the phone: the newest table, for a reload without a network ---------

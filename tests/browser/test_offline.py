@@ -355,6 +355,24 @@ def test_a_doubles_ends_are_offered_offline_as_long_as_it_has_free_sides(live_se
     wait_seq(page, version + 6)
 
 
+def test_what_the_server_said_of_the_entries_is_said_once_they_arrived(live_server, page):
+    """A wrong call made offline is recorded with the rules' points, as online; the
+    scorer hears it once the table is back, not only "recorded"."""
+    opened_and_kept(page, live_server)
+    page.context.set_offline(True)
+    tap_tile(page, "0-5")
+    page.fill("input[name=claim]", "15")
+    choice(page, "5-5:5").click()
+    play_offline(page, "5-6", "5-5:5")
+    page.context.set_offline(False)
+
+    status = page.locator("#status")
+    expect(status).to_contain_text("Your last tap was recorded: Ann played 5-6",
+                                   timeout=15_000)
+    expect(status).to_contain_text("Recorded with the rules' points: claim 15 differs")
+    expect(page.locator("#announcer")).to_contain_text("claim 15 differs")
+
+
 def test_the_tiles_drawn_offline_go_back_to_one_after_each_entry(live_server, page):
     version = opened_and_kept(page, live_server)
     before = changes()
