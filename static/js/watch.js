@@ -28,6 +28,26 @@
     };
   }
 
+  // a refresh with no answer: the page says its scores may be behind, once, and stops
+  // saying it when a refresh comes again
+  function stale(shown) {
+    var note = document.getElementById("watch-stale");
+    if (!note || note.hidden === !shown) { return; }
+    note.hidden = !shown;
+    var announcer = document.getElementById("announcer");
+    if (shown && announcer) {
+      announcer.textContent = "";
+      setTimeout(function () { announcer.textContent = text(note); }, 100);
+    }
+  }
+  ["htmx:sendError", "htmx:timeout"].forEach(function (name) {
+    document.addEventListener(name, function () { stale(true); });
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (event.detail.successful) { stale(false); }
+  });
+  window.addEventListener("offline", function () { stale(true); });
+
   var was = null;
   document.addEventListener("htmx:beforeSwap", function () { was = state(); });
   document.addEventListener("htmx:afterSettle", function () {

@@ -577,6 +577,27 @@ def test_a_watcher_hears_what_each_refresh_brought(live_server, page, browser):
     watcher.context.close()
 
 
+def test_a_watchers_page_says_its_scores_may_be_behind_while_refreshes_get_no_answer(
+        live_server, page, browser):
+    start_match(page, live_server, game="all-fives", players=["Ann", "Bo"], hand_size=5)
+    public = page.locator("#links a", has_text="Public link").get_attribute("href")
+    watcher = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
+    watcher.goto(live_server.url + str(public))
+    watcher.wait_for_function("() => window.htmx !== undefined")
+    note = watcher.locator("#watch-stale")
+    expect(note).to_be_hidden()
+
+    watcher.context.set_offline(True)
+    expect(note).to_have_text("No connection: the scores shown may be behind. The page "
+                              "catches up once the connection is back.")
+    expect(watcher.locator("#announcer")).to_have_text(note.inner_text())
+    watcher.context.set_offline(False)
+    place(page, "1-4", "")
+    expect(note).to_be_hidden(timeout=12_000)  # the next refresh came, with the tile
+    expect(watcher.locator('g.board-tile[data-tile="1-4"]')).to_have_count(1)
+    watcher.context.close()
+
+
 # -- the screenshot for docs/ -------------------------------------------------------
 
 
