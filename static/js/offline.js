@@ -80,12 +80,13 @@
     return words;
   }
 
-  // "n entries waiting", in the plural form the page's language uses for n: the page
-  // holds the words for 1 to 29; a larger n takes the form of one that ends alike
-  function waitingText(n) {
+  // "n entries waiting", "n tiles", in the plural form the page's language uses for n:
+  // the page holds the words for 1 to 29; a larger n takes the form of one that ends alike
+  function counted(name, n) {
     var like = n < 30 ? n : (n % 100 >= 10 && n % 100 < 20 ? n % 100 : 20 + n % 10);
-    return text("waiting-" + like).split(String(like)).join(String(n));
+    return text(name + "-" + like).split(String(like)).join(String(n));
   }
+  function waitingText(n) { return counted("waiting", n); }
 
   function uuid() {
     if (window.crypto && crypto.randomUUID) { return crypto.randomUUID(); }
@@ -180,12 +181,25 @@
     if (entry.action === "play") {
       placed(field(entry, "tile"), field(entry, "at"));
       if (seat in tilesLeft && --tilesLeft[seat] <= 0) { lock(); }  // the round ends
+      showTiles(seat, 0);
     } else if (entry.action === "draw" && seat in tilesLeft) {
-      tilesLeft[seat] += parseInt(field(entry, "tiles"), 10) || 1;
+      var drawn = parseInt(field(entry, "tiles"), 10) || 1;
+      tilesLeft[seat] += drawn;
+      showTiles(seat, drawn);
     } else if (entry.action === "call") {
       if (field(entry, "goes_out")) { lock(); } else { nextCall((seat + 1) % seats()); }
     } else if (NEEDS_SERVER[entry.action]) {
       lock();
+    }
+  }
+
+  // the seat's tiles as counted here, and the boneyard less what was drawn from it
+  function showTiles(seat, drawn) {
+    var held = document.querySelector('#live .seats .seat[data-seat="' + seat + '"] small');
+    if (held && seat in tilesLeft) { held.textContent = counted("tiles", tilesLeft[seat]); }
+    var boneyard = document.querySelector("#live .seats .boneyard small");
+    if (boneyard && drawn) {
+      boneyard.textContent = Math.max(0, (parseInt(boneyard.textContent, 10) || 0) - drawn);
     }
   }
 

@@ -383,6 +383,9 @@ def test_the_tiles_drawn_offline_go_back_to_one_after_each_entry(live_server, pa
     play_offline(page, "0-5", "5-5:5")  # … plays …
     page.click("#draw-button")  # … and Ann draws one: the box was not touched
     expect(waiting(page)).to_have_text("3 entries waiting")
+    # the seats' tiles and the boneyard as counted on the phone meanwhile
+    expect(page.locator("#live .seats .seat small")).to_have_text(
+        ["9 tiles", "10 tiles", "7"])  # Ann 8 + 1, Bo 9 + 2 - 1, 10 - 3
 
     page.context.set_offline(False)
     expect(page.locator("#queue-box")).to_have_count(0, timeout=15_000)
