@@ -124,6 +124,9 @@
       words.querySelectorAll("small").forEach(function (el) { el.remove(); });
       parts.push(words.textContent.replace(/\s+/g, " ").trim());
     }
+    if (entry.action === "draw") {  // how many: the list may ask to enter it again
+      parts.push(counted("tiles", parseInt(field(entry, "tiles"), 10) || 1));
+    }
     return parts.filter(Boolean).join(" · ");
   }
 

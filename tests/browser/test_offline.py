@@ -439,14 +439,17 @@ def test_a_refused_entry_stops_the_queue_keeps_the_rest_and_says_why(live_server
     page.click("#pass-button")  # Bo may not pass: the boneyard is not empty
     expect(waiting(page)).to_have_text("1 entry waiting")
     play_offline(page, "5-6", "5-5:5")  # Ann, as the page expects after the pass
-    expect(waiting(page)).to_have_text("2 entries waiting")
+    page.fill("input[name=tiles]", "2")
+    page.click("#draw-button")  # Bo
+    expect(waiting(page)).to_have_text("3 entries waiting")
     page.context.set_offline(False)
 
     refusal = page.get_by_role("alert").filter(has_text="Not recorded: Bo · Pass.")
     # the rules' reason, a sentence of its own between the entry and what follows
     expect(refusal).to_contain_text("Not recorded: Bo · Pass. Bo cannot pass while the "
                                     "boneyard holds 10 tiles. The entries after it")
-    expect(page.locator("#queue-kept li")).to_have_text(["Ann · 5-6 · 5-5, side"])
+    expect(page.locator("#queue-kept li")).to_have_text(["Ann · 5-6 · 5-5, side",
+                                                         "Bo · Draw · 2 tiles"])
     expect(page.locator("#queue-count")).to_have_text("")
     # said by the live region that stays; the bar's actions stay in sight
     expect(page.locator("#announcer")).to_contain_text("Not recorded: Bo · Pass.")
