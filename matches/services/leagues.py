@@ -60,6 +60,9 @@ CAPTAIN_OUTSIDE = _("%(name)s is not a member of the club: invite them first, so
 DISPUTE_NEEDS_WHY = _("Say what is wrong with the result.")
 SCOREPAD_GAMES = _("Row %(line)s: %(home)s v %(away)s has games scored on the scorepad; "
                     "enter its result on its fixture's page.")
+AWAITING = _("Row %(line)s: %(home)s v %(away)s has a result awaiting confirmation on the "
+             "site (%(status)s): settle it on its fixture's page, or leave the row out, so "
+             "that it does not count twice.")
 PAST_9999 = _("The fixtures would run past the year 9999: start the season earlier.")
 
 
@@ -556,6 +559,7 @@ class CsvImported:
 
     rows: int
     unread: tuple[str, ...] = ()
+    unchanged: int = 0  # rows that matched a fixture holding that result already
 
 
 @transaction.atomic
@@ -584,33 +588,32 @@ def fixtures_csv_import(*, division: Division, by: User, text: str) -> CsvImport
     except rules.RulesError as error:
         raise ValidationError(_csv_where(error, rows), code="csv") from None
     entrants = {e.name.casefold(): e for e in division.entrants.all()}
-    open_statuses = (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED)
+    unchanged = 0
     for (line, _doc), fixture in zip(rows, league.fixtures, strict=True):
         home, away = entrants[fixture.home.casefold()], entrants[fixture.away.casefold()]
-        row = (division.fixtures.filter(home=home, away=away, status__in=open_statuses)
-               .order_by("week", "date", "id").first())
-        if row is None:
-            last = division.fixtures.order_by("-week").values_list("week", flat=True).first()
-            row = Fixture(division=division, home=home, away=away, week=(last or 0) + 1)
-        elif row.games.filter(match__isnull=False).exclude(
+        row = _csv_fixture(division, home, away, fixture.date, line)
+        status, walkover, result = FixtureStatus.CONFIRMED, "", fixture.result
+        if fixture.postponed:
+            status = FixtureStatus.POSTPONED
+        elif fixture.void:
+            status = FixtureStatus.VOID
+        elif fixture.walkover is not None:
+            walkover = fixture.walkover.value
+        date = fixture.date or row.date
+        games = [list(score) for score in fixture.games or ()]
+        before = _state(row) if row.pk else {}
+        if before == {"status": status, "date": date.isoformat() if date else None,
+                      "result": list(result) if result else None,
+                      "walkover": walkover or None, "games": games}:
+            unchanged += 1  # the fixture already holds it (the export read back)
+            continue
+        if row.pk and row.games.filter(match__isnull=False).exclude(
                 match__status=MatchStatus.ABANDONED).exists():
             # a scorepad game's score comes from its match: the row cannot replace it
             raise ValidationError(SCOREPAD_GAMES % {"line": line, "home": home.name,
                                                     "away": away.name}, code="scorepad")
-        before = _state(row) if row.pk else {}
-        row.date = fixture.date or row.date
-        row.home_games = row.away_games = None
-        row.walkover = ""
-        if fixture.postponed:
-            row.status = FixtureStatus.POSTPONED
-        elif fixture.void:
-            row.status = FixtureStatus.VOID
-        elif fixture.walkover is not None:
-            row.status, row.walkover = FixtureStatus.CONFIRMED, fixture.walkover.value
-        else:
-            assert fixture.result is not None
-            row.status = FixtureStatus.CONFIRMED
-            row.home_games, row.away_games = fixture.result
+        row.date, row.status, row.walkover = date, status, walkover
+        row.home_games, row.away_games = result if result else (None, None)
         row.full_clean()
         row.save()
         # the row is the fixture's result: games keyed in before it and not in it are
@@ -619,7 +622,32 @@ def fixtures_csv_import(*, division: Division, by: User, text: str) -> CsvImport
         row.games.filter(match__status=MatchStatus.ABANDONED).delete()
         _set_games(row, list(fixture.games or ()))
         _log(row, by, FixtureChangeKind.IMPORTED, before)
-    return CsvImported(rows=len(league.fixtures), unread=unread)
+    return CsvImported(rows=len(league.fixtures) - unchanged, unread=unread,
+                       unchanged=unchanged)
+
+
+def _csv_fixture(division: Division, home: Entrant, away: Entrant,
+                 date: datetime.date | None, line: int) -> Fixture:
+    """The fixture a spreadsheet row is about: the one of that pairing played or settled
+    on its date (the fixtures export read back, or a result corrected); else the
+    earliest unplayed one; else a new one. A pairing whose result waits for the away
+    captain (submitted, disputed) is refused: once settled it would count twice."""
+    pairing = division.fixtures.filter(home=home, away=away).order_by("week", "date", "id")
+    unplayed = (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED)
+    waiting = (FixtureStatus.SUBMITTED, FixtureStatus.DISPUTED)
+    row = pairing.exclude(status__in=unplayed).filter(date=date).first()
+    if row is None:
+        row = pairing.filter(status__in=unplayed).first()
+    if row is None:
+        row = pairing.filter(status__in=waiting).first()
+    if row is not None and row.status in waiting:
+        raise ValidationError(AWAITING % {"line": line, "home": home.name, "away": away.name,
+                                          "status": row.get_status_display().lower()},
+                              code="awaiting")
+    if row is None:
+        last = division.fixtures.order_by("-week").values_list("week", flat=True).first()
+        row = Fixture(division=division, home=home, away=away, week=(last or 0) + 1)
+    return row
 
 
 def _csv_rows(text: str) -> tuple[list[tuple[int, dict[str, Any]]], tuple[str, ...]]:
@@ -645,6 +673,8 @@ def _csv_rows(text: str) -> tuple[list[tuple[int, dict[str, Any]]], tuple[str, .
         if cell.get("date"):
             doc["date"] = cell["date"]
         status = " ".join(cell.get("status", "").lower().split())
+        if status == "scheduled" and (cell.get("home_games") or cell.get("away_games")):
+            status = ""  # a result typed into the exported sheet's unplayed row
         if status in UNSIGNED:  # the fixtures export's rows without a result to store
             continue
         if status == "confirmed":  # the export's: a result, or a walkover in its column

@@ -20,7 +20,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from matches import rules, rules_messages, selectors, services
@@ -345,8 +345,15 @@ def fixtures_csv(request: HttpRequest, slug: str, season: str) -> HttpResponse:
     except (ValidationError, csv.Error) as error:
         messages.error(request, " ".join(getattr(error, "messages", [str(error)])))
     else:
-        messages.success(request, _("%(count)s fixture rows imported.")
-                         % {"count": imported.rows})
+        messages.success(request, ngettext(
+            "%(count)s fixture row imported.", "%(count)s fixture rows imported.",
+            imported.rows) % {"count": imported.rows})
+        if imported.unchanged:
+            messages.info(request, ngettext(
+                "%(count)s row matched a fixture that holds that result already: left as "
+                "it was.", "%(count)s rows matched fixtures that hold those results "
+                "already: left as they were.", imported.unchanged)
+                % {"count": imported.unchanged})
         if imported.unread:
             messages.warning(request, _(
                 "Columns not read: %(unread)s. The import reads %(columns)s; check the "

@@ -428,6 +428,89 @@ def upload(client: Client, season: Season, text: str):  # noqa: ANN201
         "file": SimpleUploadedFile("results.csv", text.encode(), "text/csv")}, follow=True)
 
 
+def fixtures_csv(season: Season) -> str:
+    return Client().get(reverse("matches:season_export", kwargs={
+        "slug": season.club.slug, "season": season.slug, "what": "fixtures.csv"})
+    ).content.decode()
+
+
+def log_and_results(season: Season) -> tuple[int, list[tuple]]:
+    division = season.divisions.get()
+    return (FixtureChange.objects.filter(fixture__division=division).count(),
+            sorted(division.fixtures.values_list("home__name", "away__name", "status",
+                                                 "home_games", "away_games", "date")))
+
+
+def test_the_fixtures_export_read_back_into_its_own_season_changes_nothing(season, people):
+    """Read back where it came from, it once added every result again as new fixtures
+    (the team that played twice had its points twice)."""
+    upload(as_(people["admin"]), season, CSV)  # a result, a walkover, a postponement
+    before = log_and_results(season)
+
+    imported = services.fixtures_csv_import(division=season.divisions.get(),
+                                            by=people["admin"], text=fixtures_csv(season))
+
+    assert imported == services.CsvImported(rows=0, unread=(), unchanged=3)
+    assert log_and_results(season) == before
+    page = upload(as_(people["admin"]), season, fixtures_csv(season)).content.decode()
+    assert "0 fixture rows imported." in page
+    assert "3 rows matched fixtures that hold those results already: left as they were." \
+        in page
+
+
+def test_a_result_corrected_in_the_exported_sheet_replaces_that_dates_result(season, people):
+    upload(as_(people["admin"]), season, CSV)
+    corrected = fixtures_csv(season).replace(",confirmed,2,1,,61-40 61-12 58-61",
+                                             ",confirmed,1,2,,61-40 12-61 58-61")
+    assert corrected != fixtures_csv(season)
+
+    imported = services.fixtures_csv_import(division=season.divisions.get(),
+                                            by=people["admin"], text=corrected)
+
+    assert (imported.rows, imported.unchanged) == (1, 2)
+    fixture = Fixture.objects.get(home__name="Royal Oak A", away__name="Bowes Dragons")
+    assert (fixture.home_games, fixture.away_games, fixture.status) == (1, 2, "confirmed")
+    assert [(g.home_score, g.away_score) for g in fixture.games.all()] == [
+        (61, 40), (12, 61), (58, 61)]
+    assert season.divisions.get().fixtures.count() == 3
+
+
+def test_a_result_typed_into_the_exported_sheets_unplayed_row_is_imported(season, people):
+    meeting(season, "Middleton Club", "Bowes Dragons")  # scheduled, no date
+    exported = fixtures_csv(season)
+    assert ",Middleton Club,Bowes Dragons,scheduled,,,," in exported
+    typed = exported.replace(",Middleton Club,Bowes Dragons,scheduled,,,,",
+                             ",Middleton Club,Bowes Dragons,scheduled,2,1,,")
+
+    imported = services.fixtures_csv_import(division=season.divisions.get(),
+                                            by=people["admin"], text=typed)
+
+    assert imported.rows == 1  # once dropped without a word: "the file has no rows"
+    fixture = meeting(season, "Middleton Club", "Bowes Dragons")
+    assert (fixture.status, fixture.home_games, fixture.away_games) == ("confirmed", 2, 1)
+
+
+def test_a_row_for_a_result_awaiting_confirmation_is_refused_so_it_cannot_count_twice(
+        season, people):
+    waiting = meeting(season, "Middleton Club", "Royal Oak A")
+    as_(people["middleton"]).post(fixture_url(waiting, "games"),
+                                  {"home_1": "61", "away_1": "2"})
+    as_(people["middleton"]).post(fixture_url(waiting, "submit"))
+    before = log_and_results(season)
+
+    with pytest.raises(ValidationError) as refused:
+        services.fixtures_csv_import(
+            division=season.divisions.get(), by=people["admin"],
+            text="date,home,away,home_games,away_games\n2026-11-30,Middleton Club,"
+                 "Royal Oak A,1,0\n")
+
+    assert refused.value.messages == [
+        "Row 2: Middleton Club v Royal Oak A has a result awaiting confirmation on the site "
+        "(submitted, awaiting the away captain): settle it on its fixture's page, or leave "
+        "the row out, so that it does not count twice."]
+    assert log_and_results(season) == before
+
+
 def test_results_kept_in_a_spreadsheet_come_in_as_csv(season, people):
     admin = as_(people["admin"])
     page = upload(admin, season, CSV).content.decode()
@@ -481,7 +564,7 @@ def test_a_spreadsheet_row_replaces_the_games_keyed_in_before_it(season, people,
     page = upload(admin, season, "home,away,home_games,away_games,games,status\n"
                   + row + "\n").content.decode()
 
-    assert "1 fixture rows imported." in page
+    assert "1 fixture row imported." in page
     fixture.refresh_from_db()
     assert (fixture.home_games, fixture.away_games, fixture.walkover) == (*result, walkover)
     assert not fixture.games.exists()  # two home wins would contradict the row
@@ -529,7 +612,7 @@ def test_a_spreadsheet_row_over_a_game_scored_on_the_scorepad_is_refused(club, p
     services.match_abandon(match=match, user=people["oak"])
     page = upload(as_(people["admin"]), season,
                   "home,away,home_games,away_games,games\nOak,Bowes,1,0,61-12\n")
-    assert "1 fixture rows imported." in page.content.decode()
+    assert "1 fixture row imported." in page.content.decode()
     fixture.refresh_from_db()
     assert (fixture.status, fixture.home_games, fixture.away_games) == (
         FixtureStatus.CONFIRMED, 1, 0)
