@@ -15,7 +15,8 @@ order they are restored, each naming its ``"type"``::
         "version": 7, "created_by": 1, "started_at": "…", "finished_at": "…",
         "seat_players": [3, 5], "fixture_game": 2, "abandoned": false, "grants": [{…}],
         "changes": [{…}]}
-    {"type": "end", "counts": {"users": 5, "clubs": 1, …}}
+    {"type": "deleted_match", "public_id": "…", "record": {<domino-match/1>}, "user": 1, …}
+    {"type": "end", "counts": {"users": 5, "clubs": 1, …, "deleted_matches": 1}}
 
 Clubs, players, seasons and users keep their ids (a fixture's address holds its id),
 and references between them are those ids; users keep their password *hash*, so
@@ -26,14 +27,21 @@ replayed on import by :func:`~matches.services.match_import` — plus what a rec
 not hold: its public id, scorer token and version, its change log (the history, which
 replaces the import's own one change; its live actions must lead to the record, or the
 file is refused), the phones that scored it (``grants``), which club player sat in each
-seat, who created it and when it started and finished, and the fixture game it was.
+seat, who created it and when it started and finished, the fixture game it was, and the
+hash by which a record import knows it (the same file imported again stores nothing).
+A match a scorer deleted is kept as its record (``deleted_match``), to be taken back.
 Scores come from the replay; ratings, a cache of the matches, are rebuilt at the end
 (:func:`~matches.services.ratings_recompute` for every club and game).
 
 A ``scorekeeper-backup/1`` file (written before migration 0011) still restores: it is
 the same but for a season's ``tiebreaks``, where ``[]`` then meant the format's default
 order, and now means none; a /1 season's ``[]`` is restored as that default. A grant
-written before phones had names (migration 0014) is restored with none.
+written before phones had names (migration 0014) is restored with none; a match written
+before backups kept its record hash, with none; a file written before backups kept
+deleted matches, with none.
+
+The export reads one moment of the database (on PostgreSQL a repeatable-read, read-only
+transaction: a tap or a deletion meanwhile is not half in it).
 
 Not restored: rows that undo or restore took back (the record holds the live actions;
 the change log still says what was taken back), sessions (every phone signs in and
@@ -62,6 +70,7 @@ from matches.models import (
     Change,
     ChangeKind,
     Club,
+    DeletedMatch,
     Division,
     Entrant,
     Event,
@@ -148,7 +157,10 @@ GRANT_ADDED = ["name"]  # since migration 0014: a backup made before has none
 CHANGE_FIELDS = ["version", "kind", "key", "action", "description", "restored_to", "user",
                  "made_at"]
 MATCH_FIELDS = ["public_id", "scorer_token", "version", "creation_key", "created_by",
-                "started_at", "finished_at"]
+                "started_at", "finished_at", "record_hash"]
+MATCH_ADDED = ["record_hash"]  # absent from backups made before it was kept
+DELETED_MATCH_FIELDS = ["public_id", "game", "names", "record", "deleted_at", "grant_label",
+                        "user"]
 # a league game's club and season, where the match model has them
 MATCH_LINKS = ["club", "season"]
 
@@ -161,20 +173,31 @@ KEPT_IDS: list[type[models.Model]] = [User, Club, Membership, Player, Season, Di
 # -- export ------------------------------------------------------------------------------
 
 
-@transaction.atomic  # one consistent reading of the database
+class BackupFailed(Exception):
+    """A stored match could not be written as its record; the message names it."""
+
+
 def backup_export(*, out: Writer) -> int:
     """Write the whole site to ``out`` as ``scorekeeper-backup/2``; returns the lines
-    written."""
-    written = 0
-    for line in _export_lines():
-        out.write(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n")
-        written += 1
-    return written
+    written. Raises :class:`BackupFailed` naming a match that cannot be written."""
+    outermost = not transaction.get_connection().in_atomic_block
+    with transaction.atomic():  # one consistent reading of the database
+        if outermost and connection.vendor == "postgresql":
+            # READ COMMITTED would show each statement the latest commits: a match
+            # deleted or scored between reading the list and its rows would be torn
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        written = 0
+        for line in _export_lines():
+            out.write(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n")
+            written += 1
+        return written
 
 
 def _export_lines() -> Iterator[dict[str, Any]]:
     yield {"format": FORMAT, "exported_at": timezone.now().isoformat()}
-    counts = {"users": 0, "clubs": 0, "players": 0, "seasons": 0, "matches": 0}
+    counts = {"users": 0, "clubs": 0, "players": 0, "seasons": 0, "matches": 0,
+              "deleted_matches": 0}
     for user in User.objects.order_by("pk"):
         counts["users"] += 1
         yield {"type": "user", **_row(user, USER_FIELDS)}
@@ -192,7 +215,14 @@ def _export_lines() -> Iterator[dict[str, Any]]:
                "divisions": [_division_doc(d) for d in season.divisions.order_by("pk")]}
     for match in Match.objects.order_by("pk"):  # in id order: ratings break ties by id
         counts["matches"] += 1
-        yield _match_doc(match)
+        try:
+            yield _match_doc(match)
+        except rules.RulesError as error:  # a row changed by hand (the shell, the admin)
+            raise BackupFailed(f"match {match.public_id} ({match}) cannot be written as "
+                               f"its record: {error}") from None
+    for deleted in DeletedMatch.objects.order_by("pk"):
+        counts["deleted_matches"] += 1
+        yield {"type": "deleted_match", **_row(deleted, DELETED_MATCH_FIELDS)}
     yield {"type": "end", "counts": counts}
 
 
@@ -274,10 +304,12 @@ def backup_import(*, source: Iterable[str] | str) -> dict[str, int]:
     _require_empty()
     lines = list(_read(rules.json_lines(source) if isinstance(source, str) else source))
     format_1 = lines[0][1]["format"] == FORMAT_1
-    counts = {"users": 0, "clubs": 0, "players": 0, "seasons": 0, "matches": 0}
+    counts = {"users": 0, "clubs": 0, "players": 0, "seasons": 0, "matches": 0,
+              "deleted_matches": 0}
     restore = {"user": ("users", _user_restore), "club": ("clubs", _club_restore),
                "player": ("players", _player_restore),
-               "season": ("seasons", _season_restore), "match": ("matches", _match_restore)}
+               "season": ("seasons", _season_restore), "match": ("matches", _match_restore),
+               "deleted_match": ("deleted_matches", _deleted_match_restore)}
     for number, doc in lines[1:-1]:
         kind = doc.get("type")
         if kind not in restore:
@@ -296,7 +328,10 @@ def backup_import(*, source: Iterable[str] | str) -> dict[str, int]:
                                                error=_message(error))) from None
         counts[name] += 1
     end_line, end = lines[-1]
-    if end.get("counts") != counts:
+    expected = end.get("counts")
+    if isinstance(expected, dict) and "deleted_matches" not in expected:
+        expected = {**expected, "deleted_matches": 0}  # a file from before they were kept
+    if expected != counts:
         raise BackupInvalid(WRONG_COUNTS.format(line=end_line, expected=end.get("counts"),
                                                 found=counts))
     _reset_sequences()
@@ -309,7 +344,8 @@ def backup_import(*, source: Iterable[str] | str) -> dict[str, int]:
 def _require_empty() -> None:
     held = [f"{what}: {count}" for what, count in (
         ("users", User.objects.count()), ("clubs", Club.objects.count()),
-        ("players", Player.objects.count()), ("matches", Match.objects.count())) if count]
+        ("players", Player.objects.count()), ("matches", Match.objects.count()),
+        ("deleted matches", DeletedMatch.objects.count())) if count]
     if held:
         raise DatabaseNotEmpty(NOT_EMPTY.format(what=", ".join(held)))
 
@@ -412,11 +448,15 @@ def _players(ids: list[int]) -> list[Player]:
     return players
 
 
+def _deleted_match_restore(doc: dict[str, Any]) -> None:
+    _build(DeletedMatch, doc, DELETED_MATCH_FIELDS)
+
+
 def _match_restore(doc: dict[str, Any]) -> None:
     """The match from its record (replayed and verified), then what the record does not
     hold, set to the stored values."""
     match = match_import(document=doc["record"])
-    _assign(match, doc, MATCH_FIELDS + _match_links(), optional=MATCH_LINKS)
+    _assign(match, doc, MATCH_FIELDS + _match_links(), optional=MATCH_LINKS + MATCH_ADDED)
     if doc.get("abandoned"):  # absent from files made before matches could be abandoned
         match.status = MatchStatus.ABANDONED
     match.full_clean()

@@ -22,6 +22,7 @@ from matches.models import (
     Adjustment,
     Change,
     Club,
+    DeletedMatch,
     Division,
     Entrant,
     Fixture,
@@ -40,6 +41,7 @@ from matches.services.backup import FORMAT
 
 T = rules.Tile.parse
 DEMO_CLUB = "teesdale-dominoes-club"
+DEMO = Path(__file__).resolve().parents[3] / "matches/demo/01-all-fives-2-players.json"
 
 
 def rated_match(club: Club, names: list[str], *, winner: int, when: int,
@@ -107,6 +109,7 @@ def snapshot() -> dict[str, Any]:
             "status": (match.status, match.winner_side),
             "version": match.version,
             "token": match.scorer_token,
+            "record hash": match.record_hash,
             "times": (when(match.started_at), when(match.finished_at)),
             "created_by": match.created_by.username if match.created_by else None,
             "scores": [str(side.score) for side in match.sides.order_by("index")],
@@ -159,6 +162,10 @@ def snapshot() -> dict[str, Any]:
                               for a in Adjustment.objects.all()),
         "grants": sorted((g.label, g.name, g.is_creator, when(g.created_at), when(g.revoked_at))
                          for g in ScorerGrant.objects.all()),
+        "deleted matches": [(str(d.public_id), d.game, d.names,
+                             json.dumps(d.record, sort_keys=True), when(d.deleted_at),
+                             d.grant_label, d.user.username if d.user else None)
+                            for d in DeletedMatch.objects.order_by("deleted_at", "public_id")],
     }
 
 
@@ -174,13 +181,15 @@ def test_export_then_import_into_a_flushed_database_restores_everything(tmp_path
     lines = export(path)
     assert json.loads(lines[0])["format"] == FORMAT
     assert json.loads(lines[-1]) == {"type": "end", "counts": {
-        "users": 5, "clubs": 1, "players": 12, "seasons": 1, "matches": 10}}
+        "users": 5, "clubs": 1, "players": 12, "seasons": 1, "matches": 10,
+        "deleted_matches": 0}}
 
     call_command("flush", interactive=False)
     assert not Match.objects.exists() and not User.objects.exists()
     out = import_all(path)
 
-    assert "users: 5, clubs: 1, players: 12, seasons: 1, matches: 10" in out
+    assert "users: 5, clubs: 1, players: 12, seasons: 1, matches: 10, deleted_matches: 0" \
+        in out
     after = snapshot()
     for part in before:
         assert after[part] == before[part], part
@@ -206,13 +215,13 @@ def small_site(django_user_model) -> Club:
         Player.objects.create(club=club, name=name)
     rated_match(club, ["Ann Dale", "Dev Patel"], winner=0, when=1)
     rated_match(club, ["Cath Lund", "Ann Dale"], winner=1, when=2)
-    demo = Path(__file__).resolve().parents[3] / "matches/demo/01-all-fives-2-players.json"
-    services.match_import(document=json.loads(demo.read_text("utf-8")))
+    services.match_import(document=json.loads(DEMO.read_text("utf-8")))
     return club
 
 
 def empty_database() -> None:
     Match.objects.all().delete()
+    DeletedMatch.objects.all().delete()
     Fixture.objects.all().delete()
     Club.objects.all().delete()
     Player.objects.all().delete()
@@ -292,6 +301,50 @@ def test_a_fixtures_log_keeps_its_kinds_and_a_backup_made_before_them_still_impo
     import_all(older)
     change = FixtureChange.objects.get()
     assert (change.kind, change.what, change.words) == ("", "postponed", "postponed")
+
+
+@pytest.mark.django_db
+def test_a_record_imports_hash_and_a_deleted_match_round_trip(small_site, tmp_path):
+    """Once lost by a restore: the hash that stops a record imported twice, and the
+    record of a match deleted by mistake, which is the only way to take it back."""
+    owner = User.objects.get(username="owner")
+    record = json.loads(DEMO.read_text("utf-8"))
+    imported = services.match_import(document=record, created_by=owner,
+                                     record_hash=services.record_hash(record))
+    doomed = Match.objects.exclude(pk=imported.pk).order_by("pk").first()
+    assert doomed is not None
+    services.match_delete_recorded(match=doomed, user=owner)
+    path = tmp_path / "site.jsonl"
+    snap = restored(path)
+    assert snap["deleted matches"] and any(m["record hash"] for m in snap["matches"].values())
+    assert snapshot() == snap
+    # the same file imported again after the restore stores nothing
+    assert Match.objects.filter(created_by__username="owner",
+                                record_hash=services.record_hash(record)).count() == 1
+
+    older = tmp_path / "older.jsonl"  # as written before backups kept either
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    lines = [line for line in lines if line.get("type") != "deleted_match"]
+    for line in lines:
+        line.pop("record_hash", None)
+        line.get("counts", {}).pop("deleted_matches", None)
+    older.write_text("\n".join(json.dumps(line) for line in lines))
+    empty_database()
+    import_all(older)
+    assert not DeletedMatch.objects.exists()
+    assert not Match.objects.filter(record_hash__isnull=False).exists()
+
+
+def test_a_match_that_cannot_be_written_stops_the_backup_naming_it_and_leaves_no_file(
+        small_site, tmp_path):
+    broken = Match.objects.order_by("pk").first()
+    assert broken is not None
+    broken.seats.all().delete()  # as the admin could: its record no longer replays
+    path = tmp_path / "site.jsonl"
+    with pytest.raises(CommandError) as refused:
+        export(path)
+    assert f"match {broken.public_id}" in str(refused.value)
+    assert not path.exists() and list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.django_db
