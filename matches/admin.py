@@ -6,13 +6,16 @@ whose owner has left."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest
 
-from matches import services
+from matches import rules, services
 from matches.models import (
     Adjustment,
     Change,
@@ -65,6 +68,19 @@ class SideInline(admin.TabularInline):
         return False
 
 
+class ShownNeverEdited(admin.ModelAdmin):
+    """History kept as it was written: listed, never added, edited or deleted here."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
     list_display = ["name", "created_at"]
@@ -90,25 +106,45 @@ class MatchAdmin(admin.ModelAdmin):
         results, _ = super().get_search_results(request, queryset, search_term)
         return results.distinct(), False
 
-    # deleting goes through the service, so the ratings a match fed are rebuilt
+    # deleting goes through the service, so the ratings a match fed are rebuilt and its
+    # record is kept among the deleted matches (to be taken back by a record import)
     def delete_model(self, request: HttpRequest, obj: Match) -> None:
-        services.match_delete(match=obj)
+        self._delete(request, obj)
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
         for match in queryset:
+            self._delete(request, match)
+
+    @staticmethod
+    def _delete(request: HttpRequest, match: Match) -> None:
+        user = request.user if isinstance(request.user, User) else None
+        try:
+            services.match_delete_recorded(match=match, user=user)
+        except rules.RulesError:  # broken by hand (the reason to delete it): no record
             services.match_delete(match=match)
+
+    def get_deleted_objects(self, objs: Any, request: HttpRequest) -> tuple[Any, ...]:
+        """A match's rows (events, changes…) go with it, through the service: the rows'
+        own pages never delete them, which must not forbid deleting the match."""
+        deleted, counts, _perms_needed, protected = super().get_deleted_objects(objs, request)
+        return deleted, counts, set(), protected
+
+
+# A match's seats, sides and rounds follow from its events (the rules replay them); a
+# seat renamed or a side deleted here would leave a match no page or backup can read.
+# They are shown, and changed only through the scorepad's services.
 
 
 @admin.register(Side)
-class SideAdmin(admin.ModelAdmin):
+class SideAdmin(ShownNeverEdited):
     list_display = ["match", "index", "score"]
     list_filter = ["match__game"]
     search_fields = ["seats__name"]
-    readonly_fields = ["score"]
+    list_select_related = ["match"]
 
 
 @admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):
+class SeatAdmin(ShownNeverEdited):
     list_display = ["match", "position", "name", "player", "side"]
     list_filter = ["match__game"]
     search_fields = ["name"]
@@ -116,38 +152,17 @@ class SeatAdmin(admin.ModelAdmin):
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(ShownNeverEdited):
     list_display = ["match", "number", "mode", "starter", "end", "finisher", "settled"]
     list_filter = ["mode", "end", "settled", "match__game"]
     search_fields = ["match__seats__name"]
     list_select_related = ["match"]
 
-    # rounds change only through the scorepad's services (replayed through the rules)
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
 
 @admin.register(RoundSide)
-class RoundSideAdmin(admin.ModelAdmin):
+class RoundSideAdmin(ShownNeverEdited):
     list_display = ["round", "side", "placements", "settlement", "score"]
     list_filter = ["round__match__game"]
-    readonly_fields = ["round", "side", "placements", "settlement", "score"]
-
-
-class ShownNeverEdited(admin.ModelAdmin):
-    """History kept as it was written: listed, never added, edited or deleted here."""
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
 
 
 @admin.register(Event)

@@ -423,6 +423,39 @@ def test_admin_changelist_and_change_pages_open(admin_client, match, model):
     assert admin_client.get(_url(model, "change", obj.pk)).status_code == 200
 
 
+@pytest.mark.parametrize("model", [Side, Seat, Round, RoundSide],
+                         ids=["Side", "Seat", "Round", "RoundSide"])
+def test_a_matchs_seats_sides_and_rounds_are_shown_never_edited_or_deleted(admin_client,
+                                                                            match, model):
+    """Each follows from the events: one deleted or changed here left a match no page or
+    backup could read (and a seat's page listed every side of every match)."""
+    obj = model.objects.first()
+    page = admin_client.get(_url(model, "change", obj.pk))
+    assert page.status_code == 200 and b"<select" not in page.content
+    assert b'name="_save"' not in page.content
+    assert admin_client.post(_url(model, "delete", obj.pk), {"post": "yes"}).status_code == 403
+    assert model.objects.filter(pk=obj.pk).exists()
+
+
+def test_a_match_deleted_in_the_admin_goes_through_the_service_and_is_recorded(
+        admin_client, admin_user, match):
+    from matches.models import DeletedMatch
+
+    confirm = admin_client.get(_url(Match, "delete", match.pk))
+    assert confirm.status_code == 200 and b"permission" not in confirm.content
+    answer = admin_client.post(_url(Match, "delete", match.pk), {"post": "yes"})
+    assert answer.status_code == 302
+    assert not Match.objects.filter(pk=match.pk).exists()
+    deleted = DeletedMatch.objects.get()
+    assert (deleted.public_id, deleted.user) == (match.public_id, admin_user)
+
+
+def test_a_match_broken_by_hand_can_still_be_deleted_in_the_admin(admin_client, match):
+    match.seats.all().delete()  # its record no longer replays
+    answer = admin_client.post(_url(Match, "delete", match.pk), {"post": "yes"})
+    assert answer.status_code == 302 and not Match.objects.filter(pk=match.pk).exists()
+
+
 def test_every_model_is_in_the_admin_and_a_superuser_can_repair_a_clubs_roles(
         admin_client, admin_user):
     from django.apps import apps
