@@ -170,8 +170,10 @@ class Entrant(models.Model):
     class Meta:
         ordering = ["division", "name"]
         constraints = [
-            models.UniqueConstraint(F("division"), Lower("name"),
-                                    name="entrant_name_per_division"),
+            models.UniqueConstraint(
+                F("division"), Lower("name"), name="entrant_name_per_division",
+                violation_error_message=_("This division already has an entrant of that "
+                                          "name (in any case).")),
             models.CheckConstraint(condition=Q(kind__in=EntrantKind.values),
                                    name="entrant_kind_valid"),
         ]

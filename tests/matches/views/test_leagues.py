@@ -693,6 +693,19 @@ def test_an_entrant_gets_its_squad_from_the_clubs_players(season, people):
     assert [p.name for p in bull.players.all()] == ["Ann Dale"] and bull.captain == people["oak"]
 
 
+def test_an_entrant_named_as_one_already_in_the_division_is_refused_in_words(season, people):
+    url = reverse("matches:season_entrant_add", kwargs={"slug": season.club.slug,
+                                                        "season": season.slug})
+    division = season.divisions.get()
+    count = division.entrants.count()
+    refused = as_(people["admin"]).post(url, {
+        "division": division.pk, "name": "royal oak a", "kind": "team", "players": "",
+        "captain": ""}, follow=True).content.decode()
+    assert "This division already has an entrant of that name (in any case)." in refused
+    assert "entrant_name_per_division" not in refused  # once the constraint's own name
+    assert division.entrants.count() == count
+
+
 def test_a_club_admin_sets_a_season_up_with_its_scheme_rules_and_tie_breakers(club, people):
     url = reverse("matches:season_new", kwargs={"slug": club.slug})
     form = {"name": "Winter League", "starts_on": "2026-10-05", "ends_on": "2027-03-29",
