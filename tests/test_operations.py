@@ -81,7 +81,7 @@ def test_healthz_answers_a_probe_by_an_address_allowed_hosts_does_not_list(clien
 # -- error pages -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("template", ["500.html", "503.html", "429.html"])
+@pytest.mark.parametrize("template", ["500.html", "503.html", "429.html", "413.html"])
 def test_error_pages_render_without_any_context(template):
     html = render_to_string(template)
 

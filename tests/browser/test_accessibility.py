@@ -512,7 +512,8 @@ PAGES: dict[str, Callable[[Visit, World], Page]] = {
     "password-reset-complete": password_reset_complete,
 }
 # nginx's own answers, in English, Ukrainian and Russian at once (it knows no language)
-PLAIN_PAGES = {"unavailable-503": _plain("503.html"), "too-many-429": _plain("429.html")}
+PLAIN_PAGES = {"unavailable-503": _plain("503.html"), "too-many-429": _plain("429.html"),
+               "too-large-413": _plain("413.html")}
 PAGES.update(PLAIN_PAGES)
 
 

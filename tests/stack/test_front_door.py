@@ -150,6 +150,8 @@ def test_a_body_over_the_limit_is_refused_by_nginx(stack: str) -> None:
         urllib.request.urlopen(request, timeout=30)
     except urllib.error.HTTPError as error:
         assert error.code == 413
+        page = error.read().decode()  # the site's own page, not nginx's bare one
+        assert "<h1>Too large to upload</h1>" in page and "Завелике для завантаження" in page
     except (ConnectionError, urllib.error.URLError):
         pass  # nginx may close the connection as soon as it has said 413
     else:
