@@ -653,7 +653,8 @@ def _csv_fixture(division: Division, home: Entrant, away: Entrant,
 def _csv_rows(text: str) -> tuple[list[tuple[int, dict[str, Any]]], tuple[str, ...]]:
     """Each data row as a ``domino-league/1`` fixture, with its line number; and the
     header's columns that are not read."""
-    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
+    text = text.lstrip("\ufeff")
+    reader = csv.DictReader(io.StringIO(text), dialect=_csv_dialect(text))
     header = [name.strip() for name in reader.fieldnames or []]
     reader.fieldnames = [name.lower() for name in header]
     unread = tuple(name for name in header
@@ -698,6 +699,17 @@ def _csv_rows(text: str) -> tuple[list[tuple[int, dict[str, Any]]], tuple[str, .
     if not rows:
         raise ValidationError(_("The file has no fixture rows."), code="empty")
     return rows, unread
+
+
+def _csv_dialect(text: str) -> type[csv.Dialect]:
+    """Commas, or what a spreadsheet saved instead: Excel writes CSV with semicolons
+    where a comma is the decimal mark (Ukrainian, Russian, most of Europe), and a
+    "text" export uses tabs. Read from the first row, which names the columns."""
+    header = text.split("\n", 1)[0]
+    try:
+        return csv.Sniffer().sniff(header, delimiters=",;\t")
+    except csv.Error:  # one column, or none: as commas (the columns are then named)
+        return csv.excel
 
 
 def _csv_games(text: str, line: int) -> list[list[int]]:

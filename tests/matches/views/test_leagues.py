@@ -523,6 +523,20 @@ def test_results_kept_in_a_spreadsheet_come_in_as_csv(season, people):
     assert FixtureChange.objects.filter(what="imported from a spreadsheet").count() == 3
 
 
+@pytest.mark.parametrize("separator", [";", "\t"], ids=["semicolons", "tabs"])
+def test_a_spreadsheet_saved_with_semicolons_or_tabs_is_read_as_with_commas(season, people,
+                                                                            separator):
+    """Excel saves CSV with semicolons where a comma is the decimal mark (Ukraine,
+    Russia, most of Europe); it was refused as if it had no home and away columns."""
+    text = CSV.replace(",", separator)
+    page = upload(as_(people["admin"]), season, text).content.decode()
+    assert "3 fixture rows imported." in page
+    fixture = Fixture.objects.get(home__name="Royal Oak A", away__name="Bowes Dragons")
+    assert (fixture.home_games, fixture.away_games) == (2, 1)
+    assert [(g.home_score, g.away_score) for g in fixture.games.all()] == [
+        (61, 40), (61, 12), (58, 61)]
+
+
 def test_a_spreadsheets_headings_are_read_in_any_case_and_unread_columns_are_named(
         season, people):
     text = CSV.replace("date,home,away,home_games,away_games,games,status",
