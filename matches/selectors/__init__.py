@@ -11,7 +11,11 @@ from matches.selectors.clubs import (
     membership,
     visible_clubs,
 )
-from matches.selectors.imports import record_import_for_user, record_import_lines
+from matches.selectors.imports import (
+    recent_record_imports,
+    record_import_for_user,
+    record_import_lines,
+)
 from matches.selectors.leagues import (
     counted,
     division_document,
@@ -53,6 +57,7 @@ from matches.selectors.scoring import (
 __all__ = [
     "record_import_for_user",
     "record_import_lines",
+    "recent_record_imports",
     "counted",
     "division_document",
     "division_table",

@@ -19,12 +19,24 @@ def record_import_for_user(*, public_id: UUID, user: User) -> RecordImport:
 
 
 def record_import_lines(*, record_import: RecordImport) -> list[RecordImportLine]:
-    """The first refused and already-imported records, and the first stored ones, in
-    order.
+    """The first refused records, then (to :data:`OTHERS_SHOWN` in all) the first
+    already imported ones, and the first stored ones, in order: a refusal, which asks
+    for something to be done, is never hidden behind thousands of duplicates.
 
-    A list, not a queryset: two bounded reads merged (both capped, so a 10,000-record
-    import does not redraw 10,000 rows every poll; the counts say the rest)."""
+    A list, not a queryset: bounded reads merged (all capped, so a 10,000-record import
+    does not redraw 10,000 rows every poll; the counts say the rest)."""
     lines = record_import.lines.select_related("match").order_by("number")
-    shown = [*lines.exclude(outcome=LineOutcome.STORED)[:OTHERS_SHOWN],
-             *lines.filter(outcome=LineOutcome.STORED)[:STORED_SHOWN]]
+    refused = list(lines.filter(outcome=LineOutcome.REFUSED)[:OTHERS_SHOWN])
+    duplicates = lines.filter(outcome=LineOutcome.DUPLICATE)[:OTHERS_SHOWN - len(refused)]
+    shown = [*refused, *duplicates, *lines.filter(outcome=LineOutcome.STORED)[:STORED_SHOWN]]
     return sorted(shown, key=lambda line: line.number)
+
+
+RECENT_SHOWN = 10  # an account's latest imports, on the upload page
+
+
+def recent_record_imports(*, user: User) -> list[RecordImport]:
+    """The account's latest uploads, newest first: the way back to one whose page was
+    closed while it ran."""
+    return list(RecordImport.objects.filter(created_by=user)
+                .prefetch_related("files").order_by("-created_at", "-id")[:RECENT_SHOWN])

@@ -47,7 +47,9 @@ def records_import(request: HttpRequest) -> HttpResponse:
             return redirect(record_import)
     else:
         form = RecordUploadForm()
-    return render(request, "matches/records_import.html", {"form": form})
+    assert isinstance(request.user, User)  # login_required
+    return render(request, "matches/records_import.html", {
+        "form": form, "imports": selectors.recent_record_imports(user=request.user)})
 
 
 @login_required

@@ -263,6 +263,38 @@ def test_the_progress_page_lists_the_first_refusals_and_says_so(client, scorer,
     assert "The first 2 records refused or already imported are listed" in html
 
 
+def test_a_refusal_is_listed_before_records_already_imported(client, scorer, monkeypatch):
+    """Line 5001 refused after 5,000 duplicates was never shown: the list stopped at the
+    first hundred, in line order."""
+    from matches.selectors import imports as import_reads
+
+    monkeypatch.setattr(import_reads, "OTHERS_SHOWN", 2)
+    records = "\n".join(json.dumps(record) for record in (VALID, OTHER, TURN_ORDER))
+    client.post(IMPORT_URL, {"files": [upload("night.jsonl", records)]})
+    again = records.replace(json.dumps(TURN_ORDER), "") + "\n{}"  # two imported, one bad
+
+    response = client.post(IMPORT_URL, {"files": [upload("again.jsonl", again)]}, follow=True)
+
+    assert [(line.source, line.outcome) for line in response.context["lines"]] == [
+        ("again.jsonl:1", "duplicate"), ("again.jsonl:4", "refused")]
+
+
+def test_the_upload_page_leads_back_to_this_accounts_latest_imports(client, scorer,
+                                                                     django_user_model):
+    client.post(IMPORT_URL, {"files": [upload("club.json", json.dumps(VALID))]})
+    mine = RecordImport.objects.get()
+    other = Client()
+    other.force_login(django_user_model.objects.create_user("other"))
+    other.post(IMPORT_URL, {"files": [upload("theirs.json", json.dumps(OTHER))]})
+
+    html = client.get(IMPORT_URL).content.decode()
+
+    assert '<h2 id="your-imports">Your latest imports</h2>' in html
+    assert f'<a href="{progress_url(mine)}">' in html and "club.json</a>" in html
+    assert "Done · 1 stored, 0 refused" in html
+    assert "theirs.json" not in html
+
+
 def test_an_upload_keeps_its_uploaders_language(client, scorer):
     client.post(IMPORT_URL, {"files": [upload("club.json", json.dumps(TURN_ORDER))]},
                 headers={"Accept-Language": "uk"})
