@@ -78,12 +78,13 @@ class SeasonForm(forms.Form):
     close_loss_margin = forms.IntegerField(
         label=gettext_lazy("Close loss: lost by at most (games)"), min_value=0, max_value=100,
         required=False)
-    close_loss_points = forms.IntegerField(label=gettext_lazy("… earns (points)"),
+    # each named whole: a screen reader's list of fields reads no "…" of the row before
+    close_loss_points = forms.IntegerField(label=gettext_lazy("Close loss earns (points)"),
                                            min_value=0, max_value=100, required=False)
     heavy_win_margin = forms.IntegerField(
         label=gettext_lazy("Heavy win: won by at least (games)"), min_value=1, max_value=100,
         required=False)
-    heavy_win_points = forms.IntegerField(label=gettext_lazy("… earns (points)"),
+    heavy_win_points = forms.IntegerField(label=gettext_lazy("Heavy win earns (points)"),
                                           min_value=0, max_value=100, required=False)
     walkover_won = forms.IntegerField(label=gettext_lazy("Walkover: games to the side there"),
                                       min_value=0, max_value=100, initial=1)

@@ -720,6 +720,14 @@ def test_an_entrant_named_as_one_already_in_the_division_is_refused_in_words(sea
     assert division.entrants.count() == count
 
 
+def test_the_new_season_forms_controls_each_have_a_name_of_their_own(club, people):
+    page = as_(people["admin"]).get(reverse("matches:season_new", kwargs={"slug": club.slug}))
+    labels = [re.sub(r"<[^>]+>|\s+", " ", label).strip()
+              for label in re.findall(r"<label[^>]*>(.*?)</label>", page.content.decode(), re.S)]
+    assert labels and len(labels) == len(set(labels)), sorted(labels)
+    assert "Close loss earns (points)" in labels and "Heavy win earns (points)" in labels
+
+
 def test_a_club_admin_sets_a_season_up_with_its_scheme_rules_and_tie_breakers(club, people):
     url = reverse("matches:season_new", kwargs={"slug": club.slug})
     form = {"name": "Winter League", "starts_on": "2026-10-05", "ends_on": "2027-03-29",
