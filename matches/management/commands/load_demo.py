@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.core.management.base import BaseCommand
-from django.db import connection, transaction
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -27,11 +27,14 @@ from matches.models import Fixture, Match, MatchStatus, Membership, Role
 from matches.rules.simulate import simulated_match
 
 DEMO_DIR = Path(__file__).resolve().parents[2] / "demo"
-SITE = "http://127.0.0.1:8000"  # where scripts/run serves it
+SITE = "http://127.0.0.1:8000"  # where scripts/run serves it (--site: elsewhere)
 ALREADY_LOADED = ("There are already {count} matches: the demo club was not loaded. Its "
                   "links and passwords were printed when it was; to load it again, {reset} "
                   "and run scripts/run, or set a demo account's password with: python "
                   "manage.py changepassword secretary")
+NAMES_TAKEN = ("An account already has one of the demo's user names (secretary, or "
+               "captain- and a team's name): the demo club was not loaded. Nothing was "
+               "changed.")
 RESET = {"sqlite": "remove db.sqlite3 (it holds everything)",
          "postgresql": "give it an empty database (DATABASE_URL)"}
 
@@ -39,22 +42,33 @@ RESET = {"sqlite": "remove db.sqlite3 (it holds everything)",
 class Command(BaseCommand):
     help = "Load a demo club (finished matches of every game and one in progress)."
 
-    def handle(self, *args: Any, **options: Any) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--site", default=SITE,
+                            help=f"the address its links start with (default {SITE})")
+
+    def handle(self, *args: Any, site: str = SITE, **options: Any) -> None:
+        self.site = site.rstrip("/")
         count = Match.objects.count()
         if count:
             reset = RESET.get(connection.vendor, RESET["postgresql"])
             self.stdout.write(ALREADY_LOADED.format(count=count, reset=reset))
             return
-        with transaction.atomic():  # all of the demo or none of it
-            self._league()
-            for path in sorted(DEMO_DIR.glob("*.json")):
-                match = services.match_import(document=json.loads(path.read_text("utf-8")))
-                names = ", ".join(selectors.match_names(match))
-                self.stdout.write(f"Loaded match {match.pk}: {match.get_game_display()}, "
-                                  f"{match.get_status_display().lower()} ({names}).")
-                self.stdout.write(f"  watch: {SITE}{match.get_absolute_url()}")
-                if match.status == MatchStatus.IN_PROGRESS:
-                    self.stdout.write(f"  score: {SITE}{match.get_join_url()}")
+        try:
+            self._load()
+        except IntegrityError:  # all of the demo or none of it: the transaction is undone
+            raise CommandError(NAMES_TAKEN) from None
+
+    @transaction.atomic  # all of the demo or none of it
+    def _load(self) -> None:
+        self._league()
+        for path in sorted(DEMO_DIR.glob("*.json")):
+            match = services.match_import(document=json.loads(path.read_text("utf-8")))
+            names = ", ".join(selectors.match_names(match))
+            self.stdout.write(f"Loaded match {match.pk}: {match.get_game_display()}, "
+                              f"{match.get_status_display().lower()} ({names}).")
+            self.stdout.write(f"  watch: {self.site}{match.get_absolute_url()}")
+            if match.status == MatchStatus.IN_PROGRESS:
+                self.stdout.write(f"  score: {self.site}{match.get_join_url()}")
 
     def _league(self) -> None:
         """Teesdale Dominoes Club's Monday league, half a season in."""
@@ -114,7 +128,7 @@ class Command(BaseCommand):
         services.fixture_redate(fixture=postponed, by=secretary, date=None, postponed=True)
         services.adjustment_add(entrant=fixtures[0].away, by=secretary, points=-1,
                                 reason="result card sent in late")
-        self.stdout.write(f"Loaded the demo league: {SITE}{season.get_absolute_url()}")
+        self.stdout.write(f"Loaded the demo league: {self.site}{season.get_absolute_url()}")
         self.stdout.write("  demo accounts (this database only): " + ", ".join(
             f"{name} / {password}" for name, password in passwords.items()))
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 from io import StringIO
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.db import connection
 from django.utils import timezone
 
 from matches import rules, selectors
-from matches.management.commands.load_demo import ALREADY_LOADED, DEMO_DIR, RESET
+from matches.management.commands.load_demo import ALREADY_LOADED, DEMO_DIR, NAMES_TAKEN, RESET
 from matches.models import Fixture, FixtureStatus, Match, MatchStatus, Season
 
 pytestmark = pytest.mark.django_db
@@ -64,6 +66,22 @@ def test_load_demo_twice_does_not_duplicate():
     reset = RESET[connection.vendor]  # remove db.sqlite3, or an empty PostgreSQL database
     assert out == ALREADY_LOADED.format(count=count, reset=reset) + "\n"
     assert Match.objects.count() == count
+
+
+def test_an_account_with_a_demo_user_name_stops_the_demo_and_says_why():
+    User.objects.create_user("secretary")
+    with pytest.raises(CommandError) as refused:  # once an IntegrityError's traceback
+        load_demo()
+    assert str(refused.value) == NAMES_TAKEN
+    assert not Match.objects.exists() and User.objects.count() == 1
+
+
+def test_the_demos_links_start_with_the_address_it_is_served_at():
+    out = StringIO()
+    call_command("load_demo", "--site", "http://localhost:8080/", stdout=out)
+    links = [word for word in out.getvalue().split() if "://" in word]
+    assert links and all(link.startswith("http://localhost:8080/") for link in links)
+    assert "//localhost:8080//" not in out.getvalue()
 
 
 def test_the_demo_league_has_a_real_table_to_look_at():
