@@ -20,6 +20,7 @@ from matches.services.imports import (
     record_hash,
     record_import_run,
     record_import_start,
+    record_imports_resume,
 )
 from matches.services.leagues import (
     CSV_COLUMNS,
@@ -154,6 +155,7 @@ __all__ = [
     "OVER_THE_CAP",
     "record_hash",
     "record_import_run",
+    "record_imports_resume",
     "record_import_start",
     "match_restore",
     "match_start",

@@ -69,6 +69,22 @@ def record_import_start(*, files: Sequence[UploadedFile], created_by: User,
     return record_import
 
 
+def record_imports_resume() -> list[RecordImport]:
+    """Queue again every import a worker left running (killed, crashed, stopped by a
+    service manager's timeout: no import can be running while no worker runs); each
+    resumes after its last committed batch. Run it only before a worker starts
+    (``scripts/run`` and ``scripts/prod`` do): with a worker running, its import would
+    be run twice at once."""
+    from matches.tasks import record_import_task  # the task module imports this one
+
+    stale = list(RecordImport.objects.filter(status=ImportStatus.RUNNING).order_by("pk"))
+    for record_import in stale:
+        record_import.status = ImportStatus.QUEUED
+        record_import.save(update_fields=["status"])
+        record_import_task.enqueue(record_import.pk)
+    return stale
+
+
 def record_import_run(*, record_import: RecordImport,
                       batch_size: int | None = None) -> RecordImport:
     """Import the upload's records, one transaction per batch (deliberately not one

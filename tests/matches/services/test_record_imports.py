@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from io import StringIO
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -122,6 +123,39 @@ def test_records_are_committed_in_batches_and_a_failure_keeps_the_earlier_ones(
     assert (record_import.lines_read, record_import.stored) == (2, 2)  # the first batch
     assert Match.objects.count() == 2
     assert record_import.lines.count() == 2
+
+
+def test_an_import_a_killed_worker_left_running_is_queued_again_and_resumes(
+        user, queued, settings):
+    record_import = services.record_import_start(
+        files=[jsonl("night.jsonl", RECORDS)], created_by=user)
+    real = imports.match_import
+    calls = itertools.count(1)
+
+    def killed_on_the_third(**kwargs):
+        if next(calls) == 3:
+            raise SystemExit  # as a kill: no handler marks it stopped
+        return real(**kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(imports, "match_import", killed_on_the_third)
+        with pytest.raises(SystemExit):
+            services.record_import_run(record_import=record_import, batch_size=2)
+    record_import.refresh_from_db()
+    assert (record_import.status, record_import.lines_read) == (ImportStatus.RUNNING, 2)
+
+    settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
+    out = StringIO()
+    call_command("resume_imports", stdout=out)
+
+    assert out.getvalue() == (f"Queued again: import {record_import.public_id}, after 2 "
+                              "records read.\n")
+    record_import.refresh_from_db()
+    assert record_import.status == ImportStatus.DONE
+    assert (record_import.lines_read, record_import.stored) == (len(RECORDS), len(RECORDS))
+    assert Match.objects.count() == len(RECORDS)  # nothing stored twice
+    call_command("resume_imports", stdout=out)  # nothing left running: nothing queued
+    assert out.getvalue().count("Queued again") == 1
 
 
 @pytest.mark.django_db
