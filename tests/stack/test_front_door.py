@@ -166,6 +166,9 @@ def test_logins_are_rate_limited_at_the_door(stack: str, run_dir: Path) -> None:
     assert codes[0] == 403 and 429 in codes  # Django's (no CSRF token), then nginx's
     refused = next(body for status, body in answers if status == 429).decode()
     assert "<h1>Too many tries</h1>" in refused and "Забагато спроб" in refused
+    # the admin's sign-in too (wherever ADMIN_PATH puts it): the same limit per address
+    admin = [_post(stack + "/admin/login/", b"username=a&password=b")[0] for _ in range(30)]
+    assert 429 in admin
     # logged as what they were, though nginx answers them with a page of its own (a GET)
     log = (run_dir / "scorekeeper-access.log").read_text()
     assert '"POST /accounts/login/" 429' in log and '"GET /accounts/login/" 429' not in log
