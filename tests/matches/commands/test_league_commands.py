@@ -7,6 +7,7 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.db import connection
 
 from matches import services
@@ -45,6 +46,30 @@ def test_import_then_export_gives_the_same_standings(club, tmp_path):
     assert (sorted(document["entrants"], key=lambda e: e["name"])
             == sorted(SPEC_DOCUMENT["entrants"], key=lambda e: e["name"]))
     assert "Ann Dale" in set(club.players.values_list("name", flat=True))
+
+
+def test_one_division_of_several_exports_as_a_file_the_table_command_reads(club, tmp_path):
+    """One JSON line per division is not one document: league_table and import_league
+    refused a season of two ("Extra data: line 2")."""
+    path = tmp_path / "league.json"
+    path.write_text(json.dumps(SPEC_DOCUMENT), "utf-8")
+    call_command("import_league", club.slug, str(path), stdout=StringIO())
+    season = Season.objects.get()
+    season.divisions.create(name="Division B", order=2)
+    both = StringIO()
+    call_command("export_league", club.slug, season.slug, stdout=both)
+    assert len(both.getvalue().splitlines()) == 2
+
+    one = StringIO()
+    call_command("export_league", club.slug, season.slug, "--division", "division a",
+                 stdout=one)
+    exported = tmp_path / "division-a.json"
+    exported.write_text(one.getvalue(), "utf-8")
+    table = StringIO()
+    call_command("league_table", str(exported), "--json", stdout=table)
+    assert json.loads(table.getvalue())["standings"] == SPEC_STANDINGS["standings"]
+    with pytest.raises(CommandError, match="no division 'Division C'"):
+        call_command("export_league", club.slug, season.slug, "--division", "Division C")
 
 
 def test_a_refused_document_names_the_fixture_and_stores_nothing(club, tmp_path):
