@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
 from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -490,10 +490,12 @@ def league_import(*, club: Club, document: dict[str, Any], by: User | None = Non
         starts_on=min(dates) if dates else timezone.localdate(),
         scoring=dict(document.get("scoring") or {}),
         tiebreaks=list(league.tiebreaks))
-    division = _clean(Division(season=season, name=division_name.strip()[:80], order=0))
+    division = _clean(Division(season=season, name=division_name.strip()[:80], order=0),
+                      where="name")
     entrants: dict[str, Entrant] = {}
-    for entrant in league.entrants:
-        stored = _clean(Entrant(division=division, name=entrant.name))
+    for number, entrant in enumerate(league.entrants, start=1):
+        stored = _clean(Entrant(division=division, name=entrant.name),
+                        where=f"entrant {number}")
         # a squad's name the club does not have yet joins its players
         stored.players.set([player_named(club=club, name=name) for name in entrant.players])
         entrants[entrant.name.casefold()] = stored
@@ -512,23 +514,31 @@ def league_import(*, club: Club, document: dict[str, Any], by: User | None = Non
         elif fixture.result is not None:
             row.status = FixtureStatus.CONFIRMED
             row.home_games, row.away_games = fixture.result
-        row.full_clean()
-        row.save()
+        _clean(row, where=f"fixture {fixture.number}")
         if fixture.games:
             FixtureGame.objects.bulk_create([
                 _clean(FixtureGame(fixture=row, number=n, home_score=h, away_score=a),
-                       save=False)
+                       where=f"fixture {fixture.number}, game {n}", save=False)
                 for n, (h, a) in enumerate(fixture.games, start=1)])
-    for adjustment in league.adjustments:
+    for number, adjustment in enumerate(league.adjustments, start=1):
         _clean(Adjustment(entrant=entrants[adjustment.entrant.casefold()],
-                          points=adjustment.points, reason=adjustment.reason, made_by=by))
+                          points=adjustment.points, reason=adjustment.reason, made_by=by),
+               where=f"adjustment {number}")
     return season
 
 
-def _clean[M: models.Model](row: M, *, save: bool = True) -> M:
+def _clean[M: models.Model](row: M, *, where: str, save: bool = True) -> M:
     """``row`` checked by its fields (a document's number may be beyond what the database
-    holds, a name longer than its column), then saved."""
-    row.full_clean()
+    holds, a name longer than its column), then saved; a refusal names ``where`` in the
+    document ("fixture 3") and the field."""
+    try:
+        row.full_clean()
+    except ValidationError as error:
+        raise ValidationError([
+            f"{where}: {message}" if field == NON_FIELD_ERRORS else
+            f"{where}, {field}: {message}"
+            for field, messages in error.message_dict.items() for message in messages
+        ]) from None
     if save:
         row.save()
     return row

@@ -103,16 +103,18 @@ def _spec(**changes: object) -> str:
     ("[1, 2]", "a league record is a JSON object"),
     ("\x00", "not valid JSON: Expecting value: line 1 column 1 (char 0)"),
     (_spec(adjustments=[{"entrant": "Bowes Dragons", "points": 10**29, "reason": "late"}]),
-     "Ensure this value is less than or equal to {IntegerField}."),
+     "adjustment 1, points: Ensure this value is less than or equal to {IntegerField}."),
     (_spec(fixtures=[{"home": "Royal Oak A", "away": "Bowes Dragons",
                       "result": [10**29, 1]}]),
-     "Ensure this value is less than or equal to {PositiveSmallIntegerField}."),
+     "fixture 1, home_games: Ensure this value is less than or equal to "
+     "{PositiveSmallIntegerField}."),
     (_spec(fixtures=[{"home": "Royal Oak A", "away": "Bowes Dragons", "result": [1, 0],
                       "games": [[10**29, 1]]}]),
-     "Ensure this value is less than or equal to {PositiveIntegerField}."),
+     "fixture 1, game 1, home_score: Ensure this value is less than or equal to "
+     "{PositiveIntegerField}."),
     (_spec(entrants=[{"name": "Royal Oak A" * 100}, {"name": "Bowes Dragons"}],
            fixtures=[], adjustments=[]),
-     "Ensure this value has at most 80 characters (it has 1100)."),
+     "entrant 1, name: Ensure this value has at most 80 characters (it has 1100)."),
 ])
 def test_a_hostile_league_document_is_refused_and_stores_nothing(club, tmp_path, text,
                                                                  message):
