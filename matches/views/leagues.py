@@ -343,8 +343,12 @@ def fixtures_csv(request: HttpRequest, slug: str, season: str) -> HttpResponse:
                                                 text=text)
     except UnicodeDecodeError:
         messages.error(request, _("The file is not UTF-8 text: save it as CSV UTF-8."))
-    except (ValidationError, csv.Error) as error:
-        messages.error(request, " ".join(getattr(error, "messages", [str(error)])))
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    except csv.Error:  # a cell past the reader's limit (131,072 characters), a stray NUL
+        messages.error(request, _("The file could not be read as CSV: a cell is too "
+                                  "long, or holds something a spreadsheet would not "
+                                  "write. Save it from the spreadsheet again as CSV UTF-8."))
     else:
         messages.success(request, ngettext(
             "%(count)s fixture row imported.", "%(count)s fixture rows imported.",

@@ -537,6 +537,15 @@ def test_a_spreadsheet_saved_with_semicolons_or_tabs_is_read_as_with_commas(seas
         (61, 40), (61, 12), (58, 61)]
 
 
+def test_a_spreadsheet_cell_past_the_csv_readers_limit_is_refused_in_words(season, people):
+    before = log_and_results(season)
+    page = upload(as_(people["admin"]), season, CSV + "x" * 140_000 + ",a,b\n")
+    html = page.content.decode()
+    assert "The file could not be read as CSV: a cell is too long" in html
+    assert "field larger than field limit" not in html  # once Python's own words
+    assert log_and_results(season) == before
+
+
 def test_a_spreadsheets_headings_are_read_in_any_case_and_unread_columns_are_named(
         season, people):
     text = CSV.replace("date,home,away,home_games,away_games,games,status",
