@@ -16,6 +16,9 @@ from django.utils.translation import gettext_lazy as _
 from matches import rules, rules_messages
 
 NOT_UTF8 = _("the file is not UTF-8 text (byte {position} cannot be read): save it as UTF-8")
+# a record written over several lines, uploaded as .jsonl: every line of it is refused
+NOT_ONE_LINE = _("a .jsonl file holds one whole record on each line; a record written "
+                 "over several lines goes in a .json file of its own")
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +88,10 @@ def stream_record_sources(name: str, lines: Iterable[bytes]) -> Iterator[RecordS
             continue
         for item in rules.iter_documents(text, lines=True):
             if isinstance(item, rules.RecordInvalid):
-                yield RecordSource(name, number, None, rules_messages.explain(item))
+                why = rules_messages.explain(item)
+                if (item.code in ("invalid_json", "record_not_object")
+                        and not text.lstrip().startswith("{\"")):
+                    why = f"{why} ({NOT_ONE_LINE})"  # a line of a record, not a record
+                yield RecordSource(name, number, None, why)
             else:
                 yield RecordSource(name, number, item)

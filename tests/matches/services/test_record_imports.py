@@ -14,7 +14,7 @@ from django.utils import translation
 
 from matches import rules, services
 from matches.models import ImportStatus, LineOutcome, Match, RecordImport
-from matches.record_files import NOT_UTF8, stream_record_sources
+from matches.record_files import NOT_ONE_LINE, NOT_UTF8, stream_record_sources
 from matches.rules.simulate import simulated_record
 from matches.services import imports
 
@@ -70,6 +70,18 @@ def test_stream_refuses_an_undecodable_line_by_its_number_and_reads_on():
     assert sources[1].error is not None
     assert sources[1].error.startswith(NOT_UTF8.split("{")[0])
     assert sources[2].document == RECORDS[1]
+
+
+def test_a_record_written_over_several_lines_in_a_jsonl_file_says_where_it_belongs():
+    pretty = json.dumps(RECORDS[0], indent=2).encode().splitlines(keepends=True)
+    cut_short = json.dumps(RECORDS[1]).encode()[:-5]  # one line, broken: no such hint
+
+    sources = list(stream_record_sources("pretty.jsonl", [*pretty, b"\n" + cut_short]))
+
+    assert all(source.document is None for source in sources)
+    assert all(str(NOT_ONE_LINE) in (source.error or "") for source in sources[:-1])
+    assert str(NOT_ONE_LINE) not in (sources[-1].error or "")
+    assert sources[-1].error.startswith("not valid JSON")
 
 
 def test_stream_reads_a_json_file_as_one_record():
