@@ -81,7 +81,7 @@ def test_a_record_written_over_several_lines_in_a_jsonl_file_says_where_it_belon
     assert all(source.document is None for source in sources)
     assert all(str(NOT_ONE_LINE) in (source.error or "") for source in sources[:-1])
     assert str(NOT_ONE_LINE) not in (sources[-1].error or "")
-    assert sources[-1].error.startswith("not valid JSON")
+    assert (sources[-1].error or "").startswith("not valid JSON")
 
 
 def test_stream_reads_a_json_file_as_one_record():
