@@ -491,7 +491,7 @@ def league_import(*, club: Club, document: dict[str, Any], by: User | None = Non
         scoring=dict(document.get("scoring") or {}),
         tiebreaks=list(league.tiebreaks))
     division = _clean(Division(season=season, name=division_name.strip()[:80], order=0),
-                      where="name")
+                      where="division")
     entrants: dict[str, Entrant] = {}
     for number, entrant in enumerate(league.entrants, start=1):
         stored = _clean(Entrant(division=division, name=entrant.name),
@@ -578,9 +578,10 @@ def fixtures_csv_import(*, division: Division, by: User, text: str) -> CsvImport
     ``games`` like ``61-40 61-12 58-61``; ``status`` empty for a result, or ``walkover
     home``, ``walkover away``, ``postponed``, ``void``). The rows become the fixtures of
     a ``domino-league/1`` document that the league rules read first (a refusal names the
-    row and stores nothing); each row then fills the division's matching unplayed
-    fixture (same home and away, the earliest), or adds one. Column names are read
-    without regard to case or spaces around them."""
+    row and stores nothing); each row then goes to its fixture (:func:`_csv_fixture`:
+    the pairing's played or settled one of that date, else its earliest unplayed one,
+    else a new one) unless that fixture holds the row's result already. Column names
+    are read without regard to case or spaces around them; commas, semicolons or tabs."""
     season = division.season
     require_role(season.club, by, Role.ADMIN)
     _not_locked(season)
@@ -664,7 +665,7 @@ def _csv_rows(text: str) -> tuple[list[tuple[int, dict[str, Any]]], tuple[str, .
     """Each data row as a ``domino-league/1`` fixture, with its line number; and the
     header's columns that are not read."""
     text = text.lstrip("\ufeff")
-    reader = csv.DictReader(io.StringIO(text), dialect=_csv_dialect(text))
+    reader = csv.DictReader(io.StringIO(text), delimiter=_csv_delimiter(text))
     header = [name.strip() for name in reader.fieldnames or []]
     reader.fieldnames = [name.lower() for name in header]
     unread = tuple(name for name in header
@@ -711,15 +712,16 @@ def _csv_rows(text: str) -> tuple[list[tuple[int, dict[str, Any]]], tuple[str, .
     return rows, unread
 
 
-def _csv_dialect(text: str) -> type[csv.Dialect]:
+def _csv_delimiter(text: str) -> str:
     """Commas, or what a spreadsheet saved instead: Excel writes CSV with semicolons
     where a comma is the decimal mark (Ukrainian, Russian, most of Europe), and a
-    "text" export uses tabs. Read from the first row, which names the columns."""
+    "text" export uses tabs. Read from the first row, which names the columns; the rest
+    of the dialect stays Excel's (a quote in a cell written twice)."""
     header = text.split("\n", 1)[0]
     try:
-        return csv.Sniffer().sniff(header, delimiters=",;\t")
+        return csv.Sniffer().sniff(header, delimiters=",;\t").delimiter
     except csv.Error:  # one column, or none: as commas (the columns are then named)
-        return csv.excel
+        return ","
 
 
 def _csv_games(text: str, line: int) -> list[list[int]]:

@@ -582,14 +582,19 @@
   function resyncFailed(event) {
     if (isResync(event)) { event.detail.queued = true; }  // scorepad.js: no banner
   }
-  // htmx ends every request so, answered or not: asked again until it comes
+  // htmx ends every request so, answered or not: asked again until it comes, when no
+  // answer came (or a proxy's "not now"); the server's own refusal (this phone no longer
+  // scores, the match is gone) is final: the page keeps what it shows and says
   function resyncAnswered(event) {
     if (!isResync(event)) { return; }
+    var status = event.detail.xhr ? event.detail.xhr.status : 0;
     if (event.detail.successful) {
       resyncing = null;
       tell();
-    } else {
+    } else if (!status || TRY_AGAIN.indexOf(status) >= 0) {
       setTimeout(resyncNow, RETRY_MS);
+    } else {
+      resyncing = null;
     }
   }
   function tell() {

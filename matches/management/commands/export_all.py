@@ -8,6 +8,7 @@ it first, and removed if it fails.
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -28,10 +29,17 @@ class Command(BaseCommand):
                 backup_export(out=self.stdout)
                 return
             target = Path(file)
-            partial = target.with_name(target.name + ".partial")
+            # beside it, readable by this user alone (it holds password hashes and
+            # scorers' secrets), with the mode of a file it replaces
+            with tempfile.NamedTemporaryFile(
+                    "w", encoding="utf-8", newline="\n", dir=target.parent,
+                    prefix=f".{target.name}.", suffix=".partial", delete=False) as out:
+                partial = Path(out.name)
             try:
                 with partial.open("w", encoding="utf-8", newline="\n") as out:
                     lines = backup_export(out=out)
+                if target.exists():
+                    partial.chmod(target.stat().st_mode & 0o777)
                 partial.replace(target)
             finally:
                 partial.unlink(missing_ok=True)

@@ -335,6 +335,20 @@ def test_a_record_imports_hash_and_a_deleted_match_round_trip(small_site, tmp_pa
     assert not Match.objects.filter(record_hash__isnull=False).exists()
 
 
+def test_a_backup_is_readable_by_its_writer_alone_or_keeps_the_mode_it_replaces(
+        small_site, tmp_path):
+    """It holds password hashes and scorers' secrets."""
+    fresh = tmp_path / "fresh.jsonl"
+    export(fresh)
+    assert fresh.stat().st_mode & 0o777 == 0o600
+    kept = tmp_path / "kept.jsonl"
+    kept.write_text("old")
+    kept.chmod(0o640)
+    export(kept)
+    assert kept.stat().st_mode & 0o777 == 0o640 and kept.read_text() != "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fresh.jsonl", "kept.jsonl"]
+
+
 def test_a_match_that_cannot_be_written_stops_the_backup_naming_it_and_leaves_no_file(
         small_site, tmp_path):
     broken = Match.objects.order_by("pk").first()

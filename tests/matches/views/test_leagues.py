@@ -546,6 +546,18 @@ def test_a_spreadsheet_cell_past_the_csv_readers_limit_is_refused_in_words(seaso
     assert log_and_results(season) == before
 
 
+def test_a_name_with_a_quote_and_a_comma_reads_back_from_the_export(season, people):
+    """The export writes a quote in a cell twice ("The ""Red"" Lion, B"): read so."""
+    services.entrant_add(division=season.divisions.get(), by=people["admin"],
+                         name='The "Red" Lion, B')
+    text = ('date,home,away,home_games,away_games\n'
+            '2026-09-07,Royal Oak A,"The ""Red"" Lion, B",2,1\n')
+    imported = services.fixtures_csv_import(division=season.divisions.get(),
+                                            by=people["admin"], text=text)
+    assert imported.rows == 1
+    assert Fixture.objects.get(away__name='The "Red" Lion, B').home_games == 2
+
+
 def test_a_spreadsheets_headings_are_read_in_any_case_and_unread_columns_are_named(
         season, people):
     text = CSV.replace("date,home,away,home_games,away_games,games,status",
