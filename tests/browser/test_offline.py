@@ -558,3 +558,9 @@ def test_entries_from_a_phone_that_no_longer_scores_are_refused_not_lost(live_se
     expect(refusal).to_contain_text("This phone does not score this match")
     expect(page.locator("#queue-kept li")).to_have_count(1)
     assert len(changes()) == version
+    # the table is asked for once: the server's 403 is final, not asked again every 5 s
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url)
+            if request.method == "GET" and request.url.endswith("/score/") else None)
+    page.wait_for_timeout(6_000)
+    assert asked == []
