@@ -368,7 +368,12 @@
     if (event.detail.queued) { return; }  // offline.js keeps the tap and sends it again
     var config = event.detail.requestConfig;
     if (config && config.verb === "get") {  // no tap: nothing to check, only to say
-      showBanner("server", true);
+      var status = event.detail.xhr ? event.detail.xhr.status : 0;
+      var noAnswer = !status || [429, 502, 503, 504].indexOf(status) >= 0;
+      // what the scorer asked for (the count's switch), not this page's own resync
+      if (noAnswer && !(pendingKey && config.path.indexOf("?sync=") >= 0)) {
+        showBanner("server", true);
+      }
       return;
     }
     var params = config && config.parameters;

@@ -43,6 +43,11 @@
   ["htmx:sendError", "htmx:timeout"].forEach(function (name) {
     document.addEventListener(name, function () { stale(true); });
   });
+  // the app down behind nginx (502-504), or its rate limit (429): no answer either
+  document.addEventListener("htmx:responseError", function (event) {
+    var status = event.detail.xhr ? event.detail.xhr.status : 0;
+    if ([429, 502, 503, 504].indexOf(status) >= 0) { stale(true); }
+  });
   document.addEventListener("htmx:afterRequest", function (event) {
     if (event.detail.successful) { stale(false); }
   });

@@ -592,6 +592,11 @@ def test_a_watchers_page_says_its_scores_may_be_behind_while_refreshes_get_no_an
                               "catches up once the connection is back.")
     expect(watcher.locator("#announcer")).to_have_text(note.inner_text())
     watcher.context.set_offline(False)
+    expect(note).to_be_hidden(timeout=12_000)  # the next refresh came
+    # the app down behind nginx answers 502: no answer from the app either
+    watcher.route("**/?seen=*", lambda route: route.fulfill(status=502, body="down"))
+    expect(note).to_be_visible(timeout=12_000)
+    watcher.unroute("**/?seen=*")
     place(page, "1-4", "")
     expect(note).to_be_hidden(timeout=12_000)  # the next refresh came, with the tile
     expect(watcher.locator('g.board-tile[data-tile="1-4"]')).to_have_count(1)
