@@ -125,9 +125,13 @@ class MatchAdmin(admin.ModelAdmin):
 
     def get_deleted_objects(self, objs: Any, request: HttpRequest) -> tuple[Any, ...]:
         """A match's rows (events, changes…) go with it, through the service: the rows'
-        own pages never delete them, which must not forbid deleting the match."""
-        deleted, counts, _perms_needed, protected = super().get_deleted_objects(objs, request)
-        return deleted, counts, set(), protected
+        own pages never delete them (:class:`ShownNeverEdited`), which must not forbid
+        deleting the match; any other permission still counts."""
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        history = {str(model._meta.verbose_name) for model, model_admin
+                   in self.admin_site._registry.items()
+                   if isinstance(model_admin, ShownNeverEdited)}
+        return deleted, counts, set(perms_needed) - history, protected
 
 
 # A match's seats, sides and rounds follow from its events (the rules replay them); a

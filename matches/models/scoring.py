@@ -417,7 +417,8 @@ class ScorerGrant(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.label} scoring {self.match}"
+        phone = f"{self.name} ({self.label})" if self.name else self.label
+        return f"{phone} scoring {self.match}"
 
     @property
     def active(self) -> bool:

@@ -79,9 +79,10 @@ def record_imports_resume() -> list[RecordImport]:
 
     stale = list(RecordImport.objects.filter(status=ImportStatus.RUNNING).order_by("pk"))
     for record_import in stale:
-        record_import.status = ImportStatus.QUEUED
-        record_import.save(update_fields=["status"])
-        record_import_task.enqueue(record_import.pk)
+        with transaction.atomic():  # queued with its task, or left running to try again
+            record_import.status = ImportStatus.QUEUED
+            record_import.save(update_fields=["status"])
+            record_import_task.enqueue(record_import.pk)
     return stale
 
 

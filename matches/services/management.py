@@ -177,7 +177,7 @@ def seats_rename(*, match: Match, names: Sequence[str], version: int | None = No
 
 @transaction.atomic
 def match_rematch(*, match: Match, creation_key: UUID, created_by: User | None = None,
-                  phone: str = "") -> MatchStarted:
+                  phone: str = "", phone_name: str = "") -> MatchStarted:
     """A new match after ``match`` (finished or abandoned): the same game, names and
     options, the same club if any (not its season: a casual match, unrated), its first
     round in the mode the last one was played in, the starter drawn by lots.
@@ -190,7 +190,8 @@ def match_rematch(*, match: Match, creation_key: UUID, created_by: User | None =
     started = match_start(game=match.game, players=match_names(match),
                           options=match.options,
                           mode=last.mode if last is not None else RoundMode.TRACKED,
-                          created_by=created_by, creation_key=creation_key, phone=phone)
+                          created_by=created_by, creation_key=creation_key, phone=phone,
+                          phone_name=phone_name)
     if started.created and match.club_id is not None:
         Match.objects.filter(pk=started.match.pk).update(club=match.club_id)
         started.match.club_id = match.club_id

@@ -138,8 +138,9 @@ def match_create(*, game: str, players: Sequence[str], options: Mapping[str, Any
 def match_start(*, game: str, players: Sequence[str], options: Mapping[str, Any] | None = None,
                 starter: int | None = None, mode: str = RoundMode.TRACKED,
                 created_by: User | None = None, creation_key: UUID | None = None,
-                phone: str = "") -> MatchStarted:
-    """A new match, its first round and the starting phone's scorer grant, together or
+                phone: str = "", phone_name: str = "") -> MatchStarted:
+    """A new match, its first round and the starting phone's scorer grant (``phone``:
+    its kind; ``phone_name``: what its scorer called it, if anything), together or
     not at all (no starter: lots are drawn; in Fives and Threes, whoever holds the highest
     double starts, so the first tracked round waits for the table to say who).
 
@@ -158,7 +159,7 @@ def match_start(*, game: str, players: Sequence[str], options: Mapping[str, Any]
             raise
         return done
     grant = ScorerGrant(match=match, label=phone[:80] or str(_("The phone that started it")),
-                        is_creator=True)
+                        name=phone_name, is_creator=True)
     grant.full_clean()
     grant.save()
     first = None

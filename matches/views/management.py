@@ -153,7 +153,7 @@ def rematch(request: HttpRequest, public_id: UUID) -> HttpResponse:
     try:
         started = services.match_rematch(
             match=match, creation_key=form.cleaned_data["creation_key"],
-            created_by=request.user, phone=phone_label(request))
+            created_by=request.user, phone=phone_label(request), phone_name=grant.name)
     except (rules.RulesError, ValidationError) as error:
         messages.error(request, _messages(error))
         return redirect(match.get_absolute_url())

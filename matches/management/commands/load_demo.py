@@ -18,7 +18,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db import IntegrityError, connection, transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -53,10 +53,14 @@ class Command(BaseCommand):
             reset = RESET.get(connection.vendor, RESET["postgresql"])
             self.stdout.write(ALREADY_LOADED.format(count=count, reset=reset))
             return
-        try:
-            self._load()
-        except IntegrityError:  # all of the demo or none of it: the transaction is undone
-            raise CommandError(NAMES_TAKEN) from None
+        if User.objects.filter(username__in=self._usernames()).exists():
+            raise CommandError(NAMES_TAKEN)
+        self._load()
+
+    @staticmethod
+    def _usernames() -> list[str]:
+        """The demo's accounts: its secretary and each team's captain."""
+        return ["secretary", *(f"captain-{slugify(team)}" for team in DEMO_TEAMS)]
 
     @transaction.atomic  # all of the demo or none of it
     def _load(self) -> None:

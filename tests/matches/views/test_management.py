@@ -304,6 +304,17 @@ def test_rematch_is_one_post_to_a_new_scorepad_and_exactly_once(client):
     assert new.grants.get().is_creator
 
 
+def test_a_rematch_keeps_the_name_this_phone_was_given(client):
+    match = start(client)
+    client.post(reverse("matches:scorers_name", args=[match.public_id]), {"name": "Table 3"})
+    client.post(url(match, "abandon"), w(match))
+    client.post(url(match, "rematch"), {"creation_key": str(uuid.uuid4())})
+
+    new = Match.objects.exclude(pk=match.pk).get()
+    assert new.grants.get().name == "Table 3"
+    assert str(new.grants.get()).startswith("Table 3 (")  # the admin's lists say so too
+
+
 def test_no_rematch_of_a_match_still_played(client):
     match = start(client)
 
