@@ -413,6 +413,10 @@ def test_deleting_keeps_the_record_who_and_when_and_the_record_imports_back(
     assert (stored.public_id, stored.game, stored.names) == (
         match.public_id, "all-fives", "Olena, Taras")
     assert (stored.grant_label, stored.user) == ("Olena's phone", user)
+    named = started()  # a phone its scorer named is recorded by name and kind
+    services.grant_rename(grant=named.grant, name="Table 3")
+    assert services.match_delete_recorded(match=named.match, grant=named.grant) \
+        .grant_label == "Table 3 (Olena's phone)"
     assert stored.record == record
     assert timezone.now() - stored.deleted_at < datetime.timedelta(minutes=1)
     back = services.match_import(document=stored.record)
