@@ -417,8 +417,14 @@ class ScorerGrant(models.Model):
         ]
 
     def __str__(self) -> str:
-        phone = f"{self.name} ({self.label})" if self.name else self.label
-        return f"{phone} scoring {self.match}"
+        return f"{self.phone} scoring {self.match}"
+
+    @property
+    def phone(self) -> str:
+        """The phone as kept in English (the admin's lists, a deleted match's record):
+        its name beside its kind, or its kind (presenters.phone_name says it in the
+        reader's language)."""
+        return f"{self.name} ({self.label})" if self.name else self.label
 
     @property
     def active(self) -> bool:

@@ -455,11 +455,19 @@ def _games_won(fixture: Fixture) -> tuple[int, int]:
 
 
 def _state(fixture: Fixture) -> dict[str, Any]:
-    return {"status": fixture.status, "date": fixture.date.isoformat() if fixture.date else None,
-            "result": [fixture.home_games, fixture.away_games]
-            if fixture.home_games is not None else None,
-            "walkover": fixture.walkover or None,
-            "games": [[g.home_score, g.away_score] for g in fixture.games.all()]}
+    """A fixture as its log keeps it (a change's "before" and "after")."""
+    return _logged(status=fixture.status, date=fixture.date,
+                   result=(fixture.home_games, fixture.away_games)
+                   if fixture.home_games is not None else None,
+                   walkover=fixture.walkover,
+                   games=[(g.home_score, g.away_score) for g in fixture.games.all()])
+
+
+def _logged(*, status: str, date: datetime.date | None, result: Sequence[int | None] | None,
+            walkover: str, games: Sequence[Sequence[int | None]]) -> dict[str, Any]:
+    return {"status": status, "date": date.isoformat() if date else None,
+            "result": list(result) if result else None, "walkover": walkover or None,
+            "games": [list(score) for score in games]}
 
 
 def _log(fixture: Fixture, by: User | None, kind: FixtureChangeKind,
@@ -611,11 +619,9 @@ def fixtures_csv_import(*, division: Division, by: User, text: str) -> CsvImport
         elif fixture.walkover is not None:
             walkover = fixture.walkover.value
         date = fixture.date or row.date
-        games = [list(score) for score in fixture.games or ()]
         before = _state(row) if row.pk else {}
-        if before == {"status": status, "date": date.isoformat() if date else None,
-                      "result": list(result) if result else None,
-                      "walkover": walkover or None, "games": games}:
+        if before == _logged(status=status, date=date, result=result, walkover=walkover,
+                             games=fixture.games or ()):
             unchanged += 1  # the fixture already holds it (the export read back)
             continue
         if row.pk and row.games.filter(match__isnull=False).exclude(

@@ -199,13 +199,6 @@ def match_rematch(*, match: Match, creation_key: UUID, created_by: User | None =
 
 
 @transaction.atomic
-def _phone(grant: ScorerGrant | None) -> str:
-    """The phone that deleted a match, as the admin lists it: its name and its kind."""
-    if grant is None:
-        return ""
-    return (f"{grant.name} ({grant.label})" if grant.name else grant.label)[:80]
-
-
 def match_delete_recorded(*, match: Match, grant: ScorerGrant | None = None,
                           user: User | None = None) -> DeletedMatch:
     """Delete a match for good, keeping its ``domino-match/1`` record (what its "Match
@@ -215,7 +208,7 @@ def match_delete_recorded(*, match: Match, grant: ScorerGrant | None = None,
     deleted = DeletedMatch(
         public_id=match.public_id, game=match.game,
         names=", ".join(match_names(match))[:800], record=match_record(match),
-        grant_label=_phone(grant), user=_account(user))
+        grant_label=grant.phone[:80] if grant is not None else "", user=_account(user))
     deleted.full_clean()
     deleted.save()
     match_delete(match=match)

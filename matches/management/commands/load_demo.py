@@ -60,7 +60,7 @@ class Command(BaseCommand):
     @staticmethod
     def _usernames() -> list[str]:
         """The demo's accounts: its secretary and each team's captain."""
-        return ["secretary", *(f"captain-{slugify(team)}" for team in DEMO_TEAMS)]
+        return ["secretary", *(captain_username(team) for team in DEMO_TEAMS)]
 
     @transaction.atomic  # all of the demo or none of it
     def _load(self) -> None:
@@ -99,7 +99,7 @@ class Command(BaseCommand):
         division = season.divisions.get()
         captains = {}
         for team, squad in DEMO_TEAMS.items():
-            captain = person(f"captain-{slugify(team)}")
+            captain = person(captain_username(team))
             Membership.objects.create(club=club, user=captain, role=Role.CAPTAIN)
             players = [services.player_add(club=club, name=name, by=secretary)
                        for name in squad]
@@ -145,6 +145,10 @@ class Command(BaseCommand):
         match = started.match  # no round yet: the highest double's holder starts it
         played = simulated_match(rules.FIVES_AND_THREES, 2, seed=7)
         services.actions_record(match=match, actions=played.log)
+
+
+def captain_username(team: str) -> str:
+    return f"captain-{slugify(team)}"
 
 
 DEMO_TEAMS = {
