@@ -7,7 +7,7 @@ from uuid import UUID
 from django.contrib.auth.models import User
 from django.shortcuts import get_object_or_404
 
-from matches.models import LineOutcome, RecordImport, RecordImportLine
+from matches.models import LineOutcome, Match, RecordImport, RecordImportLine
 
 STORED_SHOWN = 100  # stored matches linked on the progress page; the count says the rest
 OTHERS_SHOWN = 100  # refused and already-imported records listed with their reasons
@@ -16,6 +16,14 @@ OTHERS_SHOWN = 100  # refused and already-imported records listed with their rea
 def record_import_for_user(*, public_id: UUID, user: User) -> RecordImport:
     """The user's own import, or a 404 (another account's import is not admitted)."""
     return get_object_or_404(RecordImport, public_id=public_id, created_by=user)
+
+
+def record_stored_as(*, record_hash: str, created_by: User | None) -> Match | None:
+    """The match already stored from the record with this hash by this account (``None``:
+    by ``manage.py import_match``, which has no account), if any: importing the same
+    record again stores nothing. Another account's copy is its own match."""
+    return (Match.objects.filter(created_by=created_by, record_hash=record_hash)
+            .order_by("pk").first())
 
 
 def record_import_lines(*, record_import: RecordImport) -> list[RecordImportLine]:

@@ -17,10 +17,12 @@ from matches.services.clubs import (
 from matches.services.imports import (
     ALREADY_IMPORTED,
     OVER_THE_CAP,
+    RecordStored,
     record_hash,
     record_import_run,
     record_import_start,
     record_imports_resume,
+    record_store,
 )
 from matches.services.leagues import (
     CSV_COLUMNS,
@@ -87,7 +89,6 @@ from matches.services.scoring import (
     pass_record,
     placement_record,
     record_check,
-    record_import,
     round_settle,
     round_start,
     scorer_link_rotate,
@@ -157,6 +158,8 @@ __all__ = [
     "record_import_run",
     "record_imports_resume",
     "record_import_start",
+    "RecordStored",
+    "record_store",
     "match_restore",
     "match_start",
     "MatchStarted",
@@ -167,7 +170,6 @@ __all__ = [
     "placement_record",
     "PLAYERS_DIFFERENT",
     "record_check",
-    "record_import",
     "round_settle",
     "round_start",
     "scorer_link_rotate",

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -23,7 +23,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
-from matches import rules, rules_messages
+from matches import rules
 from matches.models import (
     ImportStatus,
     LineOutcome,
@@ -33,7 +33,8 @@ from matches.models import (
     RecordImportLine,
 )
 from matches.record_files import RecordSource, stream_record_sources
-from matches.services.scoring import match_import
+from matches.selectors.imports import record_stored_as
+from matches.services.scoring import match_import, record_refusal
 
 ALREADY_IMPORTED = _("already imported as match %(pk)s")
 OVER_THE_CAP = _("this record and any after it were not read: an upload holds at most "
@@ -45,6 +46,40 @@ def record_hash(document: Mapping[str, Any]) -> str:
     however it was formatted or which file it came in."""
     canonical = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+class RecordStored(NamedTuple):
+    """What became of one record read from a file: stored as ``match``, found already
+    stored as ``match`` (``DUPLICATE``), or refused (no match) for ``message``."""
+
+    outcome: LineOutcome
+    match: Match | None
+    message: str = ""
+
+
+def record_store(*, source: RecordSource, created_by: User | None = None) -> RecordStored:
+    """Store one record read from a file as ``created_by``'s match, unless this account
+    (``None``: ``manage.py import_match``) already stored the same record (by
+    :func:`record_hash`); or say, in the active language, why it is refused.
+
+    Called inside a transaction (an upload's batch), a refusal undoes only this record."""
+    if source.document is None:
+        return RecordStored(LineOutcome.REFUSED, None, source.error or "")
+    digest = record_hash(source.document)
+    if (match := record_stored_as(record_hash=digest, created_by=created_by)) is not None:
+        return RecordStored(LineOutcome.DUPLICATE, match)
+    try:
+        with transaction.atomic():
+            match = match_import(document=source.document, created_by=created_by,
+                                 record_hash=digest)
+    except (rules.RulesError, ValidationError) as error:  # e.g. a name longer than the column
+        return RecordStored(LineOutcome.REFUSED, None, record_refusal(error))
+    except IntegrityError:  # another upload by this account stored it just now
+        match = record_stored_as(record_hash=digest, created_by=created_by)
+        if match is None:
+            raise
+        return RecordStored(LineOutcome.DUPLICATE, match)
+    return RecordStored(LineOutcome.STORED, match)
 
 
 @transaction.atomic
@@ -144,31 +179,13 @@ def _commit(record_import: RecordImport, batch: list[RecordSource], *, first: in
     user = record_import.created_by
     rows: list[RecordImportLine] = []
     for number, source in enumerate(batch, start=first):
+        result = record_store(source=source, created_by=user)
         row = RecordImportLine(record_import=record_import, number=number,
-                               source=source.label[:300], outcome=LineOutcome.REFUSED)
-        if source.document is None:
-            row.message = source.error or ""
-        else:
-            digest = record_hash(source.document)
-            row.match = Match.objects.filter(created_by=user, record_hash=digest).first()
-            if row.match is None:
-                try:
-                    with transaction.atomic():
-                        row.match = match_import(document=source.document, created_by=user,
-                                                 record_hash=digest)
-                    row.outcome = LineOutcome.STORED
-                except rules.RulesError as error:
-                    row.message = rules_messages.explain(error)
-                except ValidationError as error:  # e.g. a name longer than the column
-                    row.message = "; ".join(error.messages)
-                except IntegrityError:  # another upload stored it just now
-                    row.match = Match.objects.filter(created_by=user,
-                                                     record_hash=digest).first()
-                    if row.match is None:
-                        raise
-            if row.match is not None and row.outcome != LineOutcome.STORED:
-                row.outcome = LineOutcome.DUPLICATE
-                row.message = str(ALREADY_IMPORTED % {"pk": row.match.pk})
+                               source=source.label[:300], outcome=result.outcome,
+                               match=result.match, message=result.message)
+        if result.outcome == LineOutcome.DUPLICATE:
+            assert result.match is not None
+            row.message = str(ALREADY_IMPORTED % {"pk": result.match.pk})
         rows.append(row)
     RecordImportLine.objects.bulk_create(rows)
     record_import.lines_read += len(batch)

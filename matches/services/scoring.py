@@ -53,7 +53,6 @@ from matches.models import (
     Side,
     new_scorer_token,
 )
-from matches.record_files import RecordSource
 from matches.rules_messages import explain
 from matches.selectors import (
     actions_at,
@@ -445,17 +444,6 @@ def scorer_link_rotate(*, match: Match) -> Match:
     return match
 
 
-def record_import(*, source: RecordSource,
-                  created_by: User | None = None) -> tuple[Match | None, str | None]:
-    """Store one record read from a file, or say why it was refused (then nothing is)."""
-    if source.document is None:
-        return None, source.error
-    try:
-        return match_import(document=source.document, created_by=created_by), None
-    except (rules.RulesError, ValidationError) as error:
-        return None, _refusal(error)
-
-
 def record_check(*, document: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str | None]:
     """What :func:`match_import` would say of a record, storing nothing and opening no
     database connection (an import's dry run): its summary, or why it would be refused."""
@@ -464,11 +452,11 @@ def record_check(*, document: Mapping[str, Any]) -> tuple[dict[str, Any] | None,
         _seat_names(engine)
         _new_match(engine).clean_fields(exclude=["scorer_token", "creation_key"])
     except (rules.RulesError, ValidationError) as error:
-        return None, _refusal(error)
+        return None, record_refusal(error)
     return rules.summary(engine), None
 
 
-def _refusal(error: rules.RulesError | ValidationError) -> str:
+def record_refusal(error: rules.RulesError | ValidationError) -> str:
     """Why a record is refused, in the reader's words: the rules', or the store's (e.g. a
     player's name longer than the column)."""
     if isinstance(error, rules.RulesError):

@@ -279,7 +279,7 @@ def test_a_record_file_that_is_refused_says_why_in_the_readers_language():
     with translation.override("ru"):
         (source,) = record_sources("match.json", text)
         assert source.error is None  # read; refused only when replayed
-        _match, why = services.record_import(source=source)
+        why = services.record_store(source=source).message
     assert why == "раунд 1, событие 2: названо 15, а по правилам 0 (сумма концов 16)"
 
 

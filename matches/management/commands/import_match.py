@@ -1,17 +1,21 @@
 """``manage.py import_match PATH [PATH ...]``: verify and store ``domino-match/1`` records.
 
-Prints one line per record, in input order, then exits 1 if any record was refused.
+Prints one line per record, in input order, then exits 1 if any record was refused. Its
+matches belong to no account, and a record already stored as such a match (the same
+record by its hash, as an upload knows its account's: ``services.record_store``) is not
+stored again: its line names that match, and the summary on stderr counts it apart from
+the refusals (it is no failure: running the command twice on a file is harmless).
 ``--dry-run`` stores nothing and never opens a database connection: it replays each
 record through the rules engine and checks what storing it would refuse (the players'
-names), so it says "valid" only of what the import stores. CI and the benchmark run it
-over thousands of records (no system checks, to keep start-up light).
-"""
+names), so it says "valid" only of what the import stores, or finds already stored (it
+cannot tell which without the database). CI and the benchmark run it over thousands of
+records (no system checks, to keep start-up light)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
@@ -20,9 +24,19 @@ from matches.record_files import RecordSource, record_sources
 UNREADABLE = "cannot read the file: {error}"
 
 
+class Outcome(NamedTuple):
+    """One record's line: its summary (and match's id, if stored or already stored),
+    or why it was refused."""
+
+    summary: dict[str, Any] | None = None
+    match_id: int | None = None
+    error: str | None = None
+    already_stored: bool = False
+
+
 class Command(BaseCommand):
     help = ("Verify domino-match/1 records (.json: one record; .jsonl: one per line) and "
-            "store each valid one as a match.")
+            "store each valid one as a match, unless this command stored it already.")
     # The records are checked by the rules engine; Django's system checks would only add
     # start-up time to a command that CI runs over thousands of records.
     requires_system_checks: list[str] = []
@@ -32,21 +46,26 @@ class Command(BaseCommand):
         parser.add_argument("--dry-run", action="store_true",
                             help="Verify the records without storing them.")
         parser.add_argument("--json", action="store_true",
-                            help="Print one JSON line per record: its summary (with the new "
-                                 "match's id unless --dry-run), or {\"error\": message}.")
+                            help="Print one JSON line per record: its summary (with the "
+                                 "match's id unless --dry-run, and \"already_stored\": "
+                                 "true if it was not stored again), or {\"error\": message}.")
 
     def handle(self, *args: Any, paths: list[Path], dry_run: bool, json: bool,
                **options: Any) -> None:
-        refused = total = 0
+        refused = already = total = 0
         for source in self._sources(paths):
             total += 1
-            summary, match_id, error = self._import(source, dry_run=dry_run)
-            if error is not None:
-                refused += 1
-            self.stdout.write(self._line(source, summary, match_id, error, as_json=json,
-                                         dry_run=dry_run))
+            outcome = self._import(source, dry_run=dry_run)
+            refused += outcome.error is not None
+            already += outcome.already_stored
+            self.stdout.write(self._line(source, outcome, as_json=json, dry_run=dry_run))
+        # on stderr, as the refusals' count: stdout holds one line per record (--json)
+        not_again = f"{already} of {total} records already stored, not stored again."
         if refused:
-            raise CommandError(f"{refused} of {total} records refused.")
+            raise CommandError(f"{refused} of {total} records refused."
+                               + (f" {not_again}" if already else ""))
+        if already:
+            self.stderr.write(not_again, style_func=self.style.WARNING)
 
     def _sources(self, paths: list[Path]) -> Any:
         for path in paths:
@@ -58,34 +77,41 @@ class Command(BaseCommand):
                 continue
             yield from record_sources(str(path), data)
 
-    def _import(self, source: RecordSource, *, dry_run: bool
-                ) -> tuple[dict[str, Any] | None, int | None, str | None]:
+    def _import(self, source: RecordSource, *, dry_run: bool) -> Outcome:
         if source.document is None:
-            return None, None, source.error
+            return Outcome(error=source.error)
         from matches import selectors, services
+        from matches.models import LineOutcome
 
         if dry_run:  # the store's own checks, with nothing stored
             summary, refusal = services.record_check(document=source.document)
-            return summary, None, refusal
+            return Outcome(summary=summary, error=refusal)
 
-        match, refusal = services.record_import(source=source)
-        if match is None:
-            return None, None, refusal
-        return selectors.match_summary(match), match.pk, None
+        result = services.record_store(source=source)  # no account: the command line's own
+        if result.match is None:
+            return Outcome(error=result.message)
+        return Outcome(summary=selectors.match_summary(result.match), match_id=result.match.pk,
+                       already_stored=result.outcome == LineOutcome.DUPLICATE)
 
-    def _line(self, source: RecordSource, summary: dict[str, Any] | None, match_id: int | None,
-              error: str | None, *, as_json: bool, dry_run: bool) -> str:
+    def _line(self, source: RecordSource, outcome: Outcome, *, as_json: bool,
+              dry_run: bool) -> str:
+        summary, match_id, error = outcome.summary, outcome.match_id, outcome.error
         if as_json:
             if error is not None:
                 return json_line({"error": error})
             assert summary is not None
-            return json_line(summary if match_id is None else {**summary, "id": match_id})
+            if match_id is None:
+                return json_line(summary)
+            return json_line({**summary, "id": match_id,
+                              **({"already_stored": True} if outcome.already_stored else {})})
         if error is not None:
             return f"{source.label}: refused: {error}"
         assert summary is not None
         what = f"{summary['game']}, {summary['status']}"
         if dry_run:
             return f"{source.label}: valid ({what})"
+        if outcome.already_stored:
+            return f"{source.label}: already stored as match {match_id} ({what})"
         return f"{source.label}: stored match {match_id} ({what})"
 
 

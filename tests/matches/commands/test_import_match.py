@@ -229,3 +229,74 @@ def test_stored_records_replay_to_the_summary_the_dry_run_gave(all_valid):
 
     assert [{k: v for k, v in json.loads(line).items() if k != "id"}
             for line in stored.splitlines()] == [json.loads(line) for line in dry.splitlines()]
+
+
+# -- the same record again ----------------------------------------------------------------
+
+
+def run_with_stderr(*args: str) -> tuple[str, str, CommandError | None]:
+    out, err = StringIO(), StringIO()
+    try:
+        call_command("import_match", *args, stdout=out, stderr=err)
+    except CommandError as error:
+        return out.getvalue(), err.getvalue(), error
+    return out.getvalue(), err.getvalue(), None
+
+
+@pytest.mark.django_db
+def test_running_twice_on_a_file_stores_nothing_twice_and_says_which_match_it_is(all_valid):
+    run(str(all_valid))
+    first, second = Match.objects.order_by("pk")
+
+    out, err, error = run_with_stderr(str(all_valid))
+
+    assert Match.objects.count() == 2
+    assert out.splitlines() == [
+        f"{all_valid}:1: already stored as match {first.pk} (all-fives, finished)",
+        f"{all_valid}:3: already stored as match {second.pk} (five-up, in-progress)",
+    ]
+    assert err == "2 of 2 records already stored, not stored again.\n"
+    assert error is None  # exit 0: a duplicate is no failure
+
+
+@pytest.mark.django_db
+def test_the_same_record_formatted_otherwise_in_another_file_is_the_same(all_valid, tmp_path):
+    run(str(all_valid))
+    single = tmp_path / "one.json"
+    single.write_text(json.dumps(VALID, indent=1))
+
+    out, _, error = run_with_stderr("--json", str(single))
+
+    [line] = [json.loads(line) for line in out.splitlines()]
+    first = Match.objects.order_by("pk")[0]
+    assert line == {**json.loads(summary_line(VALID)), "id": first.pk, "already_stored": True}
+    assert Match.objects.count() == 2
+    assert error is None
+
+
+@pytest.mark.django_db
+def test_the_summary_counts_records_already_stored_apart_from_refusals(mixed):
+    run(str(mixed))
+
+    out, _, error = run_with_stderr(str(mixed))
+
+    assert Match.objects.count() == 2
+    assert [line.split(": ")[1].split(" as match")[0] for line in out.splitlines()] == [
+        "already stored", "refused", "refused", "already stored"]
+    assert str(error) == ("2 of 4 records refused. "
+                          "2 of 4 records already stored, not stored again.")
+
+
+@pytest.mark.django_db
+def test_a_record_an_account_uploaded_is_still_stored_by_the_command(all_valid, django_user_model):
+    from matches import services
+    from matches.record_files import record_sources
+
+    user = django_user_model.objects.create_user("uploader")
+    for source in record_sources(str(all_valid), all_valid.read_bytes()):
+        services.record_store(source=source, created_by=user)
+
+    out, err, _ = run_with_stderr(str(all_valid))
+
+    assert Match.objects.filter(created_by=None).count() == 2
+    assert "stored match" in out and "already" not in out + err

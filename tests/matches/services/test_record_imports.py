@@ -14,7 +14,12 @@ from django.utils import translation
 
 from matches import rules, services
 from matches.models import ImportStatus, LineOutcome, Match, RecordImport
-from matches.record_files import NOT_ONE_LINE, NOT_UTF8, stream_record_sources
+from matches.record_files import (
+    NOT_ONE_LINE,
+    NOT_UTF8,
+    record_sources,
+    stream_record_sources,
+)
 from matches.rules.simulate import simulated_record
 from matches.services import imports
 
@@ -203,6 +208,47 @@ def test_the_cap_defaults_to_the_setting(user, queued, settings):
                                                  created_by=user)
 
     assert record_import.max_records == 7
+
+
+@pytest.mark.django_db
+def test_record_store_stores_a_record_or_says_why_it_was_refused(user):
+    valid = json.dumps(rules.export(rules.Match(rules.ALL_FIVES, ["Olena", "Taras"])))
+    long_name = json.dumps(rules.export(rules.Match(rules.ALL_FIVES, ["O" * 200, "Taras"])))
+    wrong_turn = json.dumps({"format": "domino-match/1", "game": "all-fives",
+                             "players": ["A", "B"], "rounds": [{"starter": 0, "events": [
+                                 {"seat": 0, "play": "5-5"}, {"seat": 0, "play": "5-6",
+                                                              "at": "5-5:5"}]}]})
+    text = "\n".join([valid, "{", wrong_turn, long_name])
+    outcomes = [services.record_store(source=source, created_by=user)
+                for source in record_sources("night.jsonl", text)]
+
+    stored = Match.objects.get()
+    assert outcomes[0] == (LineOutcome.STORED, stored, "") and stored.created_by == user
+    assert outcomes[1][:2] == (LineOutcome.REFUSED, None)
+    assert outcomes[1].message.startswith("not valid JSON at line 1, column ")
+    assert outcomes[2] == (LineOutcome.REFUSED, None,
+                           "round 1, event 2: seat 1 is to play, not seat 0")
+    assert outcomes[3] == (LineOutcome.REFUSED, None,
+                           "Ensure this value has at most 60 characters (it has 200).")
+
+
+@pytest.mark.django_db
+def test_record_store_without_an_account_finds_the_same_record_stored_without_one(user):
+    """manage.py import_match's matches have no account: the same record is found among
+    them (however the file formatted it), not among an account's."""
+    text = json.dumps(RECORDS[0])
+    [source] = record_sources("a.json", text)
+    [reformatted] = record_sources("b.json", json.dumps(RECORDS[0], indent=2))
+    uploaded = services.record_store(source=source, created_by=user)
+
+    first = services.record_store(source=source)
+    again = services.record_store(source=reformatted)
+
+    assert first.outcome == LineOutcome.STORED
+    assert first.match is not None and first.match.created_by is None
+    assert again == (LineOutcome.DUPLICATE, first.match, "")
+    assert uploaded.match not in (first.match, None)
+    assert Match.objects.count() == 2
 
 
 @pytest.mark.django_db

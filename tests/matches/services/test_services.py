@@ -3,14 +3,11 @@ equal to a fresh replay."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from django.core.exceptions import ValidationError
 
 from matches import rules, selectors, services
 from matches.models import Event, Match, MatchStatus, Player, Round, RoundSide, Seat, Side
-from matches.record_files import record_sources
 from tests.matches.helpers import (
     A,
     T,
@@ -376,26 +373,6 @@ def test_match_import_stores_an_unfinished_sample_as_in_progress(name):
     assert match.status == MatchStatus.IN_PROGRESS
     assert (match.winner_side, match.finished_at) == (None, None)
     assert expected_summary(name)["status"] == "in-progress"
-
-
-def test_record_import_stores_a_record_or_says_why_it_was_refused(django_user_model):
-    user = django_user_model.objects.create_user("scorer", password="pw")
-    valid = json.dumps(rules.export(rules.Match(rules.ALL_FIVES, ["Olena", "Taras"])))
-    long_name = json.dumps(rules.export(rules.Match(rules.ALL_FIVES, ["O" * 200, "Taras"])))
-    wrong_turn = json.dumps({"format": "domino-match/1", "game": "all-fives",
-                             "players": ["A", "B"], "rounds": [{"starter": 0, "events": [
-                                 {"seat": 0, "play": "5-5"}, {"seat": 0, "play": "5-6",
-                                                              "at": "5-5:5"}]}]})
-    text = "\n".join([valid, "{", wrong_turn, long_name])
-    outcomes = [services.record_import(source=source, created_by=user)
-                for source in record_sources("night.jsonl", text)]
-
-    stored = Match.objects.get()
-    assert outcomes[0] == (stored, None) and stored.created_by == user
-    assert outcomes[1][0] is None
-    assert str(outcomes[1][1]).startswith("not valid JSON at line 1, column ")
-    assert outcomes[2] == (None, "round 1, event 2: seat 1 is to play, not seat 0")
-    assert outcomes[3] == (None, "Ensure this value has at most 60 characters (it has 200).")
 
 
 def test_match_import_records_who_imported(django_user_model):
