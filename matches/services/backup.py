@@ -53,7 +53,7 @@ from __future__ import annotations
 import datetime
 import json
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from decimal import Decimal
 from typing import Any, Protocol
 
@@ -293,10 +293,18 @@ def _plain(value: Any) -> Any:
 # -- import ------------------------------------------------------------------------------
 
 
+# told (lines restored, lines to restore, what they were so far): once the file is read
+# (0 restored), then after each line; after the last, ratings are rebuilt
+RestoreProgress = Callable[[int, int, Mapping[str, int]], None]
+
+
 @transaction.atomic
-def backup_import(*, source: Iterable[str] | str) -> dict[str, int]:
+def backup_import(*, source: Iterable[str] | str,
+                  progress: RestoreProgress | None = None) -> dict[str, int]:
     """Restore a ``scorekeeper-backup/2`` (or /1) file (its lines) into an empty database, all
     or nothing; returns how many users, clubs, players, seasons and matches it holds.
+    ``progress`` is told how far it got (a big site takes many minutes: every match is
+    replayed).
 
     Raises :class:`DatabaseNotEmpty` before reading anything if the database holds a
     user, club, player or match, and :class:`BackupInvalid` (naming the line) for a
@@ -306,11 +314,14 @@ def backup_import(*, source: Iterable[str] | str) -> dict[str, int]:
     format_1 = lines[0][1]["format"] == FORMAT_1
     counts = {"users": 0, "clubs": 0, "players": 0, "seasons": 0, "matches": 0,
               "deleted_matches": 0}
+    body = lines[1:-1]
+    if progress is not None:
+        progress(0, len(body), counts)
     restore = {"user": ("users", _user_restore), "club": ("clubs", _club_restore),
                "player": ("players", _player_restore),
                "season": ("seasons", _season_restore), "match": ("matches", _match_restore),
                "deleted_match": ("deleted_matches", _deleted_match_restore)}
-    for number, doc in lines[1:-1]:
+    for done, (number, doc) in enumerate(body, start=1):
         kind = doc.get("type")
         if kind not in restore:
             raise BackupInvalid(UNKNOWN_TYPE.format(line=number, found=kind))
@@ -327,6 +338,8 @@ def backup_import(*, source: Iterable[str] | str) -> dict[str, int]:
             raise BackupInvalid(REFUSED.format(line=number, what=kind,
                                                error=_message(error))) from None
         counts[name] += 1
+        if progress is not None:
+            progress(done, len(body), counts)
     end_line, end = lines[-1]
     expected = end.get("counts")
     if isinstance(expected, dict) and "deleted_matches" not in expected:

@@ -258,6 +258,60 @@ def test_import_into_a_non_empty_database_is_refused_and_changes_nothing(small_s
 def test_a_small_site_round_trips_through_delete_and_import(small_site, tmp_path):
     snap = restored(tmp_path / "site.jsonl")
     assert snapshot() == snap
+
+
+SMALL_SITE_COUNTS = "users: 1, clubs: 1, players: 3, seasons: 0, matches: 3, deleted_matches: 0"
+
+
+@pytest.mark.django_db
+def test_import_all_says_how_far_it_got_at_most_every_few_seconds(small_site, tmp_path,
+                                                                   monkeypatch):
+    from matches.management.commands.import_all import Command
+
+    path = tmp_path / "site.jsonl"
+    export(path)
+    empty_database()
+    monkeypatch.setattr(Command, "progress_every", 3600.0)  # no line between first and last
+
+    out = import_all(path)
+
+    assert out.splitlines() == [
+        "Read 8 lines to restore.",
+        f"Restoring: 8 of 8 lines (100%), {SMALL_SITE_COUNTS}.",
+        "Checking the counts and rebuilding the ratings.",
+        f"Restored {path}: {SMALL_SITE_COUNTS}.",
+    ]
+
+
+@pytest.mark.django_db
+def test_import_all_progress_counts_each_kind_as_it_goes(small_site, tmp_path, monkeypatch):
+    from matches.management.commands.import_all import Command
+
+    path = tmp_path / "site.jsonl"
+    export(path)
+    empty_database()
+    monkeypatch.setattr(Command, "progress_every", 0.0)  # a line after every line
+
+    lines = import_all(path).splitlines()
+
+    assert lines[1] == ("Restoring: 1 of 8 lines (12%), users: 1, clubs: 0, players: 0, "
+                        "seasons: 0, matches: 0, deleted_matches: 0.")
+    assert lines[6] == ("Restoring: 6 of 8 lines (75%), users: 1, clubs: 1, players: 3, "
+                        "seasons: 0, matches: 1, deleted_matches: 0.")
+    assert len(lines) == 1 + 8 + 2
+
+
+@pytest.mark.django_db
+def test_import_all_at_verbosity_0_prints_no_progress(small_site, tmp_path):
+    path = tmp_path / "site.jsonl"
+    export(path)
+    empty_database()
+    out = StringIO()
+
+    call_command("import_all", str(path), stdout=out, verbosity=0)
+
+    assert out.getvalue() == f"Restored {path}: {SMALL_SITE_COUNTS}.\n"
+    assert Match.objects.count() == 3
     assert User.objects.get(username="owner").check_password("pw-owner-1")
 
 
