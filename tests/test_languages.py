@@ -29,7 +29,7 @@ from django.urls import reverse
 from django.utils import formats, translation
 
 from matches import rules, services
-from matches.models import Fixture, Match, Membership, Player, Season
+from matches.models import Fixture, Match, Membership, Player, RecordImport, Season
 from matches.rules.simulate import simulated_record
 from tests.matches.helpers import A, T, night, won_at_once
 
@@ -279,6 +279,12 @@ def every_page(lang: str, django_user_model) -> tuple[list[tuple[str, str]], set
     pages.append(("import, its progress", owner.post(url("import"), {"files": [record]},
                                                      follow=True).content.decode()))
     created |= set(valid["players"]) | {"ніч.json"}
+    running = RecordImport.objects.create(created_by=olena, max_records=1, status="running")
+    waiting = RecordImport.objects.create(created_by=olena, max_records=1)
+    get("import, queued behind another", owner, waiting.get_absolute_url())
+    running.status = "done"
+    running.save(update_fields=["status"])
+    get("import, queued next", owner, waiting.get_absolute_url())
     get("sign in", anonymous, reverse("login"))
     get("sign up", anonymous, reverse("signup"))
     get("password reset", anonymous, reverse("password_reset"))

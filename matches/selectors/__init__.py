@@ -15,6 +15,7 @@ from matches.selectors.imports import (
     recent_record_imports,
     record_import_for_user,
     record_import_lines,
+    record_imports_ahead,
     record_stored_as,
 )
 from matches.selectors.leagues import (
@@ -58,6 +59,7 @@ from matches.selectors.scoring import (
 __all__ = [
     "record_import_for_user",
     "record_import_lines",
+    "record_imports_ahead",
     "record_stored_as",
     "recent_record_imports",
     "counted",

@@ -5,9 +5,10 @@ from __future__ import annotations
 from uuid import UUID
 
 from django.contrib.auth.models import User
+from django.db.models import Q
 from django.shortcuts import get_object_or_404
 
-from matches.models import LineOutcome, Match, RecordImport, RecordImportLine
+from matches.models import ImportStatus, LineOutcome, Match, RecordImport, RecordImportLine
 
 STORED_SHOWN = 100  # stored matches linked on the progress page; the count says the rest
 OTHERS_SHOWN = 100  # refused and already-imported records listed with their reasons
@@ -24,6 +25,17 @@ def record_stored_as(*, record_hash: str, created_by: User | None) -> Match | No
     record again stores nothing. Another account's copy is its own match."""
     return (Match.objects.filter(created_by=created_by, record_hash=record_hash)
             .order_by("pk").first())
+
+
+def record_imports_ahead(*, record_import: RecordImport) -> int:
+    """How many imports the task worker takes before this one: every account's (the
+    worker is the site's, one import at a time), queued or running, uploaded before it.
+    One count query, made on every poll of a queued import's page."""
+    earlier = (Q(created_at__lt=record_import.created_at)
+               | Q(created_at=record_import.created_at, pk__lt=record_import.pk))
+    return (RecordImport.objects.filter(earlier, status__in=[ImportStatus.QUEUED,
+                                                             ImportStatus.RUNNING])
+            .count())
 
 
 def record_import_lines(*, record_import: RecordImport) -> list[RecordImportLine]:

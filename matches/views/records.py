@@ -3,7 +3,8 @@
 An upload is kept and imported by a background task (``matches.tasks``); the upload
 redirects to the import's own page, which shows its progress — records read, matches
 stored, refused records with their file (and line) and the rules engine's exact message,
-records already imported — and polls until the worker has finished.
+records already imported, and while it waits how many imports the worker takes first —
+and polls until the worker has finished.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from matches import selectors, services
 from matches.forms import RecordUploadForm
+from matches.models import ImportStatus
 from matches.selectors import match_record
 from matches.selectors.imports import OTHERS_SHOWN, STORED_SHOWN
 from matches.views.scoring import HtmxHttpRequest, match_for_watcher
@@ -62,8 +64,10 @@ def record_import_progress(request: HtmxHttpRequest, public_id: UUID) -> HttpRes
     record_import = selectors.record_import_for_user(public_id=public_id, user=request.user)
     template = ("matches/record_import.html#progress" if request.htmx
                 else "matches/record_import.html")
+    queued = record_import.status == ImportStatus.QUEUED  # else no queue to count
     return render(request, template, {
         "record_import": record_import,
+        "ahead": selectors.record_imports_ahead(record_import=record_import) if queued else 0,
         "lines": selectors.record_import_lines(record_import=record_import),
         "stored_shown": STORED_SHOWN, "others_shown": OTHERS_SHOWN,
         "others": record_import.refused + record_import.duplicates,

@@ -364,10 +364,44 @@ def test_a_queued_import_polls_every_two_seconds_with_a_plain_link_too(
 
     url = progress_url(RecordImport.objects.get())
     html = response.content.decode()
-    assert "Queued: 0 records read" in html
+    assert "Queued: starts when the task worker is free; 0 records read" in html
     assert (f'<a href="{url}" hx-get="{url}"\n             hx-trigger="every 2s"'
             in html)
     assert Match.objects.count() == 0
+
+
+def test_a_queued_import_says_how_many_imports_any_account_has_ahead_of_it(
+        client, scorer, settings, django_user_model):
+    settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.dummy.DummyBackend"}}
+    other = django_user_model.objects.create_user("other")
+    running = RecordImport.objects.create(created_by=other, max_records=1, status="running")
+    RecordImport.objects.create(created_by=other, max_records=1, status="done")
+    RecordImport.objects.create(created_by=scorer, max_records=1)  # queued
+    client.post(IMPORT_URL, {"files": [upload("club.json", json.dumps(VALID))]})
+    mine = RecordImport.objects.get(files__name="club.json")
+    RecordImport.objects.create(created_by=other, max_records=1)  # queued after mine
+
+    html = client.get(progress_url(mine)).content.decode()
+    running.status = "done"
+    running.save(update_fields=["status"])
+    partial = client.get(progress_url(mine), headers={"HX-Request": "true"}).content.decode()
+
+    assert "Queued: 2 imports ahead of this one; 0 records read" in html
+    assert "Queued: 1 import ahead of this one; 0 records read" in partial
+    assert 'hx-trigger="every 2s"' in partial  # still polled until it is done
+
+
+def test_a_running_import_says_no_queue(client, scorer, settings):
+    settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.dummy.DummyBackend"}}
+    RecordImport.objects.create(created_by=scorer, max_records=1)  # queued, earlier
+    client.post(IMPORT_URL, {"files": [upload("club.json", json.dumps(VALID))]})
+    mine = RecordImport.objects.get(files__name="club.json")
+    RecordImport.objects.filter(pk=mine.pk).update(status="running", lines_read=3)
+
+    html = client.get(progress_url(mine)).content.decode()
+
+    assert "Running: 3 records read" in html
+    assert "ahead" not in html
 
 
 def test_the_progress_partial_alone_answers_htmx(client, scorer, settings):
