@@ -9,8 +9,9 @@
    next seat (a draw keeps it), as the engine does (matches/rules/match.py). The ends a
    placed tile opens are offered too; the sums are not known without the server, and
    the page says they are checked when the entries arrive. After an entry whose outcome
-   only the server knows (a settlement, a new round, an undo, a last tile) the controls
-   wait for the connection.
+   only the server knows (a settlement, a new round, an undo, a last tile, or a pass
+   that makes every seat's pass in a row since the last placement: the round is
+   blocked) the controls wait for the connection, and the page says why.
 
    Sending: one entry at a time. An answer with a refusal (#scorepad-error, or a
    warning the server confirms by the entry's key was not recorded, e.g. "the match
@@ -34,7 +35,8 @@
   var page = script ? script.dataset.syncUrl : location.pathname;
   var storeKey = "scorekeeper:queue:" + page;
   var sending = false;
-  var locked = false;
+  var locked = false;  // or why the controls wait: "locked", "blocked" (a text's name)
+  var passes = 0;  // in a row, since the last placement: the server's count, then ours
   var tilesLeft = {};
   // a double's end takes as many tiles as it has free sides (its flanks too, if it is a
   // spinner): the server says how many for each on the page, this page counts down
@@ -147,7 +149,7 @@
       var next = document.querySelector("#scorepad .picker a.pick.playable, #thumb-bar button");
       if (next) { next.focus({preventScroll: true}); }
     }
-    announce(waitingText(load().entries.length));
+    announce(waitingText(load().entries.length) + (locked ? " " + text(locked) : ""));
   }
 
   // said by the page's announcer, a live region that stays (one that appears with its
@@ -182,6 +184,7 @@
       showTurn(next);
     }
     if (entry.action === "play") {
+      passes = 0;
       placed(field(entry, "tile"), field(entry, "at"));
       if (seat in tilesLeft && --tilesLeft[seat] <= 0) { lock(); }  // the round ends
       showTiles(seat, 0);
@@ -189,6 +192,8 @@
       var drawn = parseInt(field(entry, "tiles"), 10) || 1;
       tilesLeft[seat] += drawn;
       showTiles(seat, drawn);
+    } else if (entry.action === "pass" && ++passes >= seats()) {
+      lock("blocked");  // every seat passed in turn: the round ends blocked (_pass)
     } else if (entry.action === "call") {
       if (field(entry, "goes_out")) { lock(); } else { nextCall((seat + 1) % seats()); }
     } else if (NEEDS_SERVER[entry.action]) {
@@ -360,9 +365,10 @@
     if (form.elements.goes_out) { form.elements.goes_out.dispatchEvent(new Event("change")); }
   }
 
-  // what only the server can tell comes next: the controls wait for it
-  function lock() {
-    locked = true;
+  // what only the server can tell comes next: the controls wait for it; "why" names the
+  // words that say so (the round is blocked, or only "needs the server")
+  function lock(why) {
+    locked = why || "locked";
     document.querySelectorAll("#live .controls, #place-form, #thumb-bar .bar-actions")
       .forEach(function (el) { el.inert = true; el.classList.add("waiting-for-server"); });
   }
@@ -375,6 +381,7 @@
     spinners = {};
     var form = document.getElementById("place-form");
     doublesDown = form ? parseInt(form.dataset.doubles, 10) || 0 : 0;
+    passes = form ? parseInt(form.dataset.passes, 10) || 0 : 0;
     document.querySelectorAll("#live .seats .seat[data-seat] small").forEach(function (small) {
       var count = parseInt(small.textContent, 10);
       if (!isNaN(count)) { tilesLeft[small.parentNode.dataset.seat] = count; }
@@ -418,7 +425,7 @@
     var note = box.querySelector("#queue-note");
     count.textContent = state.entries.length ? waitingText(state.entries.length) : "";
     note.hidden = !state.entries.length;
-    note.textContent = text("note") + (locked ? " " + text("locked") : "");
+    note.textContent = text("note") + (locked ? " " + text(locked) : "");
     var refused = box.querySelector("#queue-refused");
     refused.hidden = !state.refused;
     refused.textContent = state.refused ? text("refused", {

@@ -19,7 +19,9 @@ from tests.browser.test_accessibility import AXE, AXE_PATH, axe_violations, read
 from tests.browser.test_csp import watch
 from tests.browser.test_scorepad import (
     choice,
+    draw,
     expect_scores,
+    pass_turn,
     place,
     seq,
     start_match,
@@ -472,6 +474,71 @@ def test_a_refused_entry_stops_the_queue_keeps_the_rest_and_says_why(live_server
     page.get_by_role("button", name="Clear this list").click()
     expect(page.locator("#queue-box")).to_have_count(0)
     assert page.evaluate("localStorage.length") == 0
+
+
+def expect_blocked_offline(page: Page) -> None:
+    """The controls wait for the server, and the page says the round is blocked."""
+    expect(page.locator("#queue-note")).to_contain_text(
+        "Every seat passed: the round is blocked. What comes next needs the server's answer")
+    for controls in ("#live .controls", "#place-form", "#thumb-bar .bar-actions"):
+        expect(page.locator(controls)).to_have_attribute("inert", "")
+    expect(page.locator("#announcer")).to_contain_text("the round is blocked")
+
+
+def expect_blocked_on_the_server(page: Page, version: int) -> None:
+    expect(page.locator("#queue-box")).to_have_count(0, timeout=15_000)
+    wait_seq(page, version)
+    from matches import selectors
+
+    rnd = selectors.match_engine(the_match()).current_round
+    assert rnd is not None and rnd.blocked
+    expect(page.get_by_role("heading", name="Round 1 is over — count the hands")).to_be_visible()
+    expect(page.locator('#history tr[data-round="1"]')).to_contain_text("blocked")
+
+
+def test_the_last_pass_of_a_block_offline_waits_for_the_server_from_its_count_of_passes(
+        live_server, page):
+    """Bo took the boneyard and passed while the page was online: the server counts one
+    pass. Ann's, offline, is every seat's: the round is blocked. (The page used to offer
+    its controls still: a tap after it was queued, refused when sent, "the round already
+    ended", and every entry after it put aside.)"""
+    version = opened_and_kept(page, live_server)
+    draw(page, 10)  # Bo: the boneyard is empty
+    pass_turn(page)
+    before = changes()
+
+    page.context.set_offline(True)
+    page.click("#pass-button")  # Ann
+    expect(waiting(page)).to_have_text("1 entry waiting")
+    expect_blocked_offline(page)
+    assert changes() == before
+
+    page.context.set_offline(False)
+    expect_blocked_on_the_server(page, version + 3)
+    assert changes() == [*before, (version + 3, "Ann passed")]
+
+
+def test_passes_counted_offline_start_again_after_a_placement_and_every_seats_blocks(
+        live_server, page):
+    version = opened_and_kept(page, live_server)
+    before = changes()
+
+    page.context.set_offline(True)
+    page.fill("input[name=tiles]", "10")
+    page.click("#draw-button")  # Bo takes the boneyard
+    page.click("#pass-button")  # Bo
+    play_offline(page, "5-6", "5-5:5")  # Ann: the passes start again
+    page.click("#pass-button")  # Bo
+    expect(waiting(page)).to_have_text("4 entries waiting")
+    expect(page.locator("#thumb-bar .bar-actions")).not_to_have_attribute("inert", "")
+    page.click("#pass-button")  # Ann: both seats in a row
+    expect(waiting(page)).to_have_text("5 entries waiting")
+    expect_blocked_offline(page)
+
+    page.context.set_offline(False)
+    expect_blocked_on_the_server(page, version + 5)
+    assert [what for _, what in changes()[len(before):]] == [
+        "Bo drew 10", "Bo passed", "Ann played 5-6 on 5-5:5", "Bo passed", "Ann passed"]
 
 
 def test_an_entry_made_on_a_table_another_phone_changed_is_refused(live_server, page):
