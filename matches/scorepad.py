@@ -148,6 +148,9 @@ class ScorepadView:
     # the ends a double placed offline opens
     spinner_policy: str = "none"
     doubles_placed: int = 0
+    # the passes in a row since the last placement: the page offline knows the round is
+    # blocked when every seat has passed
+    passes: int = 0
 
     @property
     def rounds_key(self) -> str:
@@ -232,6 +235,7 @@ def build(match: Match, engine: rules.Match, *, selected: str | None = None,
     if layout is not None:
         view.spinner_policy = layout.policy.value
         view.doubles_placed = layout.doubles_placed
+        view.passes = rnd.passes if rnd is not None else 0
         on_table = set(layout.tiles)
         open_values = {point.value for point in layout.open_points()}
         chosen = None

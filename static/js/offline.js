@@ -9,8 +9,15 @@
    next seat (a draw keeps it), as the engine does (matches/rules/match.py). The ends a
    placed tile opens are offered too; the sums are not known without the server, and
    the page says they are checked when the entries arrive. After an entry whose outcome
-   only the server knows (a settlement, a new round, an undo, a last tile) the controls
-   wait for the connection.
+   only the server knows (a settlement, a new round, an undo, a last tile, or a pass
+   that makes every seat's pass in a row since the last placement: the round is
+   blocked) the controls wait for the connection, and the page says why.
+
+   What the engine would refuse and the page can count, it refuses at once in the
+   server's words, and stores nothing: a pass while the boneyard holds tiles, a draw of
+   more tiles than it holds (_pass, _draw). Queued, the server would refuse it later, and
+   that refusal stops the queue. What the page cannot know (the sums, so a placement
+   that wins the match; another phone's taps) is found when the entries are sent.
 
    Sending: one entry at a time. An answer with a refusal (#scorepad-error, or a
    warning the server confirms by the entry's key was not recorded, e.g. "the match
@@ -34,7 +41,8 @@
   var page = script ? script.dataset.syncUrl : location.pathname;
   var storeKey = "scorekeeper:queue:" + page;
   var sending = false;
-  var locked = false;
+  var locked = false;  // or why the controls wait: "locked", "blocked" (a text's name)
+  var passes = 0;  // in a row, since the last placement: the server's count, then ours
   var tilesLeft = {};
   // a double's end takes as many tiles as it has free sides (its flanks too, if it is a
   // spinner): the server says how many for each on the page, this page counts down
@@ -73,7 +81,9 @@
   function text(name, values) {
     var holder = document.getElementById("offline-texts");
     var el = holder && holder.content.querySelector('[data-text="' + name + '"]');
-    var words = el ? el.textContent.trim() : name;
+    return fill(el ? el.textContent.trim() : name, values);
+  }
+  function fill(words, values) {
     Object.keys(values || {}).forEach(function (key) {
       words = words.split("{" + key + "}").join(values[key]);
     });
@@ -82,9 +92,10 @@
 
   // "n entries waiting", "n tiles", in the plural form the page's language uses for n:
   // the page holds the words for 1 to 29; a larger n takes the form of one that ends alike
-  function counted(name, n) {
+  function counted(name, n, values) {
     var like = n < 30 ? n : (n % 100 >= 10 && n % 100 < 20 ? n % 100 : 20 + n % 10);
-    return text(name + "-" + like).split(String(like)).join(String(n));
+    // the values after the count: a name may hold digits too
+    return fill(text(name + "-" + like).split(String(like)).join(String(n)), values);
   }
   function waitingText(n) { return counted("waiting", n); }
 
@@ -136,6 +147,8 @@
     if (state.entries.some(function (e) { return e.key === entry.key; })) { return; }
     state.entries.push(entry);
     save(state);
+    var refused = document.getElementById("scorepad-error");
+    if (refused) { refused.remove(); }  // said of an earlier tap
     var pad = document.getElementById("scorepad");
     var hadFocus = !!(pad && pad.contains(document.activeElement));
     adjust(entry);
@@ -147,7 +160,40 @@
       var next = document.querySelector("#scorepad .picker a.pick.playable, #thumb-bar button");
       if (next) { next.focus({preventScroll: true}); }
     }
-    announce(waitingText(load().entries.length));
+    announce(waitingText(load().entries.length) + (locked ? " " + text(locked) : ""));
+  }
+
+  // what the server would refuse, as the page counts the table: said at once in the
+  // server's words (matches/rules_messages.py), and not stored; null if nothing
+  function refusal(config) {
+    var action = WRITE.exec(config.path)[1];
+    var held = boneyard();
+    if (held === null || (action !== "pass" && action !== "draw")) { return null; }
+    var seat = document.querySelector(
+      '#live .seats .seat[data-seat="' + config.formData.get("seat") + '"]');
+    var who = seat ? seat.firstChild.textContent.trim() : "";
+    if (action === "pass") {  // only a seat that cannot draw passes
+      return held > 0 ? counted("pass-refused", held, {who: who}) : null;
+    }
+    var drawn = parseInt(config.formData.get("tiles"), 10) || 1;
+    return drawn > held ? text("draw-too-many", {who: who, count: drawn, boneyard: held}) : null;
+  }
+
+  // where the server's refusal shows (#scorepad-error, in the bar), and said
+  function refuse(why) {
+    var feedback = document.getElementById("feedback");
+    if (!feedback) { return; }
+    var box = document.getElementById("scorepad-error");
+    if (!box) {
+      box = document.createElement("p");
+      box.id = "scorepad-error";
+      box.className = "error-box";
+      box.setAttribute("role", "alert");
+      feedback.insertBefore(box, feedback.firstChild);
+    }
+    box.textContent = why;
+    announce(why);
+    fitBar();
   }
 
   // said by the page's announcer, a live region that stays (one that appears with its
@@ -182,6 +228,7 @@
       showTurn(next);
     }
     if (entry.action === "play") {
+      passes = 0;
       placed(field(entry, "tile"), field(entry, "at"));
       if (seat in tilesLeft && --tilesLeft[seat] <= 0) { lock(); }  // the round ends
       showTiles(seat, 0);
@@ -189,6 +236,8 @@
       var drawn = parseInt(field(entry, "tiles"), 10) || 1;
       tilesLeft[seat] += drawn;
       showTiles(seat, drawn);
+    } else if (entry.action === "pass" && ++passes >= seats()) {
+      lock("blocked");  // every seat passed in turn: the round ends blocked (_pass)
     } else if (entry.action === "call") {
       if (field(entry, "goes_out")) { lock(); } else { nextCall((seat + 1) % seats()); }
     } else if (NEEDS_SERVER[entry.action]) {
@@ -200,10 +249,15 @@
   function showTiles(seat, drawn) {
     var held = document.querySelector('#live .seats .seat[data-seat="' + seat + '"] small');
     if (held && seat in tilesLeft) { held.textContent = counted("tiles", tilesLeft[seat]); }
-    var boneyard = document.querySelector("#live .seats .boneyard small");
-    if (boneyard && drawn) {
-      boneyard.textContent = Math.max(0, (parseInt(boneyard.textContent, 10) || 0) - drawn);
-    }
+    var shown = document.querySelector("#live .seats .boneyard small");
+    if (shown && drawn) { shown.textContent = Math.max(0, boneyard() - drawn); }
+  }
+
+  // the tiles in the boneyard as counted here; null where the match does not draw (the
+  // page shows no boneyard then)
+  function boneyard() {
+    var shown = document.querySelector("#live .seats .boneyard small");
+    return shown ? parseInt(shown.textContent, 10) || 0 : null;
   }
 
   function showTurn(seat) {
@@ -360,9 +414,10 @@
     if (form.elements.goes_out) { form.elements.goes_out.dispatchEvent(new Event("change")); }
   }
 
-  // what only the server can tell comes next: the controls wait for it
-  function lock() {
-    locked = true;
+  // what only the server can tell comes next: the controls wait for it; "why" names the
+  // words that say so (the round is blocked, or only "needs the server")
+  function lock(why) {
+    locked = why || "locked";
     document.querySelectorAll("#live .controls, #place-form, #thumb-bar .bar-actions")
       .forEach(function (el) { el.inert = true; el.classList.add("waiting-for-server"); });
   }
@@ -375,6 +430,7 @@
     spinners = {};
     var form = document.getElementById("place-form");
     doublesDown = form ? parseInt(form.dataset.doubles, 10) || 0 : 0;
+    passes = form ? parseInt(form.dataset.passes, 10) || 0 : 0;
     document.querySelectorAll("#live .seats .seat[data-seat] small").forEach(function (small) {
       var count = parseInt(small.textContent, 10);
       if (!isNaN(count)) { tilesLeft[small.parentNode.dataset.seat] = count; }
@@ -418,7 +474,7 @@
     var note = box.querySelector("#queue-note");
     count.textContent = state.entries.length ? waitingText(state.entries.length) : "";
     note.hidden = !state.entries.length;
-    note.textContent = text("note") + (locked ? " " + text("locked") : "");
+    note.textContent = text("note") + (locked ? " " + text(locked) : "");
     var refused = box.querySelector("#queue-refused");
     refused.hidden = !state.refused;
     refused.textContent = state.refused ? text("refused", {
@@ -556,6 +612,7 @@
       save(now);
       render();
       announce(document.getElementById("queue-refused").textContent);
+      refusedNow = true;
       resync(null);
     }, function () {
       sending = false;  // no answer: the entry stays first, sent again with its key
@@ -566,6 +623,7 @@
   // the table as the server has it (the existing resync: an htmx GET of #scorepad),
   // asked again until it comes: the page still shows the entries as waiting till then
   var resyncing = null;
+  var refusedNow = false;  // an entry was refused: said again with the table that follows
   var news = [];  // what the server said of the entries sent, till the table is back
   function resync(key) {
     resyncing = page + (key ? "?sync=" + encodeURIComponent(key) : "");
@@ -650,6 +708,8 @@
     if (!isWrite(event.detail)) { return; }
     if (!navigator.onLine || waiting()) {
       event.preventDefault();
+      var why = refusal(event.detail);
+      if (why) { refuse(why); return; }  // sent, it would stop the queue
       enqueue(event.detail);
       flush();
     }
@@ -679,6 +739,15 @@
     replay();
     render();
     keepPage();
+    if (refusedNow && !resyncing) {
+      // scorepad.js says what the table brought (the entries' news before the refused
+      // one, "Ann won"): the refusal after it, or it would go unsaid
+      refusedNow = false;
+      var said = Array.prototype.map.call(
+        document.querySelectorAll("#status .message, #status [data-news]"), wordsOf);
+      var refused = document.getElementById("queue-refused");
+      if (refused && !refused.hidden) { announce(said.concat(wordsOf(refused)).join(" ")); }
+    }
   });
   document.addEventListener("click", function (event) {
     if (event.target.closest("#queue-discard")) { discard(); }

@@ -19,7 +19,9 @@ from tests.browser.test_accessibility import AXE, AXE_PATH, axe_violations, read
 from tests.browser.test_csp import watch
 from tests.browser.test_scorepad import (
     choice,
+    draw,
     expect_scores,
+    pass_turn,
     place,
     seq,
     start_match,
@@ -436,42 +438,177 @@ def test_what_only_the_server_shows_asked_for_offline_says_so_not_that_a_tap_was
 
 
 def test_a_refused_entry_stops_the_queue_keeps_the_rest_and_says_why(live_server, page):
-    version = opened_and_kept(page, live_server)
+    """All Fives to 20: Ann's 0-0 made offline wins the match (the page knows no sums),
+    so the server refuses Bo's draw after it."""
+    start_match(page, live_server, game="all-fives", players=["Ann", "Bo"], target=20)
+    place(page, "5-5", shows="sum 10 → 10")
+    version = seq(page)
     before = changes()
 
     page.context.set_offline(True)
-    page.click("#pass-button")  # Bo may not pass: the boneyard is not empty
-    expect(waiting(page)).to_have_text("1 entry waiting")
-    play_offline(page, "5-6", "5-5:5")  # Ann, as the page expects after the pass
+    play_offline(page, "0-5", "5-5:5")  # Bo: 10 + 0, 10
+    play_offline(page, "0-0", "0-5:0")  # Ann: 10 + 0, 10: 20 wins
     page.fill("input[name=tiles]", "2")
-    page.click("#draw-button")  # Bo
-    expect(waiting(page)).to_have_text("3 entries waiting")
+    page.click("#draw-button")  # Bo, as the page expects, draws 2 ...
+    play_offline(page, "5-6", "5-5:5")  # ... and plays
+    page.click("#draw-button")  # Ann
+    expect(waiting(page)).to_have_text("5 entries waiting")
     page.context.set_offline(False)
 
-    refusal = page.get_by_role("alert").filter(has_text="Not recorded: Bo · Pass.")
+    refusal = page.get_by_role("alert").filter(has_text="Not recorded: Bo · Draw · 2 tiles.")
     # the rules' reason, a sentence of its own between the entry and what follows
-    expect(refusal).to_contain_text("Not recorded: Bo · Pass. Bo cannot pass while the "
-                                    "boneyard holds 10 tiles. The entries after it")
-    expect(page.locator("#queue-kept li")).to_have_text(["Ann · 5-6 · 5-5, side",
-                                                         "Bo · Draw · 2 tiles"])
+    expect(refusal).to_contain_text("Not recorded: Bo · Draw · 2 tiles. The match was already "
+                                    "won; no event may follow. The entries after it")
+    expect(page.locator("#queue-kept li")).to_have_text(["Bo · 5-6 · 5-5, side",
+                                                         "Ann · Draw · 1 tile"])
     expect(page.locator("#queue-count")).to_have_text("")
-    # said by the live region that stays; the bar's actions stay in sight
-    expect(page.locator("#announcer")).to_contain_text("Not recorded: Bo · Pass.")
-    expect(page.locator("#pass-button")).to_be_in_viewport(ratio=1)
+    # said by the live region that stays; the list's button stays in sight
+    expect(page.locator("#announcer")).to_contain_text("Not recorded: Bo · Draw · 2 tiles.")
+    expect(page.get_by_role("button", name="Clear this list")).to_be_in_viewport(ratio=1)
     if AXE.exists():  # the list that scrolls is named and reached by keyboard
         page.context.route(live_server.url + AXE_PATH, lambda route: route.fulfill(
             path=AXE, content_type="text/javascript"))
         violations = axe_violations(page)
         assert not violations, readable(violations)
-    page.wait_for_timeout(1000)  # the kept entry is not sent
-    assert changes() == before
-    # the page shows the table as the server has it: Bo to play, nothing placed
-    wait_seq(page, version)
-    expect(page.locator(".seat.seat-turn")).to_have_attribute("data-seat", "1")
+    page.wait_for_timeout(1000)  # the kept entries are not sent
+    assert changes() == [*before, (version + 1, "Bo played 0-5 on 5-5:5"),
+                         (version + 2, "Ann played 0-0 on 0-5:0")]
+    # the page shows the table as the server has it: Ann won, nothing after her tile
+    wait_seq(page, version + 2)
+    expect(page.locator(".side.side-winner")).to_have_attribute("data-side", "0")
     expect(page.locator('g.board-tile[data-tile="5-6"]')).to_have_count(0)
     page.get_by_role("button", name="Clear this list").click()
     expect(page.locator("#queue-box")).to_have_count(0)
     assert page.evaluate("localStorage.length") == 0
+
+
+def queue(page: Page) -> str | None:
+    """The waiting entries as this phone stores them."""
+    return page.evaluate("""() => {
+        const key = Object.keys(localStorage).find(k => k.startsWith("scorekeeper:queue:"));
+        return key ? localStorage.getItem(key) : null;
+    }""")
+
+
+def expect_blocked_offline(page: Page) -> None:
+    """The controls wait for the server, and the page says the round is blocked."""
+    expect(page.locator("#queue-note")).to_contain_text(
+        "Every seat passed: the round is blocked. What comes next needs the server's answer")
+    for controls in ("#live .controls", "#place-form", "#thumb-bar .bar-actions"):
+        expect(page.locator(controls)).to_have_attribute("inert", "")
+    expect(page.locator("#announcer")).to_contain_text("the round is blocked")
+
+
+def expect_blocked_on_the_server(page: Page, version: int) -> None:
+    expect(page.locator("#queue-box")).to_have_count(0, timeout=15_000)
+    wait_seq(page, version)
+    from matches import selectors
+
+    rnd = selectors.match_engine(the_match()).current_round
+    assert rnd is not None and rnd.blocked
+    expect(page.get_by_role("heading", name="Round 1 is over — count the hands")).to_be_visible()
+    expect(page.locator('#history tr[data-round="1"]')).to_contain_text("blocked")
+
+
+def test_the_last_pass_of_a_block_offline_waits_for_the_server_from_its_count_of_passes(
+        live_server, page):
+    """Bo took the boneyard and passed while the page was online: the server counts one
+    pass. Ann's, offline, is every seat's: the round is blocked. (The page used to offer
+    its controls still: a tap after it was queued, refused when sent, "the round already
+    ended", and every entry after it put aside.)"""
+    version = opened_and_kept(page, live_server)
+    draw(page, 10)  # Bo: the boneyard is empty
+    pass_turn(page)
+    before = changes()
+
+    page.context.set_offline(True)
+    page.click("#pass-button")  # Ann
+    expect(waiting(page)).to_have_text("1 entry waiting")
+    expect_blocked_offline(page)
+    assert changes() == before
+
+    page.context.set_offline(False)
+    expect_blocked_on_the_server(page, version + 3)
+    assert changes() == [*before, (version + 3, "Ann passed")]
+
+
+def test_passes_counted_offline_start_again_after_a_placement_and_every_seats_blocks(
+        live_server, page):
+    version = opened_and_kept(page, live_server)
+    before = changes()
+
+    page.context.set_offline(True)
+    page.fill("input[name=tiles]", "10")
+    page.click("#draw-button")  # Bo takes the boneyard
+    page.click("#pass-button")  # Bo
+    play_offline(page, "5-6", "5-5:5")  # Ann: the passes start again
+    page.click("#pass-button")  # Bo
+    expect(waiting(page)).to_have_text("4 entries waiting")
+    expect(page.locator("#thumb-bar .bar-actions")).not_to_have_attribute("inert", "")
+    page.click("#pass-button")  # Ann: both seats in a row
+    expect(waiting(page)).to_have_text("5 entries waiting")
+    expect_blocked_offline(page)
+
+    page.context.set_offline(False)
+    expect_blocked_on_the_server(page, version + 5)
+    assert [what for _, what in changes()[len(before):]] == [
+        "Bo drew 10", "Bo passed", "Ann played 5-6 on 5-5:5", "Bo passed", "Ann passed"]
+
+
+def test_a_pass_offline_while_the_boneyard_holds_tiles_is_refused_at_once_not_queued(
+        live_server, page):
+    version = opened_and_kept(page, live_server)
+    page.context.set_offline(True)
+    page.fill("input[name=tiles]", "2")
+    page.click("#draw-button")  # Bo: 8 left
+    expect(waiting(page)).to_have_text("1 entry waiting")
+    stored = queue(page)
+
+    page.click("#pass-button")  # Bo may not pass: he draws
+
+    # the server's words, where its refusals show, and said
+    refusal = page.locator("#scorepad-error")
+    expect(refusal).to_have_text("Bo cannot pass while the boneyard holds 8 tiles")
+    expect(refusal).to_have_attribute("role", "alert")
+    expect(page.locator("#announcer")).to_have_text(
+        "Bo cannot pass while the boneyard holds 8 tiles")
+    assert queue(page) == stored
+    expect(waiting(page)).to_have_text("1 entry waiting")
+    expect(page.locator(".seat.seat-turn")).to_have_attribute("data-seat", "1")
+    assert seq(page) == version + 1
+    play_offline(page, "0-5", "5-5:5")  # Bo plays instead: the refusal is done with
+    expect(refusal).to_have_count(0)
+
+    page.context.set_offline(False)
+    expect(page.locator("#queue-box")).to_have_count(0, timeout=15_000)
+    assert [what for _, what in changes()][-2:] == ["Bo drew 2", "Bo played 0-5 on 5-5:5"]
+
+
+def test_a_draw_offline_of_more_tiles_than_the_boneyard_holds_is_refused_at_once(
+        live_server, page):
+    opened_and_kept(page, live_server)
+    page.context.set_offline(True)
+    page.fill("input[name=tiles]", "4")
+    page.click("#draw-button")  # Bo: 6 left
+    stored = queue(page)
+
+    page.fill("input[name=tiles]", "7")
+    page.click("#draw-button")
+
+    expect(page.locator("#scorepad-error")).to_have_text(
+        "Bo cannot draw 7: the boneyard holds 6")
+    expect(page.locator("#announcer")).to_have_text("Bo cannot draw 7: the boneyard holds 6")
+    assert queue(page) == stored
+    expect(waiting(page)).to_have_text("1 entry waiting")
+    expect(page.locator("#live .seats .boneyard small")).to_have_text("6")
+    page.fill("input[name=tiles]", "6")  # all there is
+    page.click("#draw-button")
+    expect(waiting(page)).to_have_text("2 entries waiting")
+    expect(page.locator("#scorepad-error")).to_have_count(0)
+
+    page.context.set_offline(False)
+    expect(page.locator("#queue-box")).to_have_count(0, timeout=15_000)
+    assert [what for _, what in changes()][-2:] == ["Bo drew 4", "Bo drew 6"]
 
 
 def test_an_entry_made_on_a_table_another_phone_changed_is_refused(live_server, page):

@@ -247,6 +247,22 @@ def test_a_doubles_end_says_how_many_more_tiles_it_takes_for_the_page_offline(cl
     assert 'data-point="5-5:5" data-free="2" data-spinner>5-5, flank <small>' in html
 
 
+def test_the_passes_in_a_row_are_given_to_the_page_offline_and_a_placement_clears_them(client):
+    """Two seats: the second pass in a row blocks the round; the page offline counts on
+    from the server's count (static/js/offline.js)."""
+    match = two_player_all_fives(hand_size=7)  # the boneyard holds 14 tiles
+    services.round_start(match=match, starter=0)
+    services.event_record(match=match, action=rules.Play(0, T("5-5")))
+    services.event_record(match=match, action=rules.Draw(1, 14))
+    join(client, match)
+    assert 'data-doubles="1" data-passes="0"' in client.get(scorer_url(match)).content.decode()
+
+    services.event_record(match=match, action=rules.Pass(1))
+    assert 'data-passes="1"' in client.get(scorer_url(match)).content.decode()
+    services.event_record(match=match, action=rules.Play(0, T("5-6"), A("5-5:5")))
+    assert 'data-passes="0"' in client.get(scorer_url(match)).content.decode()
+
+
 PIXEL = {"User-Agent": "Mozilla/5.0 (Linux; Android 14; Pixel 8)"}
 
 
