@@ -33,6 +33,7 @@ SHELL_FILES = (
     "js/sw-register.js",
     "js/share.js",
     "js/wakelock.js",
+    "js/scorekeeper.js",
     "js/scorepad.js",
     "js/offline.js",
     "js/kept.js",
@@ -64,6 +65,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     body = render_to_string("sw.js", {
         "shell": json.dumps(shell_urls()),
         "offline_url": json.dumps(reverse("offline")),
+        "shared_script": json.dumps(static("js/scorekeeper.js")),
         # not static(""): the manifest storage (production) refuses a name it has no
         # entry for
         "static_prefix": json.dumps(settings.STATIC_URL),

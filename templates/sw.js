@@ -9,6 +9,9 @@
 // someone else scores is theirs, and a watcher's page is not kept.
 "use strict";
 
+// Scorekeeper.notNow, as the pages have it
+importScripts({{ shared_script|safe }});
+
 var PREFIX = "scorekeeper-";
 var CACHE = PREFIX + "{{ version_mark }}";
 var SHELL = {{ shell|safe }};
@@ -122,10 +125,10 @@ function networkFirst(event, request) {
   });
 }
 
-// a proxy's answers that say "not now" (its rate limit, or the app is down): the kept
-// copy serves as when there is no network (static/js/offline.js sends the waiting
-// entries once the app answers again); without one, the proxy's own page
-var TRY_AGAIN = [429, 502, 503, 504];
+// a proxy's answers that say "not now" (its rate limit, or the app is down:
+// Scorekeeper.notNow): the kept copy serves as when there is no network
+// (static/js/offline.js sends the waiting entries once the app answers again); without
+// one, the proxy's own page
 
 function scorerPage(event, request, key) {
   return fetch(request).then(function (response) {
@@ -136,7 +139,7 @@ function scorerPage(event, request, key) {
     } else if (response.status === 403 || response.status === 404) {
       // this phone no longer scores the match, or it is gone: forget the copy
       event.waitUntil(caches.open(CACHE).then(function (cache) { return cache.delete(key); }));
-    } else if (TRY_AGAIN.indexOf(response.status) >= 0) {
+    } else if (Scorekeeper.notNow(response.status)) {
       return caches.match(key, {ignoreVary: true}).then(function (hit) {
         return hit || response;
       });

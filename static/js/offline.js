@@ -32,10 +32,11 @@
   var WRITE = /\/(play|draw|pass|call|settle|round|undo)\/$/;
   var NEEDS_SERVER = {settle: true, round: true, undo: true};
   var RETRY_MS = 5000;
-  // a proxy's answers that say "not now": too many requests from this address (nginx's
-  // rate limit: the app never saw the entry), or the app is down. The entry is sent
-  // again, never taken for the app's refusal
-  var TRY_AGAIN = [429, 502, 503, 504];
+  // an entry a proxy answered "not now" (static/js/scorekeeper.js) is sent again
+  var notNow = Scorekeeper.notNow;
+  // said by the page's announcer, which stays (one that appears with its text, like
+  // #queue-count or #queue-refused, is not read by every screen reader)
+  var announce = Scorekeeper.announce;
 
   var script = document.getElementById("scorepad-script");
   var page = script ? script.dataset.syncUrl : location.pathname;
@@ -194,15 +195,6 @@
     box.textContent = why;
     announce(why);
     fitBar();
-  }
-
-  // said by the page's announcer, a live region that stays (one that appears with its
-  // text, like #queue-count or #queue-refused, is not read by every screen reader)
-  function announce(words) {
-    var announcer = document.getElementById("announcer");
-    if (!announcer) { return; }
-    announcer.textContent = "";  // the same words twice are news twice
-    setTimeout(function () { announcer.textContent = words; }, 100);
   }
 
   // -- the page goes on as if the entry were recorded ----------------------------------------
@@ -559,7 +551,7 @@
   // one entry's fate: "done", or a refusal's reason (a network failure rejects)
   function send(entry) {
     return post(entry).then(function (answer) {
-      if (TRY_AGAIN.indexOf(answer.status) >= 0) { throw new Error("unreachable"); }
+      if (notNow(answer.status)) { throw new Error("unreachable"); }
       if (answer.reload && !reloadedLately()) {
         // the page's token no longer holds (signed in or out elsewhere): nothing was
         // recorded; the page comes again with a fresh one and sends the entries then
@@ -649,7 +641,7 @@
     if (event.detail.successful) {
       resyncing = null;
       tell();
-    } else if (!status || TRY_AGAIN.indexOf(status) >= 0) {
+    } else if (!status || notNow(status)) {
       setTimeout(resyncNow, RETRY_MS);
     } else {
       resyncing = null;
@@ -720,7 +712,7 @@
     var config = event.detail.requestConfig;
     var xhr = event.detail.xhr;
     if (!isWrite(config)) { return; }
-    if (event.type === "htmx:responseError" && TRY_AGAIN.indexOf(xhr && xhr.status) < 0) {
+    if (event.type === "htmx:responseError" && !notNow(xhr && xhr.status)) {
       return;  // answered: scorepad.js shows what the server said
     }
     event.detail.queued = true;  // scorepad.js: no "lost" banner, the queue has it

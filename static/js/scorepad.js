@@ -328,19 +328,15 @@
         }
       }
     }
-    var announcer = document.getElementById("announcer");
     var status = document.getElementById("status");
     var live = document.getElementById("live");
-    if (!announcer || !status) { return; }
+    if (!status) { return; }
     var recorded = live && was.version !== null &&
       parseInt(live.dataset.version, 10) > was.version;
     var said = recorded ? status.querySelectorAll(".message, [data-news]")
       : document.querySelectorAll("#scorepad-error, #status .message");
-    var text = Array.prototype.map.call(said, function (el) { return el.textContent; })
-      .join(" ").replace(/\s+/g, " ").trim();
-    if (!text) { return; }
-    announcer.textContent = "";  // the same words twice are news twice
-    setTimeout(function () { announcer.textContent = text; }, 100);
+    Scorekeeper.announce(Array.prototype.map.call(said, function (el) { return el.textContent; })
+      .join(" ").replace(/\s+/g, " ").trim());
   });
 
   // -- a lost answer must not leave the scorer guessing ---------------------------------
@@ -369,7 +365,7 @@
     var config = event.detail.requestConfig;
     if (config && config.verb === "get") {  // no tap: nothing to check, only to say
       var status = event.detail.xhr ? event.detail.xhr.status : 0;
-      var noAnswer = !status || [429, 502, 503, 504].indexOf(status) >= 0;
+      var noAnswer = !status || Scorekeeper.notNow(status);
       // what the scorer asked for (the count's switch), not this page's own resync
       if (noAnswer && !(pendingKey && config.path.indexOf("?sync=") >= 0)) {
         showBanner("server", true);

@@ -34,11 +34,7 @@
     var note = document.getElementById("watch-stale");
     if (!note || note.hidden === !shown) { return; }
     note.hidden = !shown;
-    var announcer = document.getElementById("announcer");
-    if (shown && announcer) {
-      announcer.textContent = "";
-      setTimeout(function () { announcer.textContent = text(note); }, 100);
-    }
+    if (shown) { Scorekeeper.announce(text(note)); }
   }
   ["htmx:sendError", "htmx:timeout"].forEach(function (name) {
     document.addEventListener(name, function () { stale(true); });
@@ -46,7 +42,7 @@
   // the app down behind nginx (502-504), or its rate limit (429): no answer either
   document.addEventListener("htmx:responseError", function (event) {
     var status = event.detail.xhr ? event.detail.xhr.status : 0;
-    if ([429, 502, 503, 504].indexOf(status) >= 0) { stale(true); }
+    if (Scorekeeper.notNow(status)) { stale(true); }
   });
   document.addEventListener("htmx:afterRequest", function (event) {
     if (event.detail.successful) { stale(false); }
@@ -56,8 +52,7 @@
   var was = null;
   document.addEventListener("htmx:beforeSwap", function () { was = state(); });
   document.addEventListener("htmx:afterSettle", function () {
-    var announcer = document.getElementById("announcer");
-    if (!was || !announcer) { return; }
+    if (!was) { return; }
     var now = state();
     var before = was;
     was = null;
@@ -67,8 +62,6 @@
     var said = [];
     if (now.award && now.award !== before.award) { said.push(now.award); }
     if (now.scores !== before.scores) { said.push(now.scores); }
-    if (!said.length) { return; }
-    announcer.textContent = "";  // the same words twice are news twice
-    setTimeout(function () { announcer.textContent = said.join(" "); }, 100);
+    Scorekeeper.announce(said.join(" "));
   });
 })();
