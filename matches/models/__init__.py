@@ -32,6 +32,7 @@ from matches.models.scoring import (
     PLAYERS_FOR_GAME,
     SEAT_OUTSIDE_TABLE,
     SIDE_OUTSIDE_MATCH,
+    WINNER_SIDE_OUTSIDE,
     Change,
     ChangeKind,
     DeletedMatch,
@@ -99,6 +100,7 @@ __all__ = [
     "ScorerGrant",
     "Seat",
     "SEAT_OUTSIDE_TABLE",
+    "WINNER_SIDE_OUTSIDE",
     "Side",
     "SIDE_OUTSIDE_MATCH",
 ]

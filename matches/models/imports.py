@@ -45,6 +45,12 @@ class RecordImport(models.Model):
             models.CheckConstraint(condition=Q(status__in=ImportStatus.values),
                                    name="record_import_status_valid"),
         ]
+        # the task worker's queue, counted on every poll of a queued import's page
+        # (selectors.record_imports_ahead): the few unfinished rows, never all of them
+        indexes = [models.Index(fields=["created_at", "id"],
+                                condition=Q(status__in=[ImportStatus.QUEUED,
+                                                        ImportStatus.RUNNING]),
+                                name="record_import_unfinished")]
 
     def __str__(self) -> str:
         return f"Import {self.public_id} ({self.status})"

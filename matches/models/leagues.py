@@ -21,6 +21,8 @@ from matches.models.clubs import Club, Player
 from matches.models.scoring import GameKind, Match
 from matches.rules.league import DEFAULT_TIEBREAKS
 
+MAX_FIXTURE_GAMES = 40  # games a fixture night can have
+
 
 class FixtureFormat(models.TextChoices):
     GAMES = "games", _("A set of singles and pairs games")
@@ -105,6 +107,8 @@ class Season(models.Model):
         ordering = ["club", "-starts_on", "id"]
         constraints = [
             models.UniqueConstraint(fields=["club", "slug"], name="season_slug_per_club"),
+            models.CheckConstraint(condition=~Q(name=""), name="season_name_not_blank"),
+            models.CheckConstraint(condition=~Q(slug=""), name="season_slug_not_blank"),
             models.CheckConstraint(condition=Q(game__in=GameKind.values),
                                    name="season_game_valid"),
             models.CheckConstraint(condition=Q(fixture_format__in=FixtureFormat.values),
@@ -150,6 +154,7 @@ class Division(models.Model):
         ordering = ["season", "order", "id"]
         constraints = [
             models.UniqueConstraint(F("season"), Lower("name"), name="division_name_per_season"),
+            models.CheckConstraint(condition=~Q(name=""), name="division_name_not_blank"),
         ]
 
     def __str__(self) -> str:
@@ -176,6 +181,7 @@ class Entrant(models.Model):
                                           "name (in any case).")),
             models.CheckConstraint(condition=Q(kind__in=EntrantKind.values),
                                    name="entrant_kind_valid"),
+            models.CheckConstraint(condition=~Q(name=""), name="entrant_name_not_blank"),
         ]
 
     def __str__(self) -> str:
@@ -246,6 +252,8 @@ class FixtureGame(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["fixture", "number"], name="fixture_game_number"),
             models.CheckConstraint(condition=Q(number__gte=1), name="fixture_game_from_one"),
+            models.CheckConstraint(condition=Q(number__lte=MAX_FIXTURE_GAMES),
+                                   name="fixture_game_number_at_most"),
             models.CheckConstraint(
                 condition=Q(home_score__isnull=True, away_score__isnull=True)
                 | (Q(home_score__isnull=False, away_score__isnull=False)

@@ -28,6 +28,7 @@ SEAT_OUTSIDE_TABLE = _("Seat %(position)s is not at this table of %(count)s play
 SIDE_OUTSIDE_MATCH = _("The side belongs to another match.")
 FINISHED_WITHOUT_WINNER = _("A finished match names its winner and when it finished.")
 ABANDONED_WITH_WINNER = _("An abandoned match has no winner, and says when it was abandoned.")
+WINNER_SIDE_OUTSIDE = _("The winning side must be one of this match's sides.")
 PLAYERS_FOR_GAME = _("%(game)s is for %(low)s to %(high)s players, not %(count)s.")
 HANDS_AND_PIPS = _("Give the remaining hands or the pip totals, not both.")
 
@@ -142,6 +143,10 @@ class Match(models.Model):
                            | Q(status=MatchStatus.ABANDONED, winner_side__isnull=True,
                                finished_at__isnull=False)),
                 name="match_winner_iff_finished"),
+            # a side's index: there are never more sides than players
+            models.CheckConstraint(
+                condition=Q(winner_side__isnull=True) | Q(winner_side__lt=F("player_count")),
+                name="match_winner_side_at_table"),
             models.CheckConstraint(condition=Q(target__gte=1), name="match_target_positive"),
             models.CheckConstraint(
                 condition=Q(finished_at__isnull=True) | Q(finished_at__gte=F("started_at")),
@@ -189,6 +194,10 @@ class Match(models.Model):
         elif finished != (self.winner_side is not None) or finished != bool(self.finished_at):
             errors.setdefault("winner_side", []).append(
                 ValidationError(FINISHED_WITHOUT_WINNER, code="winner_iff_finished"))
+        if self.winner_side is not None and self.player_count and (
+                self.winner_side >= self.player_count):
+            errors.setdefault("winner_side", []).append(
+                ValidationError(WINNER_SIDE_OUTSIDE, code="winner_side"))
         if errors:
             raise ValidationError(errors)
 
@@ -285,6 +294,11 @@ class Round(models.Model):
                                    name="round_hands_or_pips"),
             models.CheckConstraint(condition=Q(finisher__isnull=True) | Q(end=RoundEnd.DOMINO),
                                    name="round_finisher_only_on_domino"),
+            # seats; clean() holds them to the match's own table
+            models.CheckConstraint(condition=Q(starter__isnull=True)
+                                   | Q(starter__lt=MAX_SEATS), name="round_starter_range"),
+            models.CheckConstraint(condition=Q(finisher__isnull=True)
+                                   | Q(finisher__lt=MAX_SEATS), name="round_finisher_range"),
             models.CheckConstraint(
                 condition=Q(settled=False) | ~Q(end=RoundEnd.NONE),
                 name="round_settled_after_end"),
@@ -296,8 +310,18 @@ class Round(models.Model):
         return f"round {self.number} of {self.match}"
 
     def clean(self) -> None:
+        errors: dict[str, ValidationError] = {}
         if self.hands is not None and self.pips is not None:
-            raise ValidationError({"pips": ValidationError(HANDS_AND_PIPS, code="hands_or_pips")})
+            errors["pips"] = ValidationError(HANDS_AND_PIPS, code="hands_or_pips")
+        match = getattr(self, "match", None)
+        for name in ("starter", "finisher"):
+            seat = getattr(self, name)
+            if seat is not None and match is not None and seat >= match.player_count:
+                errors[name] = ValidationError(
+                    SEAT_OUTSIDE_TABLE, code="seat",
+                    params={"position": seat, "count": match.player_count})
+        if errors:
+            raise ValidationError(errors)
 
 
 class RoundSide(models.Model):
@@ -499,6 +523,10 @@ class DeletedMatch(models.Model):
     class Meta:
         ordering = ["-deleted_at", "-id"]
         verbose_name_plural = _("deleted matches")
+        constraints = [
+            models.CheckConstraint(condition=Q(game__in=GameKind.values),
+                                   name="deleted_match_game_valid"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_game_display()} {self.names} (deleted)"

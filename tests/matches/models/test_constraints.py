@@ -21,7 +21,9 @@ from matches.models import (
     HANDS_AND_PIPS,
     PLAYERS_FOR_GAME,
     SEAT_OUTSIDE_TABLE,
+    WINNER_SIDE_OUTSIDE,
     Change,
+    DeletedMatch,
     Event,
     Match,
     Player,
@@ -98,6 +100,9 @@ CASES: dict[str, tuple[str, Callable[[Match], object]]] = {
     "match_winner_iff_finished": (
         "finished without a winner",
         lambda m: _match(m, status="finished", finished_at=timezone.now())),
+    "match_winner_side_at_table": (
+        "side 2 of two players wins",
+        lambda m: _match(m, status="finished", winner_side=2, finished_at=timezone.now())),
     "match_target_positive": ("a target of 0", lambda m: _match(m, target=0)),
     "match_record_hash_unique_per_user": ("one account's record imported twice",
                                           _same_record_twice),
@@ -134,6 +139,8 @@ CASES: dict[str, tuple[str, Callable[[Match], object]]] = {
     "round_settled_after_end": (
         "settled before it ended", lambda m: _round(m, end="", finisher=None, settled=True,
                                                     pips=[0, 3])),
+    "round_starter_range": ("seat 12 starts", lambda m: _round(m, starter=12)),
+    "round_finisher_range": ("seat 12 went out", lambda m: _round(m, finisher=12)),
     "round_side_unique": (
         "two totals for one side in one round",
         lambda m: RoundSide(round=m.rounds.get(), side=m.sides.get(index=0)).save()),
@@ -168,6 +175,10 @@ CASES: dict[str, tuple[str, Callable[[Match], object]]] = {
     "change_restores_earlier_version": (
         "a restore of a later version",
         lambda m: _new_change(m, kind="restore", restored_to=99)),
+    "deleted_match_game_valid": (
+        "a deleted match of an unknown game",
+        lambda m: DeletedMatch.objects.create(public_id=uuid.uuid4(), game="poker",
+                                              names="A, B", record={})),
 }
 
 UNIQUE_COLUMNS = {  # SQLite names the columns of a violated unique constraint, not the name
@@ -187,7 +198,8 @@ UNIQUE_COLUMNS = {  # SQLite names the columns of a violated unique constraint, 
 
 def test_every_named_constraint_has_a_case():
     names = {constraint.name
-             for model in (Match, Side, Seat, Round, RoundSide, Event, Change, ScorerGrant)
+             for model in (Match, Side, Seat, Round, RoundSide, Event, Change, ScorerGrant,
+                           DeletedMatch)
              for constraint in model._meta.constraints}
 
     assert names == set(CASES)
@@ -312,3 +324,27 @@ def test_match_clean_refuses_an_abandoned_match_with_a_winner(match):
         match.full_clean(validate_constraints=False)
 
     assert excinfo.value.message_dict == {"winner_side": [str(ABANDONED_WITH_WINNER)]}
+
+
+def test_round_clean_refuses_a_starter_or_finisher_outside_the_table(match):
+    rnd = match.rounds.get()
+    rnd.starter, rnd.finisher = 2, 3
+
+    with pytest.raises(ValidationError) as excinfo:
+        rnd.full_clean()
+
+    errors = excinfo.value.error_dict
+    assert [e.code for e in errors["starter"]] == ["seat"]
+    assert errors["starter"][0].message == SEAT_OUTSIDE_TABLE
+    assert errors["starter"][0].params == {"position": 2, "count": 2}
+    assert errors["finisher"][0].params == {"position": 3, "count": 2}
+
+
+def test_match_clean_refuses_a_winning_side_the_match_does_not_have(match):
+    match.status, match.winner_side, match.finished_at = "finished", 2, timezone.now()
+
+    with pytest.raises(ValidationError) as excinfo:
+        match.full_clean()
+
+    errors = excinfo.value.error_dict["winner_side"]
+    assert [(e.code, e.message) for e in errors] == [("winner_side", WINNER_SIDE_OUTSIDE)]
