@@ -194,7 +194,7 @@ def build(match: Match, engine: rules.Match, *, selected: str | None = None,
     sides = []
     for index, seats_of_side in enumerate(engine.sides):
         score = engine.scores[index]
-        raw = score * 5 if game.unit is rules.Unit.DISPLAY else score
+        raw = game.raw_points(score)
         sides.append(SideView(
             index=index, names=" & ".join(names[s] for s in seats_of_side),
             score=presenters.show_score(score),

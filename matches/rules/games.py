@@ -115,6 +115,14 @@ class Game:
     counts_remaining = True
     own_options: frozenset[str] = frozenset()  # options beyond target and hand_size
 
+    def raw_points(self, score: Fraction | int) -> Fraction | int:
+        """A score as pips counted at the table: one display point (Five Up) stands for
+        5 raw points (RULES.md §4.2); other games score raw points already.
+
+        >>> FIVE_UP.raw_points(61), ALL_FIVES.raw_points(150)
+        (305, 150)"""
+        return score * 5 if self.unit is Unit.DISPLAY else score
+
     def called_ends_limit(self, tile_set: TileSet) -> int:
         """The most scoring ends a called placement can name: the game's own limit, or,
         where every double is a spinner (Five Up), the line's two ends and two flanks

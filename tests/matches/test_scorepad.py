@@ -66,3 +66,24 @@ def test_the_next_round_offers_the_mode_of_the_last_and_the_games_starter():
     view = scorepad.build(match, selectors.match_engine(match))
 
     assert (view.phase, view.last_mode, view.starter_rule) == ("start", "ends", "double")
+
+
+def test_five_up_scores_are_shown_with_their_raw_points_and_tally():
+    match = services.match_create(game="five-up", players=["Olena", "Taras"])
+    engine = selectors.match_engine(match)
+    engine.scores = [3, 0]  # display points: 15 and 0 pips counted at the table
+
+    sides = scorepad.build(match, engine).sides
+
+    assert [(side.score, side.raw) for side in sides] == [("3", "15"), ("0", "0")]
+    assert sides[0].tally is not None and sides[0].tally.strokes == 3
+
+
+def test_all_fives_scores_are_raw_points_already():
+    match = two_player_all_fives()
+    engine = selectors.match_engine(match)
+    engine.scores = [15, 0]
+
+    sides = scorepad.build(match, engine).sides
+
+    assert [(side.score, side.raw) for side in sides] == [("15", None), ("0", None)]
