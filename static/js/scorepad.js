@@ -1,6 +1,9 @@
 // The scorer's page at the table. The server sends every playable tile's ends with the
 // sum and points each would make, so choosing a tile asks nothing of it: only the
-// placement is a request. Nothing here decides a rule; the numbers come from the page.
+// placement is a request. Nothing here decides a rule; the numbers come from the page,
+// except the called round's preview (showCalled), which adds the ends the scorer keyed in
+// (a double's two halves both) and looks the sum up in the points and the room the server
+// gave; what counts is the server's own check of the entry.
 (function () {
   "use strict";
 
