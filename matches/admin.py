@@ -100,9 +100,9 @@ class PlayerAdmin(ShownNeverEdited):
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
-    """Shown, never added or edited: its club decides who may see it and feeds its
-    ratings, its creator may restore it, and its events decide the rest. Deleted through
-    the service (below), which rebuilds the ratings and keeps its record."""
+    """Shown, never added or edited: its club decides who may see it, its creator who
+    may restore it, and its events the rest. Deleted through the service (below), which
+    rebuilds the ratings and keeps its record."""
 
     list_display = ["__str__", "game", "player_count", "status", "winner_side", "started_at",
                     "finished_at"]
