@@ -108,10 +108,6 @@ def describe_restore(version: int, *, resumed: bool) -> str:
     return _("the match as it stood at version %(version)s") % {"version": version}
 
 
-def actions_docs(actions: Sequence[rules.Action]) -> list[dict[str, Any]]:
-    return [action_doc(action) for action in actions]
-
-
 def _claim_doc(claim: int | Fraction | None) -> int | str | None:
     if claim is None or isinstance(claim, int):
         return claim

@@ -1,8 +1,10 @@
-"""Admin for every model: filters and search. Events, changes and what the club's pages
-keep a log of (seasons, fixtures, ratings, imports) are read-only here: they change
-through the pages and services that log and check them. Clubs and memberships can be
-edited (roles on the club's page, which keeps an owner), so a superuser can repair a club
-whose owner has left."""
+"""Admin for every model: filters and search. What the site's services write and check
+is read-only here: matches and their events and changes, players, scorer grants, and
+what the club's pages keep a log of (seasons, fixtures, ratings, imports). The one
+write offered on them goes through its service (revoking phones). Clubs are started on
+the site (``services.club_create``), never added here; a club's name, visibility and
+members' roles can be edited (roles on the club's page, which keeps an owner), so a
+superuser can repair a club whose owner has left."""
 
 from __future__ import annotations
 
@@ -13,7 +15,9 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.forms.models import BaseInlineFormSet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from matches import rules, services
 from matches.models import (
@@ -69,7 +73,7 @@ class SideInline(admin.TabularInline):
 
 
 class ShownNeverEdited(admin.ModelAdmin):
-    """History kept as it was written: listed, never added, edited or deleted here."""
+    """Kept as the site's services wrote it: listed, never added, edited or deleted here."""
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -82,14 +86,24 @@ class ShownNeverEdited(admin.ModelAdmin):
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["name", "created_at"]
-    search_fields = ["name"]
+class PlayerAdmin(ShownNeverEdited):
+    """Added by a club's captains (``player_add``, which keeps each name the club's
+    only one), claimed by its members (``player_claim``, which checks that the member
+    belongs to the club and is no other player): shown here, never written."""
+
+    list_display = ["name", "club", "user", "created_at"]
+    list_filter = ["club"]
+    search_fields = ["name", "club__name", "user__username"]
     date_hierarchy = "created_at"
+    list_select_related = ["club", "user"]
 
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
+    """Shown, never added or edited: its club decides who may see it, its creator who
+    may restore it, and its events the rest. Deleted through the service (below), which
+    rebuilds the ratings and keeps its record."""
+
     list_display = ["__str__", "game", "player_count", "status", "winner_side", "started_at",
                     "finished_at"]
     list_filter = ["game", "status", "player_count", "started_at"]
@@ -100,6 +114,12 @@ class MatchAdmin(admin.ModelAdmin):
     readonly_fields = ["public_id", "game", "options", "player_count", "target", "status",
                        "winner_side", "started_at", "finished_at"]
     inlines = [SideInline, SeatInline]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
 
     def get_search_results(self, request: HttpRequest, queryset: QuerySet[Match],
                            search_term: str) -> tuple[QuerySet[Match], bool]:
@@ -191,17 +211,32 @@ class ChangeAdmin(ShownNeverEdited):
 
 
 @admin.register(ScorerGrant)
-class ScorerGrantAdmin(admin.ModelAdmin):
-    """Phones that may score a match; revoke one by setting "revoked"."""
+class ScorerGrantAdmin(ShownNeverEdited):
+    """Phones that may score a match: shown, and revoked with the "Revoke the selected
+    phones" action (``services.grant_revoke``: a revoked phone stays revoked, and the
+    changes it made keep naming it). Named on the match's scorers page."""
 
     list_display = ["match", "label", "name", "is_creator", "created_at", "last_used_at",
                     "revoked_at"]
     list_filter = ["is_creator"]
     list_select_related = ["match"]
-    readonly_fields = ["match", "label", "is_creator", "created_at", "last_used_at"]
+    actions = ["revoke_phones"]
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
+    def has_revoke_permission(self, request: HttpRequest) -> bool:
+        """Whoever may change grants (a superuser) may revoke them, the one change."""
+        return request.user.has_perm("matches.change_scorergrant")
+
+    @admin.action(description=_("Revoke the selected phones"), permissions=["revoke"])
+    def revoke_phones(self, request: HttpRequest,
+                      queryset: QuerySet[ScorerGrant]) -> HttpResponse | None:
+        revoked = 0
+        for grant in queryset:
+            revoked += grant.active
+            services.grant_revoke(grant=grant)
+        self.message_user(request, ngettext("%(count)d phone revoked.",
+                                            "%(count)d phones revoked.",
+                                            revoked) % {"count": revoked})
+        return None
 
 
 @admin.register(DeletedMatch)
@@ -239,10 +274,18 @@ class MembershipInline(admin.TabularInline):
     raw_id_fields = ["user"]
 
 
+CLUBS_START_ON_THE_SITE = _(
+    "Clubs are started on the site (\"New club\"), which gives each its address and makes "
+    "whoever starts it the owner. Here a club's name, visibility and members' roles can "
+    "be repaired.")
+
+
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
-    """Its name, visibility and members' roles, to repair a club (an owner who left);
-    never deleted here: its seasons, fixtures, players and ratings would go with it."""
+    """Its name, visibility and members' roles, to repair a club (an owner who left).
+    Never added here: a club is started on the site, by ``services.club_create``, which
+    gives it its address (slug) and its first owner. Never deleted here: its seasons,
+    fixtures, players and ratings would go with it."""
 
     list_display = ["name", "slug", "visibility", "created_at", "created_by"]
     list_filter = ["visibility"]
@@ -250,8 +293,17 @@ class ClubAdmin(admin.ModelAdmin):
     readonly_fields = ["slug", "created_at", "created_by"]
     inlines = [MembershipInline]
 
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
     def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
+
+    def changelist_view(self, request: HttpRequest,
+                        extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        # said under the title (templates/admin/matches/club/change_list.html)
+        return super().changelist_view(
+            request, {"clubs_help": CLUBS_START_ON_THE_SITE, **(extra_context or {})})
 
 
 @admin.register(Membership)

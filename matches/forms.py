@@ -1,4 +1,6 @@
-"""Forms. They read input only; the import itself is ``services.match_import``."""
+"""Forms: the record upload, and whole numbers read from a field. They read input
+only; an upload is kept by ``services.record_import_start``, which hands it to a
+background task (``tasks.record_import_task``) that imports it."""
 
 from __future__ import annotations
 

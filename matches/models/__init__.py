@@ -1,6 +1,7 @@
-"""Stored data, one module per concern: ``scoring`` (matches, their rounds, events,
-changes and scorer grants), ``clubs`` (clubs, members, players) and ``leagues``
-(seasons, divisions, entrants, fixtures) and ``ratings``."""
+"""Stored data, one module per concern, re-exported here: ``scoring`` (matches, their
+rounds, events, changes and scorer grants, deleted matches), ``clubs`` (clubs, members,
+players), ``leagues`` (seasons, divisions, entrants, fixtures), ``ratings`` and
+``imports`` (record imports, their files and lines)."""
 
 from matches.models.clubs import ROLE_RANK, Club, Membership, Player, Role, Visibility
 from matches.models.imports import (

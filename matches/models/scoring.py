@@ -107,8 +107,9 @@ class Match(models.Model):
     # the new-match form's own key: submitting the same form twice makes one match
     creation_key = models.UUIDField(_("creation key"), null=True, blank=True, unique=True,
                                     editable=False)
-    # a league game's club and season (set when it is started from a fixture night): who
-    # may see it follows the club; a casual match has neither
+    # who may see a match follows its club. A league game has its club and season (set
+    # when it is started from a fixture night); a rematch of one keeps the club but not
+    # the season (match_rematch); any other match has neither
     club = models.ForeignKey("Club", on_delete=models.SET_NULL, null=True, blank=True,
                              related_name="matches")
     season = models.ForeignKey("Season", on_delete=models.SET_NULL, null=True, blank=True,

@@ -302,9 +302,6 @@ class Match:
     def who(self, seat: int) -> str:
         return self.labels[seat] if self.labels else f"seat {seat}"
 
-    def side_name(self, side: int) -> str:
-        return " and ".join(self.who(seat) for seat in self.sides[side])
-
     def required_starter(self) -> int | None:
         """The seat that must open the next round, or None if any may (a draw of lots)."""
         rnd = self.current_round

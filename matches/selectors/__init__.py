@@ -1,5 +1,8 @@
-"""Reads, one module per concern: ``scoring`` (matches), ``management`` (how a match
-ended), ``clubs`` and ``leagues``."""
+"""Reads, one module per concern, re-exported here: ``scoring`` (matches, their changes
+and scorer grants), ``management`` (how a match ended), ``clubs`` (clubs, members,
+players, ratings), ``leagues`` (a division's table and document) and ``imports``
+(record imports). ``history`` (the match history's pages) and ``players`` (a club
+player's page) are imported from their modules by the views that use them."""
 
 from matches.selectors.clubs import (
     club_for_viewer,

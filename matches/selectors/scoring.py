@@ -23,7 +23,6 @@ from matches.models import (
     Membership,
     Role,
     Round,
-    RoundEnd,
     RoundMode,
     ScorerGrant,
 )
@@ -315,6 +314,3 @@ def score_decimal(value: int | Fraction) -> Decimal:
         return Decimal(value)
     return Decimal(value.numerator) / Decimal(value.denominator)
 
-
-__all__ = ["Replayed", "RoundEnd", "match_actions", "match_engine", "match_list",
-           "match_record", "match_replayed", "match_summary"]

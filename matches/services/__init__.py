@@ -1,6 +1,10 @@
-"""Writes, one module per concern: ``scoring`` (matches), ``management`` (abandon,
-resume, rename, rematch, delete), ``clubs`` (clubs, members, players) and ``leagues``
-(seasons, fixtures, sign-off)."""
+"""Writes, one module per concern, re-exported here: ``scoring`` (matches, scorer
+grants, a match record's import), ``management`` (abandon, resume, rename, rematch,
+delete), ``ratings`` (rebuilt as matches finish or are deleted), ``clubs``
+(clubs, members, players), ``leagues`` (seasons, fixtures, sign-off) and ``imports``
+(record imports as background tasks). ``accounts`` (sign-up, lockouts) and ``backup``
+(the whole site) are imported from their modules by the views and commands that use
+them."""
 
 from matches.services.clubs import (
     club_create,

@@ -151,7 +151,8 @@ def fresh_key() -> str:
 @register.filter
 def form_guide(letters: str) -> str:
     """A form guide ("WWLDW": won, lost, drawn, oldest first) in the page's language; the
-    letters are kept as data (selectors, CSV) and only translated when shown."""
+    letters are made in English (a player's stats, a season's table) and only
+    translated when shown."""
     words = {"W": pgettext("form guide: won", "W"), "D": pgettext("form guide: drawn", "D"),
              "L": pgettext("form guide: lost", "L")}
     return "".join(words.get(letter, letter) for letter in letters)

@@ -23,8 +23,9 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from matches import rules, selectors, services
-from matches.models import Fixture, Match, MatchStatus, Membership, Role
+from matches.models import Fixture, Match, MatchStatus, Role
 from matches.rules.simulate import simulated_match
+from matches.services.accounts import account_create
 
 DEMO_DIR = Path(__file__).resolve().parents[2] / "demo"
 SITE = "http://127.0.0.1:8000"  # where scripts/run serves it (--site: elsewhere)
@@ -79,8 +80,10 @@ class Command(BaseCommand):
         passwords: dict[str, str] = {}
 
         def person(username: str) -> User:
+            # made as signing up makes an account: 12 random characters pass the site's
+            # password checks (length, common, numeric, like the user name)
             passwords[username] = secrets.token_urlsafe(9)
-            return User.objects.create_user(username, password=passwords[username])
+            return account_create(username=username, password=passwords[username])
 
         secretary = person("secretary")
         club = services.club_create(name="Teesdale Dominoes Club", by=secretary)
@@ -100,7 +103,9 @@ class Command(BaseCommand):
         captains = {}
         for team, squad in DEMO_TEAMS.items():
             captain = person(captain_username(team))
-            Membership.objects.create(club=club, user=captain, role=Role.CAPTAIN)
+            # as on the site: the secretary invites each captain, who joins
+            services.club_join(user=captain, token=services.club_invite(
+                club=club, by=secretary, role=Role.CAPTAIN))
             players = [services.player_add(club=club, name=name, by=secretary)
                        for name in squad]
             captains[team] = captain

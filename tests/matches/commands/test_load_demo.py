@@ -6,6 +6,7 @@ from io import StringIO
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
@@ -13,7 +14,7 @@ from django.utils import timezone
 
 from matches import rules, selectors
 from matches.management.commands.load_demo import ALREADY_LOADED, DEMO_DIR, NAMES_TAKEN, RESET
-from matches.models import Fixture, FixtureStatus, Match, MatchStatus, Season
+from matches.models import Club, Fixture, FixtureStatus, Match, MatchStatus, Membership, Season
 
 pytestmark = pytest.mark.django_db
 
@@ -74,6 +75,30 @@ def test_an_account_with_a_demo_user_name_stops_the_demo_and_says_why():
         load_demo()
     assert str(refused.value) == NAMES_TAKEN
     assert not Match.objects.exists() and User.objects.count() == 1
+
+
+def test_the_demos_accounts_are_made_as_signing_up_makes_them(settings):
+    """Through services.account_create, which checks the password as the sign-up page
+    does: one the site's checks refuse stops the demo, and nothing of it is kept."""
+    settings.AUTH_PASSWORD_VALIDATORS = [{
+        "NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
+        "OPTIONS": {"min_length": 13}}]  # the demo's passwords are 12 characters
+
+    with pytest.raises(ValidationError) as refused:
+        load_demo()
+
+    assert list(refused.value.message_dict) == ["password"]
+    assert not User.objects.exists() and not Club.objects.exists()
+
+
+def test_the_demo_clubs_secretary_owns_it_and_each_team_has_its_captain():
+    load_demo()
+
+    roles = dict(Membership.objects.values_list("user__username", "role"))
+    assert roles == {"secretary": "owner", "captain-royal-oak-a": "captain",
+                     "captain-bowes-dragons": "captain", "captain-middleton-club": "captain",
+                     "captain-black-bull": "captain"}
+    assert all(user.has_usable_password() for user in User.objects.all())
 
 
 def test_the_demos_links_start_with_the_address_it_is_served_at():

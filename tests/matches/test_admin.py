@@ -1,0 +1,176 @@
+"""matches.admin: what the admin may write, and that it writes only through the services.
+
+The admin's pages for every model are opened in tests/matches/views/test_records.py;
+these tests are about the rows the site's services own: clubs, players, matches and the
+phones that score them."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.contrib.auth.models import Permission, User
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import escape
+
+from matches import rules, services
+from matches.admin import CLUBS_START_ON_THE_SITE
+from matches.models import Club, Match, Player, ScorerGrant
+from matches.rules.simulate import simulated_record
+
+pytestmark = pytest.mark.django_db
+
+
+def _url(model, view: str, *args) -> str:
+    return reverse(f"admin:matches_{model._meta.model_name}_{view}", args=args)
+
+
+@pytest.fixture
+def club(admin_user) -> Club:
+    return services.club_create(name="Teesdale", by=admin_user)
+
+
+@pytest.fixture
+def match() -> Match:
+    return services.match_import(document=simulated_record(rules.ALL_FIVES, 2, seed=7))
+
+
+def _inputs(page, *names: str) -> list[str]:
+    """Which of the form fields ``names`` the page offers to edit."""
+    content = page.content.decode()
+    return [name for name in names if f'name="{name}"' in content]
+
+
+# -- clubs -----------------------------------------------------------------------------
+
+
+def test_the_admin_does_not_add_clubs_and_says_where_they_are_started(admin_client):
+    """An "Add club" form once answered 500: a club's address (slug) was read-only, so
+    it was stored blank against the club_slug_not_blank constraint. Clubs are started
+    on the site, by services.club_create, which makes the starter the owner."""
+    assert admin_client.get(_url(Club, "add")).status_code == 403
+    assert admin_client.post(_url(Club, "add"), {"name": "Oak",
+                                                 "visibility": "public"}).status_code == 403
+    assert not Club.objects.exists()
+    listing = admin_client.get(_url(Club, "changelist"))
+    assert _url(Club, "add") not in listing.content.decode()
+    assert escape(str(CLUBS_START_ON_THE_SITE)) in listing.content.decode()
+
+
+# -- players ---------------------------------------------------------------------------
+
+
+def test_a_players_name_club_and_member_are_shown_never_edited(admin_client, admin_user,
+                                                                club):
+    """player_add checks the name is the club's only one; player_claim that the member
+    is in the club and is no other player: the admin's form checked neither."""
+    player = services.player_add(club=club, name="Ann Dale", by=admin_user)
+    page = admin_client.get(_url(Player, "change", player.pk))
+    assert page.status_code == 200
+    assert _inputs(page, "name", "club", "user", "_save") == []
+
+    answer = admin_client.post(_url(Player, "change", player.pk), {
+        "name": "Bob Hart", "club": "", "user": str(admin_user.pk),
+        "created_at_0": "2026-01-01", "created_at_1": "10:00:00"})
+
+    assert answer.status_code == 403
+    player.refresh_from_db()
+    assert (player.name, player.club, player.user) == ("Ann Dale", club, None)
+
+
+def test_the_admin_neither_adds_nor_deletes_players(admin_client, admin_user, club):
+    player = services.player_add(club=club, name="Ann Dale", by=admin_user)
+
+    assert admin_client.get(_url(Player, "add")).status_code == 403
+    assert admin_client.post(_url(Player, "add"), {"name": "Nobody's"}).status_code == 403
+    assert admin_client.post(_url(Player, "delete", player.pk),
+                             {"post": "yes"}).status_code == 403
+    assert list(Player.objects.values_list("name", flat=True)) == ["Ann Dale"]
+
+
+# -- matches ---------------------------------------------------------------------------
+
+
+def test_a_matchs_club_season_and_creator_are_shown_never_edited(admin_client, admin_user,
+                                                                  club, match):
+    """Who may see a match follows its club, who may restore it its creator: changed
+    here, neither was checked nor were the club's ratings recomputed."""
+    page = admin_client.get(_url(Match, "change", match.pk))
+    assert page.status_code == 200
+    assert _inputs(page, "club", "season", "created_by", "_save") == []
+
+    answer = admin_client.post(_url(Match, "change", match.pk), {
+        "club": str(club.pk), "season": "", "created_by": str(admin_user.pk),
+        "sides-TOTAL_FORMS": "0", "sides-INITIAL_FORMS": "0",
+        "seats-TOTAL_FORMS": "0", "seats-INITIAL_FORMS": "0"})
+
+    assert answer.status_code == 403
+    match.refresh_from_db()
+    assert (match.club, match.created_by) == (None, None)
+
+
+def test_the_admin_adds_no_match(admin_client):
+    assert admin_client.get(_url(Match, "add")).status_code == 403
+
+
+# -- scorer grants ---------------------------------------------------------------------
+
+
+def test_a_phones_grant_is_shown_never_edited_nor_un_revoked(admin_client, match):
+    """A revoked phone once came back by clearing "revoked" on its admin page."""
+    grant = services.grant_revoke(grant=services.grant_create(match=match, phone="Pixel"))
+    page = admin_client.get(_url(ScorerGrant, "change", grant.pk))
+    assert page.status_code == 200
+    assert _inputs(page, "name", "revoked_at_0", "revoked_at_1", "_save") == []
+
+    answer = admin_client.post(_url(ScorerGrant, "change", grant.pk),
+                               {"name": "Table 3", "revoked_at_0": "", "revoked_at_1": ""})
+
+    assert answer.status_code == 403
+    grant.refresh_from_db()
+    assert grant.revoked_at is not None and grant.name == ""
+    assert admin_client.post(_url(ScorerGrant, "delete", grant.pk),
+                             {"post": "yes"}).status_code == 403
+
+
+def test_revoking_phones_in_the_admin_goes_through_the_service(admin_client, match,
+                                                               monkeypatch):
+    live = services.grant_create(match=match, phone="Pixel")
+    earlier = timezone.now() - datetime.timedelta(days=1)
+    gone = services.grant_create(match=match, phone="iPhone")
+    ScorerGrant.objects.filter(pk=gone.pk).update(revoked_at=earlier)
+    revoked = []
+    real = services.grant_revoke
+
+    def grant_revoke(*, grant: ScorerGrant) -> ScorerGrant:
+        revoked.append(grant.pk)
+        return real(grant=grant)
+
+    monkeypatch.setattr(services, "grant_revoke", grant_revoke)
+
+    answer = admin_client.post(_url(ScorerGrant, "changelist"), {
+        "action": "revoke_phones", "_selected_action": [str(live.pk), str(gone.pk)]},
+        follow=True)
+
+    assert answer.status_code == 200
+    assert sorted(revoked) == sorted([live.pk, gone.pk])
+    live.refresh_from_db()
+    gone.refresh_from_db()
+    assert live.revoked_at is not None and not live.active
+    assert gone.revoked_at == earlier  # revoked once, when it was: the service keeps it
+    assert "1 phone revoked." in answer.content.decode()
+
+
+def test_only_who_may_change_grants_may_revoke_them(client, match):
+    grant = services.grant_create(match=match, phone="Pixel")
+    viewer = User.objects.create_user("viewer", is_staff=True)
+    viewer.user_permissions.add(Permission.objects.get(codename="view_scorergrant"))
+    client.force_login(viewer)
+
+    listing = client.get(_url(ScorerGrant, "changelist"))
+    assert listing.status_code == 200 and b"revoke_phones" not in listing.content
+    client.post(_url(ScorerGrant, "changelist"), {
+        "action": "revoke_phones", "_selected_action": [str(grant.pk)]})
+    grant.refresh_from_db()
+    assert grant.active
