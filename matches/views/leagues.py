@@ -23,7 +23,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from matches import rules, rules_messages, selectors, services
-from matches.forms import whole_number
+from matches.forms import deal_field, game_options, tile_set_field, whole_number
 from matches.models import (
     ROLE_RANK,
     Club,
@@ -92,13 +92,8 @@ class SeasonForm(forms.Form):
     target = forms.IntegerField(label=gettext_lazy("Target of every game (empty: the "
                                                    "game's own)"), min_value=1,
                                 max_value=10_000, required=False)
-    tile_set = forms.ChoiceField(label=gettext_lazy("Set (Fives and Threes)"), required=False,
-                                 choices=[("double-six", gettext_lazy("Double-six")),
-                                          ("double-nine", gettext_lazy("Double-nine")),
-                                          ("double-twelve", gettext_lazy("Double-twelve"))])
-    deal = forms.ChoiceField(label=gettext_lazy("Deal (Fives and Threes)"), required=False,
-                             choices=[("full", gettext_lazy("Full")),
-                                      ("short", gettext_lazy("Short"))])
+    tile_set = tile_set_field()
+    deal = deal_field({"full": gettext_lazy("Full"), "short": gettext_lazy("Short")})
     count_submitted = forms.BooleanField(
         label=gettext_lazy("Count submitted results before the away captain confirms"),
         required=False)
@@ -140,15 +135,7 @@ class SeasonForm(forms.Form):
         if data.get("walkover_won") is not None and data.get("walkover_lost") is not None:
             scoring["walkover"] = [data["walkover_won"], data["walkover_lost"]]
         data["scoring"] = scoring
-        options: dict[str, Any] = {}
-        if data.get("target"):
-            options["target"] = data["target"]
-        if data.get("game") == GameKind.FIVES_AND_THREES:
-            if data.get("tile_set") not in ("", None, "double-six"):
-                options["set"] = data["tile_set"]
-            if data.get("deal") not in ("", None, "full"):
-                options["deal"] = data["deal"]
-        data["options"] = options
+        data["options"] = game_options(data.get("game"), data)
         return data
 
     def refused(self, error: ValidationError) -> None:
@@ -684,4 +671,3 @@ def _weeks(division: Division) -> list[tuple[int, list[Fixture]]]:
     for fixture in division.fixtures.all():
         weeks.setdefault(fixture.week, []).append(fixture)
     return sorted(weeks.items())
-
