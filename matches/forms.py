@@ -4,6 +4,7 @@ background task (``tasks.record_import_task``) that imports it."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django import forms
@@ -11,6 +12,9 @@ from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
 from django.core.validators import FileExtensionValidator
 from django.utils.translation import gettext_lazy as _
+
+from matches import rules
+from matches.rules.games import ADVANCED_DIVISORS, DEALS
 
 
 def whole_number(text: object, *, digits: int) -> int | None:
@@ -20,6 +24,65 @@ def whole_number(text: object, *, digits: int) -> int | None:
     if isinstance(text, str) and text.isascii() and text.isdigit() and len(text) <= digits:
         return int(text)
     return None
+
+
+# -- a game's options: the new-match form's and the season form's -----------------------
+
+# the engine's sets in the reader's words, by slug
+TILE_SET_NAMES = {"double-six": _("Double-six"), "double-nine": _("Double-nine"),
+                  "double-twelve": _("Double-twelve")}
+
+
+def _offering(option: str) -> rules.Game:
+    """The game whose own option ``option`` is (Fives and Threes': the set, the deal):
+    the fields asking for it are labelled for that game."""
+    return next(game for game in rules.GAMES.values() if option in game.own_options)
+
+
+def tile_set_field() -> forms.ChoiceField:
+    """The set, among those the engine plays the game with, its default first."""
+    sets = _offering("set").tile_sets
+    return forms.ChoiceField(label=_("Set (Fives and Threes)"), required=False,
+                             choices=[(s.slug, TILE_SET_NAMES[s.slug]) for s in sets],
+                             initial=sets[0].slug)
+
+
+def deal_field(names: Mapping[str, Any]) -> forms.ChoiceField:
+    """The deal, among the engine's (the default first), each said by ``names``."""
+    return forms.ChoiceField(label=_("Deal (Fives and Threes)"), required=False,
+                             choices=[(deal, names[deal]) for deal in DEALS], initial=DEALS[0])
+
+
+def game_options(game: object, data: Mapping[str, Any]) -> dict[str, Any]:
+    """A match's ``options`` as a form's cleaned ``data`` asks for them: target and hand
+    size when typed, and those of the game's own options the form has fields for
+    (``tile_set``, ``deal``, ``drawing``, ``advanced``, ``immediate_end``), each only
+    where it differs from the engine's default, so that a record names what was chosen."""
+    options: dict[str, Any] = {}
+    for key in ("target", "hand_size"):
+        if data.get(key):
+            options[key] = data[key]
+    try:
+        chosen = rules.game_for(game)
+    except rules.OptionError:  # no game chosen, or not one of the choices: the form says
+        return options
+    defaults = chosen.options(chosen.players[0])
+    asked: dict[str, Any] = {}
+    if data.get("tile_set"):
+        asked["set"] = (data["tile_set"], defaults.tile_set.slug)
+    if data.get("deal"):
+        asked["deal"] = (data["deal"], defaults.deal)
+    if "drawing" in data:
+        asked["drawing"] = (bool(data["drawing"]), defaults.drawing)
+    if "advanced" in data:
+        divisors = list(ADVANCED_DIVISORS if data["advanced"] else defaults.divisors)
+        asked["divisors"] = (divisors, list(defaults.divisors))
+    if "immediate_end" in data:
+        asked["immediate_end"] = (bool(data["immediate_end"]), defaults.immediate_end)
+    for option, (value, default) in asked.items():
+        if option in chosen.own_options and value != default:
+            options[option] = value
+    return options
 
 
 RECORD_EXTENSIONS = ["json", "jsonl"]

@@ -15,10 +15,9 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from matches import rules, rules_messages
-from matches.forms import whole_number
+from matches.forms import deal_field, game_options, tile_set_field, whole_number
 from matches.models import GameKind, RoundMode, Seat
 from matches.models.scoring import PHONE_NAME_LENGTH
-from matches.rules.games import ADVANCED_DIVISORS
 
 MAX_PLAYERS = 12
 NAME_LENGTH = Seat._meta.get_field("name").max_length  # what a seat's name can hold
@@ -34,6 +33,13 @@ RESULT_UNKNOWN = _("Say who went out, or that the round was blocked.")
 MAX_TARGET = 10_000  # the engine takes up to rules.MAX_TARGET, for records and tests
 MAX_HAND_SIZE = 100
 MAX_COUNT = 10_000  # pips, a called score, tiles drawn
+TARGETS_HELP = _("Leave empty for the game's own: All Fives %(all_fives_two)s (two players) "
+                 "or %(all_fives)s, Five Up %(five_up)s display points, Fives and Threes "
+                 "%(fives_and_threes)s.")
+# an option the engine refuses, by its name (the error's "option"), beside this field
+OPTION_FIELDS = {"target": "target", "hand_size": "hand_size", "set": "tile_set",
+                 "deal": "deal", "drawing": "drawing", "divisors": "advanced",
+                 "immediate_end": "immediate_end"}
 
 
 def seat_number(text: object, players: int = MAX_PLAYERS) -> int | None:
@@ -77,19 +83,15 @@ class RestoreForm(WriteForm):
 class NewMatchForm(forms.Form):
     game = forms.ChoiceField(label=_("Game"), choices=GameKind.choices,
                              initial=GameKind.ALL_FIVES, widget=forms.RadioSelect)
-    target = forms.IntegerField(
-        label=_("Target"), required=False, min_value=1, max_value=MAX_TARGET,
-        help_text=_("Leave empty for the game's own: All Fives 250 (two players) or 200, "
-                    "Five Up 61 display points, Fives and Threes 61."))
+    # help_text: the engine's targets (__init__)
+    target = forms.IntegerField(label=_("Target"), required=False, min_value=1,
+                                max_value=MAX_TARGET)
     hand_size = forms.IntegerField(
         label=_("Tiles dealt to each"), required=False, min_value=1, max_value=MAX_HAND_SIZE,
         help_text=_("Leave empty for the game's own deal."))
-    tile_set = forms.ChoiceField(label=_("Set (Fives and Threes)"), choices=[
-        ("double-six", _("Double-six")), ("double-nine", _("Double-nine")),
-        ("double-twelve", _("Double-twelve"))], initial="double-six", required=False)
-    deal = forms.ChoiceField(label=_("Deal (Fives and Threes)"), choices=[
-        ("full", _("Full: as many tiles as possible")), ("short", _("Short: a quicker game"))],
-        initial="full", required=False)
+    tile_set = tile_set_field()
+    deal = deal_field({"full": _("Full: as many tiles as possible"),
+                       "short": _("Short: a quicker game")})
     drawing = forms.BooleanField(label=_("Draw from the boneyard (Fives and Threes)"),
                                  required=False)
     advanced = forms.BooleanField(label=_("Advanced: 7, 11 and 13 score too (Fives and "
@@ -108,6 +110,12 @@ class NewMatchForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # said when the form is drawn, in the reader's language
+        self.fields["target"].help_text = TARGETS_HELP % {
+            "all_fives_two": rules.ALL_FIVES.default_target(2),
+            "all_fives": rules.ALL_FIVES.default_target(4),
+            "five_up": rules.FIVE_UP.default_target(2),
+            "fives_and_threes": rules.FIVES_AND_THREES.default_target(2)}
         for seat in range(MAX_PLAYERS):
             self.fields[f"player_{seat}"] = forms.CharField(
                 label=_("Seat %(n)s") % {"n": seat + 1}, max_length=NAME_LENGTH,
@@ -147,23 +155,7 @@ class NewMatchForm(forms.Form):
             self.add_error("player_0", forms.ValidationError(DUPLICATE_NAMES, code="duplicate"))
         data["players"] = names
         game = data.get("game")
-        options: dict[str, Any] = {}
-        if data.get("target"):
-            options["target"] = data["target"]
-        if data.get("hand_size"):
-            options["hand_size"] = data["hand_size"]
-        if game == GameKind.FIVES_AND_THREES:
-            if data.get("tile_set") not in ("", None, "double-six"):
-                options["set"] = data["tile_set"]
-            if data.get("deal") not in ("", None, "full"):
-                options["deal"] = data["deal"]
-            if data.get("drawing"):
-                options["drawing"] = True
-            if data.get("advanced"):
-                options["divisors"] = list(ADVANCED_DIVISORS)
-            if not data.get("immediate_end"):
-                options["immediate_end"] = False
-        data["options"] = options
+        data["options"] = options = game_options(game, data)
         if game:
             try:
                 rules.game_for(game).options(len(names), options)
@@ -177,12 +169,11 @@ class NewMatchForm(forms.Form):
                         "At most %(most)s tiles each at this table: the set has %(tiles)s.",
                         most) % {"most": most, "tiles": tiles},
                         code="options"))
-                else:
-                    field = next((name for name in ("target", "hand_size")
-                                  if name in str(error)), "player_0")
+                else:  # an option beside its field; else the players (their count)
+                    field = OPTION_FIELDS.get(str(error.params.get("option")), "player_0")
                     self.add_error(field, forms.ValidationError(
                         rules_messages.explain(error), code="options"))
-        if game == GameKind.FIVES_AND_THREES:
+        if game and rules.game_for(game).starter_holds_highest_double:
             holder = seat_number(data.get("double_holder"), len(names))
             if holder is None:
                 self.add_error("double_holder", forms.ValidationError(

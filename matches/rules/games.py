@@ -20,7 +20,7 @@ from typing import Any, Final
 
 from .errors import Message, OptionError
 from .layout import SpinnerPolicy
-from .tiles import DOUBLE_NINE, DOUBLE_SIX, DOUBLE_TWELVE, SETS, TileSet
+from .tiles import DOUBLE_NINE, DOUBLE_SIX, DOUBLE_TWELVE, TileSet
 
 ZERO: Final = 0  # scores stay ints; a three-player split brings in a Fraction
 
@@ -30,6 +30,7 @@ DEFAULT_DIVISORS: Final = (3, 5)
 # refused here rather than by the database. The new-match form asks for far less.
 MAX_TARGET: Final = 1_000_000
 ADVANCED_DIVISORS: Final = (3, 5, 7, 11, 13)
+DEALS: Final = ("full", "short")  # Fives and Threes: the first is the default
 
 # RULES.md §4.3: tiles dealt to each player, by deal, set and player count.
 FIVES_AND_THREES_DEAL: Final[dict[str, dict[str, dict[int, int]]]] = {
@@ -68,7 +69,7 @@ class MatchOptions:
     tile_set: TileSet
     hand_size: int
     drawing: bool
-    deal: str = "full"
+    deal: str = DEALS[0]
     divisors: tuple[int, ...] = DEFAULT_DIVISORS
     immediate_end: bool = True
     given: Mapping[str, Any] = field(default_factory=dict, compare=False)
@@ -114,6 +115,8 @@ class Game:
     # settled as it ends and its hands or pips are optional (match-record.md, Fine points)
     counts_remaining = True
     own_options: frozenset[str] = frozenset()  # options beyond target and hand_size
+    # the sets it is played with, its default first; another needs "set" in own_options
+    tile_sets: tuple[TileSet, ...] = (DOUBLE_SIX,)
 
     def raw_points(self, score: Fraction | int) -> Fraction | int:
         """A score as pips counted at the table: one display point (Five Up) stands for
@@ -164,15 +167,16 @@ class Game:
         for key in given:
             if key not in ("target", "hand_size") and key not in self.own_options:
                 raise OptionError.of("option_not_for_game", option=repr(key), game=self.slug)
-        tile_set = DOUBLE_SIX
+        tile_set = self.tile_sets[0]
         if "set" in given:
-            if type(given["set"]) is not str or given["set"] not in SETS:
-                raise OptionError.of("option_set", choices=", ".join(SETS),
+            sets = {choice.slug: choice for choice in self.tile_sets}
+            if type(given["set"]) is not str or given["set"] not in sets:
+                raise OptionError.of("option_set", option="set", choices=", ".join(sets),
                                      value=repr(given["set"]))
-            tile_set = SETS[given["set"]]
-        deal = given.get("deal", "full")
-        if type(deal) is not str or deal not in ("full", "short"):
-            raise OptionError.of("option_deal", value=repr(deal))
+            tile_set = sets[given["set"]]
+        deal = given.get("deal", DEALS[0])
+        if type(deal) is not str or deal not in DEALS:
+            raise OptionError.of("option_deal", option="deal", value=repr(deal))
         self.check_players(players, tile_set)
         for flag in ("drawing", "immediate_end"):
             if flag in given and type(given[flag]) is not bool:
@@ -181,17 +185,17 @@ class Game:
         if (not isinstance(divisors, list) or not divisors
                 or any(type(d) is not int or d < 2 for d in divisors)
                 or len(set(divisors)) != len(divisors)):
-            raise OptionError.of("option_divisors", value=repr(divisors))
+            raise OptionError.of("option_divisors", option="divisors", value=repr(divisors))
         for key in ("target", "hand_size"):
             if key in given and (type(given[key]) is not int or given[key] < 1):
                 raise OptionError.of("option_positive", option=key, value=repr(given[key]))
         if "target" in given and given["target"] > MAX_TARGET:
-            raise OptionError.of("option_target_max", most=MAX_TARGET,
+            raise OptionError.of("option_target_max", option="target", most=MAX_TARGET,
                                  value=repr(given["target"]))
         hand_size = given.get("hand_size") or self.default_hand_size(players, tile_set, deal)
         if players * hand_size > tile_set.size:
-            raise OptionError.of("option_hand_size", players=players, tiles=tile_set.size,
-                                 value=str(hand_size))
+            raise OptionError.of("option_hand_size", option="hand_size", players=players,
+                                 tiles=tile_set.size, value=str(hand_size))
         return MatchOptions(
             target=given.get("target") or self.default_target(players),
             tile_set=tile_set,
@@ -373,6 +377,7 @@ class FivesAndThrees(Game):
     going_out_bonus = 1
     counts_remaining = False  # RULES.md §4.3: remaining tiles score nothing
     own_options = frozenset({"set", "deal", "drawing", "divisors", "immediate_end"})
+    tile_sets: tuple[TileSet, ...] = (DOUBLE_SIX, DOUBLE_NINE, DOUBLE_TWELVE)
 
     def default_target(self, players: int) -> int:
         return 61
@@ -410,10 +415,6 @@ ALL_FIVES: Final = AllFives()
 FIVE_UP: Final = FiveUp()
 FIVES_AND_THREES: Final = FivesAndThrees()
 GAMES: Final[dict[str, Game]] = {g.slug: g for g in (ALL_FIVES, FIVE_UP, FIVES_AND_THREES)}
-SETS_BY_GAME: Final = {
-    "all-fives": (DOUBLE_SIX,), "five-up": (DOUBLE_SIX,),
-    "fives-and-threes": (DOUBLE_SIX, DOUBLE_NINE, DOUBLE_TWELVE),
-}
 
 
 def game_for(slug: object) -> Game:

@@ -65,6 +65,66 @@ class Side(enum.Enum):
     AWAY = "away"
 
 
+class Outcome(enum.Enum):
+    """A fixture's result for one side, by games won, as a form guide writes it."""
+
+    WIN = "W"
+    DRAW = "D"
+    LOSS = "L"
+
+
+def outcome(won: int, lost: int) -> Outcome:
+    """A side's result from the games it won and lost.
+
+    >>> outcome(3, 1), outcome(2, 2), outcome(0, 1)
+    (<Outcome.WIN: 'W'>, <Outcome.DRAW: 'D'>, <Outcome.LOSS: 'L'>)
+    """
+    if won > lost:
+        return Outcome.WIN
+    if won == lost:
+        return Outcome.DRAW
+    return Outcome.LOSS
+
+
+def game_winner(score: tuple[int, int]) -> Side | None:
+    """The side that won a game with this final score (home first); None if it is level,
+    which no game ends (league-record.md: a game has a winner).
+
+    >>> game_winner((61, 40)), game_winner((12, 61)), game_winner((50, 50))
+    (<Side.HOME: 'home'>, <Side.AWAY: 'away'>, None)
+    """
+    if score[0] == score[1]:
+        return None
+    return Side.HOME if score[0] > score[1] else Side.AWAY
+
+
+def games_won(scores: Sequence[tuple[int, int]]) -> tuple[int, int]:
+    """Games won by home and by away, from the games' final scores (a level one counts for
+    neither: see :func:`game_winner`).
+
+    >>> games_won([(61, 40), (20, 61), (61, 5)])
+    (2, 1)
+    """
+    winners = [game_winner(score) for score in scores]
+    return winners.count(Side.HOME), winners.count(Side.AWAY)
+
+
+def game_score(side_scores: Sequence[int]) -> tuple[int, int]:
+    """A fixture game's final score, home first, from its match's final score per side,
+    the sides in seat order with home's seats first and every other one (the app seats
+    a game home, away, home, away).
+
+    Two sides (singles, or a pair a side playing as partners) score their own. A pairs
+    game in a game without partnerships (Fives and Threes) has four sides, one per seat:
+    a pair scores its better player's score, so the pair whose player won the match
+    (the one side ahead of all others at the target) wins the game.
+
+    >>> game_score([61, 40]), game_score([30, 61, 52, 12])
+    ((61, 40), (52, 61))
+    """
+    return max(side_scores[0::2]), max(side_scores[1::2])
+
+
 @dataclass(frozen=True)
 class Bonus:
     """``points`` more for a fixture decided by a margin of games (``close_loss``: at most
@@ -95,11 +155,12 @@ class Scoring:
         """League points for one side of a fixture in which it won ``won`` games and
         lost ``lost``: win, draw or loss by games won, per game, and the two bonuses."""
         points = self.per_game * won
-        if won > lost:
+        result = outcome(won, lost)
+        if result is Outcome.WIN:
             points += self.win
             if self.heavy_win is not None and won - lost >= self.heavy_win.margin:
                 points += self.heavy_win.points
-        elif won == lost:
+        elif result is Outcome.DRAW:
             points += self.draw
         else:
             points += self.loss
@@ -411,18 +472,16 @@ def _games(value: object, result: tuple[int, int], where: str
         raise LeagueInvalid.at(where, "games_count", count=len(value), expected=expected,
                                result=_show(list(result)))
     games: list[tuple[int, int]] = []
-    home_won = 0
     for number, game in enumerate(value, start=1):
         pair = _pair(game)
         if pair is None:
             raise LeagueInvalid.at(where, "game_pair", place=number, value=_show(game))
-        if pair[0] == pair[1]:
+        if game_winner(pair) is None:
             raise LeagueInvalid.at(where, "game_level", place=number, home=pair[0], away=pair[1])
-        if pair[0] > pair[1]:
-            home_won += 1
         games.append(pair)
-    if (home_won, expected - home_won) != result:
-        raise LeagueInvalid.at(where, "games_winners", home=home_won, away=expected - home_won,
+    won = games_won(games)
+    if won != result:
+        raise LeagueInvalid.at(where, "games_winners", home=won[0], away=won[1],
                                result=_show(list(result)))
     return tuple(games)
 
@@ -553,9 +612,10 @@ class _Tally:
     def count(self, won: int, lost: int, score_for: int, score_against: int,
               scoring: Scoring) -> None:
         self.played += 1
-        if won > lost:
+        result = outcome(won, lost)
+        if result is Outcome.WIN:
             self.won += 1
-        elif won == lost:
+        elif result is Outcome.DRAW:
             self.drawn += 1
         else:
             self.lost += 1
@@ -682,6 +742,35 @@ def _values(criterion: str, group: list[_Tally], meetings: Sequence[_Meeting],
     return values
 
 
+def form_guide(league: League, last: int = 5) -> dict[str, str]:
+    """Each entrant's ``last`` counted results, oldest first, as letters (``"WDL"``),
+    for the entrants that have one.
+
+    Results are counted as the table counts them (:meth:`Fixture.games_won`: a walkover
+    by the league's ``scoring.walkover``); oldest first means dated fixtures by date,
+    then undated ones, each in the document's order.
+
+    >>> league = read_league({
+    ...     "format": "domino-league/1", "name": "Ladder", "game": "five-up",
+    ...     "entrants": [{"name": "Ann"}, {"name": "Bob"}],
+    ...     "fixtures": [{"home": "Ann", "away": "Bob", "result": [1, 1]},
+    ...                  {"home": "Bob", "away": "Ann", "walkover": "home",
+    ...                   "date": "2026-09-07"}]})
+    >>> form_guide(league)
+    {'Bob': 'WD', 'Ann': 'LD'}
+    """
+    results: dict[str, list[str]] = {}
+    # a stable sort: fixtures on one date (or undated) keep the document's order
+    for fixture in sorted(league.fixtures,
+                          key=lambda f: (f.date is None, f.date or datetime.date.min)):
+        won = fixture.games_won(league.scoring)
+        if won is None:
+            continue
+        results.setdefault(fixture.home, []).append(outcome(won[0], won[1]).value)
+        results.setdefault(fixture.away, []).append(outcome(won[1], won[0]).value)
+    return {name: "".join(letters[-last:]) for name, letters in results.items()}
+
+
 # -- writing -------------------------------------------------------------------------
 
 
@@ -707,5 +796,6 @@ def table_json(table: Table) -> dict[str, Any]:
 
 
 __all__ = ["DEFAULT_TIEBREAKS", "FORMAT", "TIEBREAKS", "Adjustment", "Bonus", "Entrant",
-           "Fixture", "League", "Scoring", "Side", "Standing", "Table", "loads", "read_league",
+           "Fixture", "League", "Outcome", "Scoring", "Side", "Standing", "Table", "form_guide",
+           "game_score", "game_winner", "games_won", "loads", "outcome", "read_league",
            "standings", "table_json"]

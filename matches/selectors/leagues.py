@@ -19,6 +19,7 @@ from matches.models import (
     FixtureGame,
     FixtureStatus,
     Match,
+    MatchStatus,
     Season,
 )
 from matches.rules import league as league_rules
@@ -47,6 +48,21 @@ def game_scores(division: Division) -> dict[int, list[list[int]]]:
         if home is not None and away is not None:  # (the filter says so; for the types)
             scores.setdefault(fixture_id, []).append([home, away])
     return scores
+
+
+def fixture_game_score(game: FixtureGame) -> tuple[int, int] | None:
+    """A fixture game's final score, home first: keyed in, or its scorepad match's once
+    that is finished (an abandoned one has none: it is no result), as the league rules
+    count a match's sides (:func:`~matches.rules.league.game_score`)."""
+    if game.match is not None:
+        if game.match.status != MatchStatus.FINISHED:
+            return None
+        # home in the even seats (fixture_game_start): the sides in seat order
+        sides = sorted((side.index, int(side.score)) for side in game.match.sides.all())
+        return league_rules.game_score([score for _, score in sides])
+    if game.home_score is None or game.away_score is None:
+        return None
+    return game.home_score, game.away_score
 
 
 def signed_fixture(match: Match) -> Fixture | None:
@@ -108,6 +124,17 @@ def division_document(division: Division, season: Season) -> dict[str, Any]:
     return document
 
 
+def division_league(division: Division, season: Season) -> league_rules.League:
+    """The division as the league rules read it (:func:`division_document`)."""
+    return league_rules.read_league(division_document(division, season))
+
+
 def division_table(division: Division, season: Season) -> league_rules.Table:
     """The division's standings, by the league rules."""
-    return league_rules.standings(league_rules.read_league(division_document(division, season)))
+    return league_rules.standings(division_league(division, season))
+
+
+def division_form_guide(division: Division, season: Season) -> dict[str, str]:
+    """Each entrant's last five counted results by name, oldest first (``"WWDLW"``), by
+    the league rules: a walkover counts as the league's scoring says."""
+    return league_rules.form_guide(division_league(division, season))

@@ -42,6 +42,7 @@ from matches.models import (
 from matches.models.scoring import Match, MatchStatus, Seat
 from matches.rules import fixtures as fixture_rules
 from matches.rules import league as league_rules
+from matches.selectors.leagues import fixture_game_score
 from matches.services.clubs import free_slug, player_named, require_role
 from matches.services.scoring import MatchStarted, match_start
 from matches.spreadsheets import read_text_cell
@@ -250,7 +251,7 @@ def fixture_submit(*, fixture: Fixture, by: User) -> Fixture:
     home, away = _games_won(fixture)
     before = _state(fixture)
     for game in fixture.games.select_related("match").prefetch_related("match__sides"):
-        if game.match is not None and (score := game_scores(game)) is not None:
+        if game.match is not None and (score := fixture_game_score(game)) is not None:
             game.home_score, game.away_score = score  # the scorepad's final score, kept
             game.save(update_fields=["home_score", "away_score"])
     fixture.home_games, fixture.away_games = home, away
@@ -411,7 +412,7 @@ def _keep_score(fixture: Fixture, number: int, game: FixtureGame | None,
     """Game ``number``'s final score as keyed in (a game has a winner; a game scored on
     the scorepad takes its score from there)."""
     home, away = score
-    if home == away:
+    if league_rules.game_winner(score) is None:
         raise ValidationError(_("Game %(n)s: a game has a winner; %(h)s–%(a)s is level.")
                               % {"n": number, "h": home, "a": away}, code="game",
                               params={"n": number})
@@ -425,33 +426,14 @@ def _keep_score(fixture: Fixture, number: int, game: FixtureGame | None,
     return game
 
 
-def game_scores(game: FixtureGame) -> tuple[int, int] | None:
-    """A game's final score: keyed in, or its scorepad match's once that is finished (an
-    abandoned one has none: it is no result)."""
-    if game.match is not None:
-        if game.match.status != MatchStatus.FINISHED:
-            return None
-        sides = {side.index: side.score for side in game.match.sides.all()}
-        if len(sides) == 2:  # singles, or partners opposite: home is side 0
-            return int(sides[0]), int(sides[1])
-        # a pairs game in a game without partnerships (Fives and Threes): each seat is its
-        # own side, home in the even seats (fixture_game_start); a pair scores its better
-        # player's score, so the pair whose player won the match wins the game
-        return (int(max(score for index, score in sides.items() if index % 2 == 0)),
-                int(max(score for index, score in sides.items() if index % 2 == 1)))
-    if game.home_score is None or game.away_score is None:
-        return None
-    return game.home_score, game.away_score
-
-
 def _games_won(fixture: Fixture) -> tuple[int, int]:
     scored = [score for game in fixture.games.select_related("match")
-              .prefetch_related("match__sides") if (score := game_scores(game)) is not None]
+              .prefetch_related("match__sides")
+              if (score := fixture_game_score(game)) is not None]
     if not scored:
         raise ValidationError(NO_GAMES, code="no_games")
-    home = sum(1 for h, a in scored if h > a)
     # the scores of finished scorepad games are kept on the fixture's games too
-    return home, len(scored) - home
+    return league_rules.games_won(scored)
 
 
 def _state(fixture: Fixture) -> dict[str, Any]:

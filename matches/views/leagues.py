@@ -8,7 +8,6 @@ service each; a service's refusal comes back as a message beside what caused it.
 from __future__ import annotations
 
 import csv
-import datetime
 import re
 from collections.abc import Callable
 from typing import Any
@@ -24,7 +23,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from matches import rules, rules_messages, selectors, services
-from matches.forms import whole_number
+from matches.forms import deal_field, game_options, tile_set_field, whole_number
 from matches.models import (
     ROLE_RANK,
     Club,
@@ -93,13 +92,8 @@ class SeasonForm(forms.Form):
     target = forms.IntegerField(label=gettext_lazy("Target of every game (empty: the "
                                                    "game's own)"), min_value=1,
                                 max_value=10_000, required=False)
-    tile_set = forms.ChoiceField(label=gettext_lazy("Set (Fives and Threes)"), required=False,
-                                 choices=[("double-six", gettext_lazy("Double-six")),
-                                          ("double-nine", gettext_lazy("Double-nine")),
-                                          ("double-twelve", gettext_lazy("Double-twelve"))])
-    deal = forms.ChoiceField(label=gettext_lazy("Deal (Fives and Threes)"), required=False,
-                             choices=[("full", gettext_lazy("Full")),
-                                      ("short", gettext_lazy("Short"))])
+    tile_set = tile_set_field()
+    deal = deal_field({"full": gettext_lazy("Full"), "short": gettext_lazy("Short")})
     count_submitted = forms.BooleanField(
         label=gettext_lazy("Count submitted results before the away captain confirms"),
         required=False)
@@ -141,15 +135,7 @@ class SeasonForm(forms.Form):
         if data.get("walkover_won") is not None and data.get("walkover_lost") is not None:
             scoring["walkover"] = [data["walkover_won"], data["walkover_lost"]]
         data["scoring"] = scoring
-        options: dict[str, Any] = {}
-        if data.get("target"):
-            options["target"] = data["target"]
-        if data.get("game") == GameKind.FIVES_AND_THREES:
-            if data.get("tile_set") not in ("", None, "double-six"):
-                options["set"] = data["tile_set"]
-            if data.get("deal") not in ("", None, "full"):
-                options["deal"] = data["deal"]
-        data["options"] = options
+        data["options"] = game_options(data.get("game"), data)
         return data
 
     def refused(self, error: ValidationError) -> None:
@@ -254,7 +240,7 @@ def _season_page(request: HttpRequest, club: Club, the_season: Season, *,
     if chosen is not None:
         division = selectors.season_divisions(the_season).get(pk=chosen.pk)
         table = selectors.division_table(division, the_season)
-        form = _form_guide(division, the_season)
+        form = selectors.division_form_guide(division, the_season)
         page = {
             "division": division,
             "rows": [{"row": row, "difference": row.games_for - row.games_against,
@@ -594,7 +580,7 @@ def _fixture_page(request: HttpRequest, fixture: Fixture, season: Season, *,
     editable = fixture.status in (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED)
     games = list(fixture.games.select_related("match").prefetch_related(
         "match__sides", "home_players", "away_players"))
-    scores = {g.number: services.game_scores(g) for g in games}  # home, away: as counted
+    scores = {g.number: selectors.fixture_game_score(g) for g in games}  # home, away: as counted
     rows = max(len(games), _games_a_night(season))
     return render(request, "matches/fixture.html", {
         "season": season, "fixture": fixture, "games": games,
@@ -685,23 +671,3 @@ def _weeks(division: Division) -> list[tuple[int, list[Fixture]]]:
     for fixture in division.fixtures.all():
         weeks.setdefault(fixture.week, []).append(fixture)
     return sorted(weeks.items())
-
-
-def _form_guide(division: Division, season: Season) -> dict[str, str]:
-    """Each entrant's last five counted results, oldest first: W, D or L."""
-    results: dict[int, list[str]] = {}
-    for fixture in sorted(division.fixtures.all(),
-                          key=lambda f: (f.date or datetime.date.max, f.week, f.pk)):
-        if not selectors.counted(fixture, season):
-            continue
-        if fixture.walkover:
-            home, away = (1, 0) if fixture.walkover == "home" else (0, 1)
-        else:
-            home, away = fixture.home_games or 0, fixture.away_games or 0
-        for entrant, mine, theirs in ((fixture.home_id, home, away),
-                                      (fixture.away_id, away, home)):
-            results.setdefault(entrant, []).append(
-                "W" if mine > theirs else "D" if mine == theirs else "L")
-    names = {e.pk: e.name for e in division.entrants.all()}
-    return {names[pk]: "".join(r[-5:]) for pk, r in results.items() if pk in names}
-

@@ -149,6 +149,30 @@ def test_option_errors(game, players, given, message):
     assert str(excinfo.value) == message
 
 
+@pytest.mark.parametrize(("game", "players", "given", "option"), [
+    (ALL_FIVES, 2, {"target": 0}, "target"),
+    (ALL_FIVES, 2, {"target": 10**7}, "target"),
+    (ALL_FIVES, 4, {"hand_size": 8}, "hand_size"),
+    (FIVE_UP, 2, {"hand_size": -1}, "hand_size"),
+    (FIVES_AND_THREES, 2, {"set": "double-ten"}, "set"),
+    (FIVES_AND_THREES, 2, {"deal": "long"}, "deal"),
+    (FIVES_AND_THREES, 2, {"drawing": 1}, "drawing"),
+    (FIVES_AND_THREES, 2, {"divisors": [1]}, "divisors"),
+])
+def test_an_option_error_names_its_option_in_its_params(game, players, given, option):
+    # a form puts the refusal beside the option's own field by this, not by the English
+    with pytest.raises(OptionError) as excinfo:
+        game.options(players, given)
+    assert excinfo.value.params["option"] == option
+
+
+def test_each_game_names_its_sets_default_first():
+    assert ALL_FIVES.tile_sets == FIVE_UP.tile_sets == (DOUBLE_SIX,)
+    assert FIVES_AND_THREES.tile_sets == (DOUBLE_SIX, DOUBLE_NINE, DOUBLE_TWELVE)
+    assert all(game.options(game.players[0]).tile_set is game.tile_sets[0]
+               for game in GAMES.values())
+
+
 @pytest.mark.parametrize(("game", "players", "target", "hand_size", "drawing"), [
     (ALL_FIVES, 2, 250, 9, True), (ALL_FIVES, 3, 200, 7, True), (ALL_FIVES, 4, 200, 5, True),
     (FIVE_UP, 2, 61, 5, True), (FIVE_UP, 3, 61, 5, True), (FIVE_UP, 4, 61, 5, True),

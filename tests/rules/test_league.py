@@ -20,10 +20,16 @@ from matches.rules.league import (
     TIEBREAKS,
     Adjustment,
     Bonus,
+    Outcome,
     Scoring,
     Side,
     Table,
+    form_guide,
+    game_score,
+    game_winner,
+    games_won,
     loads,
+    outcome,
     read_league,
     standings,
     table_json,
@@ -333,6 +339,59 @@ def test_a_walkover_counts_in_head_to_head():
     result = table(doc(["Abe", "O", "Zed"], fixtures, tiebreaks=["head_to_head"]))
 
     assert order(result)[:2] == [(1, "Zed", None), (2, "Abe", "head_to_head")]
+
+
+@pytest.mark.parametrize("walkover", [[1, 0], [5, 4], [6, 0]])
+def test_the_form_guide_counts_a_walkover_as_the_table_does(walkover):
+    # league-record.md: a walkover credits scoring.walkover; [w, l] has w > l, so the side
+    # that turned up has a win in the guide as in the table, whatever the league's pair
+    league = read_league(doc(["Anchor", "Bell"], [{"home": "Anchor", "away": "Bell",
+                                                   "walkover": "away"}],
+                             scoring={"walkover": walkover}))
+    rows = {r.entrant: r for r in standings(league).rows}
+
+    assert form_guide(league) == {"Anchor": "L", "Bell": "W"}
+    assert (rows["Bell"].won, rows["Anchor"].lost) == (1, 1)
+
+
+def test_the_form_guide_is_the_last_five_counted_results_oldest_first():
+    # dated fixtures by date, undated after them, each in the document's order
+    fixtures = [won("Anchor", "Bell", 0, 1, date="2026-09-21"),
+                won("Anchor", "Bell", 1, 1),
+                {"home": "Anchor", "away": "Bell", "postponed": True, "date": "2026-09-01"},
+                won("Bell", "Anchor", 0, 2, date="2026-09-07"),
+                won("Anchor", "Bell", 3, 0, date="2026-09-07"),
+                {"home": "Bell", "away": "Anchor", "void": True},
+                won("Anchor", "Bell", 2, 0, date="2026-09-14"),
+                {"home": "Bell", "away": "Anchor", "walkover": "home"}]
+    league = read_league(doc(["Anchor", "Bell", "Crown"], fixtures))
+
+    assert form_guide(league) == {"Anchor": "WWLDL", "Bell": "LLWDW"}
+    assert form_guide(league, last=2) == {"Anchor": "DL", "Bell": "DW"}
+
+
+def test_outcome_is_by_games_won():
+    assert [outcome(*won_lost) for won_lost in [(2, 1), (1, 1), (0, 0), (1, 3)]] == [
+        Outcome.WIN, Outcome.DRAW, Outcome.DRAW, Outcome.LOSS]
+
+
+def test_a_game_has_a_winner_unless_it_is_level():
+    assert (game_winner((61, 40)), game_winner((0, 1)), game_winner((61, 61))) == (
+        Side.HOME, Side.AWAY, None)
+
+
+def test_games_won_counts_each_games_winner_and_no_level_game():
+    assert games_won([(61, 40), (3, 61), (61, 0), (50, 50)]) == (2, 1)
+    assert games_won([]) == (0, 0)
+
+
+@pytest.mark.parametrize(("side_scores", "score"), [
+    ([61, 40], (61, 40)),  # singles, or a pair a side as partners
+    ([30, 61, 52, 12], (52, 61)),  # a pairs game in Fives and Threes: each pair's better
+    ([61, 58, 0, 60], (61, 60)),
+])
+def test_a_fixture_games_score_is_each_sides_or_each_pairs_better_players(side_scores, score):
+    assert game_score(side_scores) == score
 
 
 def test_postponed_and_void_fixtures_count_nowhere():

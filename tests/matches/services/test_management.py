@@ -246,7 +246,7 @@ def test_an_abandoned_league_game_is_no_result_and_may_be_played_again(league_ni
     services.match_abandon(match=match)
     game = fixture.games.get(number=1)
 
-    assert services.game_scores(game) is None
+    assert selectors.fixture_game_score(game) is None
     with pytest.raises(ValidationError) as refused:  # nothing to submit yet
         services.fixture_submit(fixture=fixture, by=admin)
     assert refused.value.messages == [NO_GAMES]

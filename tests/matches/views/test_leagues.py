@@ -958,7 +958,7 @@ def test_a_pairs_game_without_partnerships_goes_to_the_pair_whose_player_won(clu
 
     match.refresh_from_db()
     assert match.status == "finished" and [s.score for s in match.sides.all()] == [0, 0, 0, 4]
-    assert services.game_scores(fixture.games.get()) == (0, 4)  # Edna won it for Bowes
+    assert selectors.fixture_game_score(fixture.games.get()) == (0, 4)  # Edna won it for Bowes
     night = as_(people["oak"]).get(fixture_url(fixture)).content.decode()
     assert "· <strong>0–4</strong>" in night  # as counted, not each seat's score
     fixture = services.fixture_submit(fixture=fixture, by=people["oak"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from html import unescape
 
 import pytest
 from django.test import Client
@@ -114,6 +115,20 @@ def test_fives_and_threes_is_started_by_the_holder_of_the_highest_double(client)
     client.post(reverse("matches:new"), {**new, "double_holder": "1"})
     first = selectors.match_engine(Match.objects.get()).current_round
     assert first is not None and first.starter == 1
+
+
+def test_the_new_match_page_says_the_games_own_targets_and_offers_their_sets(client):
+    html = unescape(client.get(reverse("matches:new")).content.decode())
+    assert ("Leave empty for the game's own: All Fives 250 (two players) or 200, Five Up 61 "
+            "display points, Fives and Threes 61.") in html
+    sets = re.search(r'<select name="tile_set".*?</select>', html, re.S)
+    assert sets is not None
+    assert re.findall(r'<option value="([^"]+)"', sets[0]) == [
+        "double-six", "double-nine", "double-twelve"]
+    assert 'value="double-six" selected' in sets[0]
+    uk = client.get(reverse("matches:new"), headers={"accept-language": "uk"})
+    assert ("Залиште порожнім для цілі самої гри: П’ятірки — 250 (двоє гравців) або 200, "
+            "Файв Ап — 61 відображуваний бал, П’ятірки й трійки — 61.") in uk.content.decode()
 
 
 def test_new_match_keeps_fives_and_threes_options(client):
