@@ -109,6 +109,20 @@ def club_player(*, club: Club, pk: int) -> Player:
     return found
 
 
+def club_member_named(*, club: Club, username: str) -> Membership | None:
+    """The club's member whose username is ``username``, with the user; None for anyone
+    else, whether or not the site has such an account (a club's page does not say
+    which accounts exist)."""
+    return club.memberships.select_related("user").filter(user__username=username).first()
+
+
+def club_players_named(*, club: Club, names: list[str]) -> dict[str, Player]:
+    """Of ``names``, the club's players so called (case aside), by folded name."""
+    folded = {name.casefold() for name in names}
+    return {player.name.casefold(): player for player in club.players.all()
+            if player.name.casefold() in folded}
+
+
 def club_season(*, club: Club, slug: str) -> Season:
     """The club's season ``slug``; else 404. (Whether the reader may read the club is
     :func:`club_for_viewer`'s to say, first.)"""

@@ -42,6 +42,7 @@ from matches.models import (
 from matches.models.scoring import Match, MatchStatus, Seat
 from matches.rules import fixtures as fixture_rules
 from matches.rules import league as league_rules
+from matches.selectors.clubs import club_member_named, club_players_named
 from matches.services.clubs import free_slug, player_named, require_role
 from matches.services.scoring import MatchStarted, match_start
 from matches.spreadsheets import read_text_cell
@@ -55,6 +56,7 @@ NO_GAMES = _("Enter the games' scores first.")
 FIXTURES_EXIST = _("This division already has its fixtures.")
 TOO_FEW = _("A division needs at least two entrants for fixtures.")
 PLAYER_OUTSIDE = _("%(name)s is not one of the club's players.")
+PLAYERS_UNKNOWN = _("Not the club's players: %(names)s. Add them on the club page first.")
 CAPTAIN_OUTSIDE = _("%(name)s is not a member of the club: invite them first, so that they "
                     "can open their fixtures.")
 DISPUTE_NEEDS_WHY = _("Say what is wrong with the result.")
@@ -103,18 +105,37 @@ def season_create(*, club: Club, by: User, name: str, starts_on: datetime.date,
 
 @transaction.atomic
 def entrant_add(*, division: Division, by: User, name: str, kind: str = "team",
-                players: Sequence[Player] = (), captain: User | None = None) -> Entrant:
+                players: Sequence[Player] = (), captain: User | None = None,
+                player_names: Sequence[str] = (), captain_username: str = "") -> Entrant:
+    """A team, pair or player in ``division``. Its squad and captain are given as rows
+    (``players``, ``captain``) or as typed (``player_names``: the club's players, case
+    aside; ``captain_username``: a member's username). A username that is not a
+    member's is refused as such, whether or not the site has that account."""
     season = division.season
     require_role(season.club, by, Role.ADMIN)
     _not_locked(season)
+    if player_names:
+        names = [" ".join(n.split()) for n in player_names if n.strip()]
+        named = club_players_named(club=season.club, names=names)
+        unknown = [n for n in names if n.casefold() not in named]
+        if unknown:
+            raise ValidationError({"players": ValidationError(
+                PLAYERS_UNKNOWN, code="players", params={"names": ", ".join(unknown)})})
+        players = [*players, *(named[n.casefold()] for n in names)]
+    if captain_username:
+        member = club_member_named(club=season.club, username=captain_username)
+        if member is None:
+            raise ValidationError({"captain": ValidationError(
+                CAPTAIN_OUTSIDE, code="captain", params={"name": captain_username})})
+        captain = member.user
+    elif captain is not None and not Membership.objects.filter(club=season.club,
+                                                               user=captain).exists():
+        raise ValidationError({"captain": ValidationError(
+            CAPTAIN_OUTSIDE, code="captain", params={"name": captain.get_username()})})
     for player in players:
         if player.club_id != season.club_id:
             raise ValidationError({"players": ValidationError(
                 PLAYER_OUTSIDE, code="player", params={"name": player.name})})
-    if captain is not None and not Membership.objects.filter(club=season.club,
-                                                             user=captain).exists():
-        raise ValidationError({"captain": ValidationError(
-            CAPTAIN_OUTSIDE, code="captain", params={"name": captain.get_username()})})
     entrant = Entrant(division=division, name=" ".join(name.split()), kind=kind,
                       captain=captain)
     entrant.full_clean()

@@ -274,24 +274,12 @@ def entrant_add(request: HttpRequest, slug: str, season: str) -> HttpResponse:
     the_season, division = _season_division(request, slug, season)
     form = EntrantForm(request.POST)
 
-    def write(data: dict[str, Any]) -> object:
-        names = [" ".join(n.split()) for n in data["players"].split(",") if n.strip()]
-        players = {p.name.casefold(): p for p in Player.objects.filter(club=the_season.club)}
-        unknown = [n for n in names if n.casefold() not in players]
-        if unknown:
-            raise ValidationError(_("Not the club's players: %(names)s. Add them on the club "
-                                    "page first.") % {"names": ", ".join(unknown)})
-        captain = None
-        if data["captain"]:
-            captain = User.objects.filter(username=data["captain"]).first()
-            if captain is None:
-                raise ValidationError(_("No user is called %(name)s.")
-                                      % {"name": data["captain"]})
-        return services.entrant_add(division=division, by=_user(request), name=data["name"],
-                                    kind=data["kind"], captain=captain,
-                                    players=[players[n.casefold()] for n in names])
-
-    return _post(request, the_season, division, "entrant", form, write, _("Entrant added."))
+    return _post(request, the_season, division, "entrant", form,
+                 lambda data: services.entrant_add(
+                     division=division, by=_user(request), name=data["name"],
+                     kind=data["kind"], captain_username=data["captain"],
+                     player_names=data["players"].split(",")),
+                 _("Entrant added."))
 
 
 @require_POST
