@@ -86,7 +86,7 @@ def match_grant(*, match: Match, pk: int) -> ScorerGrant:
         raise Http404("No such phone.") from None
 
 
-def can_revoke(grant: ScorerGrant, *, by: ScorerGrant | None) -> bool:
+def can_revoke(*, grant: ScorerGrant, by: ScorerGrant | None) -> bool:
     """A scoring phone (``by``) may revoke itself or any other phone of its match but
     the one that started it: a leaked link must not lock out the phone that can restore
     what it did."""
@@ -320,13 +320,15 @@ def match_grants(match: Match) -> QuerySet[ScorerGrant]:
 
 def can_restore(match: Match, *, grant: ScorerGrant | None,
                 user: AbstractBaseUser | AnonymousUser | None) -> bool:
-    """The phone that started the match, its creator's account, a site admin, or an
-    admin of the club whose league the match was played in."""
+    """The phone that started the match, its creator's account, a site admin (staff or
+    superuser), or an admin of the club whose league the match was played in: who may
+    restore an earlier version, or delete the match (the services check it)."""
     if grant is not None and grant.is_creator and grant.revoked_at is None:
         return True
     if user is None or not user.is_authenticated:
         return False
-    if bool(getattr(user, "is_staff", False)) or match.created_by_id == user.pk:
+    if (bool(getattr(user, "is_staff", False)) or bool(getattr(user, "is_superuser", False))
+            or match.created_by_id == user.pk):
         return True
     return Membership.objects.filter(
         user=user.pk, role__in=[Role.OWNER, Role.ADMIN],

@@ -48,6 +48,7 @@ from matches.services.leagues import (
     season_lock,
 )
 from matches.services.management import (
+    DELETE_NOT_ALLOWED,
     NAME_NEEDED,
     NAME_TOO_LONG,
     NOT_ABANDONED,
@@ -67,10 +68,12 @@ from matches.services.ratings import (
     ratings_recompute,
 )
 from matches.services.scoring import (
+    CREATOR_REVOKED_ELSEWHERE,
     MATCH_ABANDONED,
     NOTHING_TO_RESTORE,
     OUT_OF_DATE,
     PLAYERS_DIFFERENT,
+    RESTORE_NOT_ALLOWED,
     MatchAbandoned,
     MatchStarted,
     OutOfDate,
@@ -95,8 +98,10 @@ from matches.services.scoring import (
 )
 
 __all__ = [
+    "CREATOR_REVOKED_ELSEWHERE",
     "MATCH_ABANDONED",
     "MatchAbandoned",
+    "DELETE_NOT_ALLOWED",
     "NAME_NEEDED",
     "NAME_TOO_LONG",
     "NOT_ABANDONED",
@@ -164,6 +169,7 @@ __all__ = [
     "match_start",
     "MatchStarted",
     "NOTHING_TO_RESTORE",
+    "RESTORE_NOT_ALLOWED",
     "OUT_OF_DATE",
     "OutOfDate",
     "pass_record",

@@ -36,9 +36,7 @@ from matches.views.scoring import (
     phone_label,
 )
 
-DELETE_NOT_ALLOWED = gettext_lazy(
-    "Only the phone that started the match, its creator's account, a site admin or an "
-    "admin of its club can delete it. You can abandon it instead.")
+DELETE_NOT_ALLOWED = services.DELETE_NOT_ALLOWED  # the service's refusal, before the page
 FORM_EXPIRED = gettext_lazy("That form was incomplete: here is the page again.")
 
 

@@ -19,7 +19,7 @@ from urllib.parse import urlencode
 from uuid import UUID
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -306,11 +306,6 @@ def restore(request: HttpRequest, public_id: UUID) -> HttpResponse:
     match, grant = _scorer(request, public_id)
     if grant is None and not selectors.can_restore(match, grant=None, user=request.user):
         return _not_scorer(request, match)
-    if not selectors.can_restore(match, grant=grant, user=request.user):
-        messages.error(request, _("Only the phone that started the match, its creator's "
-                                  "account or an admin of its club can restore an earlier "
-                                  "version."))
-        return redirect("matches:history", public_id=match.public_id)
     form = RestoreForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Choose a version to restore."))
@@ -321,6 +316,9 @@ def restore(request: HttpRequest, public_id: UUID) -> HttpResponse:
                                         **_write(data, grant, request))
     except services.OutOfDate as stale:
         messages.warning(request, str(stale))
+        return redirect("matches:history", public_id=match.public_id)
+    except PermissionDenied as refused:  # a phone that scores it, but did not start it
+        messages.error(request, str(refused))
         return redirect("matches:history", public_id=match.public_id)
     except rules.RulesError as error:
         messages.error(request, explain(error))
@@ -349,9 +347,13 @@ def scorers(request: HttpRequest, public_id: UUID) -> HttpResponse:
 def _scorers_page(request: HttpRequest, match: Match, grant: ScorerGrant, *,
                   name_form: PhoneNameForm, status: int = 200) -> HttpResponse:
     join_url = request.build_absolute_uri(match.get_join_url())
+    grants = list(selectors.match_grants(match))
     response = render(request, "matches/scorers.html", {
         "match": match, "grant": grant, "join_url": join_url, "name_form": name_form,
-        "qr_svg": presenters.qr_svg(join_url), "grants": selectors.match_grants(match)},
+        "qr_svg": presenters.qr_svg(join_url), "grants": grants,
+        # the phones this one may revoke, as the service has it
+        "revocable": {g.pk for g in grants
+                      if g.active and selectors.can_revoke(grant=g, by=grant)}},
         status=status)
     response["Referrer-Policy"] = "strict-origin"  # the page shows the scorer's link
     return response
@@ -391,12 +393,11 @@ def scorers_revoke(request: HttpRequest, public_id: UUID, grant_id: int) -> Http
     if grant is None:
         return _not_scorer(request, match)
     target = selectors.match_grant(match=match, pk=grant_id)
-    if target.is_creator and target.pk != grant.pk:
-        # a leaked link must not lock out the phone that can restore what it did
-        messages.error(request, _("The phone that started the match can only be revoked "
-                                  "from that phone."))
+    try:
+        services.grant_revoke(grant=target, by=grant)
+    except PermissionDenied as refused:
+        messages.error(request, str(refused))
         return redirect("matches:scorers", public_id=match.public_id)
-    services.grant_revoke(grant=target)
     if target.pk == grant.pk:
         messages.info(request, _("This phone no longer scores this match."))
         return redirect(match.get_absolute_url())
