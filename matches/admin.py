@@ -232,7 +232,7 @@ class ScorerGrantAdmin(ShownNeverEdited):
         revoked = 0
         for grant in queryset:
             revoked += grant.active
-            services.grant_revoke(grant=grant)
+            services.grant_revoke(grant=grant, by=request.user)
         self.message_user(request, ngettext("%(count)d phone revoked.",
                                             "%(count)d phones revoked.",
                                             revoked) % {"count": revoked})

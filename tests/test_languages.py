@@ -31,7 +31,7 @@ from django.utils import formats, translation
 from matches import rules, services
 from matches.models import Fixture, Match, Membership, Player, RecordImport, Season
 from matches.rules.simulate import simulated_record
-from tests.matches.helpers import A, T, night, won_at_once
+from tests.matches.helpers import A, T, night, site_admin, won_at_once
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -515,7 +515,7 @@ def test_an_abandon_a_resume_a_restore_and_a_fixtures_log_are_read_in_the_reader
     match = new_match(phone, ["Ірина", "Тарас"], hand_size="2")
     services.event_record(match=match, action=rules.Play(0, T("5-5")))
     services.event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5")))
-    services.match_restore(match=match, to_version=2)
+    services.match_restore(match=match, to_version=2, user=site_admin())
     services.match_abandon(match=match)
     services.match_resume(match=match)
     assert match.changes.get(version=5).description == "stopped at 10 – 0, without a winner"

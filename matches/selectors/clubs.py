@@ -1,20 +1,140 @@
-"""Reads for clubs: which clubs a viewer may see, members, players, roles."""
+"""Reads for clubs: which clubs a viewer may see, members, players, roles, and what a
+reader may do at a club (:func:`club_rights`, which the pages' flags and the services'
+checks both ask)."""
 
 from __future__ import annotations
+
+from functools import cached_property
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
-from matches.models import Club, Match, Membership, Player, Rating, Season, Visibility
+from matches.models import (
+    Club,
+    Match,
+    Membership,
+    Player,
+    Rating,
+    Role,
+    Season,
+    Visibility,
+)
 
 Viewer = AbstractBaseUser | AnonymousUser | None
+
+# the least role that may do each thing at a club
+INVITES = Role.CAPTAIN
+ADDS_PLAYERS = Role.CAPTAIN
+SETS_ROLES = Role.ADMIN
+RUNS_LEAGUE = Role.ADMIN  # seasons, entrants, fixtures, adjustments, resolving disputes
 
 
 def membership(club: Club, user: Viewer) -> Membership | None:
     if user is None or not user.is_authenticated:
         return None
     return Membership.objects.filter(club=club, user=user.pk).first()
+
+
+class ClubRights:
+    """What ``user`` may do at ``club``: their membership decides, read once, and only
+    when a question needs it (none for a reader who is not signed in)."""
+
+    def __init__(self, club: Club, user: Viewer) -> None:
+        self.club, self.user = club, user
+
+    @cached_property
+    def member(self) -> Membership | None:
+        return membership(self.club, self.user)
+
+    def at_least(self, role: str) -> bool:
+        return self.member is not None and self.member.at_least(role)
+
+    @property
+    def can_invite(self) -> bool:
+        return self.at_least(INVITES)
+
+    @property
+    def can_add_players(self) -> bool:
+        return self.at_least(ADDS_PLAYERS)
+
+    @property
+    def can_set_roles(self) -> bool:
+        return self.at_least(SETS_ROLES)
+
+    @property
+    def runs_league(self) -> bool:
+        return self.at_least(RUNS_LEAGUE)
+
+    def invite_roles(self) -> list[str]:
+        """The roles this reader's invites may give (none: no invites)."""
+        return self.member.invitable_roles() if self.can_invite and self.member else []
+
+    def roles_for(self, other: Membership) -> list[str]:
+        """The roles this reader may give ``other`` (never themselves)."""
+        if not self.can_set_roles or self.member is None or other.pk == self.member.pk:
+            return []
+        return self.member.settable_roles(other)
+
+
+def club_rights(*, club: Club, user: Viewer) -> ClubRights:
+    return ClubRights(club, user)
+
+
+def member_club_ids(*, user: Viewer) -> set[int]:
+    """The clubs ``user`` belongs to, by primary key."""
+    if user is None or not user.is_authenticated:
+        return set()
+    return set(Membership.objects.filter(user=user.pk).values_list("club", flat=True))
+
+
+def club_readable(*, club_id: int, user: Viewer) -> bool:
+    """Whether ``user`` may read the club ``club_id`` (public, or theirs)."""
+    return visible_clubs(user).filter(pk=club_id).exists()
+
+
+def club_member(*, club: Club, pk: int) -> Membership:
+    """The club's membership ``pk``, with its user; another club's is a 404."""
+    found = club.memberships.select_related("user").filter(pk=pk).first()
+    if found is None:
+        raise Http404("No such member.")
+    return found
+
+
+def club_player(*, club: Club, pk: int) -> Player:
+    """The club's player ``pk``; another club's is a 404."""
+    found = club.players.filter(pk=pk).first()
+    if found is None:
+        raise Http404("No such player.")
+    return found
+
+
+def club_member_named(*, club: Club, username: str) -> Membership | None:
+    """The club's member whose username is ``username``, with the user; None for anyone
+    else, whether or not the site has such an account (a club's page does not say
+    which accounts exist)."""
+    return club.memberships.select_related("user").filter(user__username=username).first()
+
+
+def club_players_named(*, club: Club, names: list[str]) -> dict[str, Player]:
+    """Of ``names``, the club's players so called (case aside), by folded name."""
+    folded = {name.casefold() for name in names}
+    return {player.name.casefold(): player for player in club.players.all()
+            if player.name.casefold() in folded}
+
+
+def club_season(*, club: Club, slug: str) -> Season:
+    """The club's season ``slug``; else 404. (Whether the reader may read the club is
+    :func:`club_for_viewer`'s to say, first.)"""
+    found = club.seasons.filter(slug=slug).first()  # its .club is this one: no query
+    if found is None:
+        raise Http404("No such season.")
+    return found
+
+
+def season_matches(*, season: Season) -> QuerySet[Match]:
+    """The matches played as the season's league games."""
+    return Match.objects.filter(fixture_game__fixture__division__season=season)
 
 
 def visible_clubs(user: Viewer) -> QuerySet[Club]:

@@ -7,22 +7,27 @@ queries whatever the number of fixtures.
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
+from django.http import Http404
 
 from matches.models import (
     Adjustment,
     Division,
     Entrant,
     Fixture,
+    FixtureChange,
     FixtureGame,
     FixtureStatus,
     Match,
     MatchStatus,
+    Player,
     Season,
 )
 from matches.rules import league as league_rules
+from matches.selectors.clubs import ClubRights, Viewer
 
 
 def season_divisions(season: Season) -> QuerySet[Division]:
@@ -34,6 +39,118 @@ def season_divisions(season: Season) -> QuerySet[Division]:
         Prefetch("fixtures", queryset=Fixture.objects.select_related("home", "away")
                  .order_by("week", "date", "id")),
     ).order_by("order", "id")
+
+
+def season_division_list(*, season: Season) -> list[Division]:
+    """The season's divisions in their order, without what their pages read."""
+    return list(season.divisions.order_by("order", "id"))
+
+
+def division_shown(*, season: Season, pk: int) -> Division:
+    """The season's division ``pk`` with everything its table and fixture list read
+    (:func:`season_divisions`)."""
+    return season_divisions(season).get(pk=pk)
+
+
+def season_division(*, season: Season, pk: int) -> Division:
+    """The season's division ``pk``; another season's is a 404."""
+    found = season.divisions.filter(pk=pk).first()
+    if found is None:
+        raise Http404("No such division.")
+    return found
+
+
+def entrant_division(*, season: Season, entrant_pk: int) -> Division | None:
+    """The division of the season that entrant ``entrant_pk`` plays in, if any."""
+    return season.divisions.filter(entrants__pk=entrant_pk).first()
+
+
+def division_entrant(*, division: Division, pk: int) -> Entrant | None:
+    return division.entrants.filter(pk=pk).first()
+
+
+def fixture_for_viewer(*, season: Season, pk: int) -> Fixture:
+    """The season's fixture ``pk`` (the season already one the reader may read), with
+    its entrants' captains and its division; another season's is a 404."""
+    found = (Fixture.objects.select_related("home__captain", "away__captain", "division")
+             .filter(pk=pk, division__season=season).first())
+    if found is None:
+        raise Http404("No such fixture.")
+    return found
+
+
+def fixture_games(*, fixture: Fixture) -> list[FixtureGame]:
+    """The fixture's games, each with its scorepad match's sides and who played."""
+    return list(fixture.games.select_related("match").prefetch_related(
+        "match__sides", "home_players", "away_players"))
+
+
+def fixture_changes(*, fixture: Fixture) -> QuerySet[FixtureChange]:
+    return fixture.changes.select_related("user")
+
+
+def entrant_squad(*, entrant: Entrant) -> QuerySet[Player]:
+    return entrant.players.all()
+
+
+def players_chosen(*, pks: list[int]) -> list[Player]:
+    """The players ``pks`` in that order (unknown ones left out): a fixture game's
+    line-up as chosen; the service refuses anyone outside the entrant's squad."""
+    by_pk = {player.pk: player for player in Player.objects.filter(pk__in=pks)}
+    return [by_pk[pk] for pk in pks if pk in by_pk]
+
+
+class FixtureRights:
+    """What ``user`` may do on ``fixture`` of ``season``: the home side's captain or a
+    league admin keeps its games, submits and re-dates it; the away side's captain (never
+    the home side's too) confirms or disputes it; a league admin resolves it. The flags
+    of the fixture's page add whether its state allows it now; the services check the
+    sides themselves (:func:`matches.services.leagues._captain_or_admin`)."""
+
+    def __init__(self, fixture: Fixture, season: Season, user: Viewer) -> None:
+        self.fixture, self.season = fixture, season
+        user_pk = user.pk if user is not None and user.is_authenticated else None
+        self.home_captain = user_pk is not None and fixture.home.captain_id == user_pk
+        self.away_captain = user_pk is not None and fixture.away.captain_id == user_pk
+        self.club = ClubRights(season.club, user)
+
+    @cached_property
+    def admin(self) -> bool:  # asked only when a captain's right does not answer
+        return self.club.runs_league
+
+    @property
+    def enters(self) -> bool:
+        return self.home_captain or self.admin
+
+    @property
+    def signs(self) -> bool:
+        return self.away_captain and not self.home_captain
+
+    @property
+    def can_enter(self) -> bool:
+        return (self.enters and self.fixture.status in (FixtureStatus.SCHEDULED,
+                                                         FixtureStatus.POSTPONED)
+                and not self.season.locked)
+
+    @property
+    def can_sign(self) -> bool:
+        return (self.signs and self.fixture.status == FixtureStatus.SUBMITTED
+                and not self.season.locked)
+
+    @property
+    def both_captains(self) -> bool:
+        return (self.home_captain and self.away_captain
+                and self.fixture.status == FixtureStatus.SUBMITTED)
+
+    @property
+    def can_resolve(self) -> bool:
+        return (self.admin and self.fixture.status in (FixtureStatus.SUBMITTED,
+                                                        FixtureStatus.DISPUTED)
+                and not self.season.locked)
+
+
+def fixture_rights(*, fixture: Fixture, season: Season, user: Viewer) -> FixtureRights:
+    return FixtureRights(fixture, season, user)
 
 
 def game_scores(division: Division) -> dict[int, list[list[int]]]:

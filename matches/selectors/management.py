@@ -12,7 +12,7 @@ from django.db.models import Count, Exists, OuterRef, Q
 from django.utils.translation import gettext, ngettext
 
 from matches import rules, rules_messages
-from matches.models import Change, ChangeKind, Match, MatchStatus
+from matches.models import Change, ChangeKind, Match, MatchStatus, Seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +37,30 @@ class MatchEnd:
     played: str  # how long, in words: "42 min", "1 h 5 min"; "" if not known
     public_url: str
     imported: bool = False  # from a match record: its times are the import's, not play's
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOverview:
+    """What every page that manages a match shows of it: who plays, the score so far
+    (the stored scores, per side) and how many rounds it has had."""
+
+    names: list[str]
+    sides: list[tuple[str, Decimal]]  # each side's names ("Olena & Iryna") and score
+    rounds: int
+
+
+def match_overview(*, match: Match) -> MatchOverview:
+    sides = match.sides.prefetch_related("seats").order_by("index")
+    return MatchOverview(
+        names=[seat.name for seat in match.seats.order_by("position")],
+        sides=[(" & ".join(seat.name for seat in side.seats.all()), side.score)
+               for side in sides],
+        rounds=match.rounds.filter(undone_by=None).count())
+
+
+def match_seats(*, match: Match) -> list[Seat]:
+    """The match's seats in their order."""
+    return list(match.seats.order_by("position"))
 
 
 def match_end_summary(match: Match) -> MatchEnd | None:

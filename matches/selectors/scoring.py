@@ -10,6 +10,7 @@ from uuid import UUID
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import OuterRef, Q, QuerySet, Subquery
+from django.http import Http404
 from django.utils.functional import lazy
 from django.utils.translation import gettext
 
@@ -53,6 +54,44 @@ def watchable_matches(public_ids: Sequence[str],
     watch: a match may since have become a members-only club's."""
     return match_list(public_ids=public_ids).filter(
         Q(club=None) | Q(club__in=visible_clubs(user)))
+
+
+def match_by_public_id(*, public_id: UUID) -> Match:
+    """The match at the public address ``public_id``; else 404. Who may see it is the
+    caller's to decide (a members-only club's game: ``match_for_watcher``)."""
+    try:
+        return Match.objects.get(public_id=public_id)
+    except Match.DoesNotExist:
+        raise Http404("No such match.") from None
+
+
+def match_fresh(*, match: Match, fields: Sequence[str] | None = None) -> Match:
+    """``match`` read again (only ``fields``, if given: one query), as another phone or
+    a write may have left it since it was loaded."""
+    match.refresh_from_db(fields=fields)
+    return match
+
+
+def change_by_key(*, match: Match, key: UUID) -> Change | None:
+    """The match's change made by the tap whose idempotency key is ``key``, if any."""
+    return match.changes.filter(key=key).first()
+
+
+def match_grant(*, match: Match, pk: int) -> ScorerGrant:
+    """The match's scorer grant ``pk`` (live or revoked); another match's is a 404."""
+    try:
+        return match.grants.get(pk=pk)
+    except ScorerGrant.DoesNotExist:
+        raise Http404("No such phone.") from None
+
+
+def can_revoke(*, grant: ScorerGrant, by: ScorerGrant | None) -> bool:
+    """A scoring phone (``by``) may revoke itself or any other phone of its match but
+    the one that started it: a leaked link must not lock out the phone that can restore
+    what it did."""
+    if by is None or by.revoked_at is not None or by.match_id != grant.match_id:
+        return False
+    return grant.pk == by.pk or not grant.is_creator
 
 
 def live_grant_matches(grants: Mapping[str, object]) -> set[str]:
@@ -280,13 +319,15 @@ def match_grants(match: Match) -> QuerySet[ScorerGrant]:
 
 def can_restore(match: Match, *, grant: ScorerGrant | None,
                 user: AbstractBaseUser | AnonymousUser | None) -> bool:
-    """The phone that started the match, its creator's account, a site admin, or an
-    admin of the club whose league the match was played in."""
+    """The phone that started the match, its creator's account, a site admin (staff or
+    superuser), or an admin of the club whose league the match was played in: who may
+    restore an earlier version, or delete the match (the services check it)."""
     if grant is not None and grant.is_creator and grant.revoked_at is None:
         return True
     if user is None or not user.is_authenticated:
         return False
-    if bool(getattr(user, "is_staff", False)) or match.created_by_id == user.pk:
+    if (bool(getattr(user, "is_staff", False)) or bool(getattr(user, "is_superuser", False))
+            or match.created_by_id == user.pk):
         return True
     return Membership.objects.filter(
         user=user.pk, role__in=[Role.OWNER, Role.ADMIN],

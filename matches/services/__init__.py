@@ -51,6 +51,7 @@ from matches.services.leagues import (
     season_lock,
 )
 from matches.services.management import (
+    DELETE_NOT_ALLOWED,
     NAME_NEEDED,
     NAME_TOO_LONG,
     NOT_ABANDONED,
@@ -70,10 +71,12 @@ from matches.services.ratings import (
     ratings_recompute,
 )
 from matches.services.scoring import (
+    CREATOR_REVOKED_ELSEWHERE,
     MATCH_ABANDONED,
     NOTHING_TO_RESTORE,
     OUT_OF_DATE,
     PLAYERS_DIFFERENT,
+    RESTORE_NOT_ALLOWED,
     MatchAbandoned,
     MatchStarted,
     OutOfDate,
@@ -98,8 +101,10 @@ from matches.services.scoring import (
 )
 
 __all__ = [
+    "CREATOR_REVOKED_ELSEWHERE",
     "MATCH_ABANDONED",
     "MatchAbandoned",
+    "DELETE_NOT_ALLOWED",
     "NAME_NEEDED",
     "NAME_TOO_LONG",
     "NOT_ABANDONED",
@@ -166,6 +171,7 @@ __all__ = [
     "match_start",
     "MatchStarted",
     "NOTHING_TO_RESTORE",
+    "RESTORE_NOT_ALLOWED",
     "OUT_OF_DATE",
     "OutOfDate",
     "pass_record",

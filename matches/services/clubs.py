@@ -14,6 +14,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from matches.models import Club, Membership, Player, Role, Visibility
+from matches.selectors.clubs import ADDS_PLAYERS, INVITES, SETS_ROLES, club_rights
 
 INVITE_SALT = "matches.club-invite"
 INVITE_MAX_AGE = 7 * 24 * 3600  # an invite link works for a week
@@ -31,13 +32,12 @@ NAME_TAKEN = _("The club already has a player called %(name)s.")
 
 
 def require_role(club: Club, user: User | None, role: str) -> Membership:
-    """``user``'s membership of ``club`` if it is at least ``role``; else PermissionDenied."""
-    membership = None
-    if user is not None and user.is_authenticated:
-        membership = Membership.objects.filter(club=club, user=user).first()
-    if membership is None or not membership.at_least(role):
+    """``user``'s membership of ``club`` if it is at least ``role``; else PermissionDenied.
+    The club's page asks the same :func:`~matches.selectors.club_rights`."""
+    rights = club_rights(club=club, user=user)
+    if rights.member is None or not rights.at_least(role):
         raise PermissionDenied(NOT_ALLOWED % {"role": Role(role).label.lower()})
-    return membership
+    return rights.member
 
 
 def free_slug(name: str, taken: QuerySet[Any], *, fallback: str) -> str:
@@ -75,7 +75,7 @@ def club_invite(*, club: Club, by: User, role: str = Role.MEMBER) -> str:
     """A signed invite token (a week long) to join ``club`` as ``role``.
 
     Captains invite members and scorers; admins up to captain; owners any role."""
-    inviter = require_role(club, by, Role.CAPTAIN)
+    inviter = require_role(club, by, INVITES)
     invitable = inviter.invitable_roles()
     if role not in invitable:
         raise PermissionDenied(INVITE_ABOVE % {
@@ -114,7 +114,7 @@ def club_join(*, token: str, user: User) -> Membership:
 @transaction.atomic
 def membership_set_role(*, membership: Membership, role: str, by: User) -> Membership:
     """Admins set roles up to captain; only owners make or unmake owners and admins."""
-    acting = require_role(membership.club, by, Role.ADMIN)
+    acting = require_role(membership.club, by, SETS_ROLES)
     if role not in acting.settable_roles(membership):
         raise PermissionDenied(OWNER_ONLY)
     if membership.role == Role.OWNER and role != Role.OWNER and not Membership.objects.filter(
@@ -129,7 +129,7 @@ def membership_set_role(*, membership: Membership, role: str, by: User) -> Membe
 @transaction.atomic
 def player_add(*, club: Club, name: str, by: User) -> Player:
     """A player at the club's tables (a guest until a member claims them)."""
-    require_role(club, by, Role.CAPTAIN)
+    require_role(club, by, ADDS_PLAYERS)
     name = _player_name(name)
     player = Player(club=club, name=name)
     player.full_clean(validate_constraints=False)

@@ -36,13 +36,13 @@ from matches.models import (
     FixtureStatus,
     Membership,
     Player,
-    Role,
     Season,
 )
 from matches.models.scoring import Match, MatchStatus, Seat
 from matches.rules import fixtures as fixture_rules
 from matches.rules import league as league_rules
-from matches.selectors.leagues import fixture_game_score
+from matches.selectors.clubs import RUNS_LEAGUE, club_member_named, club_players_named
+from matches.selectors.leagues import fixture_game_score, fixture_rights
 from matches.services.clubs import free_slug, player_named, require_role
 from matches.services.scoring import MatchStarted, match_start
 from matches.spreadsheets import read_text_cell
@@ -56,6 +56,7 @@ NO_GAMES = _("Enter the games' scores first.")
 FIXTURES_EXIST = _("This division already has its fixtures.")
 TOO_FEW = _("A division needs at least two entrants for fixtures.")
 PLAYER_OUTSIDE = _("%(name)s is not one of the club's players.")
+PLAYERS_UNKNOWN = _("Not the club's players: %(names)s. Add them on the club page first.")
 CAPTAIN_OUTSIDE = _("%(name)s is not a member of the club: invite them first, so that they "
                     "can open their fixtures.")
 DISPUTE_NEEDS_WHY = _("Say what is wrong with the result.")
@@ -76,7 +77,7 @@ def season_create(*, club: Club, by: User, name: str, starts_on: datetime.date,
                   divisions: Sequence[str] = ("Division 1",),
                   ends_on: datetime.date | None = None) -> Season:
     """A season of the club's league, with its divisions; the rules check the scheme."""
-    require_role(club, by, Role.ADMIN)
+    require_role(club, by, RUNS_LEAGUE)
     document: dict[str, Any] = {"format": "domino-league/1", "name": name, "game": game,
                                 "options": dict(options or {}), "entrants": [],
                                 "fixtures": []}
@@ -104,18 +105,37 @@ def season_create(*, club: Club, by: User, name: str, starts_on: datetime.date,
 
 @transaction.atomic
 def entrant_add(*, division: Division, by: User, name: str, kind: str = "team",
-                players: Sequence[Player] = (), captain: User | None = None) -> Entrant:
+                players: Sequence[Player] = (), captain: User | None = None,
+                player_names: Sequence[str] = (), captain_username: str = "") -> Entrant:
+    """A team, pair or player in ``division``. Its squad and captain are given as rows
+    (``players``, ``captain``) or as typed (``player_names``: the club's players, case
+    aside; ``captain_username``: a member's username). A username that is not a
+    member's is refused as such, whether or not the site has that account."""
     season = division.season
-    require_role(season.club, by, Role.ADMIN)
+    require_role(season.club, by, RUNS_LEAGUE)
     _not_locked(season)
+    if player_names:
+        names = [" ".join(n.split()) for n in player_names if n.strip()]
+        named = club_players_named(club=season.club, names=names)
+        unknown = [n for n in names if n.casefold() not in named]
+        if unknown:
+            raise ValidationError({"players": ValidationError(
+                PLAYERS_UNKNOWN, code="players", params={"names": ", ".join(unknown)})})
+        players = [*players, *(named[n.casefold()] for n in names)]
+    if captain_username:
+        member = club_member_named(club=season.club, username=captain_username)
+        if member is None:
+            raise ValidationError({"captain": ValidationError(
+                CAPTAIN_OUTSIDE, code="captain", params={"name": captain_username})})
+        captain = member.user
+    elif captain is not None and not Membership.objects.filter(club=season.club,
+                                                               user=captain).exists():
+        raise ValidationError({"captain": ValidationError(
+            CAPTAIN_OUTSIDE, code="captain", params={"name": captain.get_username()})})
     for player in players:
         if player.club_id != season.club_id:
             raise ValidationError({"players": ValidationError(
                 PLAYER_OUTSIDE, code="player", params={"name": player.name})})
-    if captain is not None and not Membership.objects.filter(club=season.club,
-                                                             user=captain).exists():
-        raise ValidationError({"captain": ValidationError(
-            CAPTAIN_OUTSIDE, code="captain", params={"name": captain.get_username()})})
     entrant = Entrant(division=division, name=" ".join(name.split()), kind=kind,
                       captain=captain)
     entrant.full_clean()
@@ -129,7 +149,7 @@ def fixtures_generate(*, division: Division, by: User, legs: int = 1,
                       start: datetime.date | None = None, every_days: int = 7) -> int:
     """A round robin (single or double) from the rules' generator; returns how many."""
     season = division.season
-    require_role(season.club, by, Role.ADMIN)
+    require_role(season.club, by, RUNS_LEAGUE)
     _not_locked(season)
     if division.fixtures.exists():
         raise ValidationError(FIXTURES_EXIST, code="exists")
@@ -153,7 +173,7 @@ def fixture_redate(*, fixture: Fixture, by: User, date: datetime.date | None,
                    postponed: bool = False) -> Fixture:
     """Postpone a fixture (no date yet, or a new one) or put it back on a date."""
     fixture = _locked(fixture)
-    _captain_or_admin(fixture, by, fixture.home)
+    _captain_or_admin(fixture, by)
     if fixture.status not in (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED):
         raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()})
     before = _state(fixture)
@@ -171,7 +191,7 @@ def fixture_games_enter(*, fixture: Fixture, by: User,
     """Key in each game's final score (home, away), for games kept on paper; ``None``
     for a game with no keyed-in score (not played yet, or on the scorepad)."""
     fixture = _locked(fixture)
-    _captain_or_admin(fixture, by, fixture.home)
+    _captain_or_admin(fixture, by)
     if fixture.status not in (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED):
         raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()})
     _set_games(fixture, scores)
@@ -186,7 +206,7 @@ def fixture_game_start(*, fixture: Fixture, by: User, number: int,
     a match with the chosen players (partners opposite: home in seats 1 and 3), linked
     to the game, so its final score flows to the fixture by itself."""
     fixture = _locked(fixture)
-    _captain_or_admin(fixture, by, fixture.home)
+    _captain_or_admin(fixture, by)
     _check_lineup(fixture, number, home_players, away_players)
     game = fixture.games.select_related("match").filter(number=number).first()
     # an abandoned game gave no result: it may be played again (its match stays, unlinked)
@@ -215,7 +235,7 @@ def fixture_game_key(*, fixture: Fixture, by: User, number: int,
     """Game ``number`` kept on paper: who played it (from the squads) and its final
     score, keyed in."""
     fixture = _locked(fixture)
-    _captain_or_admin(fixture, by, fixture.home)
+    _captain_or_admin(fixture, by)
     _check_lineup(fixture, number, home_players, away_players)
     game = _keep_score(fixture, number, fixture.games.filter(number=number).first(), score)
     game.home_players.set(home_players)
@@ -245,7 +265,7 @@ def _check_lineup(fixture: Fixture, number: int, home_players: Sequence[Player],
 def fixture_submit(*, fixture: Fixture, by: User) -> Fixture:
     """The home captain sends the completed fixture to the away captain."""
     fixture = _locked(fixture)
-    _captain_or_admin(fixture, by, fixture.home)
+    _captain_or_admin(fixture, by)
     if fixture.status not in (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED):
         raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()})
     home, away = _games_won(fixture)
@@ -294,7 +314,7 @@ def fixture_resolve(*, fixture: Fixture, by: User,
     """A league admin settles a disputed (or any submitted) fixture, with corrected
     game scores if need be; the result is confirmed."""
     fixture = _locked(fixture)
-    require_role(fixture.division.season.club, by, Role.ADMIN)
+    require_role(fixture.division.season.club, by, RUNS_LEAGUE)
     if fixture.status not in (FixtureStatus.DISPUTED, FixtureStatus.SUBMITTED):
         raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()})
     before = _state(fixture)
@@ -316,7 +336,7 @@ def fixture_walkover(*, fixture: Fixture, by: User, side: str) -> Fixture:
     over a fixture that was played: its games are taken off the fixture. Their scores
     stay in the log's before; a game scored on the scorepad stays a match of the club."""
     fixture = _locked(fixture)
-    require_role(fixture.division.season.club, by, Role.ADMIN)
+    require_role(fixture.division.season.club, by, RUNS_LEAGUE)
     before = _state(fixture)
     fixture.games.all().delete()
     fixture.home_games = fixture.away_games = None
@@ -330,7 +350,7 @@ def fixture_walkover(*, fixture: Fixture, by: User, side: str) -> Fixture:
 @transaction.atomic
 def fixture_void(*, fixture: Fixture, by: User) -> Fixture:
     fixture = _locked(fixture)
-    require_role(fixture.division.season.club, by, Role.ADMIN)
+    require_role(fixture.division.season.club, by, RUNS_LEAGUE)
     before = _state(fixture)
     fixture.home_games = fixture.away_games = None
     fixture.walkover, fixture.status = "", FixtureStatus.VOID
@@ -342,7 +362,7 @@ def fixture_void(*, fixture: Fixture, by: User) -> Fixture:
 @transaction.atomic
 def adjustment_add(*, entrant: Entrant, by: User, points: int, reason: str) -> Adjustment:
     season = entrant.division.season
-    require_role(season.club, by, Role.ADMIN)
+    require_role(season.club, by, RUNS_LEAGUE)
     _not_locked(season)
     adjustment = Adjustment(entrant=entrant, points=points, reason=reason.strip(), made_by=by)
     adjustment.full_clean()
@@ -352,7 +372,7 @@ def adjustment_add(*, entrant: Entrant, by: User, points: int, reason: str) -> A
 
 @transaction.atomic
 def season_lock(*, season: Season, by: User) -> Season:
-    require_role(season.club, by, Role.ADMIN)
+    require_role(season.club, by, RUNS_LEAGUE)
     season.locked = True
     season.save(update_fields=["locked"])
     return season
@@ -373,22 +393,21 @@ def _not_locked(season: Season) -> None:
         raise ValidationError(SEASON_LOCKED, code="locked")
 
 
-def _captain_or_admin(fixture: Fixture, by: User, entrant: Entrant) -> None:
-    if entrant.captain_id is not None and entrant.captain_id == by.pk:
-        return
-    try:
-        require_role(fixture.division.season.club, by, Role.ADMIN)
-    except PermissionDenied:
-        raise PermissionDenied(NOT_CAPTAIN % {"entrant": entrant.name}) from None
+def _captain_or_admin(fixture: Fixture, by: User) -> None:
+    """The home side's captain or a league admin (as the fixture's page offers it:
+    :class:`~matches.selectors.FixtureRights`)."""
+    if not fixture_rights(fixture=fixture, season=fixture.division.season, user=by).enters:
+        raise PermissionDenied(NOT_CAPTAIN % {"entrant": fixture.home.name})
 
 
 def _other_captain(fixture: Fixture, by: User) -> None:
     """Only the away captain confirms or disputes; never the home captain."""
     if fixture.status != FixtureStatus.SUBMITTED:
         raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()})
-    if fixture.home.captain_id == by.pk:
+    rights = fixture_rights(fixture=fixture, season=fixture.division.season, user=by)
+    if rights.home_captain:
         raise PermissionDenied(OWN_FIXTURE)
-    if fixture.away.captain_id != by.pk:
+    if not rights.signs:
         raise PermissionDenied(NOT_CAPTAIN % {"entrant": fixture.away.name})
 
 
@@ -468,7 +487,7 @@ def league_import(*, club: Club, document: dict[str, Any], by: User | None = Non
     stores nothing."""
     league = league_rules.read_league(document)
     if by is not None:
-        require_role(club, by, Role.ADMIN)
+        require_role(club, by, RUNS_LEAGUE)
     dates = [f.date for f in league.fixtures if f.date is not None]
     # the exports name a division "season — division" (as the spec's example does): it
     # comes back as both, so a season exported and imported again keeps its names
@@ -573,7 +592,7 @@ def fixtures_csv_import(*, division: Division, by: User, text: str) -> CsvImport
     else a new one) unless that fixture holds the row's result already. Column names
     are read without regard to case or spaces around them; commas, semicolons or tabs."""
     season = division.season
-    require_role(season.club, by, Role.ADMIN)
+    require_role(season.club, by, RUNS_LEAGUE)
     _not_locked(season)
     rows, unread = _csv_rows(text)
     document = {

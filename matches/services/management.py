@@ -4,8 +4,10 @@ correct the players' names before play, start a rematch, delete it (kept as its 
 Abandoning, resuming and renaming are changes like a tap: they lock the match, name the
 version their page showed and carry an idempotency key (:func:`~matches.services.
 scoring._begin`), and are logged as the match's next version. They hold no engine
-action (``selectors.NO_ACTION_KINDS``): the table's history replays past them. Who may
-do what is the views' call (any scorer; deleting: those who may restore versions).
+action (``selectors.NO_ACTION_KINDS``): the table's history replays past them. Any
+scorer may abandon, resume, rename and start a rematch (the views hold the grant that
+says so); deleting is for those who may restore versions, which
+:func:`match_delete_recorded` checks itself (``selectors.can_restore``).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from uuid import UUID
 
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -31,7 +33,14 @@ from matches.models import (
     ScorerGrant,
     Seat,
 )
-from matches.selectors import before_play, match_actions, match_engine, match_names, match_record
+from matches.selectors import (
+    before_play,
+    can_restore,
+    match_actions,
+    match_engine,
+    match_names,
+    match_record,
+)
 from matches.services.ratings import match_delete
 from matches.services.scoring import (
     PLAYERS_DIFFERENT,
@@ -55,6 +64,9 @@ RENAME_CLUB_PLAYER = _("%(name)s sits here as the club's player in a league game
                        "comes from the club's player list and is not changed here.")
 NAME_NEEDED = _("Enter a name for seat %(n)s.")
 NAME_TOO_LONG = _("A name has at most %(limit)s characters.")
+DELETE_NOT_ALLOWED = _(
+    "Only the phone that started the match, its creator's account, a site admin or an "
+    "admin of its club can delete it. You can abandon it instead.")
 NAMES_FOR_SEATS = _("Give one name for each of the %(count)s seats.")
 
 
@@ -203,8 +215,11 @@ def match_delete_recorded(*, match: Match, grant: ScorerGrant | None = None,
                           user: User | None = None) -> DeletedMatch:
     """Delete a match for good, keeping its ``domino-match/1`` record (what its "Match
     record (JSON)" link gives, which the import takes back), who deleted it and when;
-    the ratings it fed are rebuilt without it (:func:`match_delete`)."""
+    the ratings it fed are rebuilt without it (:func:`match_delete`). Only those
+    :func:`~matches.selectors.can_restore` names may (``grant``, ``user``)."""
     match = Match.objects.select_for_update().get(pk=match.pk)
+    if not can_restore(match, grant=grant, user=user):
+        raise PermissionDenied(DELETE_NOT_ALLOWED)
     deleted = DeletedMatch(
         public_id=match.public_id, game=match.game,
         names=", ".join(match_names(match))[:800], record=match_record(match),

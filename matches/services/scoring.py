@@ -28,7 +28,7 @@ from uuid import UUID
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.contrib.auth.models import User as Account
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Case, DecimalField, OuterRef, Subquery, Value, When
 from django.utils import timezone
@@ -56,6 +56,8 @@ from matches.models import (
 from matches.rules_messages import explain
 from matches.selectors import (
     actions_at,
+    can_restore,
+    can_revoke,
     match_actions,
     match_names,
     results_apart,
@@ -70,6 +72,11 @@ OUT_OF_DATE = _("Not recorded: the match moved on since this page was drawn (ano
                 "scored, or the tap came late). Here is the table as it stands now.")
 NOTHING_TO_RESTORE = _("Version %(version)s is not an earlier version of this match.")
 GRANT_USE_PRECISION = timedelta(minutes=1)  # how exactly a grant's "last used" is kept
+CREATOR_REVOKED_ELSEWHERE = _("The phone that started the match can only be revoked from "
+                              "that phone.")
+RESTORE_NOT_ALLOWED = _("Only the phone that started the match, its creator's account or an "
+                        "admin of its club can restore an earlier version.")
+NOT_ITS_SCORER = _("Only a phone that scores this match can revoke its phones.")
 MATCH_ABANDONED = _("This match was abandoned: nothing more can be scored on it unless a "
                     "scorer resumes it.")
 
@@ -314,7 +321,10 @@ def match_restore(*, match: Match, to_version: int, version: int | None = None,
 
     The actions after the point where both versions agree are taken back (marked, not
     deleted) and the earlier version's own are applied again through the engine.
+    Only those :func:`~matches.selectors.can_restore` names may (``grant``, ``user``).
     """
+    if not can_restore(match, grant=grant, user=user):
+        raise PermissionDenied(RESTORE_NOT_ALLOWED)
     match, done = _begin(match, version=version, key=key)
     if done is not None:
         return done
@@ -427,8 +437,18 @@ def grant_rename(*, grant: ScorerGrant, name: str) -> ScorerGrant:
 
 
 @transaction.atomic
-def grant_revoke(*, grant: ScorerGrant) -> ScorerGrant:
-    """That phone scores no more; the changes it made keep naming it."""
+def grant_revoke(*, grant: ScorerGrant, by: ScorerGrant | User) -> ScorerGrant:
+    """That phone scores no more; the changes it made keep naming it. ``by``, a phone
+    that scores the match, revokes it: itself, or any other but the phone that started
+    the match (:func:`~matches.selectors.can_revoke`); or a site admin (the admin's
+    "Revoke the selected phones"), any of them."""
+    if isinstance(by, ScorerGrant):
+        if by.match_id != grant.match_id or by.revoked_at is not None:
+            raise PermissionDenied(NOT_ITS_SCORER)
+        if not can_revoke(grant=grant, by=by):  # the phone that started it, from another
+            raise PermissionDenied(CREATOR_REVOKED_ELSEWHERE)
+    elif not getattr(by, "is_staff", False):
+        raise PermissionDenied(NOT_ITS_SCORER)
     if grant.revoked_at is None:
         grant.revoked_at = timezone.now()
         grant.save(update_fields=["revoked_at"])

@@ -13,7 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.template.defaultfilters import floatformat
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -23,15 +23,10 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from matches import selectors, services
 from matches.models import (
     PROVISIONAL_BELOW,
-    ROLE_RANK,
     Club,
     GameKind,
-    Match,
-    Membership,
-    Player,
     Rating,
     Role,
-    Season,
     Visibility,
 )
 from matches.presenters import sparkline
@@ -57,9 +52,7 @@ class RoleForm(forms.Form):
 @require_safe
 def club_list(request: HttpRequest) -> HttpResponse:
     clubs = selectors.visible_clubs(request.user).order_by("name")
-    mine = set()
-    if request.user.is_authenticated:
-        mine = set(Membership.objects.filter(user=request.user).values_list("club", flat=True))
+    mine = selectors.member_club_ids(user=request.user)
     return render(request, "matches/clubs.html", {"clubs": clubs, "mine": mine})
 
 
@@ -133,7 +126,7 @@ def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def member_role(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     club = selectors.club_for_viewer(slug, request.user)
-    target = get_object_or_404(Membership, pk=pk, club=club)
+    target = selectors.club_member(club=club, pk=pk)
     form = RoleForm(request.POST)
     if form.is_valid():
         try:
@@ -167,7 +160,7 @@ def player_add(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def player_claim(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     club = selectors.club_for_viewer(slug, request.user)
-    player = get_object_or_404(Player, pk=pk, club=club)
+    player = selectors.club_player(club=club, pk=pk)
     try:
         services.player_claim(player=player, user=_user(request))
     except ValidationError as error:
@@ -182,7 +175,7 @@ def player_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """A club player's record: by game, points a round, best placement, partner,
     toughest opponent, form, rating and its chart."""
     club = selectors.club_for_viewer(slug, request.user)
-    player = get_object_or_404(Player, pk=pk, club=club)
+    player = selectors.club_player(club=club, pk=pk)
     stats = player_stats(player)
     charts = [(rating, sparkline(steps)) for rating, steps in stats.ratings]
     return render(request, "matches/player.html", {
@@ -196,8 +189,8 @@ def club_matches_jsonl(request: HttpRequest, slug: str,
     """All matches of a club (or of one league season) as ``domino-match/1`` JSON lines."""
     club = selectors.club_for_viewer(slug, request.user)
     if season is not None:
-        chosen = get_object_or_404(Season, club=club, slug=season)
-        matches = Match.objects.filter(fixture_game__fixture__division__season=chosen)
+        chosen = selectors.club_season(club=club, slug=season)
+        matches = selectors.season_matches(season=chosen)
         name = f"{club.slug}-{chosen.slug}"
     else:
         matches = club_matches(club)
@@ -237,20 +230,20 @@ def _ranked(ratings: list[Rating]) -> list[tuple[str, Rating]]:
 def _club_page(request: HttpRequest, club: Club, *, invite_link: str | None = None,
                invite_role: str | None = None, player_form: PlayerForm | None = None,
                status: int = 200) -> HttpResponse:
-    me = selectors.membership(club, request.user)
-    rank = ROLE_RANK[me.role] if me else -1
+    rights = selectors.club_rights(club=club, user=request.user)
+    me = rights.member
     players = list(selectors.club_players(club))
     # each member with the roles this reader may give them (none: no form)
     members = [(member, [(value, label) for value, label in Role.choices
-                         if me and member.pk != me.pk and value in me.settable_roles(member)])
+                         if value in rights.roles_for(member)])
                for member in selectors.club_members(club)]
     return render(request, "matches/club.html", {
         "club": club, "me": me,
-        "can_invite": rank >= ROLE_RANK[Role.CAPTAIN],
-        "can_set_roles": rank >= ROLE_RANK[Role.ADMIN],
-        "can_add_players": rank >= ROLE_RANK[Role.CAPTAIN],
+        "can_invite": rights.can_invite,
+        "can_set_roles": rights.can_set_roles,
+        "can_add_players": rights.can_add_players,
         "invite_roles": [(value, label) for value, label in Role.choices
-                         if me and value in me.invitable_roles()],
+                         if value in rights.invite_roles()],
         "members": members, "players": players,
         "seasons": selectors.club_seasons(club),
         "rated_games": [GameKind(g) for g in selectors.club_rated_games(club)],

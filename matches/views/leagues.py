@@ -17,7 +17,7 @@ from django.contrib import messages
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -25,7 +25,6 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from matches import rules, rules_messages, selectors, services
 from matches.forms import deal_field, game_options, tile_set_field, whole_number
 from matches.models import (
-    ROLE_RANK,
     Club,
     Division,
     Entrant,
@@ -33,7 +32,6 @@ from matches.models import (
     Fixture,
     FixtureFormat,
     FixtureGame,
-    FixtureStatus,
     GameKind,
     Player,
     Role,
@@ -222,7 +220,7 @@ def season_page(request: HttpRequest, slug: str, season: str) -> HttpResponse:
     """One division at a time (``?division=``; the first by default), phone first: its
     table and its fixture list by week; the other divisions are a tap away."""
     club = selectors.club_for_viewer(slug, request.user)
-    the_season = get_object_or_404(Season, club=club, slug=season)
+    the_season = selectors.club_season(club=club, slug=season)
     return _season_page(request, club, the_season, shown=request.GET.get("division"))
 
 
@@ -232,13 +230,12 @@ def _season_page(request: HttpRequest, club: Club, the_season: Season, *,
     """The season page showing the division whose id is ``shown`` (or the first); after
     a refused admin form, with what was ``entered`` in it (``entered["form"]`` names
     which) and the ``error`` beside it."""
-    me = selectors.membership(club, request.user)
-    divisions = list(the_season.divisions.order_by("order", "id"))
+    divisions = selectors.season_division_list(season=the_season)
     chosen = next((d for d in divisions if str(d.pk) == shown),
                   divisions[0] if divisions else None)
     page = None
     if chosen is not None:
-        division = selectors.season_divisions(the_season).get(pk=chosen.pk)
+        division = selectors.division_shown(season=the_season, pk=chosen.pk)
         table = selectors.division_table(division, the_season)
         form = selectors.division_form_guide(division, the_season)
         page = {
@@ -250,10 +247,10 @@ def _season_page(request: HttpRequest, club: Club, the_season: Season, *,
             "weeks": _weeks(division),
             "adjustments": [a for e in division.entrants.all() for a in e.adjustments.all()],
         }
-    admin = me is not None and ROLE_RANK[me.role] >= ROLE_RANK[Role.ADMIN]
     return render(request, "matches/season.html", {
         "club": club, "season": the_season, "divisions": divisions, "d": page,
-        "admin": admin, "entrant_kinds": EntrantKind.choices,
+        "admin": selectors.club_rights(club=club, user=request.user).runs_league,
+        "entrant_kinds": EntrantKind.choices,
         "seasons": selectors.club_seasons(club), "entered": entered or {}, "form_error": error},
         status=status)
 
@@ -263,24 +260,12 @@ def entrant_add(request: HttpRequest, slug: str, season: str) -> HttpResponse:
     the_season, division = _season_division(request, slug, season)
     form = EntrantForm(request.POST)
 
-    def write(data: dict[str, Any]) -> object:
-        names = [" ".join(n.split()) for n in data["players"].split(",") if n.strip()]
-        players = {p.name.casefold(): p for p in Player.objects.filter(club=the_season.club)}
-        unknown = [n for n in names if n.casefold() not in players]
-        if unknown:
-            raise ValidationError(_("Not the club's players: %(names)s. Add them on the club "
-                                    "page first.") % {"names": ", ".join(unknown)})
-        captain = None
-        if data["captain"]:
-            captain = User.objects.filter(username=data["captain"]).first()
-            if captain is None:
-                raise ValidationError(_("No user is called %(name)s.")
-                                      % {"name": data["captain"]})
-        return services.entrant_add(division=division, by=_user(request), name=data["name"],
-                                    kind=data["kind"], captain=captain,
-                                    players=[players[n.casefold()] for n in names])
-
-    return _post(request, the_season, division, "entrant", form, write, _("Entrant added."))
+    return _post(request, the_season, division, "entrant", form,
+                 lambda data: services.entrant_add(
+                     division=division, by=_user(request), name=data["name"],
+                     kind=data["kind"], captain_username=data["captain"],
+                     player_names=data["players"].split(",")),
+                 _("Entrant added."))
 
 
 @require_POST
@@ -296,16 +281,16 @@ def fixtures_generate(request: HttpRequest, slug: str, season: str) -> HttpRespo
 @require_POST
 def adjustment_add(request: HttpRequest, slug: str, season: str) -> HttpResponse:
     club = selectors.club_for_viewer(slug, request.user)
-    the_season = get_object_or_404(Season, club=club, slug=season)
+    the_season = selectors.club_season(club=club, slug=season)
     form = AdjustmentForm(request.POST)
     # back to the entrant's division (or, if none was chosen, the form's own)
     entrant_pk = _whole(request.POST.get("entrant"), digits=9) or 0
     division_pk = _whole(request.POST.get("division"), digits=9) or 0
-    division = (Division.objects.filter(season=the_season, entrants__pk=entrant_pk).first()
-                or get_object_or_404(Division, season=the_season, pk=division_pk))
+    division = (selectors.entrant_division(season=the_season, entrant_pk=entrant_pk)
+                or selectors.season_division(season=the_season, pk=division_pk))
 
     def write(data: dict[str, Any]) -> object:
-        entrant = Entrant.objects.filter(pk=data["entrant"], division=division).first()
+        entrant = selectors.division_entrant(division=division, pk=data["entrant"])
         if entrant is None:
             raise ValidationError(_("Choose the entrant to adjust."))
         return services.adjustment_add(entrant=entrant, by=_user(request),
@@ -357,7 +342,7 @@ def fixtures_csv(request: HttpRequest, slug: str, season: str) -> HttpResponse:
 @require_POST
 def season_lock(request: HttpRequest, slug: str, season: str) -> HttpResponse:
     club = selectors.club_for_viewer(slug, request.user)
-    the_season = get_object_or_404(Season, club=club, slug=season)
+    the_season = selectors.club_season(club=club, slug=season)
     services.require_role(club, _user_or_none(request), Role.ADMIN)
     if request.POST.get("confirm") != "on":  # there is no unlocking: asked once more
         messages.error(request, _("Tick the box to say that its results will no longer "
@@ -457,7 +442,7 @@ def season_export(request: HttpRequest, slug: str, season: str, what: str) -> Ht
     if what not in ("table.csv", "fixtures.csv", "league.json"):
         raise Http404("No such export.")
     club = selectors.club_for_viewer(slug, request.user)
-    the_season = get_object_or_404(Season, club=club, slug=season)
+    the_season = selectors.club_season(club=club, slug=season)
     divisions = list(selectors.season_divisions(the_season))
     asked = request.GET.get("division")
     # a stale or mistyped ?division= is not quietly given another division's file
@@ -520,9 +505,9 @@ def _user(request: HttpRequest) -> User:
 def _season_division(request: HttpRequest, slug: str,
                      season: str) -> tuple[Season, Division]:
     club = selectors.club_for_viewer(slug, request.user)
-    the_season = get_object_or_404(Season, club=club, slug=season)
-    division = get_object_or_404(Division, season=the_season,
-                                 pk=_whole(request.POST.get("division"), digits=9) or 0)
+    the_season = selectors.club_season(club=club, slug=season)
+    division = selectors.season_division(
+        season=the_season, pk=_whole(request.POST.get("division"), digits=9) or 0)
     return the_season, division
 
 
@@ -560,10 +545,8 @@ def _form_errors(form: forms.Form, error: ValidationError) -> None:
 def _fixture(request: HttpRequest, slug: str, season: str,
              pk: int) -> tuple[Fixture, Season]:
     club = selectors.club_for_viewer(slug, request.user)
-    the_season = get_object_or_404(Season, club=club, slug=season)
-    fixture = get_object_or_404(Fixture.objects.select_related(
-        "home__captain", "away__captain", "division"), pk=pk, division__season=the_season)
-    return fixture, the_season
+    the_season = selectors.club_season(club=club, slug=season)
+    return selectors.fixture_for_viewer(season=the_season, pk=pk), the_season
 
 
 def _fixture_page(request: HttpRequest, fixture: Fixture, season: Season, *,
@@ -572,32 +555,20 @@ def _fixture_page(request: HttpRequest, fixture: Fixture, season: Season, *,
                   refused_game: int | None = None) -> HttpResponse:
     """The fixture night; after a refused write, the game scores as they were typed
     (``typed``: nothing is lost) and the game the refusal is about marked."""
-    me = selectors.membership(season.club, request.user)
-    user_pk = request.user.pk if request.user.is_authenticated else None
-    admin = me is not None and ROLE_RANK[me.role] >= ROLE_RANK[Role.ADMIN]
-    home_captain = user_pk is not None and fixture.home.captain_id == user_pk
-    away_captain = user_pk is not None and fixture.away.captain_id == user_pk
-    editable = fixture.status in (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED)
-    games = list(fixture.games.select_related("match").prefetch_related(
-        "match__sides", "home_players", "away_players"))
+    rights = selectors.fixture_rights(fixture=fixture, season=season, user=request.user)
+    games = selectors.fixture_games(fixture=fixture)
     scores = {g.number: selectors.fixture_game_score(g) for g in games}  # home, away: as counted
     rows = max(len(games), _games_a_night(season))
     return render(request, "matches/fixture.html", {
         "season": season, "fixture": fixture, "games": games,
         "game_rows": [_game_row(n, games[n - 1] if n <= len(games) else None, typed,
                                 refused_game, scores) for n in range(1, rows + 1)],
-        "changes": fixture.changes.select_related("user"), "admin": admin,
-        "home_squad": fixture.home.players.all(), "away_squad": fixture.away.players.all(),
+        "changes": selectors.fixture_changes(fixture=fixture), "admin": rights.admin,
+        "home_squad": selectors.entrant_squad(entrant=fixture.home),
+        "away_squad": selectors.entrant_squad(entrant=fixture.away),
         "singles_and_pairs": (season.singles, season.pairs),
-        "can_enter": (home_captain or admin) and editable and not season.locked,
-        # as the sign-off's own rule has it: never the home side's captain
-        "can_sign": away_captain and not home_captain
-        and fixture.status == FixtureStatus.SUBMITTED and not season.locked,
-        "both_captains": home_captain and away_captain
-        and fixture.status == FixtureStatus.SUBMITTED,
-        "can_resolve": admin and fixture.status in (FixtureStatus.SUBMITTED,
-                                                    FixtureStatus.DISPUTED)
-        and not season.locked,
+        "can_enter": rights.can_enter, "can_sign": rights.can_sign,
+        "both_captains": rights.both_captains, "can_resolve": rights.can_resolve,
         "error": error, "dispute_form": dispute_form or DisputeForm(),
         "redate_form": RedateForm(initial={"date": fixture.date}),
     }, status=status)
@@ -634,9 +605,8 @@ def _one_score(request: HttpRequest) -> tuple[int, int]:
 def _squad(entrant: Entrant, chosen: list[str]) -> list[Player]:
     """The chosen players of ``entrant``'s squad, in the order chosen (empty choices
     skipped); anyone else is refused by the service."""
-    wanted = [pk for pk in (_whole(text, digits=9) for text in chosen) if pk is not None]
-    by_pk = {p.pk: p for p in Player.objects.filter(pk__in=wanted)}
-    return [by_pk[pk] for pk in wanted if pk in by_pk]
+    return selectors.players_chosen(pks=[pk for pk in (_whole(text, digits=9) for text in chosen)
+                                         if pk is not None])
 
 
 def _games_a_night(season: Season) -> int:

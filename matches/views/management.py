@@ -36,9 +36,7 @@ from matches.views.scoring import (
     phone_label,
 )
 
-DELETE_NOT_ALLOWED = gettext_lazy(
-    "Only the phone that started the match, its creator's account, a site admin or an "
-    "admin of its club can delete it. You can abandon it instead.")
+DELETE_NOT_ALLOWED = services.DELETE_NOT_ALLOWED  # the service's refusal, before the page
 FORM_EXPIRED = gettext_lazy("That form was incomplete: here is the page again.")
 
 
@@ -106,7 +104,7 @@ def rename(request: HttpRequest, public_id: UUID) -> HttpResponse:
     if grant is None:
         return _not_scorer(request, match)
     seats = [(seat.position, seat.name, seat.player_id is not None)
-             for seat in match.seats.order_by("position")]
+             for seat in selectors.match_seats(match=match)]
     form = RenameForm(request.POST or None, seats=seats)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -131,7 +129,7 @@ def rename(request: HttpRequest, public_id: UUID) -> HttpResponse:
                 messages.success(request, _("Renamed: %(what)s.")
                                  % {"what": change.description})
             return redirect(match.get_scorer_url())
-    match.refresh_from_db()
+    match = selectors.match_fresh(match=match)
     return render(request, "matches/rename.html", {
         **_page(match), "form": form,
         "can_rename": match.status == MatchStatus.IN_PROGRESS and selectors.before_play(
@@ -184,11 +182,9 @@ def _write_from_page(request: HttpRequest, match: Match, grant: ScorerGrant,
 def _page(match: Match) -> dict[str, object]:
     """What every management page shows of the match: who plays, the score so far (the
     stored scores, per side)."""
-    sides = match.sides.prefetch_related("seats").order_by("index")
-    return {"match": match, "names": selectors.match_names(match),
-            "sides": [(" & ".join(seat.name for seat in side.seats.all()), side.score)
-                      for side in sides],
-            "rounds": match.rounds.filter(undone_by=None).count()}
+    overview = selectors.match_overview(match=match)
+    return {"match": match, "names": overview.names, "sides": overview.sides,
+            "rounds": overview.rounds}
 
 
 def _messages(error: Exception) -> str:

@@ -19,9 +19,9 @@ from urllib.parse import urlencode
 from uuid import UUID
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
@@ -158,7 +158,7 @@ def match_detail(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
 def join(request: HttpRequest, public_id: UUID, token: str) -> HttpResponse:
     """The shared scorer's link: asks before this phone takes a grant (a link preview
     must not make one), then leaves the secret behind for a token-free address."""
-    match = get_object_or_404(Match, public_id=public_id)
+    match = selectors.match_by_public_id(public_id=public_id)
     form = PhoneNameForm(request.POST if request.method == "POST" else None)
     if not _token_matches(match, token):
         response = render(request, "matches/join.html", {"match": match, "state": "invalid"},
@@ -306,11 +306,6 @@ def restore(request: HttpRequest, public_id: UUID) -> HttpResponse:
     match, grant = _scorer(request, public_id)
     if grant is None and not selectors.can_restore(match, grant=None, user=request.user):
         return _not_scorer(request, match)
-    if not selectors.can_restore(match, grant=grant, user=request.user):
-        messages.error(request, _("Only the phone that started the match, its creator's "
-                                  "account or an admin of its club can restore an earlier "
-                                  "version."))
-        return redirect("matches:history", public_id=match.public_id)
     form = RestoreForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Choose a version to restore."))
@@ -321,6 +316,9 @@ def restore(request: HttpRequest, public_id: UUID) -> HttpResponse:
                                         **_write(data, grant, request))
     except services.OutOfDate as stale:
         messages.warning(request, str(stale))
+        return redirect("matches:history", public_id=match.public_id)
+    except PermissionDenied as refused:  # a phone that scores it, but did not start it
+        messages.error(request, str(refused))
         return redirect("matches:history", public_id=match.public_id)
     except rules.RulesError as error:
         messages.error(request, explain(error))
@@ -349,9 +347,13 @@ def scorers(request: HttpRequest, public_id: UUID) -> HttpResponse:
 def _scorers_page(request: HttpRequest, match: Match, grant: ScorerGrant, *,
                   name_form: PhoneNameForm, status: int = 200) -> HttpResponse:
     join_url = request.build_absolute_uri(match.get_join_url())
+    grants = list(selectors.match_grants(match))
     response = render(request, "matches/scorers.html", {
         "match": match, "grant": grant, "join_url": join_url, "name_form": name_form,
-        "qr_svg": presenters.qr_svg(join_url), "grants": selectors.match_grants(match)},
+        "qr_svg": presenters.qr_svg(join_url), "grants": grants,
+        # the phones this one may revoke, as the service has it
+        "revocable": {g.pk for g in grants
+                      if g.active and selectors.can_revoke(grant=g, by=grant)}},
         status=status)
     response["Referrer-Policy"] = "strict-origin"  # the page shows the scorer's link
     return response
@@ -390,13 +392,12 @@ def scorers_revoke(request: HttpRequest, public_id: UUID, grant_id: int) -> Http
     match, grant = _scorer(request, public_id)
     if grant is None:
         return _not_scorer(request, match)
-    target = get_object_or_404(ScorerGrant, pk=grant_id, match=match)
-    if target.is_creator and target.pk != grant.pk:
-        # a leaked link must not lock out the phone that can restore what it did
-        messages.error(request, _("The phone that started the match can only be revoked "
-                                  "from that phone."))
+    target = selectors.match_grant(match=match, pk=grant_id)
+    try:
+        services.grant_revoke(grant=target, by=grant)
+    except PermissionDenied as refused:
+        messages.error(request, str(refused))
         return redirect("matches:scorers", public_id=match.public_id)
-    services.grant_revoke(grant=target)
     if target.pk == grant.pk:
         messages.info(request, _("This phone no longer scores this match."))
         return redirect(match.get_absolute_url())
@@ -426,7 +427,7 @@ def _announce_lots(request: HttpRequest, match: Match, change: Change | None) ->
 def _announce_sync(request: HttpRequest, match: Match, key: str) -> None:
     """After a lost answer the page asks whether its tap was recorded; say which."""
     try:
-        change = match.changes.filter(key=UUID(key)).first()
+        change = selectors.change_by_key(match=match, key=UUID(key))
     except ValueError:
         return
     if change is not None:
@@ -450,7 +451,7 @@ def match_for_watcher(request: HttpRequest, public_id: UUID) -> Match:
     """The match, if this browser may watch it: a members-only club's game is a 404 to
     anyone but the club's members and the match's scorers, so it does not admit it exists.
     Every read of one match (its page, its record) comes through here."""
-    match = get_object_or_404(Match, public_id=public_id)
+    match = selectors.match_by_public_id(public_id=public_id)
     if match.club_id is not None and _grant(request, match) is None \
             and _club_hides(request, match.club_id):
         raise Http404("No such match.")
@@ -459,7 +460,7 @@ def match_for_watcher(request: HttpRequest, public_id: UUID) -> Match:
 
 def _club_hides(request: HttpRequest, club_id: int) -> bool:
     """The club (a match's) is one this browser's user may not read (members only)."""
-    return not selectors.visible_clubs(request.user).filter(pk=club_id).exists()
+    return not selectors.club_readable(club_id=club_id, user=request.user)
 
 
 def _token_matches(match: Match, token: str) -> bool:
@@ -499,7 +500,7 @@ def _scorer(request: HttpRequest, public_id: UUID) -> tuple[Match, ScorerGrant |
     grant = selectors.scorer_grant_with_match(public_id, _held_grant_id(request, public_id))
     if grant is not None:
         return grant.match, grant
-    return get_object_or_404(Match, public_id=public_id), None
+    return selectors.match_by_public_id(public_id=public_id), None
 
 
 def _not_scorer(request: HttpRequest, match: Match, *,
@@ -527,7 +528,7 @@ def _is_creator(request: HttpRequest, match: Match) -> bool:
 def claim(request: HttpRequest, public_id: UUID) -> HttpResponse:
     """The match's creator, signed in, scores it on this phone: the account's right, as
     it may restore or delete the match, so no shared link is needed."""
-    match = get_object_or_404(Match, public_id=public_id)
+    match = selectors.match_by_public_id(public_id=public_id)
     if not _is_creator(request, match):
         return _not_scorer(request, match)
     if _grant(request, match) is None:
@@ -687,7 +688,8 @@ def _render(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, *
     if change is not None:
         match = change.match
     else:
-        match.refresh_from_db(fields=["version", "status", "winner_side", "finished_at"])
+        match = selectors.match_fresh(
+            match=match, fields=["version", "status", "winner_side", "finished_at"])
     with engine_cache.scorepad_for_reading(match) as (engine, miscalls):
         view = scorepad.build(match, engine, selected=selected, miscalls=miscalls)
     end = selectors.match_end_summary(match)

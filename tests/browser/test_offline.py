@@ -688,7 +688,7 @@ def test_entries_from_a_phone_that_no_longer_scores_are_refused_not_lost(live_se
     version = opened_and_kept(page, live_server)
     two_tiles_offline(page)
     for grant in the_match().grants.all():  # the other scorers took this phone's right back
-        services.grant_revoke(grant=grant)
+        services.grant_revoke(grant=grant, by=grant)  # (as only the phone itself may)
     page.context.set_offline(False)
 
     refusal = page.get_by_role("alert").filter(has_text="Not recorded: Bo · 0-5")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.utils import timezone
 
 from matches import rules, selectors, services
@@ -20,6 +21,13 @@ SHAPES = [
     (rules.FIVE_UP, 4, {"target": 8, "hand_size": 3}),
     (rules.FIVES_AND_THREES, 3, {"target": 15, "drawing": True, "hand_size": 4}),
 ]
+
+
+def site_admin() -> User:
+    """A staff account, who may restore or delete any match (``selectors.can_restore``):
+    for tests of what a restore or a deletion does, not of who may do it."""
+    return (User.objects.filter(username="site-admin").first()
+            or User.objects.create_user("site-admin", is_staff=True))
 
 
 def two_player_all_fives(**options: Any) -> Match:

@@ -119,7 +119,8 @@ def test_the_admin_adds_no_match(admin_client):
 
 def test_a_phones_grant_is_shown_never_edited_nor_un_revoked(admin_client, match):
     """A revoked phone once came back by clearing "revoked" on its admin page."""
-    grant = services.grant_revoke(grant=services.grant_create(match=match, phone="Pixel"))
+    phone = services.grant_create(match=match, phone="Pixel")
+    grant = services.grant_revoke(grant=phone, by=phone)
     page = admin_client.get(_url(ScorerGrant, "change", grant.pk))
     assert page.status_code == 200
     assert _inputs(page, "name", "revoked_at_0", "revoked_at_1", "_save") == []
@@ -143,9 +144,9 @@ def test_revoking_phones_in_the_admin_goes_through_the_service(admin_client, mat
     revoked = []
     real = services.grant_revoke
 
-    def grant_revoke(*, grant: ScorerGrant) -> ScorerGrant:
-        revoked.append(grant.pk)
-        return real(grant=grant)
+    def grant_revoke(*, grant: ScorerGrant, by: User) -> ScorerGrant:
+        revoked.append((grant.pk, by))
+        return real(grant=grant, by=by)
 
     monkeypatch.setattr(services, "grant_revoke", grant_revoke)
 
@@ -154,7 +155,8 @@ def test_revoking_phones_in_the_admin_goes_through_the_service(admin_client, mat
         follow=True)
 
     assert answer.status_code == 200
-    assert sorted(revoked) == sorted([live.pk, gone.pk])
+    admin = User.objects.get(username="admin")
+    assert sorted(revoked) == sorted([(live.pk, admin), (gone.pk, admin)])
     live.refresh_from_db()
     gone.refresh_from_db()
     assert live.revoked_at is not None and not live.active

@@ -25,6 +25,7 @@ from tests.matches.helpers import (
     T,
     assert_cache_equals_replay,
     play_short_round,
+    site_admin,
     two_player_all_fives,
 )
 
@@ -125,9 +126,10 @@ def test_any_other_change_replays_and_the_kept_engine_agrees(write):
     if write == "undo":
         services.event_undo(match=match)
     elif write == "restore":
-        services.match_restore(match=match, to_version=2)
+        services.match_restore(match=match, to_version=2, user=site_admin())
     elif write == "rename":
-        services.match_restore(match=match, to_version=1)  # back before the first tile
+        # back before the first tile
+        services.match_restore(match=match, to_version=1, user=site_admin())
         services.seats_rename(match=match, names=["Olha", "Taras"])
     else:
         services.round_settle(match=match, pips=(0, 9))

@@ -13,10 +13,11 @@ import json
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.http import Http404
 
-from matches.models import Club, Match
+from matches.models import Club
 from matches.selectors import match_record
-from matches.selectors.clubs import club_matches
+from matches.selectors.clubs import club_matches, club_season, season_matches
 
 
 class Command(BaseCommand):
@@ -31,10 +32,11 @@ class Command(BaseCommand):
         if found is None:
             raise CommandError(f"no club {club!r}")
         if season is not None:
-            chosen = found.seasons.filter(slug=season).first()
-            if chosen is None:
-                raise CommandError(f"no season {season!r} in club {club!r}")
-            matches = Match.objects.filter(fixture_game__fixture__division__season=chosen)
+            try:
+                chosen = club_season(club=found, slug=season)
+            except Http404:
+                raise CommandError(f"no season {season!r} in club {club!r}") from None
+            matches = season_matches(season=chosen)
         else:
             matches = club_matches(found)
         for match in matches.order_by("started_at", "id"):

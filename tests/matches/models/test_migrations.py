@@ -17,7 +17,7 @@ from django.db.migrations.executor import MigrationExecutor
 from matches import presenters, rules, selectors, services
 from matches.actions import action_doc
 from matches.models import Fixture, FixtureChange, Match, Season
-from tests.matches.helpers import T, assert_cache_equals_replay, two_player_all_fives
+from tests.matches.helpers import T, assert_cache_equals_replay, site_admin, two_player_all_fives
 
 BEFORE = [("matches", "0002_seat_player_and_draw_count")]
 AFTER = [("matches", "0003_change_log_grants_seat_names")]
@@ -75,7 +75,7 @@ def test_0003_names_the_seats_and_seeds_the_change_log(back_to_latest):
                                              rules.Play, rules.Settle]
     # the old match goes on as any other: undo, then restore what the undo took back
     services.event_undo(match=stored)
-    services.match_restore(match=stored, to_version=1)
+    services.match_restore(match=stored, to_version=1, user=site_admin())
     assert_cache_equals_replay(stored)
     assert rules.summary(selectors.match_engine(stored))["scores"] == [15, 10]
 
@@ -92,11 +92,11 @@ def test_0009_gives_the_changes_logged_before_it_what_each_reader_needs(django_u
     match = two_player_all_fives()
     services.round_start(match=match, starter=0)
     services.event_record(match=match, action=rules.Play(0, T("5-5")))
-    services.match_restore(match=match, to_version=1)
+    services.match_restore(match=match, to_version=1, user=site_admin())
     services.event_record(match=match, action=rules.Play(0, T("5-5")))
     services.match_abandon(match=match)
     services.match_resume(match=match)
-    services.match_restore(match=match, to_version=2)
+    services.match_restore(match=match, to_version=2, user=site_admin())
     written = {3: "матч у стані версії 1", 5: "зупинено на 10 – 0, без переможця",
                6: "продолжен: матч в том состоянии, в котором его прервали",
                7: "back to how it was"}  # an older wording: no language knows it

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from matches import rules, selectors, services
 from matches.rules.simulate import simulated_match
-from tests.matches.helpers import SHAPES, assert_cache_equals_replay, live
+from tests.matches.helpers import SHAPES, assert_cache_equals_replay, live, site_admin
 
 
 @pytest.mark.django_db
@@ -36,7 +36,7 @@ def test_every_step_and_every_undo_keeps_the_cache_equal_to_a_replay(shape, seed
     # nothing was erased: restoring the last version before the undos brings it all back
     match.refresh_from_db()
     played_version = len(played.log)
-    services.match_restore(match=match, to_version=played_version)
+    services.match_restore(match=match, to_version=played_version, user=site_admin())
     assert_cache_equals_replay(match)
     assert rules.summary(selectors.match_engine(match)) == rules.summary(played)
     assert match.version == 2 * len(played.log) + 1
@@ -63,7 +63,7 @@ def test_restoring_any_version_gives_the_match_as_it_stood_then(shape, seed, dat
     for _ in range(3):
         match.refresh_from_db()
         to = data.draw(st.integers(0, match.version - 1))
-        services.match_restore(match=match, to_version=to)
+        services.match_restore(match=match, to_version=to, user=site_admin())
         assert rules.summary(selectors.match_engine(match)) == summaries[to]
         assert_cache_equals_replay(match)
         summaries.append(summaries[to])

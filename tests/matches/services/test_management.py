@@ -31,6 +31,7 @@ from tests.matches.helpers import (
     assert_cache_equals_replay,
     night,
     play_short_round,
+    site_admin,
     snapshot,
     two_player_all_fives,
     won_at_once,
@@ -140,7 +141,7 @@ def test_an_abandoned_match_refuses_every_scoring_write(write):
                                                                             A("5-5:5"))),
         "round": lambda: services.round_start(match=match, starter=0),
         "undo": lambda: services.event_undo(match=match),
-        "restore": lambda: services.match_restore(match=match, to_version=1),
+        "restore": lambda: services.match_restore(match=match, to_version=1, user=site_admin()),
         "abandon": lambda: services.match_abandon(match=match),
         "rename": lambda: services.seats_rename(match=match, names=["Olga", "Taras"]),
     }[write]
@@ -188,7 +189,7 @@ def test_restoring_a_version_before_an_abandon_and_a_resume_reads_past_them():
     services.match_resume(match=match)  # 4
     services.event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5")))  # 5
 
-    services.match_restore(match=match, to_version=3)
+    services.match_restore(match=match, to_version=3, user=site_admin())
 
     assert current(match).events == [rules.Play(0, T("5-5"))]
     assert_cache_equals_replay(match)
@@ -287,7 +288,7 @@ def test_names_change_before_the_first_tile_and_the_change_says_which():
     assert selectors.match_engine(match).names == ("Olena", "Taras Shevchenko")
     # the log replays past the rename: undo, then restore to the renamed version
     services.event_undo(match=match)
-    services.match_restore(match=match, to_version=2)
+    services.match_restore(match=match, to_version=2, user=site_admin())
     assert current(match).starter == 0
 
 
@@ -428,7 +429,7 @@ def test_deleting_a_rated_match_rebuilds_the_ratings_without_it(club):
     gone = won_at_once(["Bob", "Ann"], opener=0, played_at=night(2), players_of=club)
     assert Rating.objects.get(player__name="Ann").matches == 2
 
-    services.match_delete_recorded(match=gone)
+    services.match_delete_recorded(match=gone, user=site_admin())
 
     assert Rating.objects.get(player__name="Ann").matches == 1
     assert DeletedMatch.objects.get().names == "Bob, Ann"
@@ -438,7 +439,7 @@ def test_deleting_a_rated_match_rebuilds_the_ratings_without_it(club):
 def test_deleting_a_league_game_frees_its_place_on_the_fixture(league_night):
     fixture, _admin, match = league_night
 
-    services.match_delete_recorded(match=match)
+    services.match_delete_recorded(match=match, user=site_admin())
 
     assert FixtureGame.objects.get(fixture=fixture, number=1).match is None
 

@@ -14,6 +14,7 @@ from tests.matches.helpers import (
     T,
     assert_cache_equals_replay,
     live,
+    site_admin,
     snapshot,
     two_player_all_fives,
 )
@@ -209,10 +210,10 @@ def test_undo_and_restore_step_through_a_called_rounds_result_and_count():
     assert selectors.match_engine(match).phase == "play"
     assert_log_agrees_with_rows(match)
 
-    services.match_restore(match=match, to_version=counted_at - 1)
+    services.match_restore(match=match, to_version=counted_at - 1, user=site_admin())
     assert row(match) == (RoundEnd.DOMINO, 1, False, None, None, True)
     assert_log_agrees_with_rows(match)
-    services.match_restore(match=match, to_version=counted_at)
+    services.match_restore(match=match, to_version=counted_at, user=site_admin())
     assert row(match) == (RoundEnd.DOMINO, 1, True, None, [12, 0], True)
     assert_log_agrees_with_rows(match)
 

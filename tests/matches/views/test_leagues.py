@@ -886,6 +886,29 @@ def test_an_entrants_captain_is_a_member_of_the_club(club, people, django_user_m
     assert division.entrants.get().captain == people["member"]
 
 
+def test_an_entrants_captain_refusal_does_not_say_which_accounts_the_site_has(
+        club, people, django_user_model):
+    """A username nobody has and a stranger's are refused alike: the club's admin learns
+    who is a member of the club, not who has an account on the site."""
+    django_user_model.objects.create_user("stranger")
+    division = services.season_create(
+        club=club, by=people["admin"], name="Members Only", game="all-fives",
+        starts_on=datetime.date(2026, 9, 7)).divisions.get()
+    url = reverse("matches:season_entrant_add", kwargs={
+        "slug": club.slug, "season": division.season.slug})
+
+    pages = {name: as_(people["admin"]).post(url, {
+        "division": division.pk, "name": "Black Bull", "kind": "team", "captain": name})
+        for name in ("stranger", "nobody")}
+
+    for name, page in pages.items():
+        assert page.status_code == 400
+        assert (f"{name} is not a member of the club: invite them first, so that they can "
+                "open their fixtures.") in page.content.decode()
+        assert "No user is called" not in page.content.decode()
+    assert not division.entrants.exists()
+
+
 LEAGUE_WRITES = ["season_new", "season_entrant_add", "season_generate", "season_adjust",
                  "season_lock", "season_import_csv", "games", "submit", "confirm", "dispute",
                  "resolve", "walkover-home", "walkover-away", "void", "redate", "play"]

@@ -16,7 +16,7 @@ from django.utils.html import escape
 from matches import rules, selectors, services
 from matches.models import Club, DeletedMatch, Match, MatchStatus, Membership, Role
 from matches.views.management import DELETE_NOT_ALLOWED
-from tests.matches.helpers import T, night, snapshot, won_at_once
+from tests.matches.helpers import T, night, site_admin, snapshot, won_at_once
 
 pytestmark = pytest.mark.django_db
 
@@ -417,7 +417,7 @@ def league_game(club: Club, admin: User) -> Match:
 
 def test_the_admin_lists_deleted_matches_read_only(client):
     match = start(Client())
-    services.match_delete_recorded(match=match)
+    services.match_delete_recorded(match=match, user=site_admin())
     client.force_login(User.objects.create_superuser("root", password="pw"))
 
     listing = client.get(reverse("admin:matches_deletedmatch_changelist"))

@@ -730,7 +730,8 @@ def test_home_drops_what_this_phone_may_no_longer_see_or_score(client, django_us
 
     services.club_update(club=club, by=owner, name=club.name,
                          visibility=Visibility.MEMBERS)
-    services.grant_revoke(grant=revoked.grants.get())
+    phone = revoked.grants.get()
+    services.grant_revoke(grant=phone, by=phone)
     html = client.get("/").content.decode()
 
     assert str(watched.public_id) not in html  # its page is a 404 here now

@@ -1,0 +1,23 @@
+"""matches.selectors.management: what the pages that manage a match show of it."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from matches import rules, selectors, services
+from tests.matches.helpers import T, two_player_all_fives
+
+pytestmark = pytest.mark.django_db
+
+
+def test_match_overview_and_seats():
+    match = two_player_all_fives()
+    services.round_start(match=match, starter=0)
+    services.event_record(match=match, action=rules.Play(0, T("5-5")))
+    overview = selectors.match_overview(match=match)
+    assert overview.names == ["Olena", "Taras"]
+    assert overview.sides == [("Olena", Decimal(10)), ("Taras", Decimal(0))]
+    assert overview.rounds == 1
+    assert [seat.name for seat in selectors.match_seats(match=match)] == ["Olena", "Taras"]
