@@ -7,8 +7,11 @@ from __future__ import annotations
 from functools import cached_property
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core import signing
+from django.core.exceptions import ValidationError
 from django.db.models import Q, QuerySet
 from django.http import Http404
+from django.utils.translation import gettext_lazy as _
 
 from matches.models import (
     Club,
@@ -28,6 +31,25 @@ INVITES = Role.CAPTAIN
 ADDS_PLAYERS = Role.CAPTAIN
 SETS_ROLES = Role.ADMIN
 RUNS_LEAGUE = Role.ADMIN  # seasons, entrants, fixtures, adjustments, resolving disputes
+
+INVITE_SALT = "matches.club-invite"  # services.club_invite signs with it
+INVITE_MAX_AGE = 7 * 24 * 3600  # an invite link works for a week
+INVITE_INVALID = _("This invite link is not valid: ask the club for a new one.")
+INVITE_EXPIRED = _("This invite link has expired: ask the club for a new one.")
+
+
+def invitation(*, token: str) -> tuple[Club, str]:
+    """The club and role an invite token names; ValidationError if it is bad or old."""
+    try:
+        data = signing.loads(token, salt=INVITE_SALT, max_age=INVITE_MAX_AGE)
+    except signing.SignatureExpired:
+        raise ValidationError(INVITE_EXPIRED, code="expired") from None
+    except signing.BadSignature:
+        raise ValidationError(INVITE_INVALID, code="invalid") from None
+    club = Club.objects.filter(pk=data.get("club")).first()
+    if club is None or data.get("role") not in Role.values:
+        raise ValidationError(INVITE_INVALID, code="invalid")
+    return club, data["role"]
 
 
 def membership(club: Club, user: Viewer) -> Membership | None:

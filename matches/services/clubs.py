@@ -14,14 +14,16 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from matches.models import Club, Membership, Player, Role, Visibility
-from matches.selectors.clubs import ADDS_PLAYERS, INVITES, SETS_ROLES, club_rights
-
-INVITE_SALT = "matches.club-invite"
-INVITE_MAX_AGE = 7 * 24 * 3600  # an invite link works for a week
+from matches.selectors.clubs import (
+    ADDS_PLAYERS,
+    INVITE_SALT,
+    INVITES,
+    SETS_ROLES,
+    club_rights,
+    invitation,
+)
 
 NOT_ALLOWED = _("Only a club %(role)s or above can do that.")
-INVITE_INVALID = _("This invite link is not valid: ask the club for a new one.")
-INVITE_EXPIRED = _("This invite link has expired: ask the club for a new one.")
 LAST_OWNER = _("A club keeps at least one owner: make someone else owner first.")
 INVITE_ABOVE = _("As %(role)s you can invite as: %(roles)s.")
 OWNER_ONLY = _("Only an owner can make or unmake owners and admins.")
@@ -31,7 +33,7 @@ NOT_A_MEMBER = _("Only the club's members can claim a player.")
 NAME_TAKEN = _("The club already has a player called %(name)s.")
 
 
-def require_role(club: Club, user: User | None, role: str) -> Membership:
+def require_role(*, club: Club, user: User | None, role: str) -> Membership:
     """``user``'s membership of ``club`` if it is at least ``role``; else PermissionDenied.
     The club's page asks the same :func:`~matches.selectors.club_rights`."""
     rights = club_rights(club=club, user=user)
@@ -40,7 +42,7 @@ def require_role(club: Club, user: User | None, role: str) -> Membership:
     return rights.member
 
 
-def free_slug(name: str, taken: QuerySet[Any], *, fallback: str) -> str:
+def free_slug(*, name: str, taken: QuerySet[Any], fallback: str) -> str:
     """An address from ``name`` that no row of ``taken`` has yet: "oak", "oak-2", …"""
     base = slugify(name)[:70] or fallback
     slug, n = base, 1
@@ -54,7 +56,7 @@ def free_slug(name: str, taken: QuerySet[Any], *, fallback: str) -> str:
 def club_create(*, name: str, by: User, visibility: str = Visibility.PUBLIC) -> Club:
     """A new club, owned by ``by``; its address comes from its name."""
     name = " ".join(name.split())
-    club = Club(name=name, slug=free_slug(name, Club.objects.all(), fallback="club"),
+    club = Club(name=name, slug=free_slug(name=name, taken=Club.objects.all(), fallback="club"),
                 visibility=visibility, created_by=by)
     club.full_clean()
     club.save()
@@ -64,7 +66,7 @@ def club_create(*, name: str, by: User, visibility: str = Visibility.PUBLIC) -> 
 
 @transaction.atomic
 def club_update(*, club: Club, by: User, name: str, visibility: str) -> Club:
-    require_role(club, by, Role.ADMIN)
+    require_role(club=club, user=by, role=Role.ADMIN)
     club.name, club.visibility = " ".join(name.split()), visibility
     club.full_clean()
     club.save(update_fields=["name", "visibility"])
@@ -75,27 +77,13 @@ def club_invite(*, club: Club, by: User, role: str = Role.MEMBER) -> str:
     """A signed invite token (a week long) to join ``club`` as ``role``.
 
     Captains invite members and scorers; admins up to captain; owners any role."""
-    inviter = require_role(club, by, INVITES)
+    inviter = require_role(club=club, user=by, role=INVITES)
     invitable = inviter.invitable_roles()
     if role not in invitable:
         raise PermissionDenied(INVITE_ABOVE % {
             "role": inviter.get_role_display().lower(),
             "roles": ", ".join(Role(r).label.lower() for r in invitable)})
     return signing.dumps({"club": club.pk, "role": role}, salt=INVITE_SALT, compress=True)
-
-
-def invite_club(token: str) -> tuple[Club, str]:
-    """The club and role an invite token names; ValidationError if it is bad or old."""
-    try:
-        data = signing.loads(token, salt=INVITE_SALT, max_age=INVITE_MAX_AGE)
-    except signing.SignatureExpired:
-        raise ValidationError(INVITE_EXPIRED, code="expired") from None
-    except signing.BadSignature:
-        raise ValidationError(INVITE_INVALID, code="invalid") from None
-    club = Club.objects.filter(pk=data.get("club")).first()
-    if club is None or data.get("role") not in Role.values:
-        raise ValidationError(INVITE_INVALID, code="invalid")
-    return club, data["role"]
 
 
 @transaction.atomic
@@ -105,7 +93,7 @@ def club_join(*, token: str, user: User) -> Membership:
     A member already keeps the role they have, higher or lower: an invite cannot be
     withdrawn for its week, so a member an admin has since demoted must not win the old
     role back by opening it again. Members' roles are changed by ``membership_set_role``."""
-    club, role = invite_club(token)
+    club, role = invitation(token=token)
     membership, _created = Membership.objects.get_or_create(
         club=club, user=user, defaults={"role": role})
     return membership
@@ -114,7 +102,7 @@ def club_join(*, token: str, user: User) -> Membership:
 @transaction.atomic
 def membership_set_role(*, membership: Membership, role: str, by: User) -> Membership:
     """Admins set roles up to captain; only owners make or unmake owners and admins."""
-    acting = require_role(membership.club, by, SETS_ROLES)
+    acting = require_role(club=membership.club, user=by, role=SETS_ROLES)
     if role not in acting.settable_roles(membership):
         raise PermissionDenied(OWNER_ONLY)
     if membership.role == Role.OWNER and role != Role.OWNER and not Membership.objects.filter(
@@ -129,7 +117,7 @@ def membership_set_role(*, membership: Membership, role: str, by: User) -> Membe
 @transaction.atomic
 def player_add(*, club: Club, name: str, by: User) -> Player:
     """A player at the club's tables (a guest until a member claims them)."""
-    require_role(club, by, ADDS_PLAYERS)
+    require_role(club=club, user=by, role=ADDS_PLAYERS)
     name = _player_name(name)
     player = Player(club=club, name=name)
     player.full_clean(validate_constraints=False)
@@ -145,6 +133,7 @@ def player_add(*, club: Club, name: str, by: User) -> Player:
     return player
 
 
+@transaction.atomic
 def player_named(*, club: Club, name: str) -> Player:
     """The club's player called ``name`` (case and spacing aside), added if it has none:
     for an import, whose squads name players instead of adding them one by one. The

@@ -77,7 +77,7 @@ def season_create(*, club: Club, by: User, name: str, starts_on: datetime.date,
                   divisions: Sequence[str] = ("Division 1",),
                   ends_on: datetime.date | None = None) -> Season:
     """A season of the club's league, with its divisions; the rules check the scheme."""
-    require_role(club, by, RUNS_LEAGUE)
+    require_role(club=club, user=by, role=RUNS_LEAGUE)
     document: dict[str, Any] = {"format": "domino-league/1", "name": name, "game": game,
                                 "options": dict(options or {}), "entrants": [],
                                 "fixtures": []}
@@ -112,7 +112,7 @@ def entrant_add(*, division: Division, by: User, name: str, kind: str = "team",
     aside; ``captain_username``: a member's username). A username that is not a
     member's is refused as such, whether or not the site has that account."""
     season = division.season
-    require_role(season.club, by, RUNS_LEAGUE)
+    require_role(club=season.club, user=by, role=RUNS_LEAGUE)
     _not_locked(season)
     if player_names:
         names = [" ".join(n.split()) for n in player_names if n.strip()]
@@ -149,7 +149,7 @@ def fixtures_generate(*, division: Division, by: User, legs: int = 1,
                       start: datetime.date | None = None, every_days: int = 7) -> int:
     """A round robin (single or double) from the rules' generator; returns how many."""
     season = division.season
-    require_role(season.club, by, RUNS_LEAGUE)
+    require_role(club=season.club, user=by, role=RUNS_LEAGUE)
     _not_locked(season)
     if division.fixtures.exists():
         raise ValidationError(FIXTURES_EXIST, code="exists")
@@ -314,7 +314,7 @@ def fixture_resolve(*, fixture: Fixture, by: User,
     """A league admin settles a disputed (or any submitted) fixture, with corrected
     game scores if need be; the result is confirmed."""
     fixture = _locked(fixture)
-    require_role(fixture.division.season.club, by, RUNS_LEAGUE)
+    require_role(club=fixture.division.season.club, user=by, role=RUNS_LEAGUE)
     if fixture.status not in (FixtureStatus.DISPUTED, FixtureStatus.SUBMITTED):
         raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()})
     before = _state(fixture)
@@ -336,7 +336,7 @@ def fixture_walkover(*, fixture: Fixture, by: User, side: str) -> Fixture:
     over a fixture that was played: its games are taken off the fixture. Their scores
     stay in the log's before; a game scored on the scorepad stays a match of the club."""
     fixture = _locked(fixture)
-    require_role(fixture.division.season.club, by, RUNS_LEAGUE)
+    require_role(club=fixture.division.season.club, user=by, role=RUNS_LEAGUE)
     before = _state(fixture)
     fixture.games.all().delete()
     fixture.home_games = fixture.away_games = None
@@ -350,7 +350,7 @@ def fixture_walkover(*, fixture: Fixture, by: User, side: str) -> Fixture:
 @transaction.atomic
 def fixture_void(*, fixture: Fixture, by: User) -> Fixture:
     fixture = _locked(fixture)
-    require_role(fixture.division.season.club, by, RUNS_LEAGUE)
+    require_role(club=fixture.division.season.club, user=by, role=RUNS_LEAGUE)
     before = _state(fixture)
     fixture.home_games = fixture.away_games = None
     fixture.walkover, fixture.status = "", FixtureStatus.VOID
@@ -362,7 +362,7 @@ def fixture_void(*, fixture: Fixture, by: User) -> Fixture:
 @transaction.atomic
 def adjustment_add(*, entrant: Entrant, by: User, points: int, reason: str) -> Adjustment:
     season = entrant.division.season
-    require_role(season.club, by, RUNS_LEAGUE)
+    require_role(club=season.club, user=by, role=RUNS_LEAGUE)
     _not_locked(season)
     adjustment = Adjustment(entrant=entrant, points=points, reason=reason.strip(), made_by=by)
     adjustment.full_clean()
@@ -372,7 +372,7 @@ def adjustment_add(*, entrant: Entrant, by: User, points: int, reason: str) -> A
 
 @transaction.atomic
 def season_lock(*, season: Season, by: User) -> Season:
-    require_role(season.club, by, RUNS_LEAGUE)
+    require_role(club=season.club, user=by, role=RUNS_LEAGUE)
     season.locked = True
     season.save(update_fields=["locked"])
     return season
@@ -487,7 +487,7 @@ def league_import(*, club: Club, document: dict[str, Any], by: User | None = Non
     stores nothing."""
     league = league_rules.read_league(document)
     if by is not None:
-        require_role(club, by, RUNS_LEAGUE)
+        require_role(club=club, user=by, role=RUNS_LEAGUE)
     dates = [f.date for f in league.fixtures if f.date is not None]
     # the exports name a division "season — division" (as the spec's example does): it
     # comes back as both, so a season exported and imported again keeps its names
@@ -556,7 +556,8 @@ def _clean[M: models.Model](row: M, *, where: str, save: bool = True) -> M:
 def _season_row(*, club: Club, name: str, **fields: Any) -> Season:
     """A season row with a free address (the caller has checked the scheme)."""
     season = Season(club=club, name=" ".join(name.split())[:120],
-                    slug=free_slug(name, club.seasons.all(), fallback="season"), **fields)
+                    slug=free_slug(name=name, taken=club.seasons.all(), fallback="season"),
+                    **fields)
     season.full_clean()
     season.save()
     return season
@@ -592,7 +593,7 @@ def fixtures_csv_import(*, division: Division, by: User, text: str) -> CsvImport
     else a new one) unless that fixture holds the row's result already. Column names
     are read without regard to case or spaces around them; commas, semicolons or tabs."""
     season = division.season
-    require_role(season.club, by, RUNS_LEAGUE)
+    require_role(club=season.club, user=by, role=RUNS_LEAGUE)
     _not_locked(season)
     rows, unread = _csv_rows(text)
     document = {

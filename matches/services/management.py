@@ -3,7 +3,7 @@ correct the players' names before play, start a rematch, delete it (kept as its 
 
 Abandoning, resuming and renaming are changes like a tap: they lock the match, name the
 version their page showed and carry an idempotency key (:func:`~matches.services.
-scoring._begin`), and are logged as the match's next version. They hold no engine
+scoring.write_begin`), and are logged as the match's next version. They hold no engine
 action (``selectors.NO_ACTION_KINDS``): the table's history replays past them. Any
 scorer may abandon, resume, rename and start a rematch (the views hold the grant that
 says so); deleting is for those who may restore versions, which
@@ -46,10 +46,10 @@ from matches.services.scoring import (
     PLAYERS_DIFFERENT,
     MatchStarted,
     User,
-    _account,
-    _begin,
-    _log,
+    change_log,
     match_start,
+    signed_in_account,
+    write_begin,
 )
 
 NAME_LENGTH: int = Seat._meta.get_field("name").max_length or 60
@@ -75,7 +75,7 @@ def match_abandon(*, match: Match, version: int | None = None, key: UUID | None 
                   grant: ScorerGrant | None = None, user: User | None = None) -> Change:
     """Stop the match without a winner; ``finished_at`` says when. Scoring writes are
     refused from then on (``MatchAbandoned``) until :func:`match_resume`."""
-    match, done = _begin(match, version=version, key=key)  # an abandoned one: refused
+    match, done = write_begin(match, version=version, key=key)  # an abandoned one: refused
     if done is not None:
         return done
     if match.status != MatchStatus.IN_PROGRESS:
@@ -84,9 +84,9 @@ def match_abandon(*, match: Match, version: int | None = None, key: UUID | None 
     scores = " – ".join(rules.show_points(Fraction(side.score).limit_denominator(2))
                         for side in match.sides.order_by("index"))
     # the scores kept in the action too, so the history says it in each reader's language
-    change = _log(match, ChangeKind.ABANDON, {"abandon": True, "scores": scores},
-                  describe_abandon(scores),
-                  key=key, grant=grant, user=user)
+    change = change_log(match, ChangeKind.ABANDON, {"abandon": True, "scores": scores},
+                        describe_abandon(scores),
+                        key=key, grant=grant, user=user)
     match.status = MatchStatus.ABANDONED
     match.finished_at = max(timezone.now(), match.started_at)
     match.full_clean()
@@ -103,18 +103,18 @@ def match_resume(*, match: Match, version: int | None = None, key: UUID | None =
     match has now (an abandon changes no table), and the history page already reads a
     restore; undo and restore then work as before the abandon.
     """
-    match, done = _begin(match, version=version, key=key, abandoned_ok=True)
+    match, done = write_begin(match, version=version, key=key, abandoned_ok=True)
     if done is not None:
         return done
     if match.status != MatchStatus.ABANDONED:
         raise ValidationError(NOT_ABANDONED, code="not_abandoned")
     abandon = match.changes.filter(kind=ChangeKind.ABANDON).order_by("-version").first()
     assert abandon is not None  # the service that abandons logs it
-    change = _log(match, ChangeKind.RESTORE,
-                  {"actions": [action_doc(action) for action in match_actions(match)],
-                   "resumed": True},
-                  describe_restore(abandon.version - 1, resumed=True),
-                  key=key, grant=grant, user=user, restored_to=abandon.version - 1)
+    change = change_log(match, ChangeKind.RESTORE,
+                        {"actions": [action_doc(action) for action in match_actions(match)],
+                         "resumed": True},
+                        describe_restore(abandon.version - 1, resumed=True),
+                        key=key, grant=grant, user=user, restored_to=abandon.version - 1)
     match.status, match.finished_at = MatchStatus.IN_PROGRESS, None
     match.full_clean()
     match.save(update_fields=["version", "status", "finished_at"])
@@ -132,7 +132,7 @@ def seats_rename(*, match: Match, names: Sequence[str], version: int | None = No
     keeps its name. Errors are tied to ``player_<seat>``, or to ``players`` for the
     match as a whole. Returns None when no name changed (nothing is logged).
     """
-    match, done = _begin(match, version=version, key=key)
+    match, done = write_begin(match, version=version, key=key)
     if done is not None:
         return done
     if not before_play(match_engine(match)):
@@ -166,9 +166,9 @@ def seats_rename(*, match: Match, names: Sequence[str], version: int | None = No
     if wanted == before:
         return None
     changed = [seat for seat, name in zip(seats, wanted, strict=True) if seat.name != name]
-    change = _log(match, ChangeKind.RENAME, {"rename": {"from": before, "to": wanted}},
-                  ", ".join(f"{seat.name} → {wanted[seat.position]}" for seat in changed),
-                  key=key, grant=grant, user=user)
+    change = change_log(match, ChangeKind.RENAME, {"rename": {"from": before, "to": wanted}},
+                        ", ".join(f"{seat.name} → {wanted[seat.position]}" for seat in changed),
+                        key=key, grant=grant, user=user)
     match.save(update_fields=["version"])
     try:
         with transaction.atomic():
@@ -223,7 +223,7 @@ def match_delete_recorded(*, match: Match, grant: ScorerGrant | None = None,
     deleted = DeletedMatch(
         public_id=match.public_id, game=match.game,
         names=", ".join(match_names(match))[:800], record=match_record(match),
-        grant_label=grant.phone[:80] if grant is not None else "", user=_account(user))
+        grant_label=grant.phone[:80] if grant is not None else "", user=signed_in_account(user))
     deleted.full_clean()
     deleted.save()
     match_delete(match=match)

@@ -52,12 +52,12 @@ def _rated(club: Club, game: str) -> list[_Rated]:
         ordered = sorted(sides[pk], key=lambda side: side[1])
         teams = [[player for side, player in seats[pk] if side == side_pk and player]
                  for side_pk, _index, _score in ordered]
-        rated.append(_Rated(pk, teams, side_ranks(
+        rated.append(_Rated(pk, teams, _side_ranks(
             [(index == winner, score) for _pk, index, score in ordered])))
     return rated
 
 
-def side_ranks(keys: list[tuple[bool, Decimal]]) -> list[int]:
+def _side_ranks(keys: list[tuple[bool, Decimal]]) -> list[int]:
     return [1 + sum(1 for other in keys if other > key) for key in keys]
 
 
@@ -91,7 +91,8 @@ def ratings_recompute(*, club: Club, game: str) -> int:
     return len(rated)
 
 
-def ratings_follow(match: Match) -> None:
+@transaction.atomic
+def ratings_follow(*, match: Match) -> None:
     """After ``match`` was finished, reopened or changed: rebuild its club's ratings at
     its game, if its seats are a club's players."""
     club_ids = set(match.seats.filter(player__isnull=False)

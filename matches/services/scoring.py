@@ -187,7 +187,7 @@ def round_start(*, match: Match, starter: int | None, mode: str = RoundMode.TRAC
     finisher, in All Fives and Five Up) starts, or else the engine draws lots; the
     returned change's ``lots_drawn`` (not stored) says which, for the page to announce.
     """
-    match, done = _begin(match, version=version, key=key, key_if_stale=True)
+    match, done = write_begin(match, version=version, key=key, key_if_stale=True)
     if done is not None:
         return done
     with kept_for_writing(match) as kept:
@@ -215,7 +215,7 @@ def event_record(*, match: Match, action: rules.Event, version: int | None = Non
     The action names its seat: a tap made for a seat whose turn it no longer is (the
     table moved on) is refused by the engine rather than credited to someone else.
     """
-    match, done = _begin(match, version=version, key=key, key_if_stale=True)
+    match, done = write_begin(match, version=version, key=key, key_if_stale=True)
     if done is not None:
         return done
     with kept_for_writing(match) as kept:
@@ -275,7 +275,7 @@ def round_settle(*, match: Match, hands: Sequence[Sequence[rules.Tile]] | None =
     its count (a second call, with the count); in Fives and Threes, where remaining tiles
     score nothing, it is settled at once, and a count given later is only checked.
     """
-    match, done = _begin(match, version=version, key=key, key_if_stale=True)
+    match, done = write_begin(match, version=version, key=key, key_if_stale=True)
     if done is not None:
         return done
     with kept_for_writing(match) as kept:
@@ -294,7 +294,7 @@ def event_undo(*, match: Match, version: int | None = None, key: UUID | None = N
     Nothing is deleted: the rows it takes back are marked with this change, which
     says who took back what and when; ``match_restore`` can bring them back.
     """
-    match, done = _begin(match, version=version, key=key, key_if_stale=True)
+    match, done = write_begin(match, version=version, key=key, key_if_stale=True)
     if done is not None:
         return done
     with kept_for_writing(match) as kept:
@@ -302,8 +302,8 @@ def event_undo(*, match: Match, version: int | None = None, key: UUID | None = N
         ended = engine.current_round is not None and engine.current_round.end is not None
         stored = Stored.of(engine)
         undone = engine.undo()  # refused with nothing to undo, before anything is written
-        change = _log(match, ChangeKind.UNDO, action_doc(undone),
-                      describe(undone, engine.names or ()), key=key, grant=grant, user=user)
+        change = change_log(match, ChangeKind.UNDO, action_doc(undone),
+                            describe(undone, engine.names or ()), key=key, grant=grant, user=user)
         touched = _take_back(match, undone, change, rows=kept.rows, reopens=ended,
                              number=len(engine.rounds) + isinstance(undone, rules.StartRound))
         if kept.miscalls:  # the placement taken back may have been miscalled
@@ -325,7 +325,7 @@ def match_restore(*, match: Match, to_version: int, version: int | None = None,
     """
     if not can_restore(match, grant=grant, user=user):
         raise PermissionDenied(RESTORE_NOT_ALLOWED)
-    match, done = _begin(match, version=version, key=key)
+    match, done = write_begin(match, version=version, key=key)
     if done is not None:
         return done
     if not 0 <= to_version < match.version:
@@ -336,9 +336,9 @@ def match_restore(*, match: Match, to_version: int, version: int | None = None,
     common = 0
     while common < min(len(target), len(current)) and target[common] == current[common]:
         common += 1
-    change = _log(match, ChangeKind.RESTORE, {"actions": target, "resumed": False},
-                  describe_restore(to_version, resumed=False),
-                  key=key, grant=grant, user=user, restored_to=to_version)
+    change = change_log(match, ChangeKind.RESTORE, {"actions": target, "resumed": False},
+                        describe_restore(to_version, resumed=False),
+                        key=key, grant=grant, user=user, restored_to=to_version)
     touched: dict[int, Touched] = {}
     for doc in reversed(current[common:]):
         for round_ in _take_back(match, action_from_doc(doc), change):
@@ -387,9 +387,9 @@ def match_import(*, document: Mapping[str, Any],
         match.save(update_fields=["record_hash"])
     change = None
     if engine.log:
-        change = _log(match, ChangeKind.IMPORT,
-                      {"actions": [action_doc(a) for a in engine.log]},
-                      str(_("the match record")), key=None, grant=None, user=created_by)
+        change = change_log(match, ChangeKind.IMPORT,
+                            {"actions": [action_doc(a) for a in engine.log]},
+                            str(_("the match record")), key=None, grant=None, user=created_by)
     apart = results_apart([action_doc(a) for a in engine.log])
     number = 0
     events: list[Event] = []
@@ -513,8 +513,9 @@ class Touched(NamedTuple):
     undone: bool = False
 
 
-def _begin(match: Match, *, version: int | None, key: UUID | None,
-           abandoned_ok: bool = False, key_if_stale: bool = False) -> tuple[Match, Change | None]:
+def write_begin(match: Match, *, version: int | None, key: UUID | None,
+                abandoned_ok: bool = False,
+                key_if_stale: bool = False) -> tuple[Match, Change | None]:
     """The match row, locked for this transaction (two phones cannot interleave writes),
     and the change an earlier request with the same key made, if any (then nothing more
     is applied); a write made on an older version, or on an abandoned match (unless
@@ -571,8 +572,8 @@ def _record(match: Match, kept: Kept, action: rules.Action, *,
     if note:
         description = str(_("%(what)s (miscalled: %(why)s)") % {"what": description,
                                                                    "why": note})
-    change = _log(match, _CHANGE_KINDS[type(action)], action_doc(action), description,
-                  key=key, grant=grant, user=user)
+    change = change_log(match, _CHANGE_KINDS[type(action)], action_doc(action), description,
+                        key=key, grant=grant, user=user)
     rows = kept.rows
     if rows is None and not isinstance(action, (rules.StartRound, rules.Settle)):
         rows = _rows(match)
@@ -694,9 +695,9 @@ def _live_round(match: Match) -> Round:
     return round_
 
 
-def _log(match: Match, kind: str, action: dict[str, Any], description: str, *,
-         key: UUID | None, grant: ScorerGrant | None, user: User | None,
-         restored_to: int | None = None) -> Change:
+def change_log(match: Match, kind: str, action: dict[str, Any], description: str, *,
+               key: UUID | None, grant: ScorerGrant | None, user: User | None,
+               restored_to: int | None = None) -> Change:
     """The change that makes the match's next version (``match.version`` is raised
     here, and saved by the caller with whatever else of the match it changes)."""
     match.version += 1
@@ -709,10 +710,10 @@ def _log(match: Match, kind: str, action: dict[str, Any], description: str, *,
     return Change.objects.create(
         match=match, version=match.version, kind=kind, key=key, action=action,
         description=description[:300], restored_to=restored_to, grant=grant,
-        user=_account(user))
+        user=signed_in_account(user))
 
 
-def _account(user: User | None) -> Account | None:
+def signed_in_account(user: User | None) -> Account | None:
     """The signed-in account behind a request's user, if any (anonymous: none)."""
     return user if isinstance(user, Account) and user.is_authenticated else None
 
@@ -763,7 +764,7 @@ def _new_match(engine: rules.Match, *, created_by: Account | None = None,
 def _store_match(engine: rules.Match, *, created_by: User | None,
                  creation_key: UUID | None = None) -> Match:
     names = _seat_names(engine)
-    match = _new_match(engine, created_by=_account(created_by), creation_key=creation_key)
+    match = _new_match(engine, created_by=signed_in_account(created_by), creation_key=creation_key)
     match.full_clean()
     match.save()
     sides = [Side(match=match, index=index) for index in range(len(engine.sides))]
@@ -843,7 +844,7 @@ def _event_row(match: Match, round_id: int, action: rules.Action, award: rules.A
 def _sync(match: Match, engine: rules.Match, rounds: Sequence[Touched], *,
           kept: Kept | None = None, stored: Stored | None = None) -> None:
     """Refresh the cached scores and status from the engine's state, and save the
-    match's version (:func:`_log` raised it). A few statements whatever the match's
+    match's version (:func:`change_log` raised it). A few statements whatever the match's
     length: each table's rows change in one UPDATE, by side (``kept`` knows the sides'
     keys once it has read them), and not at all where ``stored`` (what they held
     before the write) says they already hold the new values."""
@@ -885,7 +886,7 @@ def _sync(match: Match, engine: rules.Match, rounds: Sequence[Touched], *,
         match.finished_at = None
     match.save(update_fields=["version", "status", "winner_side", "finished_at"])
     if finished or was_finished:  # a result came, changed or went: ratings follow it
-        ratings_follow(match)
+        ratings_follow(match=match)
 
 
 def _columns(engine: rules.Match, rnd: rules.Round) -> dict[str, tuple[Fraction | int, ...]]:

@@ -92,7 +92,7 @@ def club_invite(request: HttpRequest, slug: str) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 def club_join(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     try:
-        club, role = services.invite_club(token)
+        club, role = selectors.invitation(token=token)
     except ValidationError as error:
         return render(request, "matches/club_join.html", {"error": error.messages[0]},
                       status=404)

@@ -194,7 +194,7 @@ class RedateForm(forms.Form):
 @require_http_methods(["GET", "HEAD", "POST"])
 def season_new(request: HttpRequest, slug: str) -> HttpResponse:
     club = selectors.club_for_viewer(slug, request.user)
-    services.require_role(club, _user_or_none(request), Role.ADMIN)
+    services.require_role(club=club, user=_user_or_none(request), role=Role.ADMIN)
     form = SeasonForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -303,7 +303,7 @@ def adjustment_add(request: HttpRequest, slug: str, season: str) -> HttpResponse
 def fixtures_csv(request: HttpRequest, slug: str, season: str) -> HttpResponse:
     """Results kept in a spreadsheet, uploaded as CSV (columns in the README)."""
     the_season, division = _season_division(request, slug, season)
-    services.require_role(the_season.club, _user_or_none(request), Role.ADMIN)
+    services.require_role(club=the_season.club, user=_user_or_none(request), role=Role.ADMIN)
     upload = request.FILES.get("file")
     if upload is None or (upload.size or 0) > 1_000_000:
         messages.error(request, _("Choose a CSV file (at most 1 MB)."))
@@ -343,7 +343,7 @@ def fixtures_csv(request: HttpRequest, slug: str, season: str) -> HttpResponse:
 def season_lock(request: HttpRequest, slug: str, season: str) -> HttpResponse:
     club = selectors.club_for_viewer(slug, request.user)
     the_season = selectors.club_season(club=club, slug=season)
-    services.require_role(club, _user_or_none(request), Role.ADMIN)
+    services.require_role(club=club, user=_user_or_none(request), role=Role.ADMIN)
     if request.POST.get("confirm") != "on":  # there is no unlocking: asked once more
         messages.error(request, _("Tick the box to say that its results will no longer "
                                   "change, then lock the season."))

@@ -28,12 +28,12 @@ from matches.models import Change, Match, MatchStatus, ScorerGrant
 from matches.scoring_forms import WriteForm
 from matches.views.scoring import (
     GRANTS_KEY,
-    _announce_lots,
-    _not_scorer,
-    _scorer,
-    _write,
+    announce_lots,
     hold_grant,
+    not_scorer_answer,
     phone_label,
+    scorer_and_phone,
+    write_arguments,
 )
 
 DELETE_NOT_ALLOWED = services.DELETE_NOT_ALLOWED  # the service's refusal, before the page
@@ -44,9 +44,9 @@ FORM_EXPIRED = gettext_lazy("That form was incomplete: here is the page again.")
 @require_http_methods(["GET", "HEAD", "POST"])
 def abandon(request: HttpRequest, public_id: UUID) -> HttpResponse:
     """Stop a match without a winner, after asking; an abandoned one offers Resume."""
-    match, grant = _scorer(request, public_id)
+    match, grant = scorer_and_phone(request, public_id)
     if grant is None:
-        return _not_scorer(request, match)
+        return not_scorer_answer(request, match)
     if request.method == "POST":
         change = _write_from_page(request, match, grant, services.match_abandon)
         if not isinstance(change, Change):
@@ -63,9 +63,9 @@ def abandon(request: HttpRequest, public_id: UUID) -> HttpResponse:
 @never_cache
 @require_POST
 def resume(request: HttpRequest, public_id: UUID) -> HttpResponse:
-    match, grant = _scorer(request, public_id)
+    match, grant = scorer_and_phone(request, public_id)
     if grant is None:
-        return _not_scorer(request, match)
+        return not_scorer_answer(request, match)
     change = _write_from_page(request, match, grant, services.match_resume)
     if not isinstance(change, Change):
         return change
@@ -78,10 +78,10 @@ def resume(request: HttpRequest, public_id: UUID) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 def delete(request: HttpRequest, public_id: UUID) -> HttpResponse:
     """Delete a match for good, after asking; its record is kept (``DeletedMatch``)."""
-    match, grant = _scorer(request, public_id)
+    match, grant = scorer_and_phone(request, public_id)
     if not selectors.can_restore(match, grant=grant, user=request.user):
         if grant is None:
-            return _not_scorer(request, match)
+            return not_scorer_answer(request, match)
         raise PermissionDenied(DELETE_NOT_ALLOWED)
     if request.method == "POST":
         deleted = services.match_delete_recorded(match=match, grant=grant, user=request.user)
@@ -100,9 +100,9 @@ def delete(request: HttpRequest, public_id: UUID) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 def rename(request: HttpRequest, public_id: UUID) -> HttpResponse:
     """Correct the players' names while no tile has been played."""
-    match, grant = _scorer(request, public_id)
+    match, grant = scorer_and_phone(request, public_id)
     if grant is None:
-        return _not_scorer(request, match)
+        return not_scorer_answer(request, match)
     seats = [(seat.position, seat.name, seat.player_id is not None)
              for seat in selectors.match_seats(match=match)]
     form = RenameForm(request.POST or None, seats=seats)
@@ -110,7 +110,7 @@ def rename(request: HttpRequest, public_id: UUID) -> HttpResponse:
         data = form.cleaned_data
         try:
             change = services.seats_rename(match=match, names=data["names"],
-                                           **_write(data, grant, request))
+                                           **write_arguments(data, grant, request))
         except services.OutOfDate as stale:
             messages.warning(request, str(stale))
             return redirect("matches:rename", public_id=match.public_id)
@@ -141,9 +141,9 @@ def rename(request: HttpRequest, public_id: UUID) -> HttpResponse:
 @require_POST
 def rematch(request: HttpRequest, public_id: UUID) -> HttpResponse:
     """One tap: a new match with the same game, players and options, scored here."""
-    match, grant = _scorer(request, public_id)
+    match, grant = scorer_and_phone(request, public_id)
     if grant is None:
-        return _not_scorer(request, match)
+        return not_scorer_answer(request, match)
     form = RematchForm(request.POST)
     if not form.is_valid():
         messages.error(request, FORM_EXPIRED)
@@ -157,7 +157,7 @@ def rematch(request: HttpRequest, public_id: UUID) -> HttpResponse:
         return redirect(match.get_absolute_url())
     hold_grant(request, started.grant)
     if started.created:
-        _announce_lots(request, started.match, started.first)
+        announce_lots(request, started.match, started.first)
     return redirect(started.match.get_scorer_url())
 
 
@@ -171,7 +171,7 @@ def _write_from_page(request: HttpRequest, match: Match, grant: ScorerGrant,
         messages.error(request, FORM_EXPIRED)
         return back
     try:
-        return service(match=match, **_write(form.cleaned_data, grant, request))
+        return service(match=match, **write_arguments(form.cleaned_data, grant, request))
     except services.OutOfDate as stale:
         messages.warning(request, str(stale))
     except (rules.RulesError, ValidationError) as error:

@@ -103,7 +103,7 @@ def match_new(request: HttpRequest) -> HttpResponse:
         else:
             hold_grant(request, started.grant)
             if started.created:
-                _announce_lots(request, started.match, started.first)
+                announce_lots(request, started.match, started.first)
             return redirect(started.match.get_scorer_url())
     players = whole_number(request.GET.get("players", ""), digits=2)
     return render(request, "matches/new.html", {
@@ -184,9 +184,9 @@ def join(request: HttpRequest, public_id: UUID, token: str) -> HttpResponse:
 @require_safe
 @vary_on_headers("HX-Request")
 def scorepad_page(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
-    match, grant = _scorer(request, public_id)
+    match, grant = scorer_and_phone(request, public_id)
     if grant is None:
-        return _not_scorer(request, match)
+        return not_scorer_answer(request, match)
     sync = request.GET.get("sync")
     if sync:
         _announce_sync(request, match, sync)
@@ -197,69 +197,70 @@ def scorepad_page(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
 @never_cache
 @require_POST
 def play(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
-    match, grant = _scorer(request, public_id)
+    match, grant = scorer_and_phone(request, public_id)
     form = PlayForm(request.POST)
     return _act(request, match, grant, form, lambda data: services.placement_record(
         match=match, seat=data["seat"], tile=data["tile"], at=data["at"],
-        claim=data.get("claim"), **_write(data, grant, request)),
+        claim=data.get("claim"), **write_arguments(data, grant, request)),
         selected=request.POST.get("tile"))
 
 
 @never_cache
 @require_POST
 def draw(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
-    match, grant = _scorer(request, public_id)
+    match, grant = scorer_and_phone(request, public_id)
     form = DrawForm(request.POST)
     return _act(request, match, grant, form, lambda data: services.draw_record(
-        match=match, seat=data["seat"], tiles=data["tiles"], **_write(data, grant, request)))
+        match=match, seat=data["seat"], tiles=data["tiles"],
+        **write_arguments(data, grant, request)))
 
 
 @never_cache
 @require_POST
 def pass_turn(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
-    match, grant = _scorer(request, public_id)
+    match, grant = scorer_and_phone(request, public_id)
     form = TurnForm(request.POST)
     return _act(request, match, grant, form, lambda data: services.pass_record(
-        match=match, seat=data["seat"], **_write(data, grant, request)))
+        match=match, seat=data["seat"], **write_arguments(data, grant, request)))
 
 
 @never_cache
 @require_POST
 def call(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
-    match, grant = _scorer(request, public_id)
+    match, grant = scorer_and_phone(request, public_id)
     # as many ends as the largest set allows: the rules then refuse more than the
     # match's own set can make
     form = CallForm(request.POST, ends=match.rules_game.called_ends_limit(rules.DOUBLE_TWELVE))
     return _act(request, match, grant, form, lambda data: services.event_record(
         match=match, action=rules.Call(data["seat"], data["ends"], data.get("claim"),
                                        data.get("goes_out", False)),
-        **_write(data, grant, request)))
+        **write_arguments(data, grant, request)))
 
 
 @never_cache
 @require_POST
 def settle(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
-    match, grant = _scorer(request, public_id)
+    match, grant = scorer_and_phone(request, public_id)
     form = SettleForm(request.POST, players=match.player_count)
     return _act(request, match, grant, form, lambda data: services.round_settle(
         match=match, hands=data.get("hands"), pips=data.get("pips"), result=data["round_end"],
-        domino_seat=data["domino_seat"], **_write(data, grant, request)),
+        domino_seat=data["domino_seat"], **write_arguments(data, grant, request)),
         entry=request.POST.get("entry"))
 
 
 @never_cache
 @require_POST
 def round_next(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
-    match, grant = _scorer(request, public_id)
+    match, grant = scorer_and_phone(request, public_id)
     form = RoundForm(request.POST)
 
     def act(data: dict[str, Any]) -> Change:
         change = services.round_start(
             match=match, starter=data.get("starter"),
             mode=data.get("mode") or RoundMode.TRACKED, draw_lots=True,
-            **_write(data, grant, request))
+            **write_arguments(data, grant, request))
         if not change.replayed:
-            _announce_lots(request, match, change)
+            announce_lots(request, match, change)
         return change
 
     return _act(request, match, grant, form, act)
@@ -268,11 +269,11 @@ def round_next(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
 @never_cache
 @require_POST
 def undo(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
-    match, grant = _scorer(request, public_id)
+    match, grant = scorer_and_phone(request, public_id)
     form = WriteForm(request.POST)
 
     def act(data: dict[str, Any]) -> Change:
-        change = services.event_undo(match=match, **_write(data, grant, request))
+        change = services.event_undo(match=match, **write_arguments(data, grant, request))
         if not change.replayed:
             messages.info(request, _("Took back %(what)s.") % {"what": change.description})
         return change
@@ -284,9 +285,9 @@ def undo(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
 @require_safe
 def history(request: HttpRequest, public_id: UUID) -> HttpResponse:
     """Every change of the match, for its scorers, with restore where allowed."""
-    match, grant = _scorer(request, public_id)
+    match, grant = scorer_and_phone(request, public_id)
     if grant is None and not selectors.can_restore(match, grant=None, user=request.user):
-        return _not_scorer(request, match)
+        return not_scorer_answer(request, match)
     names = selectors.match_names(match)
     changes = [(change, presenters.change_words(change, names))
                for change in selectors.change_history(match)]
@@ -303,9 +304,9 @@ def history(request: HttpRequest, public_id: UUID) -> HttpResponse:
 @never_cache
 @require_POST
 def restore(request: HttpRequest, public_id: UUID) -> HttpResponse:
-    match, grant = _scorer(request, public_id)
+    match, grant = scorer_and_phone(request, public_id)
     if grant is None and not selectors.can_restore(match, grant=None, user=request.user):
-        return _not_scorer(request, match)
+        return not_scorer_answer(request, match)
     form = RestoreForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Choose a version to restore."))
@@ -313,7 +314,7 @@ def restore(request: HttpRequest, public_id: UUID) -> HttpResponse:
     data = form.cleaned_data
     try:
         change = services.match_restore(match=match, to_version=data["to_version"],
-                                        **_write(data, grant, request))
+                                        **write_arguments(data, grant, request))
     except services.OutOfDate as stale:
         messages.warning(request, str(stale))
         return redirect("matches:history", public_id=match.public_id)
@@ -337,9 +338,9 @@ def restore(request: HttpRequest, public_id: UUID) -> HttpResponse:
 def scorers(request: HttpRequest, public_id: UUID) -> HttpResponse:
     """Hand scoring to another phone (a QR code of the scorer's link), replace the link,
     see and revoke the phones that score."""
-    match, grant = _scorer(request, public_id)
+    match, grant = scorer_and_phone(request, public_id)
     if grant is None:
-        return _not_scorer(request, match)
+        return not_scorer_answer(request, match)
     return _scorers_page(request, match, grant,
                          name_form=PhoneNameForm(initial={"name": grant.name}))
 
@@ -363,9 +364,9 @@ def _scorers_page(request: HttpRequest, match: Match, grant: ScorerGrant, *,
 @require_POST
 def scorers_name(request: HttpRequest, public_id: UUID) -> HttpResponse:
     """This phone's name in the scorers' list."""
-    match, grant = _scorer(request, public_id)
+    match, grant = scorer_and_phone(request, public_id)
     if grant is None:
-        return _not_scorer(request, match)
+        return not_scorer_answer(request, match)
     form = PhoneNameForm(request.POST)
     if not form.is_valid():
         return _scorers_page(request, match, grant, name_form=form, status=400)
@@ -378,9 +379,9 @@ def scorers_name(request: HttpRequest, public_id: UUID) -> HttpResponse:
 @never_cache
 @require_POST
 def scorers_rotate(request: HttpRequest, public_id: UUID) -> HttpResponse:
-    match, grant = _scorer(request, public_id)
+    match, grant = scorer_and_phone(request, public_id)
     if grant is None:
-        return _not_scorer(request, match)
+        return not_scorer_answer(request, match)
     services.scorer_link_rotate(match=match)
     messages.success(request, _("New scorer's link made: the old one no longer works."))
     return redirect("matches:scorers", public_id=match.public_id)
@@ -389,9 +390,9 @@ def scorers_rotate(request: HttpRequest, public_id: UUID) -> HttpResponse:
 @never_cache
 @require_POST
 def scorers_revoke(request: HttpRequest, public_id: UUID, grant_id: int) -> HttpResponse:
-    match, grant = _scorer(request, public_id)
+    match, grant = scorer_and_phone(request, public_id)
     if grant is None:
-        return _not_scorer(request, match)
+        return not_scorer_answer(request, match)
     target = selectors.match_grant(match=match, pk=grant_id)
     try:
         services.grant_revoke(grant=target, by=grant)
@@ -409,14 +410,14 @@ def scorers_revoke(request: HttpRequest, public_id: UUID, grant_id: int) -> Http
 # -- helpers -------------------------------------------------------------------------
 
 
-def _write(data: dict[str, Any], grant: ScorerGrant | None,
-           request: HttpRequest) -> dict[str, Any]:
+def write_arguments(data: dict[str, Any], grant: ScorerGrant | None,
+                    request: HttpRequest) -> dict[str, Any]:
     """The arguments every scoring service takes from its form and its scorer."""
     return {"version": data["version"], "key": data["key"], "grant": grant,
             "user": request.user}
 
 
-def _announce_lots(request: HttpRequest, match: Match, change: Change | None) -> None:
+def announce_lots(request: HttpRequest, match: Match, change: Change | None) -> None:
     """Say whom the draw of lots chose, if the round's starter was drawn."""
     if change is not None and change.lots_drawn:
         starter = change.action["start"]["starter"]
@@ -495,7 +496,7 @@ def _remember_opened(request: HttpRequest, match: Match) -> None:
             :MAX_REMEMBERED]
 
 
-def _scorer(request: HttpRequest, public_id: UUID) -> tuple[Match, ScorerGrant | None]:
+def scorer_and_phone(request: HttpRequest, public_id: UUID) -> tuple[Match, ScorerGrant | None]:
     """The match and this browser's live grant for it: one query when it holds one."""
     grant = selectors.scorer_grant_with_match(public_id, _held_grant_id(request, public_id))
     if grant is not None:
@@ -503,8 +504,8 @@ def _scorer(request: HttpRequest, public_id: UUID) -> tuple[Match, ScorerGrant |
     return selectors.match_by_public_id(public_id=public_id), None
 
 
-def _not_scorer(request: HttpRequest, match: Match, *,
-                form: PhoneNameForm | None = None) -> HttpResponse:
+def not_scorer_answer(request: HttpRequest, match: Match, *,
+                      form: PhoneNameForm | None = None) -> HttpResponse:
     """This browser holds no grant: the match's creator, signed in, may take one here (a
     match they imported, or started on a phone that has signed out since: the account's
     right, as it may also restore or delete the match, members-only club or not); anyone
@@ -530,11 +531,11 @@ def claim(request: HttpRequest, public_id: UUID) -> HttpResponse:
     it may restore or delete the match, so no shared link is needed."""
     match = selectors.match_by_public_id(public_id=public_id)
     if not _is_creator(request, match):
-        return _not_scorer(request, match)
+        return not_scorer_answer(request, match)
     if _grant(request, match) is None:
         form = PhoneNameForm(request.POST)
         if not form.is_valid():
-            return _not_scorer(request, match, form=form)
+            return not_scorer_answer(request, match, form=form)
         hold_grant(request, services.grant_create(
             match=match, phone=phone_label(request), name=form.cleaned_data["name"]))
         messages.success(request, _("This phone now scores this match."))
@@ -566,7 +567,7 @@ def _act(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, form
          entry: str | None = None) -> HttpResponse:
     """Validate, call the service, answer: the fragment (htmx) or a redirect."""
     if grant is None:
-        return _not_scorer(request, match)
+        return not_scorer_answer(request, match)
     error = None
     refused: set[str] = set()  # the seats a refusal names, by name
     made: Change | None = None  # the write this tap made, if it made one

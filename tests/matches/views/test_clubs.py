@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 
-from matches import services
+from matches import selectors, services
 from matches.models import Club, Membership, Player, Role, Visibility
 
 pytestmark = pytest.mark.django_db
@@ -86,7 +86,7 @@ def test_invites_join_with_the_role_they_give_and_expire(club, people):
     token = link.rstrip("/").rsplit("/", 1)[1]
     bad = link.replace(token, token[:-2] + "xx")
     assert "not valid" in newcomer.get(bad).content.decode()
-    old = signing.dumps({"club": club.pk, "role": "member"}, salt=services.clubs.INVITE_SALT,
+    old = signing.dumps({"club": club.pk, "role": "member"}, salt=selectors.clubs.INVITE_SALT,
                         compress=True)
     with mock.patch.object(time, "time", return_value=time.time() + 8 * 24 * 3600):
         expired = newcomer.get(url("club_join", club, token=old))
