@@ -251,7 +251,10 @@ def division_table(division: Division, season: Season) -> league_rules.Table:
     return league_rules.standings(division_league(division, season))
 
 
-def division_form_guide(division: Division, season: Season) -> dict[str, str]:
-    """Each entrant's last five counted results by name, oldest first (``"WWDLW"``), by
-    the league rules: a walkover counts as the league's scoring says."""
-    return league_rules.form_guide(division_league(division, season))
+def division_table_and_form(division: Division, season: Season
+                            ) -> tuple[league_rules.Table, dict[str, str]]:
+    """The division's standings and each entrant's last five counted results by name,
+    oldest first (``"WWDLW"``; a walkover counts as the league's scoring says), from one
+    read of the division."""
+    league = division_league(division, season)
+    return league_rules.standings(league), league_rules.form_guide(league)

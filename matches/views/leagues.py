@@ -236,8 +236,7 @@ def _season_page(request: HttpRequest, club: Club, the_season: Season, *,
     page = None
     if chosen is not None:
         division = selectors.division_shown(season=the_season, pk=chosen.pk)
-        table = selectors.division_table(division, the_season)
-        form = selectors.division_form_guide(division, the_season)
+        table, form = selectors.division_table_and_form(division, the_season)
         page = {
             "division": division,
             "rows": [{"row": row, "difference": row.games_for - row.games_against,

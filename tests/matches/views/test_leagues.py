@@ -342,7 +342,7 @@ def test_the_season_page_runs_a_fixed_number_of_queries(season, people,
 
     def page_queries() -> None:
         for shown in Division.objects.filter(season=season):
-            with django_assert_max_num_queries(14):
+            with django_assert_max_num_queries(10):
                 response = client.get(season.get_absolute_url(),
                                       {"division": shown.pk})
             assert response.status_code == 200
