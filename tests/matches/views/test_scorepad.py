@@ -128,7 +128,7 @@ def test_the_new_match_page_says_the_games_own_targets_and_offers_their_sets(cli
     assert 'value="double-six" selected' in sets[0]
     uk = client.get(reverse("matches:new"), headers={"accept-language": "uk"})
     assert ("Залиште порожнім для цілі самої гри: П’ятірки — 250 (двоє гравців) або 200, "
-            "Файв Ап — 61 відображуваний бал, П’ятірки й трійки — 61.") in uk.content.decode()
+            "Файв Ап — 61 (у відображуваних балах), П’ятірки й трійки — 61.") in uk.content.decode()
 
 
 def test_new_match_keeps_fives_and_threes_options(client):
