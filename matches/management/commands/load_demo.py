@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection, transaction
 from django.utils import timezone
@@ -56,7 +57,11 @@ class Command(BaseCommand):
             return
         if User.objects.filter(username__in=self._usernames()).exists():
             raise CommandError(NAMES_TAKEN)
-        self._load()
+        try:
+            self._load()
+        except ValidationError as refused:  # e.g. a site's stricter password checks
+            raise CommandError("the demo was not loaded (nothing of it is kept): "
+                               + " ".join(refused.messages)) from None
 
     @staticmethod
     def _usernames() -> list[str]:
