@@ -6,6 +6,7 @@ checked by the services themselves (``grant_revoke``, ``match_restore``,
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
@@ -36,6 +37,20 @@ def started(created_by=None) -> services.MatchStarted:
 
 def another_phone(match: Match):
     return services.grant_create(match=match, phone="iPhone")
+
+
+def started_with_one_who_may(who: str, django_user_model) -> tuple[services.MatchStarted,
+                                                                    dict[str, Any]]:
+    """A match Olena's account created, and the service arguments of ``who`` among
+    those who may restore or delete it: its starting phone, its creator, a site admin."""
+    creator = django_user_model.objects.create_user("olena")
+    first = started(created_by=creator)
+    actor = {"starting phone": {"grant": first.grant},
+             "creator": {"user": creator},
+             "staff": {"user": django_user_model.objects.create_user("staff", is_staff=True)},
+             "superuser": {"user": django_user_model.objects.create_superuser("root")},
+             }[who]
+    return first, actor
 
 
 # -- revoking a phone ----------------------------------------------------------------
@@ -128,13 +143,7 @@ def test_restoring_is_refused_to_all_but_the_starters_and_admins(who, django_use
 @pytest.mark.parametrize("who", ["starting phone", "creator", "staff", "superuser"])
 def test_restoring_is_for_the_starting_phone_the_creator_and_site_admins(
         who, django_user_model):
-    creator = django_user_model.objects.create_user("olena")
-    first = started(created_by=creator)
-    actor = {"starting phone": {"grant": first.grant},
-             "creator": {"user": creator},
-             "staff": {"user": django_user_model.objects.create_user("staff", is_staff=True)},
-             "superuser": {"user": django_user_model.objects.create_superuser("root")},
-             }[who]
+    first, actor = started_with_one_who_may(who, django_user_model)
 
     change = services.match_restore(match=first.match, to_version=1, **actor)
 
@@ -163,13 +172,7 @@ def test_deleting_is_refused_to_all_but_the_starters_and_admins(who, django_user
 def test_deleting_is_for_the_starting_phone_the_creator_and_site_admins(
         who, django_user_model):
     """Staff and superusers: the admin site's delete calls the service with its user."""
-    creator = django_user_model.objects.create_user("olena")
-    first = started(created_by=creator)
-    actor = {"starting phone": {"grant": first.grant},
-             "creator": {"user": creator},
-             "staff": {"user": django_user_model.objects.create_user("staff", is_staff=True)},
-             "superuser": {"user": django_user_model.objects.create_superuser("root")},
-             }[who]
+    first, actor = started_with_one_who_may(who, django_user_model)
 
     services.match_delete_recorded(match=first.match, **actor)
 
