@@ -155,16 +155,17 @@ def club_season(*, club: Club, slug: str) -> Season:
 
 
 def season_matches(*, season: Season) -> QuerySet[Match]:
-    """The matches played as the season's league games."""
-    return Match.objects.filter(fixture_game__fixture__division__season=season)
+    """The matches played as the season's league games, in the order they started."""
+    return (Match.objects.filter(fixture_game__fixture__division__season=season)
+            .order_by("started_at", "id"))
 
 
 def visible_clubs(user: Viewer) -> QuerySet[Club]:
-    """Public clubs, and the members-only clubs ``user`` belongs to."""
+    """Public clubs, and the members-only clubs ``user`` belongs to, by name."""
     visible = Q(visibility=Visibility.PUBLIC)
     if user is not None and user.is_authenticated:
         visible |= Q(memberships__user=user.pk)
-    return Club.objects.filter(visible).distinct()
+    return Club.objects.filter(visible).distinct().order_by("name")
 
 
 def club_for_viewer(slug: str, user: Viewer) -> Club:
@@ -200,9 +201,10 @@ def club_rated_games(club: Club) -> list[str]:
 
 def club_matches(club: Club) -> QuerySet[Match]:
     """The club's matches (its own, as the history lists them: a league game, or a
-    rematch of one), its league games and the matches its players sat at."""
+    rematch of one), its league games and the matches its players sat at, in the order
+    they started."""
     ids = Match.objects.filter(
         Q(club=club) | Q(fixture_game__fixture__division__season__club=club)
         | Q(seats__player__club=club)
     ).values("pk")
-    return Match.objects.filter(pk__in=ids)
+    return Match.objects.filter(pk__in=ids).order_by("started_at", "id")

@@ -51,7 +51,7 @@ class RoleForm(forms.Form):
 
 @require_safe
 def club_list(request: HttpRequest) -> HttpResponse:
-    clubs = selectors.visible_clubs(request.user).order_by("name")
+    clubs = selectors.visible_clubs(request.user)
     mine = selectors.member_club_ids(user=request.user)
     return render(request, "matches/clubs.html", {"clubs": clubs, "mine": mine})
 
@@ -196,7 +196,7 @@ def club_matches_jsonl(request: HttpRequest, slug: str,
         matches = club_matches(club)
         name = club.slug
     lines = (json.dumps(selectors.match_record(match), ensure_ascii=False) + "\n"
-             for match in matches.order_by("started_at", "id").iterator(chunk_size=200))
+             for match in matches.iterator(chunk_size=200))
     response = StreamingHttpResponse(lines, content_type="application/jsonl; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{name}-matches.jsonl"'
     return response

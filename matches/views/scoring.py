@@ -82,7 +82,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "scoring_here": [(m, url) for m, url in rows if m.status == MatchStatus.IN_PROGRESS],
         # abandoned ones too: no longer scored, kept with their scores (shown as abandoned)
         "finished_here": [(m, url) for m, url in rows if m.status != MatchStatus.IN_PROGRESS],
-        "opened": opened, "clubs": selectors.visible_clubs(request.user).order_by("name")[:10]})
+        "opened": opened, "clubs": selectors.visible_clubs(request.user)[:10]})
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

@@ -39,7 +39,7 @@ class Command(BaseCommand):
             matches = season_matches(season=chosen)
         else:
             matches = club_matches(found)
-        for match in matches.order_by("started_at", "id"):
+        for match in matches:
             self.stdout.write(json.dumps(match_record(match), ensure_ascii=False,
                                          separators=(",", ":")))
 
