@@ -866,13 +866,18 @@ def test_the_season_admin_forms_stay_on_their_division_and_keep_what_was_refused
     assert "adjustment_not_zero" not in zero  # the constraint's name, not words
 
 
-def test_an_entrants_captain_is_a_member_of_the_club(club, people, django_user_model):
-    django_user_model.objects.create_user("stranger")
+def _new_division_and_its_entrant_form(club, people) -> tuple[Division, str]:
+    """A new season's division, and the address its "add an entrant" form posts to."""
     division = services.season_create(
         club=club, by=people["admin"], name="Members Only", game="all-fives",
         starts_on=datetime.date(2026, 9, 7)).divisions.get()
-    url = reverse("matches:season_entrant_add", kwargs={
+    return division, reverse("matches:season_entrant_add", kwargs={
         "slug": club.slug, "season": division.season.slug})
+
+
+def test_an_entrants_captain_is_a_member_of_the_club(club, people, django_user_model):
+    django_user_model.objects.create_user("stranger")
+    division, url = _new_division_and_its_entrant_form(club, people)
 
     refused = as_(people["admin"]).post(url, {"division": division.pk, "name": "Black Bull",
                                               "kind": "team", "captain": "stranger"})
@@ -891,11 +896,7 @@ def test_an_entrants_captain_refusal_does_not_say_which_accounts_the_site_has(
     """A username nobody has and a stranger's are refused alike: the club's admin learns
     who is a member of the club, not who has an account on the site."""
     django_user_model.objects.create_user("stranger")
-    division = services.season_create(
-        club=club, by=people["admin"], name="Members Only", game="all-fives",
-        starts_on=datetime.date(2026, 9, 7)).divisions.get()
-    url = reverse("matches:season_entrant_add", kwargs={
-        "slug": club.slug, "season": division.season.slug})
+    division, url = _new_division_and_its_entrant_form(club, people)
 
     pages = {name: as_(people["admin"]).post(url, {
         "division": division.pk, "name": "Black Bull", "kind": "team", "captain": name})
