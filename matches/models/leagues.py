@@ -68,6 +68,10 @@ class Side(models.TextChoices):
 ENDS_BEFORE_START = _("The last night comes after the first.")
 GAMES_NEEDED = _("A fixture of games has at least one singles or pairs game.")
 RACE_NEEDS_TARGET = _("Say how many games the race is to.")
+FIXTURE_ONE_ENTRANT = _("A fixture is between two different entrants.")
+RESULT_IFF_PLAYED = _("A fixture played has its result (games won, not 0-0, or a walkover) "
+                      "and one not played has none.")
+GAME_LEVEL = _("A game has a winner: its two scores differ.")
 
 # statuses that carry a result (games won by each side, or a walkover)
 WITH_RESULT = [FixtureStatus.SUBMITTED, FixtureStatus.CONFIRMED, FixtureStatus.DISPUTED]
@@ -208,7 +212,8 @@ class Fixture(models.Model):
         ordering = ["division", "week", "date", "id"]
         indexes = [models.Index(fields=["division", "week"], name="fixture_division_week")]
         constraints = [
-            models.CheckConstraint(condition=~Q(home=F("away")), name="fixture_two_entrants"),
+            models.CheckConstraint(condition=~Q(home=F("away")), name="fixture_two_entrants",
+                                   violation_error_message=FIXTURE_ONE_ENTRANT),
             models.CheckConstraint(condition=Q(status__in=FixtureStatus.values),
                                    name="fixture_status_valid"),
             models.CheckConstraint(condition=Q(week__gte=1), name="fixture_week_from_one"),
@@ -221,7 +226,8 @@ class Fixture(models.Model):
                                  & ~Q(walkover=""))))
                 | (~Q(status__in=WITH_RESULT) & Q(home_games__isnull=True,
                                                   away_games__isnull=True, walkover="")),
-                name="fixture_result_iff_played"),
+                name="fixture_result_iff_played",
+                violation_error_message=RESULT_IFF_PLAYED),
             models.CheckConstraint(condition=Q(walkover__in=["", *Side.values]),
                                    name="fixture_walkover_valid"),
         ]
@@ -258,7 +264,7 @@ class FixtureGame(models.Model):
                 condition=Q(home_score__isnull=True, away_score__isnull=True)
                 | (Q(home_score__isnull=False, away_score__isnull=False)
                    & ~Q(home_score=F("away_score"))),
-                name="fixture_game_has_a_winner"),
+                name="fixture_game_has_a_winner", violation_error_message=GAME_LEVEL),
         ]
 
     def __str__(self) -> str:

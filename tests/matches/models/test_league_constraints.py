@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from django.apps import apps
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from matches import services
@@ -29,6 +30,7 @@ from matches.models import (
     RecordImportLine,
     Season,
 )
+from matches.models.leagues import FIXTURE_ONE_ENTRANT, GAME_LEVEL, RESULT_IFF_PLAYED
 
 pytestmark = pytest.mark.django_db
 
@@ -163,3 +165,26 @@ def test_the_fixture_itself_satisfies_every_constraint(league):
     for model in MODELS:
         for row in model.objects.all():
             row.validate_constraints()
+
+
+@pytest.mark.parametrize(("break_it", "message"), [
+    (lambda x: setattr(x["fixture"], "away", x["home"]), FIXTURE_ONE_ENTRANT),
+    (lambda x: setattr(x["fixture"], "status", "confirmed"), RESULT_IFF_PLAYED),
+], ids=["one entrant", "played without a result"])
+def test_a_fixtures_constraints_say_what_is_wrong_in_words(league, break_it, message):
+    """full_clean() in the services shows these, not "Constraint … is violated"."""
+    break_it(league)
+
+    with pytest.raises(ValidationError) as refused:
+        league["fixture"].full_clean()
+
+    assert refused.value.messages == [str(message)]
+
+
+def test_a_level_game_is_refused_in_words(league):
+    game = FixtureGame(fixture=league["fixture"], number=1, home_score=61, away_score=61)
+
+    with pytest.raises(ValidationError) as refused:
+        game.full_clean()
+
+    assert refused.value.messages == [str(GAME_LEVEL)]
