@@ -11,6 +11,7 @@ from django.core import signing
 from django.core.exceptions import ValidationError
 from django.db.models import Q, QuerySet
 from django.http import Http404
+from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
 
 from matches.models import (
@@ -117,18 +118,12 @@ def club_readable(*, club_id: int, user: Viewer) -> bool:
 
 def club_member(*, club: Club, pk: int) -> Membership:
     """The club's membership ``pk``, with its user; another club's is a 404."""
-    found = club.memberships.select_related("user").filter(pk=pk).first()
-    if found is None:
-        raise Http404("No such member.")
-    return found
+    return get_object_or_404(club.memberships.select_related("user"), pk=pk)
 
 
 def club_player(*, club: Club, pk: int) -> Player:
     """The club's player ``pk``; another club's is a 404."""
-    found = club.players.filter(pk=pk).first()
-    if found is None:
-        raise Http404("No such player.")
-    return found
+    return get_object_or_404(club.players, pk=pk)
 
 
 def club_member_named(*, club: Club, username: str) -> Membership | None:
@@ -148,10 +143,7 @@ def club_players_named(*, club: Club, names: list[str]) -> dict[str, Player]:
 def club_season(*, club: Club, slug: str) -> Season:
     """The club's season ``slug``; else 404. (Whether the reader may read the club is
     :func:`club_for_viewer`'s to say, first.)"""
-    found = club.seasons.filter(slug=slug).first()  # its .club is this one: no query
-    if found is None:
-        raise Http404("No such season.")
-    return found
+    return get_object_or_404(club.seasons, slug=slug)  # its .club is this one: no query
 
 
 def season_matches(*, season: Season) -> QuerySet[Match]:

@@ -11,7 +11,7 @@ from functools import cached_property
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
-from django.http import Http404
+from django.shortcuts import get_object_or_404
 
 from matches.models import (
     Adjustment,
@@ -54,10 +54,7 @@ def division_shown(*, season: Season, pk: int) -> Division:
 
 def season_division(*, season: Season, pk: int) -> Division:
     """The season's division ``pk``; another season's is a 404."""
-    found = season.divisions.filter(pk=pk).first()
-    if found is None:
-        raise Http404("No such division.")
-    return found
+    return get_object_or_404(season.divisions, pk=pk)
 
 
 def entrant_division(*, season: Season, entrant_pk: int) -> Division | None:
@@ -72,11 +69,9 @@ def division_entrant(*, division: Division, pk: int) -> Entrant | None:
 def fixture_for_viewer(*, season: Season, pk: int) -> Fixture:
     """The season's fixture ``pk`` (the season already one the reader may read), with
     its entrants' captains and its division; another season's is a 404."""
-    found = (Fixture.objects.select_related("home__captain", "away__captain", "division")
-             .filter(pk=pk, division__season=season).first())
-    if found is None:
-        raise Http404("No such fixture.")
-    return found
+    return get_object_or_404(
+        Fixture.objects.select_related("home__captain", "away__captain", "division"),
+        pk=pk, division__season=season)
 
 
 def fixture_games(*, fixture: Fixture) -> list[FixtureGame]:

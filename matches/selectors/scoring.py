@@ -10,7 +10,7 @@ from uuid import UUID
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import OuterRef, Q, QuerySet, Subquery
-from django.http import Http404
+from django.shortcuts import get_object_or_404
 from django.utils.functional import lazy
 from django.utils.translation import gettext
 
@@ -59,10 +59,7 @@ def watchable_matches(public_ids: Sequence[str],
 def match_by_public_id(*, public_id: UUID) -> Match:
     """The match at the public address ``public_id``; else 404. Who may see it is the
     caller's to decide (a members-only club's game: ``match_for_watcher``)."""
-    try:
-        return Match.objects.get(public_id=public_id)
-    except Match.DoesNotExist:
-        raise Http404("No such match.") from None
+    return get_object_or_404(Match, public_id=public_id)
 
 
 def match_fresh(*, match: Match, fields: Sequence[str] | None = None) -> Match:
@@ -79,10 +76,7 @@ def change_by_key(*, match: Match, key: UUID) -> Change | None:
 
 def match_grant(*, match: Match, pk: int) -> ScorerGrant:
     """The match's scorer grant ``pk`` (live or revoked); another match's is a 404."""
-    try:
-        return match.grants.get(pk=pk)
-    except ScorerGrant.DoesNotExist:
-        raise Http404("No such phone.") from None
+    return get_object_or_404(match.grants, pk=pk)
 
 
 def can_revoke(*, grant: ScorerGrant, by: ScorerGrant | None) -> bool:
