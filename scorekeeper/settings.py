@@ -168,6 +168,14 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
         "connect_timeout", env_int("DATABASE_CONNECT_TIMEOUT", 5))
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Each request of the development server (and each gunicorn worker) has its own
+    # connection to the file. A transaction takes the write lock when it begins
+    # (IMMEDIATE), so two writes at once queue for it, waiting up to `timeout` seconds;
+    # SQLite's default (deferred) fails one of them at once with "database is locked"
+    # when both have read before writing, a double tap on "Start scoring" for one.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"transaction_mode": "IMMEDIATE", "timeout": 20})
 
 # A form sent from a stale page: the site's own page, in the reader's language.
 CSRF_FAILURE_VIEW = "scorekeeper.views.csrf_failure"
