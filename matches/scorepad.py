@@ -133,6 +133,7 @@ class ScorepadView:
     drawing: bool = True
     next_caller: int = 0  # called rounds: the seat after the last one that scored
     went_out: int | None = None  # the seat that went out, while its round awaits the count
+    round_blocked: bool = False  # the round awaiting its count ended blocked
     tile_choices: list[TileChoices] = field(default_factory=list)  # every playable tile's
     points_by_sum: list[int] = field(default_factory=list)  # called rounds: the engine's table
     # called rounds: the most each seat's side may still make at once (engine.room), where
@@ -268,7 +269,7 @@ def build(match: Match, engine: rules.Match, *, selected: str | None = None,
     if rnd is not None:
         view.last_award = _last_award(engine, rnd)
         if engine.phase == "settle":
-            view.went_out = rnd.finisher
+            view.went_out, view.round_blocked = rnd.finisher, rnd.blocked
     view.rounds = _rounds(engine, miscalls or {})
     view.total_rounds = len(engine.rounds)
     view.earlier_rounds = view.total_rounds - len(view.rounds)
@@ -287,9 +288,12 @@ def _tie_note(engine: rules.Match, sides: list[SideView]) -> str:
              if score == top]
     if top < target:
         return ""
-    if len(level) < 2:
+    rnd = engine.current_round
+    if len(level) < 2 or (rnd is not None and not rnd.settled
+                          and not engine.game.ends_on_placement(engine.options)):
         # past the target mid-round where the match is decided only after the round
-        # (Five Up; Fives and Threes without its immediate end): not won yet
+        # (Five Up; Fives and Threes without its immediate end): not won yet, and sides
+        # level now may not be once the count's deductions are in
         return _("%(sides)s reached the target %(target)s: the winner is decided once this "
                  "round is settled.") % {"sides": rules_messages.listed(level),
                                          "target": target}

@@ -623,20 +623,24 @@ def _news(change: Change, view: scorepad.ScorepadView, end: MatchEnd | None) -> 
                 "number": view.round_number, "name": view.turn_name})
         else:
             news.append(_("Round %(number)s") % {"number": view.round_number})
-    elif view.rounds and view.rounds[-1].steps and (
+    if view.rounds and view.rounds[-1].steps and (
             change.kind == ChangeKind.SETTLE
             # where hands are not counted (Fives and Threes), the last tile or the last
             # pass of a block settles the round by itself
             or change.kind in (ChangeKind.PLAY, ChangeKind.CALL, ChangeKind.PASS)
             and view.phase == "start"):
         settled = view.rounds[-1]
-        news.append(_("Round %(number)s settled") % {"number": settled.number} + ": "
+        settled_words = (_("Round %(number)s blocked and settled") if settled.blocked
+                         else _("Round %(number)s settled"))
+        news.append(settled_words % {"number": settled.number} + ": "
                     + "; ".join(settled.steps))
-    if change.kind in (ChangeKind.PLAY, ChangeKind.CALL, ChangeKind.PASS) \
+    if change.kind in (ChangeKind.PLAY, ChangeKind.CALL, ChangeKind.PASS, ChangeKind.SETTLE) \
             and view.phase == "settle" and view.round_number is not None:
-        # the last tile, or the last pass of a block: the round waits for its count
-        news.append(_("Round %(number)s is over — count the hands")
-                    % {"number": view.round_number})
+        # the last tile, the last pass of a block, or a called round's result: the round
+        # waits for its count
+        over = (_("Round %(number)s is blocked — count the hands") if view.round_blocked
+                else _("Round %(number)s is over — count the hands"))
+        news.append(over % {"number": view.round_number})
     if end is not None and end.winner is not None:
         news.append(_("%(winner)s won") % {"winner": end.winner})
     return news

@@ -506,7 +506,7 @@ def expect_blocked_on_the_server(page: Page, version: int) -> None:
 
     rnd = selectors.match_engine(the_match()).current_round
     assert rnd is not None and rnd.blocked
-    expect(page.get_by_role("heading", name="Round 1 is over — count the hands")).to_be_visible()
+    expect(page.get_by_role("heading", name="Round 1 is blocked — count the hands")).to_be_visible()
     expect(page.locator('#history tr[data-round="1"]')).to_contain_text("blocked")
 
 

@@ -29,6 +29,30 @@ def test_sides_at_the_target_are_told_why_play_goes_on_level_or_mid_round():
     assert scorepad.build(match, engine).tie_note == ""
 
 
+def test_five_up_sides_level_at_the_target_mid_round_wait_for_the_count_not_play_on():
+    match = services.match_create(game="five-up", players=["Olena", "Taras"],
+                                  options={"target": 61})
+    services.round_start(match=match, starter=0)
+    engine = selectors.match_engine(match)
+    engine.scores = [61, 61]  # level in the middle of a round: its count may part them
+
+    assert scorepad.build(match, engine).tie_note == (
+        "Olena and Taras reached the target 61: the winner is decided once this round is "
+        "settled.")
+
+
+def test_all_fives_sides_level_at_the_target_mid_round_play_on_to_the_next_award():
+    match = services.match_create(game="all-fives", players=["Olena", "Taras", "Iryna"],
+                                  options={"target": 61})
+    services.round_start(match=match, starter=0)
+    engine = selectors.match_engine(match)
+    engine.scores = [61, 61, 40]  # a split took both at once: the next award decides
+
+    assert scorepad.build(match, engine).tie_note == (
+        "Olena and Taras are level on 61, at or past the target 61: a match needs one side "
+        "ahead alone, so play goes on.")
+
+
 def test_the_going_out_bonus_is_named_apart_from_the_placements_points():
     match = services.match_create(game="fives-and-threes", players=["Olena", "Taras"],
                                   options={"hand_size": 1})

@@ -490,6 +490,58 @@ def test_the_bar_says_what_each_tap_did_a_placement_a_draw_a_settlement_a_win(cl
                           "Round 1 is over — count the hands"]
 
 
+def heading_of_the_count(html: str) -> str:
+    found = re.search(r"<h2>([^<]*count the hands)</h2>", html)
+    assert found is not None, "no count asked"
+    return found.group(1)
+
+
+def test_a_round_every_seat_passed_is_said_to_be_blocked_not_just_over(client):
+    match = two_player_all_fives(hand_size=14)  # the whole set dealt: passing is allowed
+    services.round_start(match=match, starter=0)
+    services.event_record(match=match, action=rules.Play(0, T("6-6")))
+    services.event_record(match=match, action=rules.Pass(1))
+    join(client, match)
+
+    html = client.post(scorer_url(match, "pass"), w(match, turn=True), **HTMX).content.decode()
+
+    assert news(html) == ["Olena passed", "Round 1 is blocked — count the hands"]
+    assert heading_of_the_count(html) == "Round 1 is blocked — count the hands"
+    # a round someone went out of is over, as before
+    short = two_player_all_fives()
+    play_short_round(short)
+    join(client, short)
+    assert heading_of_the_count(client.get(scorer_url(short)).content.decode()) == \
+        "Round 1 is over — count the hands"
+
+
+def test_a_called_round_said_blocked_is_announced_blocked_and_waits_for_its_count(client):
+    match = two_player_all_fives()
+    services.round_start(match=match, starter=0, mode="ends")
+    join(client, match)
+
+    html = client.post(scorer_url(match, "settle"), {
+        **w(match), "entry": "none", "result": "blocked"}, **HTMX).content.decode()
+
+    assert error(html) is None
+    assert news(html) == ["Round 1 is blocked — count the hands"]
+    assert heading_of_the_count(html) == "Round 1 is blocked — count the hands"
+
+
+def test_a_blocked_round_that_settles_itself_says_it_was_blocked(client):
+    match = services.match_create(game="fives-and-threes", players=["Olena", "Taras"],
+                                  options={"hand_size": 14})
+    services.round_start(match=match, starter=0)
+    services.event_record(match=match, action=rules.Play(0, T("6-6")))
+    services.event_record(match=match, action=rules.Pass(1))
+    join(client, match)
+
+    html = client.post(scorer_url(match, "pass"), w(match, turn=True), **HTMX).content.decode()
+
+    assert news(html) == ["Olena passed",
+                          "Round 1 blocked and settled: remaining tiles score nothing"]
+
+
 def test_settling_by_tiles_shows_the_settlement_steps(client):
     match = two_player_all_fives()
     play_short_round(match)  # Olena goes out, Taras holds one tile
