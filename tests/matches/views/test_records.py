@@ -225,7 +225,7 @@ def test_uploading_jsonl_lists_the_exact_error_of_the_invalid_line_and_stores_th
         ("night.jsonl:1", "stored", ""), ("night.jsonl:2", "refused", TURN_ORDER_ERROR),
         ("night.jsonl:3", "stored", "")]
     html = response.content.decode()
-    assert "<code>night.jsonl:2</code>" in html
+    assert '<code class="cell-name">night.jsonl:2</code>' in html
     assert f"Refused: {escape(TURN_ORDER_ERROR)}" in html
     assert "2 stored, 1 refused" in html
     for match in Match.objects.all():
