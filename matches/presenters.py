@@ -95,8 +95,11 @@ class TileShape:
 
 
 def _halves_svg(halves: Sequence[Half]) -> str:
-    """A tile's two halves: its pips drawn or, above six, its number written."""
-    return "".join(
+    """A tile's two halves: its pips drawn or, above six, its number written. Two
+    numbers are parted by a space: a 7-9's text then reads "7 9", which its tile
+    button's name ("7-9") holds word for word, as WCAG's label in name asks ("79" is not
+    in it)."""
+    return (" " if all(h.text for h in halves) else "").join(
         f'<text x="{h.text_x}" y="{h.text_y}" class="domino-number">{h.value}</text>'
         if h.text else
         "".join(f'<circle cx="{sx}" cy="{sy}" r="0.09" class="pip"/>' for sx, sy in h.spots)

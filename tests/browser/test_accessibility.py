@@ -139,6 +139,16 @@ class World:
         return match, grant
 
     @cached_property
+    def twelve(self) -> services.MatchStarted:
+        """Fives and Threes for twelve, double-twelve, opened: the widest rounds table."""
+        started = services.match_start(game="fives-and-threes",
+                                       players=[f"Player {n}" for n in range(1, 13)],
+                                       options={"set": "double-twelve"}, starter=0,
+                                       phone="Android phone")
+        services.event_record(match=started.match, action=rules.Play(0, T("12-12")))
+        return started
+
+    @cached_property
     def finished(self) -> tuple[Match, ScorerGrant]:
         """Partners, with long names: the widest tables of a finished match."""
         match = won_at_once(["Olena Kovalenko-Shevchenko", "Taras Bondarenko",
@@ -251,6 +261,14 @@ def scorepad_next_round(v: Visit, w: World) -> Page:
     match, grant = w.settled
     page = v.open(match.get_scorer_url(), grants=[grant])
     expect(page.locator("#round-form")).to_be_visible()
+    return page
+
+
+def scorepad_twelve(v: Visit, w: World) -> Page:  # its rounds table scrolls sideways
+    page = v.open(w.twelve.match.get_scorer_url(), grants=[w.twelve.grant])
+    scorepad_ready(page)
+    rounds = page.locator(".table-wrap:has(.rounds-table)")
+    assert rounds.evaluate("box => box.scrollWidth > box.clientWidth")
     return page
 
 
@@ -473,6 +491,7 @@ PAGES: dict[str, Callable[[Visit, World], Page]] = {
     "scorepad-settle": scorepad_settle,
     "scorepad-settle-tiles": scorepad_settle_tiles,
     "scorepad-next-round": scorepad_next_round,
+    "scorepad-twelve": scorepad_twelve,
     "scorepad-called-keypad": scorepad_called_keypad,
     "scorepad-finished": scorepad_finished,
     "scorepad-not-scorer": scorepad_not_scorer,

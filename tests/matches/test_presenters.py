@@ -109,8 +109,9 @@ def test_values_above_six_are_written_not_drawn():
     board = presenters.board(layout("7-9", rules.SpinnerPolicy.NONE))
     halves = board.tiles[0].halves
     assert [(h.value, h.text, h.spots) for h in halves] == [(7, True, []), (9, True, [])]
+    # parted by a space: the tile's text reads "7 9", the words of its name "7-9"
     assert str(board.tiles[0].svg).endswith(
-        '<text x="-0.5" y="0.21999999999999997" class="domino-number">7</text>'
+        '<text x="-0.5" y="0.21999999999999997" class="domino-number">7</text> '
         '<text x="0.5" y="0.21999999999999997" class="domino-number">9</text>')
     assert '<text x="1.5" y="0.72" class="domino-number">9</text>' in presenters.tile_svg("7-9")
 
