@@ -310,8 +310,9 @@ def qr_svg(url: str) -> str:
 
 def sparkline(values: list[float], *, width: int = 300, height: int = 80,
               pad: int = 6) -> str:
-    """SVG polyline points for ``values`` left to right, scaled into the box."""
-    if not values:
+    """SVG polyline points for ``values`` left to right, scaled into the box; none for
+    fewer than two values (one point draws nothing: the chart would be an empty box)."""
+    if len(values) < 2:
         return ""
     low, high = min(values), max(values)
     span = (high - low) or 1.0

@@ -51,6 +51,21 @@ def test_the_player_page_tells_a_hand_made_season(club):
     assert "<polyline" in page and "provisional" in page
 
 
+def test_a_rating_of_one_match_is_said_without_a_chart_of_one_point(club):
+    ann = club.players.get(name="Ann")
+    url = reverse("matches:club_player", kwargs={"slug": club.slug, "pk": ann.pk})
+    won_at_once(["Ann", "Bob"], opener=0, played_at=night(1), players_of=club)
+
+    page = Client().get(url).content.decode()
+
+    assert "All Fives rating: " in page
+    assert 'class="rating-chart"' not in page  # a line needs two matches
+    won_at_once(["Ann", "Bob"], opener=0, played_at=night(2), players_of=club)
+    page = Client().get(url).content.decode()
+    assert re.search(r'class="rating-chart".*?<polyline points="6\.0,[\d.]+ 294\.0,[\d.]+"',
+                     page, re.S)
+
+
 def test_the_best_placement_links_to_its_step_of_the_replay_which_counts_placements_only(
         club):
     ann = club.players.get(name="Ann")
