@@ -70,6 +70,14 @@ def test_a_public_club_is_read_by_anyone_without_member_details(club):
     assert "Royal Oak Dominoes" in html and 'id="members"' not in html
 
 
+def test_the_club_pages_export_links_are_a_row_of_links_alone(club):
+    html = Client().get(club.get_absolute_url()).content.decode()
+    row = re.search(r'<p class="links">(.*?)</p>', html, re.S)
+    assert row is not None and "Match history" in row[1]
+    # the row spaces them: a "·" between them stood alone where the row wrapped
+    assert re.sub(r"<a [^>]*>.*?</a>", "", row[1], flags=re.S).strip() == ""
+
+
 def test_invites_join_with_the_role_they_give_and_expire(club, people):
     response = as_(people["captain"]).post(url("club_invite", club), {"role": "scorer"})
     link = response.context["invite_link"]

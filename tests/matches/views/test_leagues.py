@@ -129,6 +129,11 @@ def test_the_specs_example_table_from_stored_fixtures(season, people):
     # and the form guide in words, which a screen reader would read as one word of letters
     assert re.search(r'<span aria-hidden="true">[WDL]+</span><span class="visually-hidden">'
                      r'(won|drawn|lost)(, (won|drawn|lost))*</span>', page)
+    # the exports are a row of links spaced by the row itself: no "·" between them,
+    # which stood alone at a line's start where the row wrapped on a phone
+    exports = re.search(r'<p class="links">(.*?)</p>', page, re.S)
+    assert exports is not None and "Table (CSV)" in exports[1]
+    assert re.sub(r"<a [^>]*>.*?</a>", "", exports[1], flags=re.S).strip() == ""
     table_csv = Client().get(reverse("matches:season_export", kwargs={
         "slug": season.club.slug, "season": season.slug, "what": "table.csv"})).content
     assert table_csv.startswith("\ufeffrank,".encode())  # so Excel reads it as UTF-8
