@@ -154,6 +154,14 @@ class ScorepadView:
     passes: int = 0
 
     @property
+    def count_title(self) -> str:
+        """The heading of a round waiting for its count, also said in the bar by the tap
+        that ended it: blocked, or over (someone went out)."""
+        words = (_("Round %(number)s is blocked — count the hands") if self.round_blocked
+                 else _("Round %(number)s is over — count the hands"))
+        return words % {"number": self.round_number}
+
+    @property
     def rounds_key(self) -> str:
         """Everything the rounds table shows, as the key of its cached drawing
         (``{% cache %}`` in ``templates/matches/scorepad.html``, with the language)."""

@@ -638,9 +638,7 @@ def _news(change: Change, view: scorepad.ScorepadView, end: MatchEnd | None) -> 
             and view.phase == "settle" and view.round_number is not None:
         # the last tile, the last pass of a block, or a called round's result: the round
         # waits for its count
-        over = (_("Round %(number)s is blocked — count the hands") if view.round_blocked
-                else _("Round %(number)s is over — count the hands"))
-        news.append(over % {"number": view.round_number})
+        news.append(view.count_title)
     if end is not None and end.winner is not None:
         news.append(_("%(winner)s won") % {"winner": end.winner})
     return news
