@@ -10,12 +10,10 @@ CI database: it needs no server).
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
-from scorekeeper.settings import BASE_DIR
+from tests.test_settings import run_python
 
 PREAMBLE = """
 import django
@@ -69,12 +67,7 @@ print("raced")
 
 
 def run_on_sqlite_file(code: str, database: Path) -> subprocess.CompletedProcess[str]:
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-           "HOME": os.environ.get("HOME", "/tmp"),
-           "DJANGO_SETTINGS_MODULE": "scorekeeper.settings",
-           "DATABASE_URL": f"sqlite:///{database}", "DEBUG": "1"}
-    return subprocess.run([sys.executable, "-c", code], cwd=BASE_DIR, env=env,
-                          capture_output=True, text=True, timeout=180)
+    return run_python(code, DATABASE_URL=f"sqlite:///{database}", DEBUG="1")
 
 
 def test_a_double_tap_on_start_makes_one_match_and_no_error(tmp_path):
