@@ -224,6 +224,12 @@ TEMPLATES: Final[dict[str, StrOrPromise]] = {
     "not_an_entrant": _('%(name)s is not an entrant'),
     "side_not_an_entrant": _('%(key)s %(name)s is not an entrant'),
     "date_format": _('date must be a date as YYYY-MM-DD, not %(value)s'),
+    "night_game_number": _('game %(number)s is not a game of the night: it has at most %(most)s'),
+    "night_game_missing": _('game %(number)s has no score yet (a night of %(games)s games)'),
+    "race_game_missing": _('game %(number)s has no score yet, and a later game has'),
+    "race_game_after": _(
+        'game %(number)s comes after the race to %(race_to)s was won in game %(decided)s'),
+    "race_undecided": _('neither side has won %(race_to)s games yet (%(home)s-%(away)s)'),
     "legs": _('legs must be 1 or 2, not %(value)s'),
     "every_days": _('every_days must be a whole number of days from 1, not %(value)s'),
     "start_date": _('start must be a date, not %(value)s'),

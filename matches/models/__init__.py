@@ -12,6 +12,8 @@ from matches.models.imports import (
     RecordImportLine,
 )
 from matches.models.leagues import (
+    MAX_FIXTURE_GAMES,
+    MAX_RACE_TO,
     Adjustment,
     Division,
     Entrant,
@@ -62,6 +64,8 @@ __all__ = [
     "PROVISIONAL_BELOW",
     "Rating",
     "RatingStep",
+    "MAX_FIXTURE_GAMES",
+    "MAX_RACE_TO",
     "Adjustment",
     "Club",
     "Division",

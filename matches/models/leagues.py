@@ -19,9 +19,10 @@ from django.utils.translation import gettext_lazy as _
 
 from matches.models.clubs import Club, Player
 from matches.models.scoring import GameKind, Match
-from matches.rules.league import DEFAULT_TIEBREAKS
+from matches.rules.league import DEFAULT_TIEBREAKS, Night
 
 MAX_FIXTURE_GAMES = 40  # games a fixture night can have
+MAX_RACE_TO = (MAX_FIXTURE_GAMES + 1) // 2  # its longest night is 2 × race_to − 1 games
 
 
 class FixtureFormat(models.TextChoices):
@@ -68,6 +69,8 @@ class Side(models.TextChoices):
 ENDS_BEFORE_START = _("The last night comes after the first.")
 GAMES_NEEDED = _("A fixture of games has at least one singles or pairs game.")
 RACE_NEEDS_TARGET = _("Say how many games the race is to.")
+NIGHT_TOO_LONG = _("A fixture night has at most %(most)s games.")
+RACE_TOO_LONG = _("A race is to at most %(most)s games (it may take twice as many, less one).")
 FIXTURE_ONE_ENTRANT = _("A fixture is between two different entrants.")
 RESULT_IFF_PLAYED = _("A fixture played has its result (games won, not 0-0, or a walkover) "
                       "and one not played has none.")
@@ -128,6 +131,13 @@ class Season(models.Model):
                 condition=~Q(fixture_format=FixtureFormat.RACE)
                 | Q(race_to__isnull=False, race_to__gte=1),
                 name="season_race_has_target"),
+            # every game of a night can be stored (FixtureGame's number)
+            models.CheckConstraint(
+                condition=Q(singles__lte=MAX_FIXTURE_GAMES - F("pairs")),
+                name="season_night_fits"),
+            models.CheckConstraint(
+                condition=Q(race_to__isnull=True) | Q(race_to__lte=MAX_RACE_TO),
+                name="season_race_fits"),
         ]
 
     def __str__(self) -> str:
@@ -137,6 +147,15 @@ class Season(models.Model):
         return reverse("matches:season", kwargs={"slug": self.club.slug,
                                                  "season": self.slug})
 
+    @property
+    def night(self) -> Night:
+        """How a fixture night of this season is played (the rules check its games)."""
+        if self.fixture_format == FixtureFormat.GAMES:
+            return Night(games=self.singles + self.pairs)
+        if self.fixture_format == FixtureFormat.RACE and self.race_to:
+            return Night(race_to=self.race_to)
+        return Night()
+
     def clean(self) -> None:
         errors: dict[str, ValidationError] = {}
         if self.ends_on is not None and self.starts_on and self.ends_on < self.starts_on:
@@ -145,6 +164,12 @@ class Season(models.Model):
             errors["singles"] = ValidationError(GAMES_NEEDED, code="games_needed")
         if self.fixture_format == FixtureFormat.RACE and not self.race_to:
             errors["race_to"] = ValidationError(RACE_NEEDS_TARGET, code="race_to")
+        if (self.singles or 0) + (self.pairs or 0) > MAX_FIXTURE_GAMES:
+            errors["pairs"] = ValidationError(NIGHT_TOO_LONG, code="night_too_long",
+                                              params={"most": MAX_FIXTURE_GAMES})
+        if self.race_to is not None and self.race_to > MAX_RACE_TO:
+            errors["race_to"] = ValidationError(RACE_TOO_LONG, code="race_too_long",
+                                                params={"most": MAX_RACE_TO})
         if errors:
             raise ValidationError(errors)
 

@@ -232,6 +232,13 @@ MESSAGES: Final[dict[str, str]] = {
     "not_an_entrant": "{name} is not an entrant",
     "side_not_an_entrant": "{key} {name} is not an entrant",
     "date_format": "date must be a date as YYYY-MM-DD, not {value}",
+    # -- a fixture night's games (league.py) -------------------------------------------
+    "night_game_number": "game {number} is not a game of the night: it has at most {most}",
+    "night_game_missing": "game {number} has no score yet (a night of {games} games)",
+    "race_game_missing": "game {number} has no score yet, and a later game has",
+    "race_game_after": "game {number} comes after the race to {race_to} was won in game "
+                       "{decided}",
+    "race_undecided": "neither side has won {race_to} games yet ({home}-{away})",
     # -- round robins (fixtures.py) --------------------------------------------------
     "legs": "legs must be 1 or 2, not {value}",
     "every_days": "every_days must be a whole number of days from 1, not {value}",
@@ -359,6 +366,11 @@ class OptionError(RulesError):
 
 class RecordError(RulesError):
     """A match record that is not well formed (unknown keys, wrong types, bad JSON)."""
+
+
+class FixtureNightError(RulesError):
+    """A fixture night's games that its season's format does not allow: a game beyond
+    the night, or a night sent before it is finished."""
 
 
 class LeagueInvalid(RecordError):

@@ -33,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from .errors import LeagueInvalid, OptionError
+from .errors import FixtureNightError, LeagueInvalid, OptionError
 from .games import Game, game_for
 from .record import MAX_DEPTH, RecordInvalid, read_json
 
@@ -107,6 +107,68 @@ def games_won(scores: Sequence[tuple[int, int]]) -> tuple[int, int]:
     """
     winners = [game_winner(score) for score in scores]
     return winners.count(Side.HOME), winners.count(Side.AWAY)
+
+
+@dataclass(frozen=True)
+class Night:
+    """How a fixture night is played: a set of ``games`` games (singles and pairs; one
+    game is a set of one), or a race to ``race_to`` games won, played until one side
+    has them.
+
+    >>> Night(games=3).most_games, Night(race_to=5).most_games
+    (3, 9)
+    """
+
+    games: int = 1
+    race_to: int | None = None
+
+    @property
+    def most_games(self) -> int:
+        """The games a night can have: a race is longest when the sides win by turns."""
+        return 2 * self.race_to - 1 if self.race_to is not None else self.games
+
+    def check_number(self, number: int) -> None:
+        """Game ``number`` (from 1) can be a game of this night."""
+        if not 1 <= number <= self.most_games:
+            raise FixtureNightError.of("night_game_number", number=number,
+                                       most=self.most_games)
+
+    def check_complete(self, scores: Mapping[int, tuple[int, int]]) -> None:
+        """The games scored so far (by number) make a finished night: every game of a
+        set has its score; a race ends with the game that gave a side its last win,
+        and every game before it has its score.
+
+        >>> Night(games=3).check_complete({1: (61, 40), 2: (20, 61)})
+        Traceback (most recent call last):
+        ...
+        matches.rules.errors.FixtureNightError: game 3 has no score yet (a night of 3 games)
+        >>> Night(race_to=2).check_complete({1: (61, 40), 2: (61, 12), 3: (5, 61)})
+        Traceback (most recent call last):
+        ...
+        matches.rules.errors.FixtureNightError: game 3 comes after the race to 2 was won \
+in game 2
+        """
+        for number in scores:
+            self.check_number(number)
+        if self.race_to is None:
+            for number in range(1, self.games + 1):
+                if number not in scores:
+                    raise FixtureNightError.of("night_game_missing", number=number,
+                                               games=self.games)
+            return
+        won = {Side.HOME: 0, Side.AWAY: 0}
+        for number in range(1, max(scores, default=0) + 1):
+            if number not in scores:
+                raise FixtureNightError.of("race_game_missing", number=number)
+            winner = game_winner(scores[number])
+            if winner is not None:
+                won[winner] += 1
+            if self.race_to in won.values() and number < max(scores):
+                raise FixtureNightError.of("race_game_after", number=number + 1,
+                                           race_to=self.race_to, decided=number)
+        if self.race_to not in won.values():
+            raise FixtureNightError.of("race_undecided", race_to=self.race_to,
+                                       home=won[Side.HOME], away=won[Side.AWAY])
 
 
 def game_score(side_scores: Sequence[int]) -> tuple[int, int]:

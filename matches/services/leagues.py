@@ -21,6 +21,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
 from django.db import models, transaction
 from django.utils import timezone
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from matches import rules, rules_messages
@@ -194,6 +195,7 @@ def fixture_games_enter(*, fixture: Fixture, by: User,
     _captain_or_admin(fixture, by)
     if fixture.status not in (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED):
         raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()})
+    _check_numbers(fixture, scores)
     _set_games(fixture, scores)
     return fixture
 
@@ -248,8 +250,9 @@ def _check_lineup(fixture: Fixture, number: int, home_players: Sequence[Player],
     """A game of the night is one player a side or a pair a side, from the squads."""
     if fixture.status not in (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED):
         raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()})
-    if not 1 <= number <= 40:
+    if number < 1:
         raise ValidationError(_("Choose a game of the night."), code="number")
+    _check_number(fixture, number)
     if len(home_players) != len(away_players) or len(home_players) not in (1, 2):
         raise ValidationError(_("A game is one player a side, or a pair a side."),
                               code="players")
@@ -263,12 +266,21 @@ def _check_lineup(fixture: Fixture, number: int, home_players: Sequence[Player],
 
 @transaction.atomic
 def fixture_submit(*, fixture: Fixture, by: User) -> Fixture:
-    """The home captain sends the completed fixture to the away captain."""
+    """The home captain sends the completed fixture to the away captain: every game of
+    a set has its score, a race has its winner (the season's rules say which). A night
+    cut short is the league's to settle: a walkover, void, or its admin's resolution."""
     fixture = _locked(fixture)
     _captain_or_admin(fixture, by)
     if fixture.status not in (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED):
         raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()})
-    home, away = _games_won(fixture)
+    scored = _scored(fixture)
+    home, away = _games_won(scored)
+    try:
+        fixture.division.season.night.check_complete(scored)
+    except rules.FixtureNightError as error:
+        raise ValidationError(_("The night is not finished: %(why)s.")
+                              % {"why": rules_messages.explain(error)},
+                              code="unfinished", params=_game_param(error)) from None
     before = _state(fixture)
     for game in fixture.games.select_related("match").prefetch_related("match__sides"):
         if game.match is not None and (score := fixture_game_score(game)) is not None:
@@ -319,8 +331,9 @@ def fixture_resolve(*, fixture: Fixture, by: User,
         raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()})
     before = _state(fixture)
     if scores is not None:
+        _check_numbers(fixture, scores)
         _set_games(fixture, scores)
-        fixture.home_games, fixture.away_games = _games_won(fixture)
+        fixture.home_games, fixture.away_games = _games_won(_scored(fixture))
     fixture.status = FixtureStatus.CONFIRMED
     fixture.full_clean()
     fixture.save()
@@ -445,14 +458,43 @@ def _keep_score(fixture: Fixture, number: int, game: FixtureGame | None,
     return game
 
 
-def _games_won(fixture: Fixture) -> tuple[int, int]:
-    scored = [score for game in fixture.games.select_related("match")
-              .prefetch_related("match__sides")
-              if (score := fixture_game_score(game)) is not None]
+def _check_number(fixture: Fixture, number: int) -> None:
+    """Game ``number`` is one of the night its season plays (a set of 3 has no game 4)."""
+    try:
+        fixture.division.season.night.check_number(number)
+    except rules.FixtureNightError as error:
+        raise ValidationError(capfirst(rules_messages.explain(error)) + ".", code="game",
+                              params={"n": number}) from None
+
+
+def _check_numbers(fixture: Fixture, scores: Sequence[tuple[int, int] | None]) -> None:
+    """Each game keyed in (by its place in ``scores``, from 1) is one of the night.
+    A spreadsheet's results are the league's record, and are not held to it: a season
+    imported from a document has no format to hold them to."""
+    for number, score in enumerate(scores, start=1):
+        if score is not None:
+            _check_number(fixture, number)
+
+
+def _game_param(error: rules.FixtureNightError) -> dict[str, Any]:
+    """The game a night's refusal is about, for the page to mark (``n``)."""
+    number = error.params.get("number")
+    return {"n": number} if isinstance(number, int) else {}
+
+
+def _scored(fixture: Fixture) -> dict[int, tuple[int, int]]:
+    """The night's games with a final score, by number: keyed in, or a finished
+    scorepad game's."""
+    return {game.number: score for game in fixture.games.select_related("match")
+            .prefetch_related("match__sides")
+            if (score := fixture_game_score(game)) is not None}
+
+
+def _games_won(scored: dict[int, tuple[int, int]]) -> tuple[int, int]:
     if not scored:
         raise ValidationError(NO_GAMES, code="no_games")
     # the scores of finished scorepad games are kept on the fixture's games too
-    return league_rules.games_won(scored)
+    return league_rules.games_won(list(scored.values()))
 
 
 def _state(fixture: Fixture) -> dict[str, Any]:

@@ -25,6 +25,8 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from matches import rules, rules_messages, selectors, services
 from matches.forms import deal_field, game_options, tile_set_field, whole_number
 from matches.models import (
+    MAX_FIXTURE_GAMES,
+    MAX_RACE_TO,
     Club,
     Division,
     Entrant,
@@ -40,7 +42,6 @@ from matches.models import (
 from matches.spreadsheets import BYTE_ORDER_MARK, text_cell
 from matches.views.scoring import hold_grant, phone_label
 
-MAX_GAMES = 40  # games a fixture night can have
 TIEBREAK_NAMES = {
     "wins": gettext_lazy("fixtures won"), "game_difference": gettext_lazy("game difference"),
     "games_for": gettext_lazy("games won"), "score_difference": gettext_lazy("score difference"),
@@ -59,11 +60,11 @@ class SeasonForm(forms.Form):
     fixture_format = forms.ChoiceField(label=gettext_lazy("A fixture is"),
                                        choices=FixtureFormat.choices)
     singles = forms.IntegerField(label=gettext_lazy("Singles games"), min_value=0,
-                                 max_value=MAX_GAMES, initial=0, required=False)
+                                 max_value=MAX_FIXTURE_GAMES, initial=0, required=False)
     pairs = forms.IntegerField(label=gettext_lazy("Pairs games"), min_value=0,
-                               max_value=MAX_GAMES, initial=0, required=False)
+                               max_value=MAX_FIXTURE_GAMES, initial=0, required=False)
     race_to = forms.IntegerField(label=gettext_lazy("Race to (games)"), min_value=1,
-                                 max_value=MAX_GAMES, required=False)
+                                 max_value=MAX_RACE_TO, required=False)
     win = forms.IntegerField(label=gettext_lazy("Points for a win"), min_value=0,
                              max_value=100, initial=2)
     draw = forms.IntegerField(label=gettext_lazy("Points for a draw"), min_value=0,
@@ -557,7 +558,7 @@ def _fixture_page(request: HttpRequest, fixture: Fixture, season: Season, *,
     rights = selectors.fixture_rights(fixture=fixture, season=season, user=request.user)
     games = selectors.fixture_games(fixture=fixture)
     scores = {g.number: selectors.fixture_game_score(g) for g in games}  # home, away: as counted
-    rows = max(len(games), _games_a_night(season))
+    rows = max(len(games), season.night.most_games)
     return render(request, "matches/fixture.html", {
         "season": season, "fixture": fixture, "games": games,
         "game_rows": [_game_row(n, games[n - 1] if n <= len(games) else None, typed,
@@ -608,19 +609,11 @@ def _squad(entrant: Entrant, chosen: list[str]) -> list[Player]:
                                          if pk is not None])
 
 
-def _games_a_night(season: Season) -> int:
-    if season.fixture_format == FixtureFormat.GAMES:
-        return season.singles + season.pairs
-    if season.fixture_format == FixtureFormat.RACE and season.race_to:
-        return 2 * season.race_to - 1
-    return 1
-
-
 def _scores(request: HttpRequest) -> list[tuple[int, int] | None]:
     """The games' scores as keyed in, by game number (``home_N``, ``away_N``); a row left
     empty (or a scorepad game's, which has no inputs) is None."""
     scores: list[tuple[int, int] | None] = []
-    for n in range(1, MAX_GAMES + 1):
+    for n in range(1, MAX_FIXTURE_GAMES + 1):
         typed = [str(request.POST.get(f"{side}_{n}", "")).strip() for side in ("home", "away")]
         if not any(typed):
             scores.append(None)

@@ -13,13 +13,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from matches.rules import LeagueInvalid, RecordError, RulesError, native
+from matches.rules import FixtureNightError, LeagueInvalid, RecordError, RulesError, native
 from matches.rules.league import (
     DEFAULT_TIEBREAKS,
     FORMAT,
     TIEBREAKS,
     Adjustment,
     Bonus,
+    Night,
     Outcome,
     Scoring,
     Side,
@@ -383,6 +384,78 @@ def test_a_game_has_a_winner_unless_it_is_level():
 def test_games_won_counts_each_games_winner_and_no_level_game():
     assert games_won([(61, 40), (3, 61), (61, 0), (50, 50)]) == (2, 1)
     assert games_won([]) == (0, 0)
+
+
+def night(notation: str) -> dict[int, tuple[int, int]]:
+    """A night's scored games from notation: ``"61-40 - 12-61"`` is games 1 and 3
+    (``-`` is a game with no score yet)."""
+    scored = {}
+    for number, game in enumerate(notation.split(), start=1):
+        if game != "-":
+            home, away = game.split("-")
+            scored[number] = (int(home), int(away))
+    return scored
+
+
+@pytest.mark.parametrize(("rules", "games"), [
+    (Night(games=3), "61-40 12-61 61-58"),
+    (Night(games=1), "61-40"),
+    (Night(), "3-61"),
+    (Night(race_to=2), "61-40 61-12"),
+    (Night(race_to=2), "61-40 12-61 61-58"),
+    (Night(race_to=3), "1-61 61-2 3-61 61-4 5-61"),
+])
+def test_a_finished_night_is_accepted(rules, games):
+    rules.check_complete(night(games))
+
+
+@pytest.mark.parametrize(("rules", "games", "message"), [
+    (Night(games=3), "61-40 12-61", "game 3 has no score yet (a night of 3 games)"),
+    (Night(games=3), "61-40 - 61-58", "game 2 has no score yet (a night of 3 games)"),
+    (Night(games=3), "", "game 1 has no score yet (a night of 3 games)"),
+    (Night(games=3), "61-40 12-61 61-58 61-1",
+     "game 4 is not a game of the night: it has at most 3"),
+    (Night(race_to=2), "61-40", "neither side has won 2 games yet (1-0)"),
+    (Night(race_to=2), "61-40 12-61", "neither side has won 2 games yet (1-1)"),
+    (Night(race_to=2), "61-40 61-12 3-61",
+     "game 3 comes after the race to 2 was won in game 2"),
+    (Night(race_to=2), "61-40 - 3-61", "game 2 has no score yet, and a later game has"),
+    (Night(race_to=2), "61-40 12-61 61-5 61-6",
+     "game 4 is not a game of the night: it has at most 3"),
+])
+def test_an_unfinished_or_overlong_night_is_refused_saying_which_game(rules, games, message):
+    with pytest.raises(FixtureNightError) as refused:
+        rules.check_complete(night(games))
+    assert str(refused.value) == message
+
+
+@pytest.mark.parametrize(("rules", "most"), [(Night(games=9), 9), (Night(race_to=5), 9),
+                                             (Night(race_to=1), 1), (Night(), 1)])
+def test_a_nights_games_are_numbered_from_one_to_its_longest(rules, most):
+    for number in range(1, most + 1):
+        rules.check_number(number)
+    for number in (0, most + 1):
+        with pytest.raises(FixtureNightError, match=f"game {number} is not a game of the "
+                                                    f"night: it has at most {most}"):
+            rules.check_number(number)
+
+
+@given(race_to=st.integers(1, 6), winners=st.lists(st.sampled_from("HA"), max_size=12))
+def test_a_race_is_finished_exactly_when_its_last_game_gave_a_side_its_last_win(
+        race_to, winners):
+    games = {n: (61, 0) if winner == "H" else (0, 61)
+             for n, winner in enumerate(winners, start=1)}
+    wins = [winners[:n].count(side) for n in range(1, len(winners) + 1) for side in "HA"]
+    finished = (bool(winners) and race_to in (winners.count("H"), winners.count("A"))
+                and wins.count(race_to) == 1)  # reached by the last game, not before
+    try:
+        Night(race_to=race_to).check_complete(games)
+    except FixtureNightError:
+        assert not finished
+    else:
+        assert finished
+        assert max(winners.count("H"), winners.count("A")) == race_to
+        assert len(winners) <= Night(race_to=race_to).most_games
 
 
 @pytest.mark.parametrize(("side_scores", "score"), [

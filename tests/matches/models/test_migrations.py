@@ -2,7 +2,8 @@
 starts with one change holding its actions, so replays, undo and restore work on old
 matches. 0009: changes logged before it are read in each reader's language. 0011: a
 season's tie-breakers are written out. 0013: phones named in
-another language get their English name back."""
+another language get their English name back. 0017: a season's night fits the games
+that can be stored."""
 
 from __future__ import annotations
 
@@ -171,3 +172,27 @@ def test_0013_gives_phones_named_in_another_language_their_english_name_back():
 
     assert sorted(match.grants.values_list("label", flat=True)) == [
         "A browser", "Android phone", "Olena's phone", "Windows computer"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_0017_cuts_a_night_too_long_to_store_to_the_longest_that_can_be(back_to_latest):
+    before, after = [("matches", "0016_constraints_the_database_can_hold")], \
+        [("matches", "0017_seasons_nights_fit")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    OldClub, OldSeason = old.get_model("matches", "Club"), old.get_model("matches", "Season")
+    club = OldClub.objects.create(name="Oak", slug="oak")
+    for name, night in (("Long night", {"fixture_format": "games", "singles": 30,
+                                        "pairs": 40}),
+                        ("Long race", {"fixture_format": "race", "race_to": 40}),
+                        ("Fits", {"fixture_format": "games", "singles": 6, "pairs": 3})):
+        OldSeason.objects.create(club=club, name=name, slug=name.lower().replace(" ", "-"),
+                                 game="all-fives", starts_on=datetime.date(2026, 9, 7),
+                                 **night)
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(after)
+
+    assert sorted(Season.objects.values_list("name", "singles", "pairs", "race_to")) == [
+        ("Fits", 6, 3, None), ("Long night", 30, 10, None), ("Long race", 0, 0, 20)]

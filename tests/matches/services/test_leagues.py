@@ -9,7 +9,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from matches import services
-from matches.models import Division, Membership
+from matches.models import Division, Fixture, FixtureStatus, Match, Membership, Player
 from matches.services.leagues import CAPTAIN_OUTSIDE, PLAYERS_UNKNOWN
 
 pytestmark = pytest.mark.django_db
@@ -64,3 +64,126 @@ def test_entrant_add_refuses_names_that_are_not_the_clubs_players(division, peop
                              player_names=["Ann Dale", "Nobody", "Somebody"])
     assert refused.value.message_dict == {
         "players": [PLAYERS_UNKNOWN % {"names": "Nobody, Somebody"}]}
+
+
+def night_of(people, **season_format) -> Fixture:
+    """Royal Oak v Bowes in a season whose nights are ``season_format`` (as the season
+    form makes it), each captain's squad of two."""
+    club = services.club_create(name="Night Club", by=people["admin"])
+    for name in ("oak", "bowes"):
+        Membership.objects.create(club=club, user=people[name], role="captain")
+    season = services.season_create(club=club, by=people["admin"], name="Nights",
+                                    game="all-fives", starts_on=datetime.date(2026, 9, 7),
+                                    **season_format)
+    division = season.divisions.get()
+    home, away = (services.entrant_add(
+        division=division, by=people["admin"], name=name, captain=people[captain],
+        players=[services.player_add(club=club, name=f"{name} {n}", by=people["admin"])
+                 for n in (1, 2)])
+        for name, captain in (("Royal Oak", "oak"), ("Bowes", "bowes")))
+    return Fixture.objects.create(division=division, week=1, home=home, away=away)
+
+
+def unchanged(fixture: Fixture) -> tuple[object, ...]:
+    fixture.refresh_from_db()
+    return (fixture.status, fixture.home_games, fixture.away_games, fixture.changes.count(),
+            sorted(fixture.games.values_list("number", "home_score", "away_score")))
+
+
+def test_a_night_of_three_singles_is_sent_only_with_every_game_scored(people):
+    fixture = night_of(people, fixture_format="games", singles=3)
+    services.fixture_games_enter(fixture=fixture, by=people["oak"],
+                                 scores=[(61, 40), (20, 61)])
+    before = unchanged(fixture)
+
+    with pytest.raises(ValidationError) as refused:
+        services.fixture_submit(fixture=fixture, by=people["oak"])
+
+    assert refused.value.messages == [
+        "The night is not finished: game 3 has no score yet (a night of 3 games)."]
+    assert refused.value.params == {"n": 3}  # the page marks game 3's row
+    assert unchanged(fixture) == before and before[0] == FixtureStatus.SCHEDULED
+    services.fixture_games_enter(fixture=fixture, by=people["oak"],
+                                 scores=[(61, 40), (20, 61), (61, 0)])
+    sent = services.fixture_submit(fixture=fixture, by=people["oak"])
+    assert (sent.status, sent.home_games, sent.away_games) == (FixtureStatus.SUBMITTED, 2, 1)
+
+
+def test_a_game_beyond_the_night_is_refused_however_it_comes(people):
+    fixture = night_of(people, fixture_format="games", singles=2, pairs=1)
+    oak, players = people["oak"], list(Player.objects.order_by("name"))
+    home, away = [p for p in players if p.name.startswith("Royal")], \
+        [p for p in players if p.name.startswith("Bowes")]
+    before = unchanged(fixture)
+    message = ["Game 4 is not a game of the night: it has at most 3."]
+
+    for write in (
+            lambda: services.fixture_games_enter(fixture=fixture, by=oak, scores=[
+                (61, 1), (61, 2), (61, 3), (61, 4)]),
+            lambda: services.fixture_game_key(fixture=fixture, by=oak, number=4,
+                                              home_players=home[:1], away_players=away[:1],
+                                              score=(61, 4)),
+            lambda: services.fixture_game_start(fixture=fixture, by=oak, number=4,
+                                                home_players=home[:1], away_players=away[:1])):
+        with pytest.raises(ValidationError) as refused:
+            write()
+        assert refused.value.messages == message
+
+    assert unchanged(fixture) == before and not Match.objects.exists()
+    services.fixture_game_key(fixture=fixture, by=oak, number=3, home_players=home,
+                              away_players=away, score=(61, 4))  # the pairs game
+    assert fixture.games.get().number == 3
+
+
+def test_a_race_is_sent_once_a_side_has_its_games_and_not_with_games_after(people):
+    fixture = night_of(people, fixture_format="race", race_to=2)
+    oak = people["oak"]
+    for scores, message in (
+            ([(61, 40), (3, 61)], "neither side has won 2 games yet (1-1)"),
+            ([(61, 40), (61, 3), (5, 61)], "game 3 comes after the race to 2 was won in "
+                                           "game 2")):
+        services.fixture_games_enter(fixture=fixture, by=oak, scores=scores)
+        before = unchanged(fixture)
+        with pytest.raises(ValidationError) as refused:
+            services.fixture_submit(fixture=fixture, by=oak)
+        assert refused.value.messages == [f"The night is not finished: {message}."]
+        assert unchanged(fixture) == before
+
+    services.fixture_games_enter(fixture=fixture, by=oak, scores=[(61, 40), (3, 61), (5, 61)])
+    sent = services.fixture_submit(fixture=fixture, by=oak)
+    assert (sent.status, sent.home_games, sent.away_games) == (FixtureStatus.SUBMITTED, 1, 2)
+
+
+def test_the_league_may_settle_a_night_cut_short(people):
+    """Only the captains' submission waits for the whole night: an admin's resolution
+    is the league's word on a night that could not be finished."""
+    fixture = night_of(people, fixture_format="games", singles=3)
+    services.fixture_games_enter(fixture=fixture, by=people["oak"],
+                                 scores=[(61, 40), (61, 20), (61, 30)])
+    services.fixture_submit(fixture=fixture, by=people["oak"])
+    services.fixture_dispute(fixture=fixture, by=people["bowes"], message="game 3 not played")
+    with pytest.raises(ValidationError, match="Game 4 is not a game of the night"):
+        services.fixture_resolve(fixture=fixture, by=people["admin"],
+                                 scores=[(61, 40), (61, 20), (61, 1), (61, 2)])
+
+    resolved = services.fixture_resolve(fixture=fixture, by=people["admin"],
+                                        scores=[(61, 40), (61, 20)])
+
+    assert (resolved.status, resolved.home_games, resolved.away_games) == (
+        FixtureStatus.CONFIRMED, 2, 0)
+
+
+@pytest.mark.parametrize(("season_format", "errors"), [
+    ({"fixture_format": "games", "singles": 30, "pairs": 11},
+     {"pairs": ["A fixture night has at most 40 games."]}),
+    ({"fixture_format": "race", "race_to": 21},
+     {"race_to": ["A race is to at most 20 games (it may take twice as many, less one)."]}),
+])
+def test_a_season_whose_nights_could_not_be_stored_is_refused(people, season_format, errors):
+    club = services.club_create(name="Long Nights", by=people["admin"])
+    with pytest.raises(ValidationError) as refused:
+        services.season_create(club=club, by=people["admin"], name="Too long",
+                               game="all-fives", starts_on=datetime.date(2026, 9, 7),
+                               **season_format)
+    assert refused.value.message_dict == errors
+    assert not club.seasons.exists()

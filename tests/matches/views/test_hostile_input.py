@@ -313,7 +313,7 @@ def a_league(people: dict[str, User], fixture: str | None,
                                          home=division.entrants.get(name="Home"),
                                          away=division.entrants.get(name="Away"))
         if fixture in ("entered", "submitted"):
-            services.fixture_games_enter(fixture=meeting, by=owner, scores=[(61, 40)])
+            services.fixture_games_enter(fixture=meeting, by=owner, scores=[(61, 40), (35, 61)])
         if fixture == "submitted":
             services.fixture_submit(fixture=meeting, by=owner)
     return League(club, season, division, meeting, member, guest, squads)

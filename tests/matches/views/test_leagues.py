@@ -95,13 +95,16 @@ def meeting(season: Season, home: str, away: str) -> Fixture:
     return fixture
 
 
+# the spec's first fixture night: three singles, as the scores form posts them
+SPEC_NIGHT = {"home_1": "61", "away_1": "40", "home_2": "61", "away_2": "12",
+              "home_3": "58", "away_3": "61"}
+
+
 def signed_off(season: Season, people: dict) -> Fixture:
     """The spec's first fixture, Royal Oak A v Bowes Dragons, played as the page plays it:
     its games keyed in (61-40 61-12 58-61), submitted, confirmed by the away captain."""
     fixture = meeting(season, "Royal Oak A", "Bowes Dragons")
-    as_(people["oak"]).post(fixture_url(fixture, "games"), {
-        "home_1": "61", "away_1": "40", "home_2": "61", "away_2": "12", "home_3": "58",
-        "away_3": "61"})
+    as_(people["oak"]).post(fixture_url(fixture, "games"), SPEC_NIGHT)
     as_(people["oak"]).post(fixture_url(fixture, "submit"))
     as_(people["bowes"]).post(fixture_url(fixture, "confirm"))
     return fixture
@@ -184,9 +187,10 @@ def test_the_fixtures_export_imports_back_into_a_season_with_the_same_table(seas
     admin.post(fixture_url(meeting(season, "Bowes Dragons", "=Middleton Club"),
                            "walkover-away"))
     unsigned = meeting(season, "=Middleton Club", "Royal Oak A")
-    as_(people["middleton"]).post(fixture_url(unsigned, "games"),
-                                  {"home_1": "61", "away_1": "2"})
-    as_(people["middleton"]).post(fixture_url(unsigned, "submit"))
+    as_(people["middleton"]).post(fixture_url(unsigned, "games"), {
+        "home_1": "61", "away_1": "2", "home_2": "61", "away_2": "5", "home_3": "7",
+        "away_3": "61"})
+    assert as_(people["middleton"]).post(fixture_url(unsigned, "submit")).status_code == 302
     exported = Client().get(reverse("matches:season_export", kwargs={
         "slug": season.club.slug, "season": season.slug, "what": "fixtures.csv"})).content
     assert "61-40 61-12 58-61" in exported.decode()  # as the import reads game scores
@@ -225,7 +229,7 @@ def test_a_captain_of_both_sides_is_offered_no_sign_off_and_told_who_resolves(se
     fixture = meeting(season, "Royal Oak A", "Bowes Dragons")
     Entrant.objects.filter(name="Bowes Dragons").update(captain=people["oak"])
     oak = as_(people["oak"])
-    oak.post(fixture_url(fixture, "games"), {"home_1": "61", "away_1": "40"})
+    oak.post(fixture_url(fixture, "games"), SPEC_NIGHT)
     oak.post(fixture_url(fixture, "submit"))
 
     page = oak.get(fixture_url(fixture)).content.decode()
@@ -238,12 +242,13 @@ def test_the_sign_off_with_a_dispute_resolved_by_the_league(season, people):
     oak, bowes, admin = (as_(people[n]) for n in ("oak", "bowes", "admin"))
     fixture = meeting(season, "Royal Oak A", "Bowes Dragons")
     oak.post(fixture_url(fixture, "games"), {"home_1": "61", "away_1": "40",
-                                             "home_2": "20", "away_2": "61"})
+                                             "home_2": "61", "away_2": "58",
+                                             "home_3": "61", "away_3": "30"})
     # the home captain may not confirm their own result
     oak.post(fixture_url(fixture, "submit"))
     assert oak.post(fixture_url(fixture, "confirm")).status_code == 403
     fixture.refresh_from_db()
-    assert (fixture.status, fixture.home_games, fixture.away_games) == ("submitted", 1, 1)
+    assert (fixture.status, fixture.home_games, fixture.away_games) == ("submitted", 3, 0)
     # only confirmed results count
     table = selectors.division_table(selectors.season_divisions(season).get(), season)
     assert all(row.played == 0 for row in table.rows)
@@ -264,11 +269,11 @@ def test_the_sign_off_with_a_dispute_resolved_by_the_league(season, people):
     log = list(FixtureChange.objects.filter(fixture=fixture).values_list("what", flat=True))
     assert log == ["submitted", "disputed", "resolved by the league"]
     resolved = FixtureChange.objects.get(fixture=fixture, what="resolved by the league")
-    assert (resolved.before["result"], resolved.after["result"]) == ([1, 1], [2, 1])
+    assert (resolved.before["result"], resolved.after["result"]) == ([3, 0], [2, 1])
     page = Client().get(fixture_url(fixture)).content.decode()
     assert "resolved by the league" in page and "game 2 was 61-58 to us" not in page
     # the log says what the resolution changed: the result and the games
-    assert "result 1–1 → 2–1" in page and "games 61–40 20–61 → 61–40 58–61 61–30" in page
+    assert "result 3–0 → 2–1" in page and "games 61–40 61–58 61–30 → 61–40 58–61 61–30" in page
     admin.post(fixture_url(meeting(season, "Bowes Dragons", "Royal Oak A"), "redate"),
                {"date": "2026-10-06", "postponed": ""})
     redated = Client().get(fixture_url(meeting(season, "Bowes Dragons", "Royal Oak A")))
@@ -293,7 +298,7 @@ def test_who_may_enter_and_sign_a_fixture(season, people):
                                          {"home_1": "61", "away_1": "40"})
         assert response.status_code == 403
     assert Client().post(fixture_url(fixture, "games")).status_code == 403
-    as_(people["oak"]).post(fixture_url(fixture, "games"), {"home_1": "61", "away_1": "40"})
+    as_(people["oak"]).post(fixture_url(fixture, "games"), SPEC_NIGHT)
     as_(people["oak"]).post(fixture_url(fixture, "submit"))
     # a third captain cannot confirm someone else's fixture
     assert as_(people["middleton"]).post(fixture_url(fixture, "confirm")).status_code == 403
@@ -301,6 +306,30 @@ def test_who_may_enter_and_sign_a_fixture(season, people):
                                                         "Royal Oak A"), "games"),
                                     {"home_1": "50", "away_1": "50"})
     assert level.status_code == 403  # Oak is away there
+
+
+def test_a_night_sent_unfinished_is_refused_on_its_page_with_its_scores_kept(season,
+                                                                            people):
+    fixture = meeting(season, "Royal Oak A", "Bowes Dragons")
+    oak = as_(people["oak"])
+    oak.post(fixture_url(fixture, "games"), {"home_1": "61", "away_1": "40",
+                                             "home_2": "20", "away_2": "61"})
+
+    refused = oak.post(fixture_url(fixture, "submit"))
+
+    html = refused.content.decode()
+    assert refused.status_code == 400
+    assert ("The night is not finished: game 3 has no score yet (a night of 3 games)."
+            in html)
+    home_2 = re.search(r'<input[^>]*name="home_2"[^>]*>', html)
+    assert home_2 is not None and 'value="20"' in home_2[0]
+    fixture.refresh_from_db()
+    assert (fixture.status, fixture.home_games) == ("scheduled", None)
+    beyond = oak.post(fixture_url(fixture, "games"), {**SPEC_NIGHT, "home_4": "61",
+                                                      "away_4": "1"})
+    assert beyond.status_code == 400
+    assert "Game 4 is not a game of the night: it has at most 3." in beyond.content.decode()
+    assert fixture.games.count() == 2
 
 
 def test_bad_scores_get_a_message_and_change_nothing(season, people):
@@ -498,9 +527,8 @@ def test_a_result_typed_into_the_exported_sheets_unplayed_row_is_imported(season
 def test_a_row_for_a_result_awaiting_confirmation_is_refused_so_it_cannot_count_twice(
         season, people):
     waiting = meeting(season, "Middleton Club", "Royal Oak A")
-    as_(people["middleton"]).post(fixture_url(waiting, "games"),
-                                  {"home_1": "61", "away_1": "2"})
-    as_(people["middleton"]).post(fixture_url(waiting, "submit"))
+    as_(people["middleton"]).post(fixture_url(waiting, "games"), SPEC_NIGHT)
+    assert as_(people["middleton"]).post(fixture_url(waiting, "submit")).status_code == 302
     before = log_and_results(season)
 
     with pytest.raises(ValidationError) as refused:
@@ -666,7 +694,8 @@ def test_submitted_results_confirm_themselves_after_a_day_when_the_season_says_s
     from django.core.management import call_command
 
     fixture = meeting(season, "Royal Oak A", "Bowes Dragons")
-    services.fixture_games_enter(fixture=fixture, by=people["oak"], scores=[(61, 40)])
+    services.fixture_games_enter(fixture=fixture, by=people["oak"],
+                                 scores=[(61, 40), (61, 12), (58, 61)])
     fixture = services.fixture_submit(fixture=fixture, by=people["oak"])
     assert fixture.submitted_at is not None
     now = fixture.submitted_at + datetime.timedelta(hours=25)
@@ -711,6 +740,7 @@ def test_the_fixture_page_runs_a_fixed_number_of_queries(season, people,
             assert oak.get(fixture_url(fixture)).status_code == 200
 
     page()
+    Season.objects.filter(pk=season.pk).update(singles=20)  # a long night
     services.fixture_games_enter(fixture=fixture, by=people["oak"],
                                  scores=[(61, n) for n in range(20)])
     services.fixture_submit(fixture=fixture, by=people["oak"])
@@ -770,6 +800,13 @@ def test_a_club_admin_sets_a_season_up_with_its_scheme_rules_and_tie_breakers(cl
     assert "The last night comes after the first." in backwards.content.decode()
     no_race = as_(people["admin"]).post(url, {**form, "fixture_format": "race"})
     assert "Say how many games the race is to." in no_race.content.decode()
+    long_race = as_(people["admin"]).post(url, {**form, "fixture_format": "race",
+                                                "race_to": "21"})
+    assert long_race.context["form"].errors["race_to"] == [
+        "Ensure this value is less than or equal to 20."]
+    long_night = as_(people["admin"]).post(url, {**form, "singles": "30", "pairs": "11"})
+    assert long_night.context["form"].errors["pairs"] == [
+        "A fixture night has at most 40 games."]
     bad = as_(people["admin"]).post(url, {**form, "tiebreak_3": "head_to_head"})
     assert bad.status_code == 200 and "Each tie-breaker at most once" in bad.content.decode()
     half = as_(people["admin"]).post(url, {**form, "heavy_win_points": "1"})
@@ -928,7 +965,8 @@ def test_no_league_write_for_those_it_is_not_theirs_to_make(season, people, who,
     scorer = django_user_model.objects.create_user("a-scorer")
     Membership.objects.create(club=season.club, user=scorer, role="scorer")
     fixture = meeting(season, "Royal Oak A", "Bowes Dragons")
-    services.fixture_games_enter(fixture=fixture, by=people["oak"], scores=[(61, 40)])
+    services.fixture_games_enter(fixture=fixture, by=people["oak"],
+                                 scores=[(61, 40), (61, 12), (58, 61)])
     if write in ("confirm", "dispute", "resolve"):
         services.fixture_submit(fixture=fixture, by=people["oak"])
     client = Client() if who == "anonymous" else as_(
