@@ -76,7 +76,8 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     another tab, or a session that expired): nothing was done. The page says so in the
     site's own words and language. A scorepad tap (htmx) gets the page loaded again, with
     a fresh token and a message that the tap was not recorded: its "no answer" banner
-    would have waited for a connection that was never lost."""
+    would have waited for a connection that was never lost. A form sent with no cookie
+    at all is from a browser that refuses them: the page says what the site needs."""
     if request.headers.get("HX-Request") == "true":
         messages.warning(request, gettext(
             "That was not recorded: the page had been open too long to send it, so it "
@@ -84,4 +85,5 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
         response = HttpResponse(status=403)
         response["HX-Refresh"] = "true"
         return response
-    return render(request, "403_csrf.html", status=403)
+    # no cookie at all came with it: reloading would not help, the browser refuses them
+    return render(request, "403_csrf.html", {"no_cookies": not request.COOKIES}, status=403)

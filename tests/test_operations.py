@@ -16,6 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import include, path
+from django.utils import translation
 
 from tests.test_settings import run_python
 
@@ -106,12 +107,28 @@ def test_a_failing_view_shows_the_friendly_500_page(settings):
 @pytest.mark.django_db
 def test_a_form_from_a_stale_page_gets_the_sites_own_page_in_the_readers_language():
     client = Client(enforce_csrf_checks=True, HTTP_ACCEPT_LANGUAGE="uk")
+    client.get("/new/")  # the form's page sets its token's cookie
+    client.cookies["csrftoken"] = "x" * 32  # then another tab signs in: a new one
 
     response = client.post("/new/", {"player_0": "Ann", "player_1": "Bo"})
 
     html = response.content.decode()
     assert response.status_code == 403 and '<html lang="uk"' in html
     assert html.count("<h1") == 1 and "DEBUG" not in html and "viewport" in html
+    with translation.override("uk"):
+        assert f"<h1>{translation.gettext('This page had expired')}</h1>" in html
+
+
+@pytest.mark.django_db
+def test_a_form_sent_without_any_cookie_says_the_site_needs_them():
+    """Reloading would not help a browser that refuses cookies: the page says why."""
+    response = Client(enforce_csrf_checks=True).post("/new/", {"player_0": "Ann",
+                                                               "player_1": "Bo"})
+
+    html = response.content.decode()
+    assert response.status_code == 403 and "<h1>Cookies are needed</h1>" in html
+    assert "Allow cookies for this site, reload the page" in html
+    assert "open too long" not in html
 
 
 @pytest.mark.django_db
