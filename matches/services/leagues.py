@@ -21,6 +21,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
 from django.db import models, transaction
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
@@ -172,11 +173,25 @@ def fixtures_generate(*, division: Division, by: User, legs: int = 1,
 @transaction.atomic
 def fixture_redate(*, fixture: Fixture, by: User, date: datetime.date | None,
                    postponed: bool = False) -> Fixture:
-    """Postpone a fixture (no date yet, or a new one) or put it back on a date."""
+    """Postpone a fixture (no date yet, or a new one) or put it back on a date, within
+    its season (from its first night to its last, when it has one)."""
     fixture = _locked(fixture)
     _captain_or_admin(fixture, by)
     if fixture.status not in (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED):
         raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()})
+    season = fixture.division.season
+    if date is None and not postponed:
+        raise ValidationError({"date": ValidationError(
+            _("Give the night's new date, or tick Postponed if it has none yet."),
+            code="no_date")})
+    if date is not None and (date < season.starts_on
+                             or (season.ends_on is not None and date > season.ends_on)):
+        first = date_format(season.starts_on, "SHORT_DATE_FORMAT")
+        within = (_("Give a date within the season: from %(first)s on.") % {"first": first}
+                  if season.ends_on is None else
+                  _("Give a date within the season: from %(first)s to %(last)s.")
+                  % {"first": first, "last": date_format(season.ends_on, "SHORT_DATE_FORMAT")})
+        raise ValidationError({"date": ValidationError(within, code="outside_season")})
     before = _state(fixture)
     fixture.date = date
     fixture.status = FixtureStatus.POSTPONED if postponed else FixtureStatus.SCHEDULED
@@ -273,6 +288,14 @@ def fixture_submit(*, fixture: Fixture, by: User) -> Fixture:
     _captain_or_admin(fixture, by)
     if fixture.status not in (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED):
         raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()})
+    in_play = sorted(game.number for game in fixture.games.select_related("match")
+                     if game.match is not None and game.home_score is None
+                     and game.match.status not in (MatchStatus.FINISHED, MatchStatus.ABANDONED))
+    if in_play:
+        raise ValidationError(
+            _("Game %(n)s is still being played on the scorepad: send the night once it is "
+              "finished (or, if it will not be, abandon that match).") % {"n": in_play[0]},
+            code="in_play", params={"n": in_play[0]})
     scored = _scored(fixture)
     home, away = _games_won(scored)
     try:
@@ -502,8 +525,14 @@ def _state(fixture: Fixture) -> dict[str, Any]:
     return _logged(status=fixture.status, date=fixture.date,
                    result=(fixture.home_games, fixture.away_games)
                    if fixture.home_games is not None else None,
-                   walkover=fixture.walkover,
-                   games=[(g.home_score, g.away_score) for g in fixture.games.all()])
+                   walkover=fixture.walkover, games=_games_by_number(fixture))
+
+
+def _games_by_number(fixture: Fixture) -> list[tuple[int | None, int | None]]:
+    """Each game's keyed-in score at its number's place (a number with no game yet, or
+    a scorepad game, as (None, None)): game 3 alone is logged third, not first."""
+    scores = {g.number: (g.home_score, g.away_score) for g in fixture.games.all()}
+    return [scores.get(n, (None, None)) for n in range(1, max(scores, default=0) + 1)]
 
 
 def _logged(*, status: str, date: datetime.date | None, result: Sequence[int | None] | None,

@@ -34,6 +34,7 @@ from matches.models import (
     Fixture,
     FixtureFormat,
     FixtureGame,
+    FixtureStatus,
     GameKind,
     Player,
     Role,
@@ -416,10 +417,15 @@ def fixture_action(request: HttpRequest, slug: str, season: str, pk: int,
         elif action == "redate":
             if not redate_form.is_valid():
                 raise ValidationError(_("Give a valid date."))
-            services.fixture_redate(fixture=fixture, by=user,
-                                    date=redate_form.cleaned_data["date"],
-                                    postponed=redate_form.cleaned_data["postponed"])
-            done = _("Fixture re-dated.")
+            try:
+                services.fixture_redate(fixture=fixture, by=user,
+                                        date=redate_form.cleaned_data["date"],
+                                        postponed=redate_form.cleaned_data["postponed"])
+            except ValidationError as refused:
+                _form_errors(redate_form, refused)  # said beside the date too
+                raise
+            done = (_("Fixture postponed.") if redate_form.cleaned_data["postponed"]
+                    else _("Fixture re-dated."))
         else:
             raise ValidationError(_("Unknown action."))
     except ValidationError as error:
@@ -429,8 +435,8 @@ def fixture_action(request: HttpRequest, slug: str, season: str, pk: int,
                  if action in ("games", "resolve") else {})
         game = (getattr(error, "params", None) or {}).get("n")
         return _fixture_page(request, fixture, the_season, error=" ".join(error.messages),
-                             dispute_form=dispute_form, status=400, typed=typed,
-                             refused_game=game if typed else None)
+                             dispute_form=dispute_form, redate_form=redate_form, status=400,
+                             typed=typed, refused_game=game if typed else None)
     messages.success(request, done)
     return redirect(fixture)
 
@@ -551,18 +557,20 @@ def _fixture(request: HttpRequest, slug: str, season: str,
 
 def _fixture_page(request: HttpRequest, fixture: Fixture, season: Season, *,
                   error: str | None = None, dispute_form: DisputeForm | None = None,
-                  status: int = 200, typed: dict[str, str] | None = None,
+                  redate_form: RedateForm | None = None, status: int = 200,
+                  typed: dict[str, str] | None = None,
                   refused_game: int | None = None) -> HttpResponse:
     """The fixture night; after a refused write, the game scores as they were typed
     (``typed``: nothing is lost) and the game the refusal is about marked."""
     rights = selectors.fixture_rights(fixture=fixture, season=season, user=request.user)
     games = selectors.fixture_games(fixture=fixture)
+    by_number = {g.number: g for g in games}
     scores = {g.number: selectors.fixture_game_score(g) for g in games}  # home, away: as counted
-    rows = max(len(games), season.night.most_games)
+    rows = max(max(by_number, default=0), season.night.most_games)
     return render(request, "matches/fixture.html", {
         "season": season, "fixture": fixture, "games": games,
-        "game_rows": [_game_row(n, games[n - 1] if n <= len(games) else None, typed,
-                                refused_game, scores) for n in range(1, rows + 1)],
+        "game_rows": [_game_row(n, by_number.get(n), typed, refused_game, scores)
+                      for n in range(1, rows + 1)],
         "changes": selectors.fixture_changes(fixture=fixture), "admin": rights.admin,
         "home_squad": selectors.entrant_squad(entrant=fixture.home),
         "away_squad": selectors.entrant_squad(entrant=fixture.away),
@@ -570,7 +578,9 @@ def _fixture_page(request: HttpRequest, fixture: Fixture, season: Season, *,
         "can_enter": rights.can_enter, "can_sign": rights.can_sign,
         "both_captains": rights.both_captains, "can_resolve": rights.can_resolve,
         "error": error, "dispute_form": dispute_form or DisputeForm(),
-        "redate_form": RedateForm(initial={"date": fixture.date}),
+        "redate_form": redate_form if redate_form is not None and redate_form.is_bound
+        else RedateForm(initial={"date": fixture.date,
+                                 "postponed": fixture.status == FixtureStatus.POSTPONED}),
     }, status=status)
 
 

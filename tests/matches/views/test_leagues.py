@@ -1060,3 +1060,86 @@ def test_a_game_kept_on_paper_names_who_played_it(club, people):
         "away_player": [squads["Bowes"][0].pk], "home_score": "61", "away_score": "1"})
     assert "one player a side, or a pair a side" in lopsided.content.decode()
     assert fixture.games.count() == 1
+
+
+def test_a_game_keyed_out_of_order_keeps_its_number_on_the_page_and_in_the_log(
+        season, people):
+    fixture = meeting(season, "Royal Oak A", "Bowes Dragons")
+    squads = {side: services.player_add(club=season.club, name=name, by=people["admin"])
+              for side, name in (("home", "Ann Dale"), ("away", "Dev Patel"))}
+    fixture.home.players.add(squads["home"])
+    fixture.away.players.add(squads["away"])
+    oak = as_(people["oak"])
+    oak.post(fixture_url(fixture, "play"), {
+        "how": "paper", "number": "3", "home_player": [squads["home"].pk, ""],
+        "away_player": [squads["away"].pk, ""], "home_score": "61", "away_score": "40"})
+
+    html = oak.get(fixture_url(fixture)).content.decode()
+
+    inputs = dict(re.findall(r'<input[^>]*name="((?:home|away)_\d)"[^>]*value="(\d*)"', html))
+    assert inputs == {"home_1": "", "away_1": "", "home_2": "", "away_2": "",
+                      "home_3": "61", "away_3": "40"}
+    offered = re.search(r'<select name="number"[^>]*>(.*?)</select>', html)
+    assert offered is not None
+    assert re.findall(r'<option value="(\d+)"', offered[1]) == ["1", "2"]
+    away = as_(people["bowes"]).get(fixture_url(fixture)).content.decode()
+    assert '<li value="3">61–40' in away  # read-only, numbered by the game
+    as_(people["admin"]).post(fixture_url(fixture, "walkover-home"))
+    log = Client().get(fixture_url(fixture)).content.decode()
+    assert "games ?–? ?–? 61–40 → none" in log
+
+
+def test_a_night_is_not_sent_while_one_of_its_games_is_on_the_scorepad(season, people):
+    fixture = meeting(season, "Royal Oak A", "Bowes Dragons")
+    squads = {side: services.player_add(club=season.club, name=name, by=people["admin"])
+              for side, name in (("home", "Ann Dale"), ("away", "Dev Patel"))}
+    fixture.home.players.add(squads["home"])
+    fixture.away.players.add(squads["away"])
+    services.fixture_game_start(fixture=fixture, by=people["oak"], number=1,
+                                home_players=[squads["home"]], away_players=[squads["away"]])
+    oak = as_(people["oak"])
+    oak.post(fixture_url(fixture, "games"), {"home_2": "61", "away_2": "50",
+                                             "home_3": "40", "away_3": "61"})
+
+    refused = oak.post(fixture_url(fixture, "submit"))
+
+    assert refused.status_code == 400
+    assert ("Game 1 is still being played on the scorepad: send the night once it is "
+            "finished (or, if it will not be, abandon that match).") in \
+        refused.content.decode()
+    fixture.refresh_from_db()
+    assert (fixture.status, fixture.home_games) == ("scheduled", None)
+
+
+def test_a_fixture_is_re_dated_within_its_season_and_a_postponement_says_so(season, people):
+    fixture = meeting(season, "Royal Oak A", "Bowes Dragons")
+    Fixture.objects.filter(pk=fixture.pk).update(date=datetime.date(2026, 9, 14))
+    oak = as_(people["oak"])
+    for body, message in (
+            ({"date": ""}, "Give the night&#x27;s new date, or tick Postponed if it has "
+                           "none yet."),
+            ({"date": "2020-01-01"}, "Give a date within the season: from 7 Sep "
+                                     "2026 on.")):
+        refused = oak.post(fixture_url(fixture, "redate"), body)
+        html = refused.content.decode()
+        assert refused.status_code == 400 and html.count(message) == 2  # alert, and field
+        date = re.search(r'<input type="date"[^>]*>', html)
+        assert date is not None and 'aria-invalid="true"' in date[0]
+        assert f'value="{body["date"]}"' in date[0] or not body["date"]  # as typed
+        assert '<details class="admin-tools" open>' in html
+        fixture.refresh_from_db()
+        assert (fixture.status, fixture.date) == ("scheduled", datetime.date(2026, 9, 14))
+
+    postponed = oak.post(fixture_url(fixture, "redate"), {"date": "", "postponed": "on"},
+                         follow=True)
+
+    assert "Fixture postponed." in postponed.content.decode()
+    box = re.search(r'<input type="checkbox" name="postponed"[^>]*>', postponed.content.decode())
+    assert box is not None and "checked" in box[0]  # saving again keeps it postponed
+    Season.objects.filter(pk=season.pk).update(ends_on=datetime.date(2027, 3, 29))
+    late = oak.post(fixture_url(fixture, "redate"), {"date": "2027-04-05"})
+    assert "Give a date within the season: from 7 Sep 2026 to 29 Mar 2027." in \
+        late.content.decode()
+    oak.post(fixture_url(fixture, "redate"), {"date": "2026-10-05"})
+    fixture.refresh_from_db()
+    assert (fixture.status, fixture.date) == ("scheduled", datetime.date(2026, 10, 5))
