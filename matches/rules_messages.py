@@ -230,6 +230,14 @@ TEMPLATES: Final[dict[str, StrOrPromise]] = {
     "race_game_after": _(
         'game %(number)s comes after the race to %(race_to)s was won in game %(decided)s'),
     "race_undecided": _('neither side has won %(race_to)s games yet (%(home)s-%(away)s)'),
+    "night_no_pairs": _('game %(number)s has to be a singles game: the night has no pairs games'),
+    "night_no_singles": _('game %(number)s has to be a pairs game: the night has no singles'),
+    "night_pairs_taken": _(
+        "game %(number)s has to be a singles game: the night's pairs games (%(count)s) have "
+        "their players already"),
+    "night_singles_taken": _(
+        "game %(number)s has to be a pairs game: the night's singles (%(count)s) have their "
+        "players already"),
     "legs": _('legs must be 1 or 2, not %(value)s'),
     "every_days": _('every_days must be a whole number of days from 1, not %(value)s'),
     "start_date": _('start must be a date, not %(value)s'),

@@ -151,7 +151,7 @@ class Season(models.Model):
     def night(self) -> Night:
         """How a fixture night of this season is played (the rules check its games)."""
         if self.fixture_format == FixtureFormat.GAMES:
-            return Night(games=self.singles + self.pairs)
+            return Night(games=self.singles + self.pairs, pairs=self.pairs)
         if self.fixture_format == FixtureFormat.RACE and self.race_to:
             return Night(race_to=self.race_to)
         return Night()

@@ -239,6 +239,12 @@ MESSAGES: Final[dict[str, str]] = {
     "race_game_after": "game {number} comes after the race to {race_to} was won in game "
                        "{decided}",
     "race_undecided": "neither side has won {race_to} games yet ({home}-{away})",
+    "night_no_pairs": "game {number} has to be a singles game: the night has no pairs games",
+    "night_no_singles": "game {number} has to be a pairs game: the night has no singles",
+    "night_pairs_taken": "game {number} has to be a singles game: the night's pairs games "
+                         "({count}) have their players already",
+    "night_singles_taken": "game {number} has to be a pairs game: the night's singles "
+                           "({count}) have their players already",
     # -- round robins (fixtures.py) --------------------------------------------------
     "legs": "legs must be 1 or 2, not {value}",
     "every_days": "every_days must be a whole number of days from 1, not {value}",

@@ -111,9 +111,10 @@ def games_won(scores: Sequence[tuple[int, int]]) -> tuple[int, int]:
 
 @dataclass(frozen=True)
 class Night:
-    """How a fixture night is played: a set of ``games`` games (singles and pairs; one
-    game is a set of one), or a race to ``race_to`` games won, played until one side
-    has them.
+    """How a fixture night is played: a set of ``games`` games (one game is a set of
+    one), of which ``pairs`` are played a pair a side and the rest one player a side
+    (None: either, game by game), or a race to ``race_to`` games won, played until one
+    side has them.
 
     >>> Night(games=3).most_games, Night(race_to=5).most_games
     (3, 9)
@@ -121,6 +122,7 @@ class Night:
 
     games: int = 1
     race_to: int | None = None
+    pairs: int | None = None
 
     @property
     def most_games(self) -> int:
@@ -132,6 +134,30 @@ class Night:
         if not 1 <= number <= self.most_games:
             raise FixtureNightError.of("night_game_number", number=number,
                                        most=self.most_games)
+
+    def check_lineup(self, number: int, *, pair: bool, others: Mapping[int, bool]) -> None:
+        """Game ``number``, played a pair a side (``pair``) or one player a side, fits the
+        night's singles and pairs beside the line-ups of its other games so far
+        (``others``: by number, True for a pairs game).
+
+        >>> Night(games=3, pairs=1).check_lineup(3, pair=False, others={1: False, 2: False})
+        Traceback (most recent call last):
+        ...
+        matches.rules.errors.FixtureNightError: game 3 has to be a pairs game: the \
+night's singles (2) have their players already
+        """
+        self.check_number(number)
+        if self.pairs is None:
+            return
+        allowed = self.pairs if pair else self.games - self.pairs
+        taken = sum(1 for n, kind in others.items() if kind == pair and n != number)
+        if taken < allowed:
+            return
+        if allowed == 0:
+            raise FixtureNightError.of("night_no_pairs" if pair else "night_no_singles",
+                                       number=number)
+        raise FixtureNightError.of("night_pairs_taken" if pair else "night_singles_taken",
+                                   number=number, count=allowed)
 
     def check_complete(self, scores: Mapping[int, tuple[int, int]]) -> None:
         """The games scored so far (by number) make a finished night: every game of a

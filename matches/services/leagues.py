@@ -20,6 +20,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
 from django.db import models, transaction
+from django.db.models import Count
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.text import capfirst
@@ -267,16 +268,27 @@ def _check_lineup(fixture: Fixture, number: int, home_players: Sequence[Player],
         raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()})
     if number < 1:
         raise ValidationError(_("Choose a game of the night."), code="number")
-    _check_number(fixture, number)
     if len(home_players) != len(away_players) or len(home_players) not in (1, 2):
         raise ValidationError(_("A game is one player a side, or a pair a side."),
                               code="players")
+    if len({p.pk for p in home_players}) != len(home_players) or \
+            len({p.pk for p in away_players}) != len(away_players):
+        raise ValidationError(_("A pair is two different players."), code="players")
     for entrant, players in ((fixture.home, home_players), (fixture.away, away_players)):
         squad = set(entrant.players.values_list("pk", flat=True))
         for player in players:
             if player.pk not in squad:
                 raise ValidationError(_("%(name)s is not in %(entrant)s's squad.")
                                       % {"name": player.name, "entrant": entrant.name})
+    # the other games' line-ups so far: a pairs game has two home players
+    others = {n: count == 2 for n, count in fixture.games.exclude(number=number).annotate(
+        count=Count("home_players")).filter(count__gt=0).values_list("number", "count")}
+    try:
+        fixture.division.season.night.check_lineup(number, pair=len(home_players) == 2,
+                                                   others=others)
+    except rules.FixtureNightError as error:
+        raise ValidationError(capfirst(rules_messages.explain(error)) + ".", code="game",
+                              params={"n": number}) from None
 
 
 @transaction.atomic

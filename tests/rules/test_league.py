@@ -440,6 +440,37 @@ def test_a_nights_games_are_numbered_from_one_to_its_longest(rules, most):
             rules.check_number(number)
 
 
+@pytest.mark.parametrize(("rules", "number", "pair", "others", "message"), [
+    (Night(games=3, pairs=1), 3, False, {1: False, 2: False},
+     "game 3 has to be a pairs game: the night's singles (2) have their players already"),
+    (Night(games=3, pairs=1), 2, True, {1: True},
+     "game 2 has to be a singles game: the night's pairs games (1) have their players "
+     "already"),
+    (Night(games=2, pairs=0), 1, True, {},
+     "game 1 has to be a singles game: the night has no pairs games"),
+    (Night(games=2, pairs=2), 2, False, {},
+     "game 2 has to be a pairs game: the night has no singles"),
+    (Night(games=3, pairs=1), 4, False, {}, "game 4 is not a game of the night: it has at "
+                                            "most 3"),
+])
+def test_a_games_line_up_is_refused_when_the_night_has_no_room_for_its_kind(
+        rules, number, pair, others, message):
+    with pytest.raises(FixtureNightError) as refused:
+        rules.check_lineup(number, pair=pair, others=others)
+    assert str(refused.value) == message
+
+
+@pytest.mark.parametrize(("rules", "number", "pair", "others"), [
+    (Night(games=3, pairs=1), 3, True, {1: False, 2: False}),
+    (Night(games=3, pairs=1), 1, False, {1: True, 2: False}),  # game 1 chosen again
+    (Night(games=3, pairs=1), 2, False, {}),  # any order: singles and pairs interleave
+    (Night(games=1), 1, True, {}),  # one game, or a race: either kind, game by game
+    (Night(race_to=3), 4, True, {1: True, 2: True, 3: False}),
+])
+def test_a_games_line_up_that_fits_the_night_is_accepted(rules, number, pair, others):
+    rules.check_lineup(number, pair=pair, others=others)
+
+
 @given(race_to=st.integers(1, 6), winners=st.lists(st.sampled_from("HA"), max_size=12))
 def test_a_race_is_finished_exactly_when_its_last_game_gave_a_side_its_last_win(
         race_to, winners):

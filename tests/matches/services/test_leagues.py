@@ -187,3 +187,34 @@ def test_a_season_whose_nights_could_not_be_stored_is_refused(people, season_for
                                **season_format)
     assert refused.value.message_dict == errors
     assert not club.seasons.exists()
+
+
+def test_a_games_line_up_fits_the_nights_singles_and_pairs_in_any_order(people):
+    fixture = night_of(people, fixture_format="games", singles=2, pairs=1)
+    oak, players = people["oak"], list(Player.objects.order_by("name"))
+    home = [p for p in players if p.name.startswith("Royal")]
+    away = [p for p in players if p.name.startswith("Bowes")]
+    services.fixture_game_key(fixture=fixture, by=oak, number=1, home_players=home[:1],
+                              away_players=away[:1], score=(61, 1))
+    services.fixture_game_start(fixture=fixture, by=oak, number=3, home_players=home[:1],
+                                away_players=away[:1])
+    before = unchanged(fixture)
+
+    for number, home_players, away_players, message in (
+            (2, home[:1], away[:1], "Game 2 has to be a pairs game: the night's singles (2) "
+                                    "have their players already."),
+            (2, [home[0], home[0]], away, "A pair is two different players.")):
+        with pytest.raises(ValidationError) as refused:
+            services.fixture_game_key(fixture=fixture, by=oak, number=number,
+                                      home_players=home_players, away_players=away_players,
+                                      score=(61, 2))
+        assert refused.value.messages == [message]
+
+    assert unchanged(fixture) == before
+    services.fixture_game_key(fixture=fixture, by=oak, number=2, home_players=home,
+                              away_players=away, score=(61, 2))
+    # game 1 may be played again as it was: its own line-up does not count against it
+    services.fixture_game_key(fixture=fixture, by=oak, number=1, home_players=home[1:],
+                              away_players=away[1:], score=(61, 3))
+    assert sorted(fixture.games.values_list("number", "home_score")) == [
+        (1, 61), (2, 61), (3, None)]
