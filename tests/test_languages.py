@@ -153,9 +153,10 @@ def every_page(lang: str, django_user_model) -> tuple[list[tuple[str, str]], set
         singles=3, scoring={"win": 2, "draw": 1, "loss": 0}, tiebreaks=["game_difference"],
         divisions=["Перша ліга", "Друга ліга"])
     division = season.divisions.get(name="Перша ліга")
-    for name, captain in (("Дуб", olena), ("Верба", taras), ("Калина", None)):
+    for name, captain, players_of in (("Дуб", olena, squad[:2]), ("Верба", taras, squad[2:]),
+                                      ("Калина", None, [])):
         services.entrant_add(division=division, by=olena, name=name, captain=captain,
-                             players=squad[:2] if captain else [])
+                             players=players_of)
     services.fixtures_generate(division=division, by=olena)
     fixture = Fixture.objects.filter(division=division, home__name="Дуб",
                                      away__name="Верба").first() or \

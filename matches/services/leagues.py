@@ -32,6 +32,7 @@ from matches.models import (
     Club,
     Division,
     Entrant,
+    EntrantKind,
     Fixture,
     FixtureChange,
     FixtureChangeKind,
@@ -59,6 +60,9 @@ NO_GAMES = _("Enter the games' scores first.")
 FIXTURES_EXIST = _("This division already has its fixtures.")
 TOO_FEW = _("A division needs at least two entrants for fixtures.")
 PLAYER_OUTSIDE = _("%(name)s is not one of the club's players.")
+SINGLE_SQUAD = _("A single player's squad is that one player.")
+PAIR_SQUAD = _("A pair's squad is its two players.")
+IN_ANOTHER_SQUAD = _("Already in another squad of this division: %(names)s.")
 PLAYERS_UNKNOWN = _("Not the club's players: %(names)s. Add them on the club page first.")
 CAPTAIN_OUTSIDE = _("%(name)s is not a member of the club: invite them first, so that they "
                     "can open their fixtures.")
@@ -139,12 +143,30 @@ def entrant_add(*, division: Division, by: User, name: str, kind: str = "team",
         if player.club_id != season.club_id:
             raise ValidationError({"players": ValidationError(
                 PLAYER_OUTSIDE, code="player", params={"name": player.name})})
+    players = list({player.pk: player for player in players}.values())  # each once
+    _check_squad(division, kind, players)
     entrant = Entrant(division=division, name=" ".join(name.split()), kind=kind,
                       captain=captain)
     entrant.full_clean()
     entrant.save()
     entrant.players.set(players)
     return entrant
+
+
+def _check_squad(division: Division, kind: str, players: Sequence[Player]) -> None:
+    """A single player's squad is that player, a pair's its two; and a player plays for
+    one entrant of a division (a night would otherwise set them against themselves)."""
+    most = {EntrantKind.SINGLE.value: 1, EntrantKind.PAIR.value: 2}.get(kind)
+    if most is not None and len(players) > most:
+        raise ValidationError({"players": ValidationError(
+            SINGLE_SQUAD if most == 1 else PAIR_SQUAD, code="squad_size")})
+    taken = Entrant.players.through.objects.filter(
+        entrant__division=division, player__in=players).select_related("entrant", "player")
+    if taken:
+        raise ValidationError({"players": ValidationError(
+            IN_ANOTHER_SQUAD, code="squad_taken", params={"names": ", ".join(
+                f"{row.player.name} ({row.entrant.name})"
+                for row in sorted(taken, key=lambda row: row.player.name))})})
 
 
 @transaction.atomic

@@ -218,3 +218,42 @@ def test_a_games_line_up_fits_the_nights_singles_and_pairs_in_any_order(people):
                               away_players=away[1:], score=(61, 3))
     assert sorted(fixture.games.values_list("number", "home_score")) == [
         (1, 61), (2, 61), (3, None)]
+
+
+@pytest.mark.parametrize(("kind", "names", "message"), [
+    ("single", ["Ann Dale", "Bob Hay"], "A single player's squad is that one player."),
+    ("pair", ["Ann Dale", "Bob Hay", "Cy Lund"], "A pair's squad is its two players."),
+])
+def test_a_single_or_a_pair_has_no_more_players_than_it_is(division, people, kind, names,
+                                                            message):
+    for name in ("Ann Dale", "Bob Hay", "Cy Lund"):
+        services.player_add(club=division.season.club, name=name, by=people["admin"])
+    with pytest.raises(ValidationError) as refused:
+        services.entrant_add(division=division, by=people["admin"], name="Ann & co",
+                             kind=kind, player_names=names)
+    assert refused.value.message_dict == {"players": [message]}
+    assert not division.entrants.exists()
+    pair = services.entrant_add(division=division, by=people["admin"], name="Ann & Bob",
+                                kind="pair", player_names=["Ann Dale", "bob hay", "ANN DALE"])
+    assert pair.players.count() == 2  # a name given twice is one player
+
+
+def test_a_player_plays_for_one_entrant_of_a_division(division, people):
+    club = division.season.club
+    for name in ("Ann Dale", "Bob Hay", "Cy Lund"):
+        services.player_add(club=club, name=name, by=people["admin"])
+    services.entrant_add(division=division, by=people["admin"], name="Royal Oak",
+                         player_names=["Ann Dale", "Bob Hay"])
+
+    with pytest.raises(ValidationError) as refused:
+        services.entrant_add(division=division, by=people["admin"], name="Bowes",
+                             player_names=["Cy Lund", "bob hay", "ann dale"])
+
+    assert refused.value.message_dict == {"players": [
+        "Already in another squad of this division: Ann Dale (Royal Oak), Bob Hay "
+        "(Royal Oak)."]}
+    assert division.entrants.count() == 1
+    other = services.season_create(club=club, by=people["admin"], name="Summer League",
+                                   game="all-fives", starts_on=datetime.date(2027, 4, 5))
+    services.entrant_add(division=other.divisions.get(), by=people["admin"], name="Bowes",
+                         player_names=["Ann Dale"])  # another season's division: free

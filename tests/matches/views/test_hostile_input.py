@@ -395,7 +395,7 @@ CLUB_ENDPOINTS: dict[str, tuple[str | None, str, Callable[[League, object], str]
         "matches:season_new", kwargs={"slug": lg.club.slug}), SEASON),
     "season_entrant_add": (None, "owner", lambda lg, pk: _season(lg, "season_entrant_add"),
                            {"division": lambda lg: lg.division.pk, "name": "Fourth",
-                            "kind": "pair", "captain": "member", "players": "Eve, ann"}),
+                            "kind": "pair", "captain": "member", "players": "Eve"}),
     "season_generate": (None, "owner", lambda lg, pk: _season(lg, "season_generate"),
                         {"division": lambda lg: lg.division.pk, "legs": "2"}),
     "season_adjust": (None, "owner", lambda lg, pk: _season(lg, "season_adjust"),
