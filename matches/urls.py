@@ -46,6 +46,8 @@ urlpatterns = [
     path("clubs/<slug:slug>/seasons/<slug:season>/", league_views.season_page, name="season"),
     path("clubs/<slug:slug>/seasons/<slug:season>/entrants/", league_views.entrant_add,
          name="season_entrant_add"),
+    path("clubs/<slug:slug>/seasons/<slug:season>/entrants/change/",
+         league_views.entrant_change, name="season_entrant_change"),
     path("clubs/<slug:slug>/seasons/<slug:season>/generate/", league_views.fixtures_generate,
          name="season_generate"),
     path("clubs/<slug:slug>/seasons/<slug:season>/adjust/", league_views.adjustment_add,

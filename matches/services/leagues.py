@@ -20,7 +20,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
 from django.db import models, transaction
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.text import capfirst
@@ -60,6 +60,9 @@ NO_GAMES = _("Enter the games' scores first.")
 FIXTURES_EXIST = _("This division already has its fixtures.")
 TOO_FEW = _("A division needs at least two entrants for fixtures.")
 PLAYER_OUTSIDE = _("%(name)s is not one of the club's players.")
+ENTRANT_HAS_PLAYED = _("%(name)s has fixtures played, settled or begun, or points "
+                       "adjusted: it stays in the table. If it has withdrawn, make its "
+                       "remaining fixtures void.")
 SINGLE_SQUAD = _("A single player's squad is that one player.")
 PAIR_SQUAD = _("A pair's squad is its two players.")
 IN_ANOTHER_SQUAD = _("Already in another squad of this division: %(names)s.")
@@ -151,6 +154,44 @@ def entrant_add(*, division: Division, by: User, name: str, kind: str = "team",
     entrant.save()
     entrant.players.set(players)
     return entrant
+
+
+@transaction.atomic
+def entrant_rename(*, entrant: Entrant, by: User, name: str) -> Entrant:
+    """A new name for an entrant (its fixtures and results follow it)."""
+    entrant = Entrant.objects.select_for_update().select_related("division__season__club") \
+        .get(pk=entrant.pk)
+    season = entrant.division.season
+    require_role(club=season.club, user=by, role=RUNS_LEAGUE)
+    _not_locked(season)
+    entrant.name = " ".join(name.split())
+    entrant.full_clean()
+    entrant.save(update_fields=["name"])
+    return entrant
+
+
+@transaction.atomic
+def entrant_remove(*, entrant: Entrant, by: User) -> int:
+    """An entrant added by mistake (or withdrawn before it played) taken out of its
+    division with its fixtures, none of which may have been played, settled or begun
+    (no game keyed in or on the scorepad), and with no points adjusted: what counts in
+    the table stays. Returns how many fixtures went with it. An entrant that has played
+    stays; its remaining fixtures can be made void."""
+    entrant = Entrant.objects.select_for_update().select_related("division__season__club") \
+        .get(pk=entrant.pk)
+    season = entrant.division.season
+    require_role(club=season.club, user=by, role=RUNS_LEAGUE)
+    _not_locked(season)
+    fixtures = Fixture.objects.filter(Q(home=entrant) | Q(away=entrant))
+    if (fixtures.exclude(status__in=(FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED))
+            .exists() or FixtureGame.objects.filter(fixture__in=fixtures).exists()
+            or entrant.adjustments.exists()):
+        raise ValidationError(ENTRANT_HAS_PLAYED, code="played",
+                              params={"name": entrant.name})
+    gone = fixtures.count()
+    fixtures.delete()
+    entrant.delete()
+    return gone
 
 
 def _check_squad(division: Division, kind: str, players: Sequence[Player]) -> None:

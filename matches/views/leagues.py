@@ -182,6 +182,25 @@ class AdjustmentForm(forms.Form):
     reason = forms.CharField(label=gettext_lazy("Reason"), max_length=200)
 
 
+class EntrantChangeForm(forms.Form):
+    """Rename an entrant, or remove one added by mistake (``do``: which button)."""
+
+    entrant = forms.IntegerField(label=gettext_lazy("Entrant"), min_value=1,
+                                 max_value=2**31 - 1)
+    name = forms.CharField(label=gettext_lazy("New name"), max_length=80, required=False)
+    do = forms.ChoiceField(choices=[("rename", "rename"), ("remove", "remove")])
+    confirm = forms.BooleanField(required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("do") == "rename" and not (data.get("name") or "").strip():
+            self.add_error("name", _("Give the entrant's new name."))
+        if data.get("do") == "remove" and not data.get("confirm"):
+            self.add_error("confirm", _("Tick the box to say that the entrant and its "
+                                        "fixtures not yet played are to go."))
+        return data
+
+
 class DisputeForm(forms.Form):
     message = forms.CharField(label=gettext_lazy("What is wrong"), max_length=1000,
                               widget=forms.Textarea(attrs={"rows": 2}))
@@ -298,6 +317,32 @@ def adjustment_add(request: HttpRequest, slug: str, season: str) -> HttpResponse
                                        points=data["points"], reason=data["reason"])
 
     return _post(request, the_season, division, "adjust", form, write, _("Points adjusted."))
+
+
+@require_POST
+def entrant_change(request: HttpRequest, slug: str, season: str) -> HttpResponse:
+    """Rename an entrant of a division, or remove it (with its unplayed fixtures)."""
+    the_season, division = _season_division(request, slug, season)
+    form = EntrantChangeForm(request.POST)
+    gone: list[int] = []
+
+    def write(data: dict[str, Any]) -> object:
+        entrant = selectors.division_entrant(division=division, pk=data["entrant"])
+        if entrant is None:
+            raise ValidationError(_("Choose the entrant to change."))
+        if data["do"] == "remove":
+            gone.append(services.entrant_remove(entrant=entrant, by=_user(request)))
+            return None
+        return services.entrant_rename(entrant=entrant, by=_user(request), name=data["name"])
+
+    response = _post(request, the_season, division, "entrant-change", form, write,
+                     _("Entrant renamed.") if request.POST.get("do") != "remove" else
+                     _("Entrant removed."))
+    if gone and gone[0]:
+        messages.info(request, ngettext(
+            "%(count)s fixture not yet played went with it.",
+            "%(count)s fixtures not yet played went with it.", gone[0]) % {"count": gone[0]})
+    return response
 
 
 @require_POST

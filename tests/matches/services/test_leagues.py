@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime
 
 import pytest
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 
 from matches import services
 from matches.models import Division, Fixture, FixtureStatus, Match, Membership, Player
@@ -257,3 +257,57 @@ def test_a_player_plays_for_one_entrant_of_a_division(division, people):
                                    game="all-fives", starts_on=datetime.date(2027, 4, 5))
     services.entrant_add(division=other.divisions.get(), by=people["admin"], name="Bowes",
                          player_names=["Ann Dale"])  # another season's division: free
+
+
+def test_an_entrant_added_by_mistake_goes_with_its_unplayed_fixtures(division, people):
+    for name in ("Royal Oak", "Bowes", "Dupe squad"):
+        services.entrant_add(division=division, by=people["admin"], name=name)
+    services.fixtures_generate(division=division, by=people["admin"], legs=2)
+    dupe = division.entrants.get(name="Dupe squad")
+    with pytest.raises(PermissionDenied):
+        services.entrant_remove(entrant=dupe, by=people["oak"])
+
+    gone = services.entrant_remove(entrant=dupe, by=people["admin"])
+
+    assert gone == 4  # home and away against each of the two others
+    assert sorted(division.entrants.values_list("name", flat=True)) == ["Bowes", "Royal Oak"]
+    assert division.fixtures.count() == 2
+
+
+@pytest.mark.parametrize("history", ["played", "keyed", "adjusted"])
+def test_an_entrant_that_has_played_stays(division, people, history):
+    oak, bowes = (services.entrant_add(division=division, by=people["admin"], name=name)
+                  for name in ("Royal Oak", "Bowes"))
+    fixture = Fixture.objects.create(division=division, week=1, home=oak, away=bowes)
+    if history in ("played", "keyed"):
+        services.fixture_games_enter(fixture=fixture, by=people["admin"], scores=[(61, 40)])
+    if history == "played":
+        services.fixture_submit(fixture=fixture, by=people["admin"])
+    if history == "adjusted":
+        services.adjustment_add(entrant=bowes, by=people["admin"], points=-1, reason="late")
+
+    with pytest.raises(ValidationError) as refused:
+        services.entrant_remove(entrant=bowes, by=people["admin"])
+
+    assert refused.value.messages == [
+        "Bowes has fixtures played, settled or begun, or points adjusted: it stays in the "
+        "table. If it has withdrawn, make its remaining fixtures void."]
+    assert division.entrants.count() == 2 and division.fixtures.count() == 1
+
+
+def test_an_entrant_is_renamed_and_keeps_its_fixtures(division, people):
+    oak, bowes = (services.entrant_add(division=division, by=people["admin"], name=name)
+                  for name in ("Royal Oak", "Bowes"))
+    Fixture.objects.create(division=division, week=1, home=oak, away=bowes)
+
+    renamed = services.entrant_rename(entrant=bowes, by=people["admin"],
+                                      name="  Bowes   Dragons ")
+
+    assert renamed.name == "Bowes Dragons" and renamed.home_fixtures.count() == 0
+    assert renamed.away_fixtures.get().home == oak
+    with pytest.raises(ValidationError) as refused:
+        services.entrant_rename(entrant=bowes, by=people["admin"], name="royal oak")
+    assert refused.value.messages == [
+        "This division already has an entrant of that name (in any case)."]
+    bowes.refresh_from_db()
+    assert bowes.name == "Bowes Dragons"

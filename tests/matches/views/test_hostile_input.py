@@ -396,6 +396,10 @@ CLUB_ENDPOINTS: dict[str, tuple[str | None, str, Callable[[League, object], str]
     "season_entrant_add": (None, "owner", lambda lg, pk: _season(lg, "season_entrant_add"),
                            {"division": lambda lg: lg.division.pk, "name": "Fourth",
                             "kind": "pair", "captain": "member", "players": "Eve"}),
+    "season_entrant_change": (None, "owner", lambda lg, pk: _season(
+        lg, "season_entrant_change"), {"division": lambda lg: lg.division.pk,
+                                       "entrant": lambda lg: lg.entrant("Third").pk,
+                                       "name": "Fourth", "do": "rename"}),
     "season_generate": (None, "owner", lambda lg, pk: _season(lg, "season_generate"),
                         {"division": lambda lg: lg.division.pk, "legs": "2"}),
     "season_adjust": (None, "owner", lambda lg, pk: _season(lg, "season_adjust"),

@@ -952,7 +952,8 @@ def test_an_entrants_captain_refusal_does_not_say_which_accounts_the_site_has(
     assert not division.entrants.exists()
 
 
-LEAGUE_WRITES = ["season_new", "season_entrant_add", "season_generate", "season_adjust",
+LEAGUE_WRITES = ["season_new", "season_entrant_add", "season_entrant_change",
+                 "season_generate", "season_adjust",
                  "season_lock", "season_import_csv", "games", "submit", "confirm", "dispute",
                  "resolve", "walkover-home", "walkover-away", "void", "redate", "play"]
 
@@ -987,7 +988,7 @@ def test_no_league_write_for_those_it_is_not_theirs_to_make(season, people, who,
     response = client.post(url, {"division": season.divisions.get().pk, "name": "X",
                                  "kind": "team", "legs": "1", "entrant":
                                  season.divisions.get().entrants.first().pk, "points": "-1",
-                                 "reason": "x", "message": "x", "home_1": "61",
+                                 "reason": "x", "message": "x", "do": "rename", "home_1": "61",
                                  "away_1": "1", "number": "2", "postponed": "on"})
     assert response.status_code == 403
     assert state() == before
@@ -1143,3 +1144,34 @@ def test_a_fixture_is_re_dated_within_its_season_and_a_postponement_says_so(seas
     oak.post(fixture_url(fixture, "redate"), {"date": "2026-10-05"})
     fixture.refresh_from_db()
     assert (fixture.status, fixture.date) == ("scheduled", datetime.date(2026, 10, 5))
+
+
+def test_a_league_admin_renames_or_removes_an_entrant_from_the_season_page(season, people):
+    admin = as_(people["admin"])
+    division = season.divisions.get()
+    url = reverse("matches:season_entrant_change", kwargs={"slug": season.club.slug,
+                                                           "season": season.slug})
+    dupe = services.entrant_add(division=division, by=people["admin"], name="Dupe squad")
+    page = admin.get(season.get_absolute_url()).content.decode()
+    assert "Rename or remove an entrant" in page
+    assert "Rename or remove an entrant" not in as_(people["oak"]).get(
+        season.get_absolute_url()).content.decode()
+    signed_off(season, people)  # Royal Oak A v Bowes Dragons, played
+    form = {"division": division.pk, "entrant": dupe.pk, "name": ""}
+
+    unsure = admin.post(url, {**form, "do": "remove"})
+    assert unsure.status_code == 400
+    assert "Tick the box to say that the entrant and its fixtures not yet played are to go." \
+        in unsure.content.decode()
+    played = admin.post(url, {**form, "entrant": division.entrants.get(
+        name="Bowes Dragons").pk, "do": "remove", "confirm": "on"})
+    assert "Bowes Dragons has fixtures played, settled or begun" in played.content.decode()
+    assert as_(people["oak"]).post(url, {**form, "do": "remove",
+                                         "confirm": "on"}).status_code == 403
+    assert division.entrants.count() == 4
+
+    renamed = admin.post(url, {**form, "name": "Black Bull", "do": "rename"}, follow=True)
+    assert "Entrant renamed." in renamed.content.decode()
+    removed = admin.post(url, {**form, "do": "remove", "confirm": "on"}, follow=True)
+    assert "Entrant removed." in removed.content.decode()
+    assert not division.entrants.filter(name__in=["Dupe squad", "Black Bull"]).exists()
