@@ -209,9 +209,11 @@ LOGOUT_REDIRECT_URL = "/"
 AUTHENTICATION_BACKENDS = [
     # First: it refuses a locked-out pair before any password is checked.
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    # the username in any case, as sign-up compares it (scorekeeper/auth.py)
+    "scorekeeper.auth.AnyCaseUsernameBackend",
 ]
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_USERNAME_CALLABLE = "scorekeeper.auth.lockout_username"
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
 AXES_RESET_ON_SUCCESS = True

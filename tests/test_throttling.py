@@ -1,5 +1,6 @@
 """Login throttling (django-axes): our sign-in page and the admin's, locked per username
-and address after AXES_FAILURE_LIMIT wrong passwords."""
+and address after AXES_FAILURE_LIMIT wrong passwords; a username in any case names one
+account (scorekeeper/auth.py), for the sign-in and for its lockout."""
 
 from __future__ import annotations
 
@@ -157,3 +158,31 @@ def test_a_password_reset_by_email_ends_the_lockout(olena, mailoutbox):
     client, status, _ = sign_in("olena", "a-new-table-77")
 
     assert status == 302 and signed_in(client)
+
+
+def test_a_username_signs_in_in_any_case_as_sign_up_compares_it(olena):
+    client, status, _ = sign_in("OLENA", PASSWORD)
+
+    assert status == 302 and signed_in(client)
+    assert client.session[SESSION_KEY] == str(olena.pk)
+
+
+def test_failures_in_other_cases_count_against_the_one_account(olena):
+    for typed in ("OLENA", "Olena", "olena", "oLENA", "OLEna"):
+        sign_in(typed, WRONG)
+
+    client, status, page = sign_in("olena", PASSWORD)
+
+    assert status == 429 and LOCKED_OUT in page and not signed_in(client)
+
+
+def test_two_older_accounts_differing_in_case_each_need_their_own_spelling(
+        django_user_model):
+    lower = django_user_model.objects.create_user("ann", password=PASSWORD)
+    upper = django_user_model.objects.create_user("Ann", password=PASSWORD + "!")
+
+    for typed, password, account in (("ann", PASSWORD, lower), ("Ann", PASSWORD + "!", upper)):
+        client, status, _ = sign_in(typed, password)
+        assert status == 302 and client.session[SESSION_KEY] == str(account.pk)
+    client, status, _ = sign_in("ANN", PASSWORD)
+    assert status == 200 and not signed_in(client)  # which one is meant is not known
