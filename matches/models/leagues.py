@@ -265,6 +265,12 @@ class Fixture(models.Model):
         return reverse("matches:fixture", kwargs={"slug": season.club.slug,
                                                   "season": season.slug, "pk": self.pk})
 
+    @property
+    def turned_up(self) -> Entrant | None:
+        """The entrant a walkover was awarded to (the side that turned up), if any."""
+        return {Side.HOME: self.home, Side.AWAY: self.away}.get(self.walkover) \
+            if self.walkover else None
+
 
 class FixtureGame(models.Model):
     """One game of a fixture: scored on the scorepad (``match``) or keyed in from paper."""

@@ -156,6 +156,8 @@ def test_a_walkover_awarded_over_a_played_fixture_takes_its_games_off(season, pe
     fixture.refresh_from_db()
     assert (fixture.status, fixture.walkover, fixture.home_games) == ("confirmed", "away", None)
     assert not fixture.games.exists()  # league-record.md: a walkover has no game scores
+    assert "Confirmed</strong>: walkover, Bowes Dragons turned up" in \
+        Client().get(fixture_url(fixture)).content.decode()
     change = fixture.changes.order_by("pk").last()
     assert change is not None and change.kind == "walkover"
     assert change.before["games"] == [[61, 40], [61, 12], [58, 61]]
@@ -548,7 +550,7 @@ def test_results_kept_in_a_spreadsheet_come_in_as_csv(season, people):
     admin = as_(people["admin"])
     page = upload(admin, season, CSV).content.decode()
     assert "3 fixture rows imported." in page
-    assert "walkover (away turned up) · Confirmed" in page
+    assert "walkover (Middleton Club turned up) · Confirmed" in page
     services.adjustment_add(entrant=season.divisions.get().entrants.get(name="Bowes Dragons"),
                             by=people["admin"], points=-3, reason="result sent late")
     table = selectors.division_table(selectors.season_divisions(season).get(), season)
