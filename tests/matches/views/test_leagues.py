@@ -317,6 +317,9 @@ def test_a_night_sent_unfinished_is_refused_on_its_page_with_its_scores_kept(sea
     oak.post(fixture_url(fixture, "games"), {"home_1": "61", "away_1": "40",
                                              "home_2": "20", "away_2": "61"})
 
+    assert ("Singles games: 3; pairs games: 0, in any order. Send the night once each game "
+            "has its score.") in oak.get(fixture_url(fixture)).content.decode()
+
     refused = oak.post(fixture_url(fixture, "submit"))
 
     html = refused.content.decode()
@@ -1177,3 +1180,16 @@ def test_a_league_admin_renames_or_removes_an_entrant_from_the_season_page(seaso
     removed = admin.post(url, {**form, "do": "remove", "confirm": "on"}, follow=True)
     assert "Entrant removed." in removed.content.decode()
     assert not division.entrants.filter(name__in=["Dupe squad", "Black Bull"]).exists()
+
+
+def test_a_race_nights_page_says_when_it_can_be_sent(club, people):
+    season = services.season_create(
+        club=club, by=people["admin"], name="Race Night", starts_on=datetime.date(2026, 9, 7),
+        game="all-fives", fixture_format="race", race_to=3, divisions=["Only"])
+    division = season.divisions.get()
+    for name in ("Oak", "Bowes"):
+        services.entrant_add(division=division, by=people["admin"], name=name)
+    html = as_(people["admin"]).get(fixture_url(meeting(season, "Oak", "Bowes"))).content \
+        .decode()
+    assert "A race to 3 games won: send the night once a side has them." in html
+    assert len(re.findall(r'<tr data-game="\d+">', html)) == 5  # the longest race
