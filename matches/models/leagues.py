@@ -268,8 +268,7 @@ class Fixture(models.Model):
     @property
     def turned_up(self) -> Entrant | None:
         """The entrant a walkover was awarded to (the side that turned up), if any."""
-        return {Side.HOME: self.home, Side.AWAY: self.away}.get(self.walkover) \
-            if self.walkover else None
+        return {Side.HOME.value: self.home, Side.AWAY.value: self.away}.get(self.walkover)
 
 
 class FixtureGame(models.Model):

@@ -33,6 +33,7 @@ from matches.selectors.imports import (
     record_stored_as,
 )
 from matches.selectors.leagues import (
+    Closure,
     FixtureRights,
     counted,
     division_document,
@@ -50,6 +51,7 @@ from matches.selectors.leagues import (
     fixture_rights,
     game_scores,
     players_chosen,
+    scorepad_closure,
     season_division,
     season_division_list,
     season_divisions,
@@ -99,6 +101,7 @@ __all__ = [
     "record_imports_ahead",
     "record_stored_as",
     "recent_record_imports",
+    "Closure",
     "FixtureRights",
     "counted",
     "division_document",
@@ -120,6 +123,7 @@ __all__ = [
     "season_division_list",
     "season_divisions",
     "signed_fixture",
+    "scorepad_closure",
     "ClubRights",
     "club_for_viewer",
     "club_member",

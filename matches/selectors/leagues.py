@@ -7,10 +7,11 @@ queries whatever the number of fixtures.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, QuerySet, Subquery
 from django.shortcuts import get_object_or_404
 
 from matches.models import (
@@ -185,6 +186,43 @@ def signed_fixture(match: Match) -> Fixture | None:
         games__match=match, games__home_score__isnull=False,
         status__in=[FixtureStatus.SUBMITTED, FixtureStatus.DISPUTED, FixtureStatus.CONFIRMED])
         .select_related("home", "away", "division__season__club").first())
+
+
+# a fixture whose games are still being entered; any other status holds (or voided) a
+# result, and its scorepad games are closed (:func:`scorepad_closure`)
+OPEN_FOR_ENTRY = (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED)
+
+
+@dataclass(frozen=True, slots=True)
+class Closure:
+    """Why a league game's scorepad takes no more writes: its season is locked, or its
+    fixture was sent (submitted, disputed, confirmed) or voided, and its result, with
+    this game's score kept in it, is the league's to settle now."""
+
+    season: str  # the season's name
+    season_locked: bool
+    fixture: Fixture | None  # the game's fixture (its home and away loaded), if it has one
+
+
+def scorepad_closure(match: Match) -> Closure | None:
+    """Whether ``match``, a league game, is closed to scoring (None: open). A casual
+    match (no season) costs no query: every tap asks (``services.scoring.write_begin``);
+    a league game's tap one, and a closed game's page one more, for the fixture's names.
+    """
+    if match.season_id is None:
+        return None
+    # (no ordering: the models' own would join the clubs and seasons to sort one row)
+    status = Fixture.objects.filter(games__match=match.pk).order_by().values("status")[:1]
+    row = Season.objects.filter(pk=match.season_id).order_by().values_list(
+        "name", "locked", Subquery(status))[:1]
+    if not row:  # the season was deleted since the match row was read
+        return None
+    name, locked, fixture_status = row[0]
+    if not locked and (fixture_status is None or fixture_status in OPEN_FOR_ENTRY):
+        return None
+    fixture = (Fixture.objects.filter(games__match=match.pk).order_by()
+               .select_related("home", "away").first())
+    return Closure(season=name, season_locked=locked, fixture=fixture)
 
 
 def counted(fixture: Fixture, season: Season) -> bool:

@@ -301,6 +301,8 @@ def fixture_game_start(*, fixture: Fixture, by: User, number: int,
     for position, player in enumerate(seated):
         Seat.objects.filter(match=started.match, position=position).update(player=player)
     Match.objects.filter(pk=started.match.pk).update(club=season.club, season=season)
+    # the returned match says so too: its scorepad closes with the fixture (scorepad_closure)
+    started.match.club, started.match.season = season.club, season
     game = game or FixtureGame(fixture=fixture, number=number)
     game.match = started.match
     game.save()
@@ -363,6 +365,7 @@ def fixture_submit(*, fixture: Fixture, by: User) -> Fixture:
     _captain_or_admin(fixture, by)
     if fixture.status not in (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED):
         raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()})
+    _games_locked(fixture)
     in_play = sorted(game.number for game in fixture.games.select_related("match")
                      if game.match is not None and game.home_score is None
                      and game.match.status not in (MatchStatus.FINISHED, MatchStatus.ABANDONED))
@@ -462,6 +465,7 @@ def fixture_walkover(*, fixture: Fixture, by: User, side: str) -> Fixture:
 def fixture_void(*, fixture: Fixture, by: User) -> Fixture:
     fixture = _locked(fixture)
     require_role(club=fixture.division.season.club, user=by, role=RUNS_LEAGUE)
+    _games_locked(fixture)
     before = _state(fixture)
     fixture.home_games = fixture.away_games = None
     fixture.walkover, fixture.status = "", FixtureStatus.VOID
@@ -497,6 +501,15 @@ def _locked(fixture: Fixture) -> Fixture:
                .select_related("division__season__club", "home", "away").get(pk=fixture.pk))
     _not_locked(fixture.division.season)
     return fixture
+
+
+def _games_locked(fixture: Fixture) -> None:
+    """Lock the rows of the fixture's scorepad games, which are closed to scoring once it
+    is sent or voided (``services.scoring.write_begin`` asks after locking its match's
+    row): a tap in flight commits first, and its score is the one read and kept here,
+    or it waits, then finds its scorepad closed."""
+    list(Match.objects.select_for_update(of=("self",))
+         .filter(fixture_game__fixture=fixture).only("pk"))
 
 
 def _not_locked(season: Season) -> None:

@@ -42,6 +42,7 @@ from matches.models import (
     ChangeKind,
     Event,
     EventKind,
+    FixtureStatus,
     Match,
     MatchStatus,
     Round,
@@ -55,6 +56,7 @@ from matches.models import (
 )
 from matches.rules_messages import explain
 from matches.selectors import (
+    Closure,
     actions_at,
     can_restore,
     can_revoke,
@@ -62,6 +64,7 @@ from matches.selectors import (
     match_names,
     results_apart,
     score_decimal,
+    scorepad_closure,
 )
 from matches.services.ratings import ratings_follow
 
@@ -80,6 +83,16 @@ NOT_ITS_SCORER = _("Only a phone that scores this match can revoke its phones.")
 MATCH_ABANDONED = _("This match was abandoned: nothing more can be scored on it unless a "
                     "scorer resumes it.")
 
+# a league game whose result is the league's now (matches.selectors.scorepad_closure)
+SCOREPAD_CLOSED = _("This game counts in the result of %(home)s v %(away)s (%(status)s): "
+                    "its scorepad is closed. A league admin resolves the fixture if its "
+                    "score is wrong.")
+SCOREPAD_CLOSED_VOID = _("This game belongs to %(home)s v %(away)s, which a league admin "
+                         "made void: its scorepad is closed, and only a league admin can "
+                         "settle the fixture now.")
+SCOREPAD_CLOSED_LOCKED = _("The season %(season)s is locked: this game's scorepad is closed, "
+                           "and its result can no longer change.")
+
 
 class MatchAbandoned(rules.RulesError):
     """A scoring write (a tap, an undo, a restore) on an abandoned match: refused, like
@@ -87,6 +100,29 @@ class MatchAbandoned(rules.RulesError):
 
     def __init__(self) -> None:
         super().__init__(str(MATCH_ABANDONED))
+
+
+class ScorepadClosed(rules.RulesError):
+    """A scoring write (a tap, an undo, a restore, an abandon or resume) on a league game
+    whose fixture is no longer open for entry, or whose season is locked: the result
+    that holds the game's score would no longer say what its match says. Refused for
+    good; the message names the fixture (:func:`closed_reason`)."""
+
+    def __init__(self, closure: Closure) -> None:
+        super().__init__(closed_reason(closure))
+        self.closure = closure
+
+
+def closed_reason(closure: Closure) -> str:
+    """Why a league game's scorepad is closed, and what to do, in the reader's language
+    (the refusal's words, and what the closed scorepad says)."""
+    fixture = closure.fixture
+    if closure.season_locked or fixture is None:
+        return SCOREPAD_CLOSED_LOCKED % {"season": closure.season}
+    names = {"home": fixture.home.name, "away": fixture.away.name}
+    if fixture.status == FixtureStatus.VOID:
+        return SCOREPAD_CLOSED_VOID % names
+    return SCOREPAD_CLOSED % {**names, "status": fixture.get_status_display().lower()}
 
 
 class OutOfDate(Exception):
@@ -518,14 +554,17 @@ def write_begin(match: Match, *, version: int | None, key: UUID | None,
                 key_if_stale: bool = False) -> tuple[Match, Change | None]:
     """The match row, locked for this transaction (two phones cannot interleave writes),
     and the change an earlier request with the same key made, if any (then nothing more
-    is applied); a write made on an older version, or on an abandoned match (unless
-    ``abandoned_ok``: resuming it), is refused.
+    is applied); a write on a league game whose scorepad is closed (its fixture sent or
+    voided, its season locked: :class:`ScorepadClosed`), on an older version, or on an
+    abandoned match (unless ``abandoned_ok``: resuming it), is refused.
 
     ``key_if_stale``: the key is looked for only when the version is not the match's. A
     tap sent again carries the version it was made on, which its first arrival moved on;
     a key that made a change and comes back with the current version is refused by the
     database's unique key (the service is wrapped in :func:`_one_change_per_key`). A
-    tap then costs the lock's plain query. Otherwise the lock's query looks for it."""
+    tap then costs the lock's plain query. Otherwise the lock's query looks for it. A
+    league game's write costs one query more, to ask whether its scorepad is closed; a
+    casual match's none (the locked row says it has no season)."""
     locked = Match.objects.select_for_update()
     if key is not None and not key_if_stale:
         same_key = Change.objects.filter(match=OuterRef("pk"), key=key)
@@ -540,6 +579,11 @@ def write_begin(match: Match, *, version: int | None, key: UUID | None,
     if done is not None:
         done.replayed = True
         return match, done
+    # asked after the row is locked: a fixture's submission locks its games' rows before
+    # it keeps their scores (services.leagues.fixture_submit), so a write either comes
+    # first, and its score is the one kept, or sees the fixture sent
+    if (closure := scorepad_closure(match)) is not None:
+        raise ScorepadClosed(closure)
     if match.status == MatchStatus.ABANDONED and not abandoned_ok:
         raise MatchAbandoned()
     if version is not None and version != match.version:

@@ -57,7 +57,9 @@ def abandon(request: HttpRequest, public_id: UUID) -> HttpResponse:
             messages.success(request, _("Match abandoned: it is kept with its scores, "
                                         "without a winner."))
         return redirect(match.get_absolute_url())
-    return render(request, "matches/abandon.html", _page(match))
+    closure = selectors.scorepad_closure(match)  # a league game's, closed: no form
+    return render(request, "matches/abandon.html", {
+        **_page(match), "closed": services.closed_reason(closure) if closure else None})
 
 
 @never_cache

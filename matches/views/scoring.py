@@ -129,9 +129,13 @@ def match_detail(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
                                 step_text=request.GET.get("step"))
         template = "matches/match.html#replay" if request.htmx and page.replay else \
             "matches/match.html"
+        scorer = _grant(request, match) is not None
+        # an abandoned league game whose result is the league's now is not resumed
+        closure = (selectors.scorepad_closure(match)
+                   if scorer and match.status == MatchStatus.ABANDONED else None)
         return render(request, template, {
-            "page": page, "end": selectors.match_end_summary(match),
-            "scorer": _grant(request, match) is not None})
+            "page": page, "end": selectors.match_end_summary(match), "scorer": scorer,
+            "closed": services.closed_reason(closure) if closure else None})
     # A watcher's poll asks every few seconds, naming the version it shows (?seen=):
     # unchanged, it gets 204, which htmx leaves unswapped, so the page keeps the focus
     # and the open details it had. (The browser's revalidation would turn a 304 into
@@ -293,12 +297,16 @@ def history(request: HttpRequest, public_id: UUID) -> HttpResponse:
                for change in selectors.change_history(match)]
     may_restore = selectors.can_restore(match, grant=grant, user=request.user)
     abandoned = match.status == MatchStatus.ABANDONED
+    # a league game whose result is the league's now takes no restore (nor a resume)
+    closure = selectors.scorepad_closure(match) if may_restore else None
     return render(request, "matches/history.html", {
         "match": match, "changes": changes, "names": names,
         # an abandoned match takes no change, a restore neither: it is resumed first, by a
         # phone that scores it (the link only where this one does)
-        "can_restore": may_restore and not abandoned,
-        "resume_first": may_restore and abandoned, "scorer": grant is not None})
+        "can_restore": may_restore and not abandoned and closure is None,
+        "resume_first": may_restore and abandoned and closure is None,
+        "closed": services.closed_reason(closure) if closure else None,
+        "scorer": grant is not None})
 
 
 @never_cache
@@ -696,7 +704,12 @@ def _render(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, *
     with engine_cache.scorepad_for_reading(match) as (engine, miscalls):
         view = scorepad.build(match, engine, selected=selected, miscalls=miscalls)
     end = selectors.match_end_summary(match)
+    # a write this tap made found the scorepad open: a league game's tap asks no more
+    closure = None if change is not None else selectors.scorepad_closure(match)
     context = {"view": view, "scorer": True, "error": error, "form": form,
+               # a league game whose result is the league's now: said, and no controls
+               "closed": services.closed_reason(closure) if closure else None,
+               "closed_fixture": closure.fixture if closure else None,
                "news": _news(change, view, end) if change is not None else [],
                "placed": change is not None and change.kind in (ChangeKind.PLAY,
                                                                 ChangeKind.CALL),

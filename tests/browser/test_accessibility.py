@@ -33,7 +33,13 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from matches import rules, services
 from matches.models import Club, Fixture, Match, Membership, Player, ScorerGrant, Season
 from matches.views.scoring import GRANTS_KEY
-from tests.matches.helpers import night, play_short_round, two_player_all_fives, won_at_once
+from tests.matches.helpers import (
+    league_night,
+    night,
+    play_short_round,
+    two_player_all_fives,
+    won_at_once,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -289,6 +295,16 @@ def scorepad_finished(v: Visit, w: World) -> Page:
     return page
 
 
+def scorepad_closed(v: Visit, w: World) -> Page:  # a league game whose night was sent
+    league = league_night(target=10)
+    services.round_start(match=league.match, starter=0)
+    services.event_record(match=league.match, action=rules.Play(0, T("5-5")))
+    services.fixture_submit(fixture=league.fixture, by=league.home_captain)
+    page = v.open(league.match.get_scorer_url(), grants=[league.grant])
+    expect(page.locator("#scorepad-closed")).to_be_visible()
+    return page
+
+
 def scorepad_not_scorer(v: Visit, w: World) -> Page:  # no grant: how to get one
     return v.open(w.tracked.match.get_scorer_url())
 
@@ -494,6 +510,7 @@ PAGES: dict[str, Callable[[Visit, World], Page]] = {
     "scorepad-twelve": scorepad_twelve,
     "scorepad-called-keypad": scorepad_called_keypad,
     "scorepad-finished": scorepad_finished,
+    "scorepad-closed": scorepad_closed,
     "scorepad-not-scorer": scorepad_not_scorer,
     "scorepad-creator": scorepad_creator,
     "stale-form": stale_form,

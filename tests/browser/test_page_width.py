@@ -198,6 +198,16 @@ def scorepad_finished(open_: Open, w: World) -> Page:  # the end: the scores, a 
     return page
 
 
+def scorepad_closed(open_: Open, w: World) -> Page:  # its night voided: the note names it
+    match = w.fixture.games.get(number=3).match
+    assert match is not None
+    services.fixture_void(fixture=w.fixture, by=w.secretary)
+    grant = services.grant_create(match=match, phone="Android phone")
+    page = open_(match.get_scorer_url(), grants=[grant])
+    expect(page.locator("#scorepad-closed")).to_be_visible()
+    return page
+
+
 def change_log(open_: Open, w: World) -> Page:
     return open_(reverse("matches:history", args=[w.tracked.match.public_id]),
                  grants=[w.tracked.grant])
@@ -246,6 +256,7 @@ PAGES: dict[str, Callable[[Open, World], Page]] = {
     "history": history,
     "scorepad": scorepad,
     "scorepad-finished": scorepad_finished,
+    "scorepad-closed": scorepad_closed,
     "change-log": change_log,
     "scorers": scorers,
     "match-in-progress": match_in_progress,

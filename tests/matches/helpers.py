@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import datetime
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.utils import timezone
 
 from matches import rules, selectors, services
-from matches.models import Club, Event, Match
+from matches.models import Club, Event, Fixture, Match, Membership, ScorerGrant
 
 T = rules.Tile.parse
 A = rules.AttachmentPoint.parse
@@ -62,6 +63,45 @@ def won_at_once(names: list[str], *, opener: int, played_at: datetime.datetime,
                                              club=club)
     match.refresh_from_db()
     return match
+
+
+@dataclass
+class LeagueNight:
+    fixture: Fixture
+    admin: User  # the club's admin: runs its league
+    home_captain: User
+    away_captain: User
+    match: Match  # a game of the night on the scorepad
+    grant: ScorerGrant  # the phone that started it
+
+
+def league_night(*, target: int = 61) -> LeagueNight:
+    """Royal Oak A (Ann) v Bowes Dragons (Bob) in the Monday League, a night of one game,
+    All Fives with two tiles each, to ``target``: the game on the scorepad, Ann in seat 0,
+    its first round not started (the draw of lots taken back)."""
+    admin, home_captain, away_captain = (User.objects.create_user(name)
+                                         for name in ("league-admin", "oak", "bowes"))
+    club = services.club_create(name="Teesdale", by=admin)
+    for captain in (home_captain, away_captain):
+        Membership.objects.create(club=club, user=captain, role="captain")
+    season = services.season_create(club=club, by=admin, name="Monday League",
+                                    game="all-fives", starts_on=datetime.date(2026, 9, 7),
+                                    options={"hand_size": 2, "target": target},
+                                    divisions=["Only"])
+    division = season.divisions.get()
+    home, away = (services.entrant_add(
+        division=division, by=admin, name=name, captain=captain,
+        players=[services.player_add(club=club, name=player, by=admin)])
+        for name, captain, player in (("Royal Oak A", home_captain, "Ann"),
+                                      ("Bowes Dragons", away_captain, "Bob")))
+    fixture = division.fixtures.create(week=1, home=home, away=away)
+    started = services.fixture_game_start(fixture=fixture, by=home_captain, number=1,
+                                          home_players=list(home.players.all()),
+                                          away_players=list(away.players.all()))
+    services.event_undo(match=started.match)  # the starter is chosen, not drawn
+    started.match.refresh_from_db()
+    return LeagueNight(fixture=fixture, admin=admin, home_captain=home_captain,
+                       away_captain=away_captain, match=started.match, grant=started.grant)
 
 
 def play_short_round(match: Match) -> None:

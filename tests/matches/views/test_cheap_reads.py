@@ -17,6 +17,7 @@ from tests.matches.helpers import (
     A,
     T,
     assert_cache_equals_replay,
+    league_night,
     play_short_round,
     two_player_all_fives,
 )
@@ -118,6 +119,20 @@ def test_a_scorepad_tap_runs_at_most_ten_statements_however_long_the_match(clien
     assert max(counted[1]) <= 10, dict(zip([name for name, _, _ in TAPS], counted[1],
                                            strict=True))
     assert short.version == len(TAPS) and long.version == 12 * 5 + len(TAPS)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_league_games_tap_asks_one_statement_more_whether_its_scorepad_is_closed(client):
+    casual = two_player_all_fives(target=1000)
+    league = league_night(target=1000).match  # the same game, in a fixture night
+    join(client, casual)
+    join(client, league)
+
+    counted = _tap_statements(client, casual), _tap_statements(client, league)
+
+    assert [b - a for a, b in zip(*counted, strict=True)] == [1] * len(TAPS), counted
+    assert max(counted[1]) <= 10, dict(zip([name for name, _, _ in TAPS], counted[1],
+                                           strict=True))
 
 
 def test_a_scorepad_page_costs_the_same_queries_however_long_the_match(client):

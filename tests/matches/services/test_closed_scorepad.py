@@ -1,0 +1,310 @@
+"""matches.services.scoring.write_begin: a league game's scorepad closes once its fixture
+is no longer open for entry (submitted, disputed, confirmed, void) or its season is
+locked. Every scoring write is refused then, with words that name the fixture, and
+changes nothing; a scheduled or postponed fixture's game is scored as before, and a
+casual match asks nothing of leagues."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from matches import rules, selectors, services
+from matches.models import Fixture, FixtureStatus, MatchStatus, RoundMode
+from matches.services import (
+    SCOREPAD_CLOSED,
+    SCOREPAD_CLOSED_LOCKED,
+    SCOREPAD_CLOSED_VOID,
+    ScorepadClosed,
+)
+from tests.matches.helpers import (
+    A,
+    LeagueNight,
+    T,
+    league_night,
+    snapshot,
+    two_player_all_fives,
+)
+
+pytestmark = pytest.mark.django_db
+
+E = rules.ScoringEnd.parse
+
+
+# -- how a night closes, and what the refusal says ------------------------------------
+
+
+def submitted(night: LeagueNight) -> None:
+    services.fixture_submit(fixture=night.fixture, by=night.home_captain)
+
+
+def confirmed(night: LeagueNight) -> None:
+    submitted(night)
+    services.fixture_confirm(fixture=night.fixture, by=night.away_captain)
+
+
+def disputed(night: LeagueNight) -> None:
+    submitted(night)
+    services.fixture_dispute(fixture=night.fixture, by=night.away_captain,
+                             message="Bob had 5-5, not Ann")
+
+
+def resolved(night: LeagueNight) -> None:
+    disputed(night)
+    services.fixture_resolve(fixture=night.fixture, by=night.admin)
+
+
+def voided(night: LeagueNight) -> None:
+    services.fixture_void(fixture=night.fixture, by=night.admin)
+
+
+def locked(night: LeagueNight) -> None:
+    services.season_lock(season=night.fixture.division.season, by=night.admin)
+
+
+def confirmed_then_locked(night: LeagueNight) -> None:
+    confirmed(night)
+    locked(night)
+
+
+def counted_in(status: str) -> str:
+    return SCOREPAD_CLOSED % {"home": "Royal Oak A", "away": "Bowes Dragons",
+                              "status": status}
+
+
+LOCKED = SCOREPAD_CLOSED_LOCKED % {"season": "Monday League"}
+# a night is sent once its games are finished: these close a finished game
+SENT: dict[str, tuple[Callable[[LeagueNight], None], str]] = {
+    "submitted": (submitted, counted_in("submitted, awaiting the away captain")),
+    "confirmed": (confirmed, counted_in("confirmed")),
+    "disputed": (disputed, counted_in("disputed")),
+    "resolved": (resolved, counted_in("confirmed")),
+    "confirmed, season locked": (confirmed_then_locked, LOCKED),
+}
+# these close a game wherever it stands (the fixture still scheduled)
+ANY_TIME: dict[str, tuple[Callable[[LeagueNight], None], str]] = {
+    "void": (voided, SCOREPAD_CLOSED_VOID % {"home": "Royal Oak A", "away": "Bowes Dragons"}),
+    "season locked": (locked, LOCKED),
+}
+
+
+# -- every scoring write, each from a table where it is legal -------------------------
+
+
+def started(night: LeagueNight) -> None:
+    services.round_start(match=night.match, starter=0)
+
+
+def opened(night: LeagueNight) -> None:  # Ann opens with 5-5: 10 (the game, if to 10)
+    started(night)
+    services.event_record(match=night.match, action=rules.Play(0, T("5-5")))
+
+
+def boneyard_drawn(night: LeagueNight) -> None:  # Bob can only pass
+    opened(night)
+    services.draw_record(match=night.match, seat=1, tiles=24)
+
+
+def called_round(night: LeagueNight) -> None:
+    services.round_start(match=night.match, starter=0, mode=RoundMode.CALLED)
+
+
+def gone_out(night: LeagueNight) -> None:  # Ann goes out: the round waits for its count
+    opened(night)
+    for seat, tile in ((1, "0-5"), (0, "5-6")):
+        services.event_record(match=night.match,
+                              action=rules.Play(seat, T(tile), A("5-5:5")))
+
+
+def abandoned(night: LeagueNight) -> None:
+    opened(night)
+    services.match_abandon(match=night.match)
+
+
+def _restore(night: LeagueNight) -> Any:
+    night.match.refresh_from_db()
+    return services.match_restore(match=night.match, to_version=night.match.version - 1,
+                                  user=night.admin)
+
+
+Write = tuple[Callable[[LeagueNight], None], Callable[[LeagueNight], Any]]
+WRITES: dict[str, Write] = {
+    "round start": (lambda night: None,
+                    lambda night: services.round_start(match=night.match, starter=0)),
+    "placement": (started, lambda night: services.placement_record(
+        match=night.match, seat=0, tile=T("5-5"))),
+    "draw": (opened, lambda night: services.draw_record(match=night.match, seat=1, tiles=1)),
+    "pass": (boneyard_drawn, lambda night: services.pass_record(match=night.match, seat=1)),
+    "call": (called_round, lambda night: services.event_record(
+        match=night.match, action=rules.Call(0, (E("5-5"),)))),
+    "settlement": (gone_out, lambda night: services.round_settle(match=night.match,
+                                                                 pips=(0, 9))),
+    "undo": (opened, lambda night: services.event_undo(match=night.match)),
+    "restore": (opened, _restore),
+    "abandon": (opened, lambda night: services.match_abandon(match=night.match)),
+    "resume": (abandoned, lambda night: services.match_resume(match=night.match)),
+    "names": (lambda night: None, lambda night: services.seats_rename(
+        match=night.match, names=["Ann", "Bob"])),
+}
+
+
+def fixture_state(fixture: Fixture) -> tuple[Any, ...]:
+    fixture.refresh_from_db()
+    return (fixture.status, fixture.home_games, fixture.away_games, fixture.changes.count(),
+            sorted(fixture.games.values_list("number", "home_score", "away_score",
+                                             "match")))
+
+
+def assert_refused(night: LeagueNight, write: Callable[[LeagueNight], Any],
+                   words: str) -> None:
+    """``write`` is refused with ``words``, and the match and its fixture are as they were."""
+    before, fixture_before = snapshot(night.match), fixture_state(night.fixture)
+    with pytest.raises(ScorepadClosed) as refused:
+        write(night)
+    assert str(refused.value) == words
+    assert snapshot(night.match) == before
+    assert fixture_state(night.fixture) == fixture_before
+
+
+@pytest.mark.parametrize("write", list(WRITES))
+@pytest.mark.parametrize("closer", list(SENT))
+def test_every_scoring_write_on_a_sent_nights_game_is_refused_and_changes_nothing(
+        closer, write):
+    night = league_night(target=10)
+    opened(night)  # Ann's 5-5 wins the game 10–0
+    close, words = SENT[closer]
+    close(night)
+
+    assert_refused(night, WRITES[write][1], words)
+
+
+@pytest.mark.parametrize("write", list(WRITES))
+@pytest.mark.parametrize("closer", list(ANY_TIME))
+def test_every_scoring_write_on_a_voided_or_locked_game_in_play_is_refused(closer, write):
+    night = league_night()
+    prepare, act = WRITES[write]
+    prepare(night)
+    close, words = ANY_TIME[closer]
+    close(night)
+
+    assert_refused(night, act, words)
+
+
+@pytest.mark.parametrize("write", [name for name in WRITES if name != "names"])
+@pytest.mark.parametrize("postponed", [False, True], ids=["scheduled", "postponed"])
+def test_every_scoring_write_on_an_open_nights_game_is_made(postponed, write):
+    night = league_night()
+    if postponed:
+        services.fixture_redate(fixture=night.fixture, by=night.home_captain, date=None,
+                                postponed=True)
+    prepare, act = WRITES[write]
+    prepare(night)
+    night.match.refresh_from_db()
+    version = night.match.version
+
+    change = act(night)
+
+    night.match.refresh_from_db()
+    assert change.version == night.match.version == version + 1
+    assert fixture_state(night.fixture)[0] == (FixtureStatus.POSTPONED if postponed
+                                              else FixtureStatus.SCHEDULED)
+
+
+def test_a_resent_tap_of_a_sent_night_answers_with_what_it_recorded():
+    """The tap that won the game, recorded before the night was sent and sent again (its
+    answer was lost), answers with the change it made, as any resent tap does."""
+    night = league_night(target=10)
+    started(night)
+    night.match.refresh_from_db()
+    key, version = uuid.uuid4(), night.match.version
+    first = services.placement_record(match=night.match, seat=0, tile=T("5-5"),
+                                      version=version, key=key)
+    submitted(night)
+    before = snapshot(night.match)
+
+    again = services.placement_record(match=night.match, seat=0, tile=T("5-5"),
+                                      version=version, key=key)
+
+    assert again.replayed and again.pk == first.pk
+    assert snapshot(night.match) == before
+
+
+def test_a_confirmed_games_result_stays_with_its_fixture_and_the_season_lock_holds_it():
+    """The defect: on a confirmed 10–0 game, Undo and playing on made the other player
+    the winner on the match page and in the ratings, while the fixture and the table
+    counted 10–0; a locked season's games took Undo and Restore too."""
+    night = league_night(target=10)
+    opened(night)  # Ann's 5-5 wins it: 10–0
+    confirmed(night)
+    game = night.fixture.games.get()
+    assert (game.home_score, game.away_score) == (10, 0)
+
+    for write in (lambda: services.event_undo(match=night.match),
+                  lambda: _restore(night),
+                  lambda: services.round_start(match=night.match, starter=1)):
+        with pytest.raises(ScorepadClosed, match="A league admin resolves the fixture"):
+            write()
+    locked(night)
+    with pytest.raises(ScorepadClosed) as refused:
+        services.event_undo(match=night.match)
+
+    assert str(refused.value) == LOCKED
+    night.match.refresh_from_db()
+    assert (night.match.status, night.match.winner_side) == (MatchStatus.FINISHED, 0)
+    assert selectors.fixture_game_score(game) == (10, 0)
+
+
+def test_an_earlier_game_of_the_season_no_longer_in_a_fixture_is_open_until_the_lock():
+    """An abandoned game played again: the first match stays, unlinked; it holds no
+    fixture's score, so only the season's lock closes it."""
+    night = league_night(target=10)
+    started(night)
+    services.event_record(match=night.match, action=rules.Play(0, T("1-2")))  # no score
+    services.match_abandon(match=night.match)
+    again = services.fixture_game_start(fixture=night.fixture, by=night.home_captain,
+                                        number=1,
+                                        home_players=list(night.fixture.home.players.all()),
+                                        away_players=list(night.fixture.away.players.all()))
+    services.event_undo(match=again.match)
+    services.round_start(match=again.match, starter=0)
+    services.event_record(match=again.match, action=rules.Play(0, T("5-5")))  # Ann: 10–0
+    submitted(night)
+
+    assert selectors.scorepad_closure(again.match) is not None
+    assert selectors.scorepad_closure(night.match) is None
+    services.match_resume(match=night.match)
+    locked(night)
+    assert_refused(night, lambda night: services.event_undo(match=night.match), LOCKED)
+
+
+# -- what it costs -----------------------------------------------------------------------
+
+
+def _league_statements(queries: CaptureQueriesContext) -> list[str]:
+    return [query["sql"] for query in queries.captured_queries
+            if "matches_season" in query["sql"] or "matches_fixture" in query["sql"]]
+
+
+def test_a_casual_matchs_write_asks_nothing_of_leagues():
+    match = two_player_all_fives()
+
+    with CaptureQueriesContext(connection) as queries:
+        services.round_start(match=match, starter=0)
+        services.event_record(match=match, action=rules.Play(0, T("5-5")))
+        services.event_undo(match=match)
+
+    assert _league_statements(queries) == []
+
+
+def test_an_open_league_games_write_asks_once_whether_its_scorepad_is_closed():
+    night = league_night()
+
+    with CaptureQueriesContext(connection) as queries:
+        services.round_start(match=night.match, starter=0)
+
+    assert len(_league_statements(queries)) == 1
