@@ -675,6 +675,32 @@ def test_a_tap_whose_answer_was_lost_is_found_recorded_and_not_applied_twice(pag
 # -- scorers, links and starting once -------------------------------------------------
 
 
+def test_a_refused_player_is_the_seat_the_page_opens_on(live_server, page):
+    page.goto(live_server.url + "/new/")
+    for seat, name in enumerate(["Ann", "Bo", "Cy", "Di", "Ed"]):  # one too many
+        if seat == 4:
+            page.locator("details.more-players summary").click()
+        page.fill(f"input[name=player_{seat}]", name)
+    page.select_option("select#id_starter", "0")
+    page.click("#start-match")
+
+    fifth = page.get_by_label("Seat 5", exact=True)
+    expect(fifth).to_be_focused()  # shown: "More players" opens by itself
+    expect(fifth).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#" + (fifth.get_attribute("aria-describedby") or ""))).to_have_text(
+        "All Fives is for 2 to 4 players, not 5")
+    expect(page.locator("[aria-invalid=true]")).to_have_count(1)
+
+    fifth.fill("")
+    page.fill("input[name=player_3]", "ann")
+    page.click("#start-match")
+    fourth = page.locator("input[name=player_3]")
+    expect(fourth).to_be_focused()
+    expect(page.locator("#" + (fourth.get_attribute("aria-describedby") or ""))).to_have_text(
+        "Each player needs a different name.")
+    expect(page.locator("input[name=player_0]")).not_to_have_attribute("aria-invalid", "true")
+
+
 def test_a_double_tap_on_start_makes_one_match(live_server, page):
     from matches.models import Match
 
