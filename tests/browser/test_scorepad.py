@@ -603,6 +603,26 @@ def test_a_watchers_page_says_its_scores_may_be_behind_while_refreshes_get_no_an
     watcher.context.close()
 
 
+def test_tab_through_the_picker_never_stops_on_a_tile_on_the_table(live_server, page):
+    start_match(page, live_server, game="all-fives", players=["Ann", "Bo"], hand_size=9)
+    play_all_fives_to_flank(page)  # six tiles down, among them 1-1, 1-2, 1-4 and 1-5
+    on_table = {"1-4", "1-1", "4-4", "3-4", "1-2", "1-5"}
+    for tile in on_table:  # still shown, marked, and no control
+        shown = page.locator(f'.picker .pick.on-table[data-tile="{tile}"]')
+        expect(shown).to_be_visible()
+        assert shown.evaluate("el => el.tabIndex < 0 && !el.matches('a[href], button')")
+    page.locator('a.pick[data-tile="0-0"]').focus()
+
+    stops = []
+    while page.evaluate("document.activeElement.closest('.picker') !== null"):
+        stops.append(page.evaluate("document.activeElement.dataset.tile"))
+        page.keyboard.press("Tab")
+
+    # one stop for each tile still in the hands, in order, from 0-0 to 6-6
+    assert not on_table & set(stops), stops
+    assert len(stops) == 28 - len(on_table) and stops[0] == "0-0" and stops[-1] == "6-6"
+
+
 # -- the screenshot for docs/ -------------------------------------------------------
 
 
