@@ -40,6 +40,7 @@ from matches.models import (
     Role,
     Season,
 )
+from matches.rules import league as league_rules
 from matches.spreadsheets import BYTE_ORDER_MARK, text_cell
 from matches.views.scoring import hold_grant, phone_label
 
@@ -58,8 +59,11 @@ class SeasonForm(forms.Form):
     ends_on = forms.DateField(label=gettext_lazy("Last night (optional)"), required=False,
                               widget=forms.DateInput(attrs={"type": "date"}))
     game = forms.ChoiceField(label=gettext_lazy("Game"), choices=GameKind.choices)
+    # a season's own default (Season.fixture_format), so that the form sent as it opens
+    # makes a season: the first choice, a set of games, would need their number first
     fixture_format = forms.ChoiceField(label=gettext_lazy("A fixture is"),
-                                       choices=FixtureFormat.choices)
+                                       choices=FixtureFormat.choices,
+                                       initial=FixtureFormat.SINGLE)
     singles = forms.IntegerField(label=gettext_lazy("Singles games"), min_value=0,
                                  max_value=MAX_FIXTURE_GAMES, initial=0, required=False)
     pairs = forms.IntegerField(label=gettext_lazy("Pairs games"), min_value=0,
@@ -136,7 +140,34 @@ class SeasonForm(forms.Form):
             scoring["walkover"] = [data["walkover_won"], data["walkover_lost"]]
         data["scoring"] = scoring
         data["options"] = game_options(data.get("game"), data)
+        self._check_season(data)
         return data
+
+    def _check_season(self, data: dict[str, Any]) -> None:
+        """What the season's row and the league rules would refuse, said now beside the
+        form's own errors instead of one at a time after them (the service checks again).
+        A field refused already keeps its first reason."""
+        # a refused field is missing here (None): Season.clean passes over what is missing
+        shape: dict[str, Any] = {
+            "starts_on": data.get("starts_on"), "ends_on": data.get("ends_on"),
+            "fixture_format": data.get("fixture_format") or "",
+            "singles": data.get("singles") or 0, "pairs": data.get("pairs") or 0,
+            "race_to": data.get("race_to")}
+        try:
+            Season(**shape).clean()
+        except ValidationError as error:
+            for field, errors in error.error_dict.items():
+                if field not in self.errors:
+                    self.add_error(field, errors)
+        if data.get("game"):  # the scheme and the options, as the service reads them
+            try:
+                league_rules.read_league({
+                    "format": league_rules.FORMAT, "name": "season", "game": data["game"],
+                    "options": data["options"], "scoring": data["scoring"],
+                    "entrants": [], "fixtures": []})
+            except rules.RulesError as error:
+                self.refused(ValidationError(rules_messages.explain(error),
+                                             code=error.code or "league"))
 
     def refused(self, error: ValidationError) -> None:
         """The service's refusal beside the field it is about, in the form's words (the

@@ -391,6 +391,14 @@ def season_new(v: Visit, w: World) -> Page:
                   user=w.secretary)
 
 
+def season_new_refused(v: Visit, w: World) -> Page:  # the reasons at the top, focused
+    page = season_new(v, w)
+    page.select_option("select[name=fixture_format]", "games")  # and no games
+    page.click("#create-season")
+    expect(page.locator("#error-summary")).to_be_focused()
+    return page
+
+
 def fixture(v: Visit, w: World) -> Page:  # its home captain keys in the scores
     return v.open(w.fixture.get_absolute_url(), user=w.captain)
 
@@ -513,6 +521,7 @@ PAGES: dict[str, Callable[[Visit, World], Page]] = {
     "season": season,
     "season-admin": season_admin,
     "season-new": season_new,
+    "season-new-refused": season_new_refused,
     "fixture": fixture,
     "player": player,
     "ratings": ratings,

@@ -10,6 +10,7 @@ import io
 import json
 import re
 import uuid
+from html.parser import HTMLParser
 from typing import Any
 
 import pytest
@@ -779,6 +780,103 @@ def test_an_entrant_named_as_one_already_in_the_division_is_refused_in_words(sea
     assert "This division already has an entrant of that name (in any case)." in refused
     assert "entrant_name_per_division" not in refused  # once the constraint's own name
     assert division.entrants.count() == count
+
+
+class SentAsShown(HTMLParser):
+    """What a browser sends for a page's form left as it is: each input's value (a box
+    only if ticked), each select's chosen option (else its first), each text area's text."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.sent: dict[str, str] = {}
+        self._select: str | None = None
+        self._area: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        given = {key: value or "" for key, value in attrs}
+        name = given.get("name", "")
+        if tag == "input" and name and given.get("type") not in ("submit", "button"):
+            if given.get("type") not in ("checkbox", "radio") or "checked" in given:
+                self.sent[name] = given.get("value", "on" if "checked" in given else "")
+        elif tag == "select":
+            self._select = name
+        elif tag == "option" and self._select:
+            if self._select not in self.sent or "selected" in given:
+                self.sent[self._select] = given.get("value", "")
+        elif tag == "textarea":
+            self._area = name
+            self.sent[name] = ""
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "select":
+            self._select = None
+        elif tag == "textarea":
+            self._area = None
+
+    def handle_data(self, data: str) -> None:
+        if self._area:
+            self.sent[self._area] += data.removeprefix("\n")
+
+
+def sent_as_shown(html: str) -> dict[str, str]:
+    parser = SentAsShown()
+    parser.feed(html)
+    return parser.sent
+
+
+def test_the_new_season_form_sent_as_it_opens_makes_a_season(club, people):
+    url = reverse("matches:season_new", kwargs={"slug": club.slug})
+    shown = sent_as_shown(as_(people["admin"]).get(url).content.decode())
+    assert shown["fixture_format"] == "single" and shown["name"] == shown["starts_on"] == ""
+
+    response = as_(people["admin"]).post(url, {**shown, "name": "As It Opens",
+                                               "starts_on": "2026-10-05"})
+
+    season = Season.objects.get(name="As It Opens")
+    assert response["Location"] == season.get_absolute_url()
+    assert season.fixture_format == "single" and season.night.most_games == 1
+
+
+def test_the_new_season_form_says_every_reason_at_once_and_opens_on_them(club, people):
+    url = reverse("matches:season_new", kwargs={"slug": club.slug})
+    response = as_(people["admin"]).post(url, {
+        "name": "", "starts_on": "2026-10-05", "ends_on": "2026-01-01",
+        "game": "all-fives", "fixture_format": "games", "singles": "0", "pairs": "0",
+        "win": "2", "draw": "1", "loss": "0", "per_game": "0", "walkover_won": "1",
+        "walkover_lost": "1", "heavy_win_points": "1", "tiebreak_1": "wins",
+        "tiebreak_2": "wins", "divisions": "A"})
+
+    assert response.status_code == 200 and not Season.objects.exists()
+    errors = response.context["form"].errors
+    # the fields', the form's, the rules' and the season's own: all in one answer
+    assert {field: list(reasons) for field, reasons in errors.items()} == {
+        "name": ["This field is required."],
+        "tiebreak_1": ["Each tie-breaker at most once."],
+        "heavy_win_margin": ["Give both the margin and the points, or neither."],
+        "ends_on": ["The last night comes after the first."],
+        "singles": ["A fixture of games has at least one singles or pairs game."],
+        "walkover_won": ["Give the side that turned up more games than the side absent."]}
+    page = response.content.decode()
+    summary = re.search(r'<div class="error-box error-summary" id="error-summary" '
+                        r'tabindex="-1" autofocus>(.*?)</div>\s*</div>', page, re.S)
+    assert summary is not None and page.count(" autofocus") == 1
+    links = re.findall(r'<li><a href="#([^"]+)">([^<]*)</a></li>', summary[1])
+    assert links == [
+        ("id_name", "Season name: This field is required."),
+        ("id_ends_on", "Last night (optional): The last night comes after the first."),
+        ("id_singles", "Singles games: A fixture of games has at least one singles or pairs "
+                       "game."),
+        ("id_heavy_win_margin", "Heavy win: won by at least (games): Give both the margin "
+                                "and the points, or neither."),
+        ("id_walkover_won", "Walkover: games to the side there: Give the side that turned "
+                            "up more games than the side absent."),
+        ("id_tiebreak_1", "Tie-breaker 1: Each tie-breaker at most once.")]
+    # each link's field is there, marked, pointing at its own reason beside it
+    for anchor, _ in links:
+        control = re.search(rf'<(?:input|select|textarea)\b[^>]*id="{anchor}"[^>]*>', page)
+        assert control is not None and 'aria-invalid="true"' in control[0]
+        assert f'aria-describedby="{anchor}_error"' in control[0]
+        assert f'<ul class="errorlist" id="{anchor}_error">' in page
 
 
 def test_the_new_season_forms_controls_each_have_a_name_of_their_own(club, people):
