@@ -399,6 +399,17 @@ def season_new_refused(v: Visit, w: World) -> Page:  # the reasons at the top, f
     return page
 
 
+def season_admin_refused(v: Visit, w: World) -> Page:  # an entrant refused, by its field
+    page = season_admin(v, w)
+    page.locator("details.admin-tools summary").click()
+    entrant = page.locator("form", has=page.locator("input[name=players]"))
+    entrant.locator("input[name=name]").fill("Black Bull")
+    entrant.locator("input[name=players]").fill("Nobody")
+    entrant.locator("button[type=submit]").click()
+    expect(page.locator("#entrant-players-error")).to_be_visible()
+    return page
+
+
 def fixture(v: Visit, w: World) -> Page:  # its home captain keys in the scores
     return v.open(w.fixture.get_absolute_url(), user=w.captain)
 
@@ -522,6 +533,7 @@ PAGES: dict[str, Callable[[Visit, World], Page]] = {
     "season-admin": season_admin,
     "season-new": season_new,
     "season-new-refused": season_new_refused,
+    "season-admin-refused": season_admin_refused,
     "fixture": fixture,
     "player": player,
     "ratings": ratings,

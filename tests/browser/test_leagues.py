@@ -117,3 +117,23 @@ def test_a_new_season_sent_as_it_opens_is_made(live_server, page: Page):
     expect(page.locator("h1")).to_have_text("Autumn")
     assert club.seasons.get().fixture_format == "single"
 
+
+def test_a_refused_entrant_opens_on_the_field_its_reason_is_about(live_server, page: Page):
+    club = season_admin(live_server, page)
+    season = services.season_create(club=club, by=User.objects.get(username="sec"),
+                                    name="Monday", starts_on=datetime.date(2026, 9, 7),
+                                    game="all-fives")
+    page.goto(live_server.url + season.get_absolute_url())
+    page.locator("details.admin-tools summary").click()
+    page.get_by_label("Team, pair or player").fill("Black Bull")
+    squad = page.get_by_label("Squad: the club's players, comma-separated")
+    squad.fill("Ann Dale, Nobody")
+    page.get_by_role("button", name="Add entrant").click()
+
+    squad = page.get_by_label("Squad: the club's players, comma-separated")
+    expect(squad).to_be_focused()
+    expect(squad).to_have_attribute("aria-invalid", "true")
+    expect(squad).to_have_accessible_description(
+        "Not the club's players: Nobody. Add them on the club page first.")
+    expect(page.get_by_label("Team, pair or player")).not_to_have_attribute(
+        "aria-invalid", "true")

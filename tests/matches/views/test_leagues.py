@@ -782,6 +782,58 @@ def test_an_entrant_named_as_one_already_in_the_division_is_refused_in_words(sea
     assert division.entrants.count() == count
 
 
+def refused_controls(html: str) -> dict[str, tuple[str, bool]]:
+    """Each control marked refused, by name: the id it points at, and whether the page
+    opens with the focus on it."""
+    found = {}
+    for control in re.finditer(r"<(?:input|select|textarea)\b[^>]*>", html):
+        tag = control[0]
+        if 'aria-invalid="true"' in tag:
+            name = re.search(r'name="([^"]+)"', tag)
+            pointed = re.search(r'aria-describedby="([^"]+)"', tag)
+            assert name is not None and pointed is not None, tag
+            found[name[1]] = (pointed[1], " autofocus" in tag)
+    return found
+
+
+def test_a_refused_entrant_is_said_beside_the_field_it_is_about(season, people):
+    url = reverse("matches:season_entrant_add", kwargs={"slug": season.club.slug,
+                                                        "season": season.slug})
+    division = season.divisions.get()
+
+    refused = as_(people["admin"]).post(url, {
+        "division": division.pk, "name": "Black Bull", "kind": "team",
+        "players": "Nobody", "captain": ""})
+
+    assert refused.status_code == 400
+    page = refused.content.decode()
+    assert refused_controls(page) == {"players": ("entrant-players-error", True)}
+    assert ('<p class="error" id="entrant-players-error">Not the club&#x27;s players: '
+            'Nobody. Add them on the club page first.</p>') in page
+    assert page.count(" autofocus") == 1
+    assert 'id="entrant-error"' not in page  # nothing said of the form as a whole
+    assert not division.entrants.filter(name="Black Bull").exists()
+
+    both = as_(people["admin"]).post(url, {
+        "division": division.pk, "name": "Black Bull", "kind": "team",
+        "players": "", "captain": "nobody"}).content.decode()
+    assert refused_controls(both) == {"captain": ("entrant-captain-error", True)}
+
+
+def test_a_refusal_of_the_whole_entrant_form_takes_the_focus_at_its_top(season, people):
+    url = reverse("matches:season_entrant_add", kwargs={"slug": season.club.slug,
+                                                        "season": season.slug})
+    division = season.divisions.get()
+
+    page = as_(people["admin"]).post(url, {
+        "division": division.pk, "name": "royal oak a", "kind": "team", "players": "",
+        "captain": ""}).content.decode()
+
+    assert ('<p class="error" role="alert" id="entrant-error" tabindex="-1" autofocus>This '
+            'division already has an entrant of that name (in any case).</p>') in page
+    assert page.count(" autofocus") == 1 and refused_controls(page) == {}
+
+
 class SentAsShown(HTMLParser):
     """What a browser sends for a page's form left as it is: each input's value (a box
     only if ticked), each select's chosen option (else its first), each text area's text."""
@@ -984,8 +1036,8 @@ def test_the_season_admin_forms_stay_on_their_division_and_keep_what_was_refused
     assert refused.status_code == 400
     page = refused.content.decode()
     assert 'aria-current="page" class="btn btn-primary">Second</a>' in page
-    assert ('id="entrant-error">Not the club&#x27;s players: Ann Dale, Bob Hartt. Add them '
-            'on the club page first.</p>') in page
+    assert ('<p class="error" id="entrant-players-error">Not the club&#x27;s players: Ann '
+            'Dale, Bob Hartt. Add them on the club page first.</p>') in page
     for shown in ('value="Black Bull"', 'value="oak"', 'value="Ann Dale, Bob Hartt"',
                   '<option value="pair" selected>'):
         assert shown in page
@@ -999,10 +1051,12 @@ def test_the_season_admin_forms_stay_on_their_division_and_keep_what_was_refused
         "slug": club.slug, "season": season.slug}), {
         "division": second.pk, "entrant": second.entrants.get().pk, "points": "2",
         "reason": ""})
-    assert adjust.status_code == 400 and 'id="adjust-error"' in adjust.content.decode()
-    assert 'value="2"' in adjust.content.decode()
-    # the form's fields point at the reason beside it
-    assert adjust.content.decode().count('aria-describedby="adjust-error"') == 2
+    assert adjust.status_code == 400 and 'value="2"' in adjust.content.decode()
+    # the refused field, and it alone, points at its reason beside it, and takes the focus
+    assert refused_controls(adjust.content.decode()) == {
+        "reason": ("adjust-reason-error", True)}
+    assert ('<p class="error" id="adjust-reason-error">This field is required.</p>'
+            in adjust.content.decode())
     zero = admin.post(reverse("matches:season_adjust", kwargs={
         "slug": club.slug, "season": season.slug}), {
         "division": second.pk, "entrant": second.entrants.get().pk, "points": "0",
@@ -1278,6 +1332,31 @@ def test_a_league_admin_renames_or_removes_an_entrant_from_the_season_page(seaso
     removed = admin.post(url, {**form, "do": "remove", "confirm": "on"}, follow=True)
     assert "Entrant removed." in removed.content.decode()
     assert not division.entrants.filter(name__in=["Dupe squad", "Black Bull"]).exists()
+
+
+def test_a_refused_rename_or_removal_is_said_beside_its_own_field_not_another_forms(
+        season, people):
+    division = season.divisions.get()
+    url = reverse("matches:season_entrant_change", kwargs={"slug": season.club.slug,
+                                                           "season": season.slug})
+    entrant = division.entrants.first()
+    assert entrant is not None
+    form = {"division": division.pk, "entrant": entrant.pk, "name": ""}
+
+    unnamed = as_(people["admin"]).post(url, {**form, "do": "rename"}).content.decode()
+    unsure = as_(people["admin"]).post(url, {**form, "do": "remove"}).content.decode()
+
+    # the rename's "name", not the entrant form's field of the same name
+    assert refused_controls(unnamed) == {"name": ("entrant-change-name-error", True)}
+    assert re.search(r'<input type="text" name="name" id="change-name-\d+" maxlength="80" '
+                     r'aria-invalid="true"', unnamed)
+    assert ('<p class="error" id="entrant-change-name-error">Give the entrant&#x27;s new '
+            'name.</p>') in unnamed
+    box = re.search(r'<input type="checkbox" name="confirm"[^>]*>', unsure)
+    assert box is not None and 'aria-invalid="true"' in box[0] and " autofocus" in box[0]
+    assert re.search(r'aria-describedby="remove-help-\d+ entrant-change-confirm-error"', box[0])
+    assert ('<p class="error" id="entrant-change-confirm-error">Tick the box to say that the '
+            'entrant and its fixtures not yet played are to go.</p>') in unsure
 
 
 def test_a_race_nights_page_says_when_it_can_be_sent(club, people):
