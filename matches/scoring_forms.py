@@ -124,35 +124,49 @@ class NewMatchForm(forms.Form):
     def player_fields(self) -> list[forms.BoundField]:
         return [self[f"player_{seat}"] for seat in range(MAX_PLAYERS)]
 
-    # the fields in the order the page shows them (templates/matches/new.html); a player's
-    # name is refused on the first name's field, where the page says it
-    PAGE_ORDER = ("game", "player_0", "target", "hand_size", "tile_set", "deal", "drawing",
-                  "advanced", "immediate_end", "double_holder", "starter", "mode")
+    # the fields in the order the page shows them (templates/matches/new.html)
+    PAGE_ORDER = ("game", *(f"player_{seat}" for seat in range(MAX_PLAYERS)), "target",
+                  "hand_size", "tile_set", "deal", "drawing", "advanced", "immediate_end",
+                  "double_holder", "starter", "mode")
 
     @property
     def focus_field(self) -> str:
         """The field the page opens with the focus on: the first refused one as the page
         shows them (so a screen reader starts at the reason), else the first name."""
-        refused = {"player_0" if name.startswith("player_") else name for name in self.errors}
-        return next((name for name in self.PAGE_ORDER if name in refused), "player_0")
+        return next((name for name in self.PAGE_ORDER if name in self.errors), "player_0")
+
+    @property
+    def more_players_open(self) -> bool:
+        """Whether the seats past the fourth are shown open: when one holds a name or a
+        refusal (a refused field, or a name typed there, is never hidden)."""
+        return any(self[f"player_{seat}"].value() or f"player_{seat}" in self.errors
+                   for seat in range(4, MAX_PLAYERS))
 
     def full_clean(self) -> None:
         super().full_clean()
         # the fields the page renders by their widget take the focus through it
         focus = self.focus_field
-        if focus not in ("player_0", "double_holder", "starter"):
+        if focus not in ("double_holder", "starter") and not focus.startswith("player_"):
             self.fields[focus].widget.attrs["autofocus"] = True
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        names = [" ".join((data.get(f"player_{seat}") or "").split())
+        typed = [" ".join((data.get(f"player_{seat}") or "").split())
                  for seat in range(MAX_PLAYERS)]
-        names = [name for name in names if name]
+        # each refusal about the players is said at the seat it is about
+        seats = [index for index, name in enumerate(typed) if name]  # the seats taken
+        empty = next((f"player_{index}" for index, name in enumerate(typed) if not name),
+                     "player_0")
+        names = [typed[index] for index in seats]
         if len(names) < 2:
-            self.add_error("player_0", forms.ValidationError(NAMES_NEEDED, code="names"))
+            self.add_error(empty, forms.ValidationError(NAMES_NEEDED, code="names"))
             return data
-        if len({name.casefold() for name in names}) != len(names):
-            self.add_error("player_0", forms.ValidationError(DUPLICATE_NAMES, code="duplicate"))
+        seen: set[str] = set()
+        for index in seats:  # the seat that repeats an earlier name, not the first one
+            if typed[index].casefold() in seen:
+                self.add_error(f"player_{index}", forms.ValidationError(
+                    DUPLICATE_NAMES, code="duplicate"))
+            seen.add(typed[index].casefold())
         data["players"] = names
         game = data.get("game")
         data["options"] = options = game_options(game, data)
@@ -169,8 +183,13 @@ class NewMatchForm(forms.Form):
                         "At most %(most)s tiles each at this table: the set has %(tiles)s.",
                         most) % {"most": most, "tiles": tiles},
                         code="options"))
-                else:  # an option beside its field; else the players (their count)
+                else:  # an option beside its field; the players' count at the seat
                     field = OPTION_FIELDS.get(str(error.params.get("option")), "player_0")
+                    high = error.params.get("high")
+                    if error.code in ("players_range", "players_range_set"):
+                        # the first seat past the most the game takes; too few: an empty one
+                        assert isinstance(high, int)
+                        field = f"player_{seats[high]}" if len(seats) > high else empty
                     self.add_error(field, forms.ValidationError(
                         rules_messages.explain(error), code="options"))
         if game and rules.game_for(game).starter_holds_highest_double:

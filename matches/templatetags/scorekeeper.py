@@ -1,5 +1,5 @@
 """Template filters and tags: scores exact, with halves as ½; the scoring forms' hidden
-fields; the scorepad's picker, end choices and board tiles."""
+fields; the scorepad's picker, end choices and board tiles; a refused form's summary."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from django import template
+from django.forms import BaseForm, BoundField
 from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
@@ -29,6 +30,28 @@ def score(value: Decimal | int | None) -> str:
     if value is None:
         return ""
     return show_score(Fraction(value).limit_denominator(2))
+
+
+@register.inclusion_tag("matches/_error_summary.html")
+def error_summary(form: BaseForm) -> dict[str, BaseForm]:
+    """A refused form's reasons at its top, which the page opens with the focus on
+    (``templates/matches/_error_summary.html``); put before the fields, as a field that
+    would take the focus otherwise gives it up (Django's sign-in form puts it on the
+    username): a page has one ``autofocus``."""
+    if form.errors:
+        for field in form.fields.values():
+            field.widget.attrs.pop("autofocus", None)
+    return {"form": form}
+
+
+@register.filter
+def field_anchor(field: BoundField) -> str:
+    """The id of ``field``'s control, which a link to the field goes to: a group of radio
+    buttons has no control of its own (its label is a legend), so its first button's."""
+    if field.id_for_label:
+        return field.id_for_label
+    first = field.subwidgets[0] if field.subwidgets else None
+    return (first.id_for_label if first is not None else "") or field.auto_id
 
 
 @register.filter

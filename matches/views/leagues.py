@@ -40,6 +40,7 @@ from matches.models import (
     Role,
     Season,
 )
+from matches.rules import league as league_rules
 from matches.spreadsheets import BYTE_ORDER_MARK, text_cell
 from matches.views.scoring import hold_grant, phone_label
 
@@ -58,8 +59,11 @@ class SeasonForm(forms.Form):
     ends_on = forms.DateField(label=gettext_lazy("Last night (optional)"), required=False,
                               widget=forms.DateInput(attrs={"type": "date"}))
     game = forms.ChoiceField(label=gettext_lazy("Game"), choices=GameKind.choices)
+    # a season's own default (Season.fixture_format), so that the form sent as it opens
+    # makes a season: the first choice, a set of games, would need their number first
     fixture_format = forms.ChoiceField(label=gettext_lazy("A fixture is"),
-                                       choices=FixtureFormat.choices)
+                                       choices=FixtureFormat.choices,
+                                       initial=FixtureFormat.SINGLE)
     singles = forms.IntegerField(label=gettext_lazy("Singles games"), min_value=0,
                                  max_value=MAX_FIXTURE_GAMES, initial=0, required=False)
     pairs = forms.IntegerField(label=gettext_lazy("Pairs games"), min_value=0,
@@ -136,7 +140,34 @@ class SeasonForm(forms.Form):
             scoring["walkover"] = [data["walkover_won"], data["walkover_lost"]]
         data["scoring"] = scoring
         data["options"] = game_options(data.get("game"), data)
+        self._check_season(data)
         return data
+
+    def _check_season(self, data: dict[str, Any]) -> None:
+        """What the season's row and the league rules would refuse, said now beside the
+        form's own errors instead of one at a time after them (the service checks again).
+        A field refused already keeps its first reason."""
+        # a refused field is missing here (None): Season.clean passes over what is missing
+        shape: dict[str, Any] = {
+            "starts_on": data.get("starts_on"), "ends_on": data.get("ends_on"),
+            "fixture_format": data.get("fixture_format") or "",
+            "singles": data.get("singles") or 0, "pairs": data.get("pairs") or 0,
+            "race_to": data.get("race_to")}
+        try:
+            Season(**shape).clean()
+        except ValidationError as error:
+            for field, errors in error.error_dict.items():
+                if field not in self.errors:
+                    self.add_error(field, errors)
+        if data.get("game"):  # the scheme and the options, as the service reads them
+            try:
+                league_rules.read_league({
+                    "format": league_rules.FORMAT, "name": "season", "game": data["game"],
+                    "options": data["options"], "scoring": data["scoring"],
+                    "entrants": [], "fixtures": []})
+            except rules.RulesError as error:
+                self.refused(ValidationError(rules_messages.explain(error),
+                                             code=error.code or "league"))
 
     def refused(self, error: ValidationError) -> None:
         """The service's refusal beside the field it is about, in the form's words (the
@@ -188,7 +219,9 @@ class EntrantChangeForm(forms.Form):
     entrant = forms.IntegerField(label=gettext_lazy("Entrant"), min_value=1,
                                  max_value=2**31 - 1)
     name = forms.CharField(label=gettext_lazy("New name"), max_length=80, required=False)
-    do = forms.ChoiceField(choices=[("rename", "rename"), ("remove", "remove")])
+    # sent by the button pressed, no control of its own: refused, it is the form's reason
+    do = forms.ChoiceField(choices=[("rename", "rename"), ("remove", "remove")],
+                           widget=forms.HiddenInput)
     confirm = forms.BooleanField(required=False)
 
     def clean(self) -> dict[str, Any]:
@@ -247,10 +280,10 @@ def season_page(request: HttpRequest, slug: str, season: str) -> HttpResponse:
 
 def _season_page(request: HttpRequest, club: Club, the_season: Season, *,
                  shown: str | None, entered: dict[str, str] | None = None,
-                 error: str = "", status: int = 200) -> HttpResponse:
+                 refused: forms.Form | None = None, status: int = 200) -> HttpResponse:
     """The season page showing the division whose id is ``shown`` (or the first); after
     a refused admin form, with what was ``entered`` in it (``entered["form"]`` names
-    which) and the ``error`` beside it."""
+    which) and why it was ``refused`` (:func:`_refusals`)."""
     divisions = selectors.season_division_list(season=the_season)
     chosen = next((d for d in divisions if str(d.pk) == shown),
                   divisions[0] if divisions else None)
@@ -271,8 +304,25 @@ def _season_page(request: HttpRequest, club: Club, the_season: Season, *,
         "club": club, "season": the_season, "divisions": divisions, "d": page,
         "admin": selectors.club_rights(club=club, user=request.user).runs_league,
         "entrant_kinds": EntrantKind.choices,
-        "seasons": selectors.club_seasons(club), "entered": entered or {}, "form_error": error},
-        status=status)
+        "seasons": selectors.club_seasons(club), "entered": entered or {},
+        **_refusals(refused, (entered or {}).get("form", ""))}, status=status)
+
+
+def _refusals(form: forms.Form | None, which: str) -> dict[str, Any]:
+    """A refused admin form's reasons for the season page: the form's own (``form_error``,
+    at its top) and each field's (``refused``, by form then field, ``refused.adjust.
+    points``: its words and the id of the element beside it that says them). The first
+    on the page takes the focus."""
+    if form is None:
+        return {"form_error": "", "refused": {}}
+    general = [*form.non_field_errors(),
+               *(error for field in form.hidden_fields() for error in field.errors)]
+    refused = {field.name: {"error": " ".join(str(error) for error in field.errors),
+                            "id": f"{which}-{field.name}-error", "focus": False}
+               for field in form.visible_fields() if field.errors}
+    if not general and refused:
+        next(iter(refused.values()))["focus"] = True
+    return {"form_error": " ".join(general), "refused": {which.replace("-", "_"): refused}}
 
 
 @require_POST
@@ -567,22 +617,20 @@ def _post(request: HttpRequest, season: Season, division: Division, which: str,
           done: str) -> HttpResponse:
     """An admin form of the season page (``which``) for ``division``: written, then back
     to that division; refused, the page again with what was entered and why."""
-    if not form.is_valid():
-        error = "; ".join(str(e) for errors in form.errors.values() for e in errors)
-    else:
+    if form.is_valid():
         try:
             write(form.cleaned_data)
         except ValidationError as refused:
-            error = " ".join(refused.messages)
+            _form_errors(form, refused)  # beside the field it names, else the form's
         except rules.RulesError as refused:
-            error = rules_messages.explain(refused)
+            form.add_error(None, rules_messages.explain(refused))
         else:
             messages.success(request, done)
             return redirect(f"{season.get_absolute_url()}?division={division.pk}")
     entered = {**request.POST.dict(), "form": which}
     entered.pop("csrfmiddlewaretoken", None)
     return _season_page(request, season.club, season, shown=str(division.pk),
-                        entered=entered, error=error, status=400)
+                        entered=entered, refused=form, status=400)
 
 
 def _form_errors(form: forms.Form, error: ValidationError) -> None:

@@ -407,6 +407,25 @@ def season_new(v: Visit, w: World) -> Page:
                   user=w.secretary)
 
 
+def season_new_refused(v: Visit, w: World) -> Page:  # the reasons at the top, focused
+    page = season_new(v, w)
+    page.select_option("select[name=fixture_format]", "games")  # and no games
+    page.click("#create-season")
+    expect(page.locator("#error-summary")).to_be_focused()
+    return page
+
+
+def season_admin_refused(v: Visit, w: World) -> Page:  # an entrant refused, by its field
+    page = season_admin(v, w)
+    page.locator("details.admin-tools summary").click()
+    entrant = page.locator("form", has=page.locator("input[name=players]"))
+    entrant.locator("input[name=name]").fill("Black Bull")
+    entrant.locator("input[name=players]").fill("Nobody")
+    entrant.locator("button[type=submit]").click()
+    expect(page.locator("#entrant-players-error")).to_be_visible()
+    return page
+
+
 def fixture(v: Visit, w: World) -> Page:  # its home captain keys in the scores
     return v.open(w.fixture.get_absolute_url(), user=w.captain)
 
@@ -530,6 +549,8 @@ PAGES: dict[str, Callable[[Visit, World], Page]] = {
     "season": season,
     "season-admin": season_admin,
     "season-new": season_new,
+    "season-new-refused": season_new_refused,
+    "season-admin-refused": season_admin_refused,
     "fixture": fixture,
     "player": player,
     "ratings": ratings,

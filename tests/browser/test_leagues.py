@@ -7,6 +7,7 @@ import datetime
 
 import pytest
 from django.contrib.auth.models import User
+from django.urls import reverse
 from playwright.sync_api import Browser, Page, expect
 
 from matches import services
@@ -66,3 +67,73 @@ def test_a_captain_enters_a_fixture_night_and_the_other_captain_confirms(
     expect(row.locator("td").first).to_have_text("1")
     expect(row.locator("td").nth(7)).to_have_text("4")  # a win 2 + 2 games won
     other.context.close()
+
+
+def season_admin(live_server, page: Page):
+    """A club whose admin is signed in on ``page``, with Ann Dale among its players."""
+    admin = User.objects.create_user("sec", password="a long pass phrase")
+    club = services.club_create(name="Teesdale", by=admin)
+    services.player_add(club=club, name="Ann Dale", by=admin)
+    new_season = reverse("matches:season_new", kwargs={"slug": club.slug})
+    sign_in(page, live_server, "sec", new_season)
+    return club
+
+
+def test_a_new_season_refused_opens_on_its_reasons_each_a_link_to_its_field(
+        live_server, page: Page):
+    season_admin(live_server, page)
+    page.get_by_label("First fixture night").fill("2026-10-05")
+    page.get_by_label("Last night (optional)").fill("2026-01-01")
+    page.get_by_label("A fixture is").select_option("games")
+    page.get_by_label("Walkover: games to the side there").fill("0")
+    page.get_by_role("button", name="Create the season").click()
+
+    summary = page.locator("#error-summary")
+    expect(summary).to_be_focused()  # not the body: a screen reader starts at the reasons
+    expect(summary.locator("li")).to_have_text([
+        "Season name: This field is required.",
+        "Last night (optional): The last night comes after the first.",
+        "Singles games: A fixture of games has at least one singles or pairs game.",
+        "Walkover: games to the side there: Give the side that turned up more games than "
+        "the side absent."])
+    page.keyboard.press("Tab")
+    expect(summary.get_by_role("link").first).to_be_focused()
+    page.keyboard.press("Enter")  # the link takes the focus to its field
+    name = page.get_by_label("Season name")
+    expect(name).to_be_focused()
+    expect(name).to_have_attribute("aria-invalid", "true")
+    expect(name).to_have_accessible_description("This field is required.")
+
+    summary.get_by_role("link", name="Singles games", exact=False).click()
+    expect(page.get_by_label("Singles games")).to_be_focused()
+
+
+def test_a_new_season_sent_as_it_opens_is_made(live_server, page: Page):
+    club = season_admin(live_server, page)
+    page.get_by_label("Season name").fill("Autumn")
+    page.get_by_label("First fixture night").fill("2026-10-05")
+    page.get_by_role("button", name="Create the season").click()
+
+    expect(page.locator("h1")).to_have_text("Autumn")
+    assert club.seasons.get().fixture_format == "single"
+
+
+def test_a_refused_entrant_opens_on_the_field_its_reason_is_about(live_server, page: Page):
+    club = season_admin(live_server, page)
+    season = services.season_create(club=club, by=User.objects.get(username="sec"),
+                                    name="Monday", starts_on=datetime.date(2026, 9, 7),
+                                    game="all-fives")
+    page.goto(live_server.url + season.get_absolute_url())
+    page.locator("details.admin-tools summary").click()
+    page.get_by_label("Team, pair or player").fill("Black Bull")
+    squad = page.get_by_label("Squad: the club's players, comma-separated")
+    squad.fill("Ann Dale, Nobody")
+    page.get_by_role("button", name="Add entrant").click()
+
+    squad = page.get_by_label("Squad: the club's players, comma-separated")
+    expect(squad).to_be_focused()
+    expect(squad).to_have_attribute("aria-invalid", "true")
+    expect(squad).to_have_accessible_description(
+        "Not the club's players: Nobody. Add them on the club page first.")
+    expect(page.get_by_label("Team, pair or player")).not_to_have_attribute(
+        "aria-invalid", "true")

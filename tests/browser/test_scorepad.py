@@ -603,6 +603,26 @@ def test_a_watchers_page_says_its_scores_may_be_behind_while_refreshes_get_no_an
     watcher.context.close()
 
 
+def test_tab_through_the_picker_never_stops_on_a_tile_on_the_table(live_server, page):
+    start_match(page, live_server, game="all-fives", players=["Ann", "Bo"], hand_size=9)
+    play_all_fives_to_flank(page)  # six tiles down, among them 1-1, 1-2, 1-4 and 1-5
+    on_table = {"1-4", "1-1", "4-4", "3-4", "1-2", "1-5"}
+    for tile in on_table:  # still shown, marked, and no control
+        shown = page.locator(f'.picker .pick.on-table[data-tile="{tile}"]')
+        expect(shown).to_be_visible()
+        assert shown.evaluate("el => el.tabIndex < 0 && !el.matches('a[href], button')")
+    page.locator('a.pick[data-tile="0-0"]').focus()
+
+    stops = []
+    while page.evaluate("document.activeElement.closest('.picker') !== null"):
+        stops.append(page.evaluate("document.activeElement.dataset.tile"))
+        page.keyboard.press("Tab")
+
+    # one stop for each tile still in the hands, in order, from 0-0 to 6-6
+    assert not on_table & set(stops), stops
+    assert len(stops) == 28 - len(on_table) and stops[0] == "0-0" and stops[-1] == "6-6"
+
+
 # -- the screenshot for docs/ -------------------------------------------------------
 
 
@@ -673,6 +693,32 @@ def test_a_tap_whose_answer_was_lost_is_found_recorded_and_not_applied_twice(pag
 
 
 # -- scorers, links and starting once -------------------------------------------------
+
+
+def test_a_refused_player_is_the_seat_the_page_opens_on(live_server, page):
+    page.goto(live_server.url + "/new/")
+    for seat, name in enumerate(["Ann", "Bo", "Cy", "Di", "Ed"]):  # one too many
+        if seat == 4:
+            page.locator("details.more-players summary").click()
+        page.fill(f"input[name=player_{seat}]", name)
+    page.select_option("select#id_starter", "0")
+    page.click("#start-match")
+
+    fifth = page.get_by_label("Seat 5", exact=True)
+    expect(fifth).to_be_focused()  # shown: "More players" opens by itself
+    expect(fifth).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#" + (fifth.get_attribute("aria-describedby") or ""))).to_have_text(
+        "All Fives is for 2 to 4 players, not 5")
+    expect(page.locator("[aria-invalid=true]")).to_have_count(1)
+
+    fifth.fill("")
+    page.fill("input[name=player_3]", "ann")
+    page.click("#start-match")
+    fourth = page.locator("input[name=player_3]")
+    expect(fourth).to_be_focused()
+    expect(page.locator("#" + (fourth.get_attribute("aria-describedby") or ""))).to_have_text(
+        "Each player needs a different name.")
+    expect(page.locator("input[name=player_0]")).not_to_have_attribute("aria-invalid", "true")
 
 
 def test_a_double_tap_on_start_makes_one_match(live_server, page):

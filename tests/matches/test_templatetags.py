@@ -3,11 +3,19 @@ by what they show, and said in each reader's language."""
 
 from __future__ import annotations
 
+import re
+
 from django.utils import translation
 
 from matches import presenters, rules
 from matches.scorepad import Choice, PickTile, TileChoices
-from matches.templatetags.scorekeeper import board_tiles, choice_sets, logged_games, picker
+from matches.templatetags.scorekeeper import (
+    board_tiles,
+    choice_sets,
+    logged_games,
+    picker,
+    picker_tile,
+)
 from tests.matches.helpers import A, T
 
 
@@ -25,6 +33,20 @@ def test_kept_picker_tiles_and_end_choices_are_said_in_each_readers_language():
     assert 'aria-label="5-5, на столі"' in said["uk"][0] and "сума 10 → 10" in said["uk"][0]
     assert said["en"][0] == said["en"][1]  # the English drawing is not the Ukrainian one
     assert 'class="pick selected playable" href="?tile=0-5"' in said["en"][0]
+
+
+def test_a_tile_on_the_table_is_a_picture_in_the_picker_not_a_stop_for_the_keyboard():
+    on_table = PickTile("5-5", on_table=True, playable=False, selected=False)
+    in_hand = PickTile("0-5", on_table=False, playable=True, selected=False)
+
+    drawn = picker([on_table, in_hand])
+
+    shown = re.search(r'<(\w+) class="pick on-table" data-tile="5-5"[^>]*>', drawn)
+    assert shown is not None and shown[1] == "span"  # no link, no button
+    assert 'role="img" aria-label="5-5, on the table"' in shown[0]
+    assert "href" not in shown[0] and "tabindex" not in shown[0]
+    assert '<a class="pick playable" href="?tile=0-5"' in drawn
+    assert picker_tile(on_table) is picker_tile(on_table)  # kept per process, as before
 
 
 def test_only_the_chosen_tiles_ends_are_shown():

@@ -206,9 +206,25 @@ def test_login_with_a_wrong_password_shows_an_alert(client, olena):
 
     html = response.content.decode()
     assert response.status_code == 200
-    assert re.search(r'<div class="error-box" role="alert"><p>Please enter a correct username',
-                     html)
+    # at the top, with the focus (not on the username, where Django's form puts it)
+    assert re.search(r'<div class="error-box error-summary" id="error-summary" tabindex="-1" '
+                     r'autofocus>\s*<div role="alert">\s*<h2>There is a problem</h2>\s*'
+                     r'<ul><li>Please enter a correct username', html)
+    assert html.count(" autofocus") == 1
     assert signed_in_user(client) is None
+
+
+def test_a_refused_sign_up_lists_its_reasons_at_the_top_each_a_link_to_its_field(client,
+                                                                                olena):
+    response = client.post(SIGNUP_URL, signup_form(username="olena", password2="other"))
+
+    html = response.content.decode()
+    summary = re.search(r'id="error-summary" tabindex="-1" autofocus>(.*?)</ul>', html, re.S)
+    assert summary is not None and html.count(" autofocus") == 1
+    links = re.findall(r'<a href="#(id_\w+)">([^<]*):', summary[1])
+    assert links == [("id_username", "Username"), ("id_password2", "Password confirmation")]
+    for field, _ in links:
+        assert field_errors(html, field.removeprefix("id_"))
 
 
 def test_login_page_carries_next_to_the_form_and_the_signup_link(client):

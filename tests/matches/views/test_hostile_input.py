@@ -571,6 +571,7 @@ def test_fixtures_that_would_run_past_the_year_9999_are_refused(people):
     response = client.post(_season(league, "season_generate"),
                            {"division": league.division.pk, "legs": "2"})
     assert response.status_code == 400
-    assert ('<p class="error" role="alert" id="generate-error">The fixtures would run past '
-            'the year 9999: start the season earlier.</p>') in response.content.decode()
+    assert ('<p class="error" role="alert" id="generate-error" tabindex="-1" autofocus>The '
+            'fixtures would run past the year 9999: start the season earlier.</p>'
+            ) in response.content.decode()
     assert league_rows() == before

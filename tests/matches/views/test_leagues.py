@@ -10,6 +10,7 @@ import io
 import json
 import re
 import uuid
+from html.parser import HTMLParser
 from typing import Any
 
 import pytest
@@ -781,6 +782,155 @@ def test_an_entrant_named_as_one_already_in_the_division_is_refused_in_words(sea
     assert division.entrants.count() == count
 
 
+def refused_controls(html: str) -> dict[str, tuple[str, bool]]:
+    """Each control marked refused, by name: the id it points at, and whether the page
+    opens with the focus on it."""
+    found = {}
+    for control in re.finditer(r"<(?:input|select|textarea)\b[^>]*>", html):
+        tag = control[0]
+        if 'aria-invalid="true"' in tag:
+            name = re.search(r'name="([^"]+)"', tag)
+            pointed = re.search(r'aria-describedby="([^"]+)"', tag)
+            assert name is not None and pointed is not None, tag
+            found[name[1]] = (pointed[1], " autofocus" in tag)
+    return found
+
+
+def test_a_refused_entrant_is_said_beside_the_field_it_is_about(season, people):
+    url = reverse("matches:season_entrant_add", kwargs={"slug": season.club.slug,
+                                                        "season": season.slug})
+    division = season.divisions.get()
+
+    refused = as_(people["admin"]).post(url, {
+        "division": division.pk, "name": "Black Bull", "kind": "team",
+        "players": "Nobody", "captain": ""})
+
+    assert refused.status_code == 400
+    page = refused.content.decode()
+    assert refused_controls(page) == {"players": ("entrant-players-error", True)}
+    assert ('<p class="error" id="entrant-players-error">Not the club&#x27;s players: '
+            'Nobody. Add them on the club page first.</p>') in page
+    assert page.count(" autofocus") == 1
+    assert 'id="entrant-error"' not in page  # nothing said of the form as a whole
+    assert not division.entrants.filter(name="Black Bull").exists()
+
+    both = as_(people["admin"]).post(url, {
+        "division": division.pk, "name": "Black Bull", "kind": "team",
+        "players": "", "captain": "nobody"}).content.decode()
+    assert refused_controls(both) == {"captain": ("entrant-captain-error", True)}
+
+
+def test_a_refusal_of_the_whole_entrant_form_takes_the_focus_at_its_top(season, people):
+    url = reverse("matches:season_entrant_add", kwargs={"slug": season.club.slug,
+                                                        "season": season.slug})
+    division = season.divisions.get()
+
+    page = as_(people["admin"]).post(url, {
+        "division": division.pk, "name": "royal oak a", "kind": "team", "players": "",
+        "captain": ""}).content.decode()
+
+    assert ('<p class="error" role="alert" id="entrant-error" tabindex="-1" autofocus>This '
+            'division already has an entrant of that name (in any case).</p>') in page
+    assert page.count(" autofocus") == 1 and refused_controls(page) == {}
+
+
+class SentAsShown(HTMLParser):
+    """What a browser sends for a page's form left as it is: each input's value (a box
+    only if ticked), each select's chosen option (else its first), each text area's text."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.sent: dict[str, str] = {}
+        self._select: str | None = None
+        self._area: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        given = {key: value or "" for key, value in attrs}
+        name = given.get("name", "")
+        if tag == "input" and name and given.get("type") not in ("submit", "button"):
+            if given.get("type") not in ("checkbox", "radio") or "checked" in given:
+                self.sent[name] = given.get("value", "on" if "checked" in given else "")
+        elif tag == "select":
+            self._select = name
+        elif tag == "option" and self._select:
+            if self._select not in self.sent or "selected" in given:
+                self.sent[self._select] = given.get("value", "")
+        elif tag == "textarea":
+            self._area = name
+            self.sent[name] = ""
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "select":
+            self._select = None
+        elif tag == "textarea":
+            self._area = None
+
+    def handle_data(self, data: str) -> None:
+        if self._area:
+            self.sent[self._area] += data.removeprefix("\n")
+
+
+def sent_as_shown(html: str) -> dict[str, str]:
+    parser = SentAsShown()
+    parser.feed(html)
+    return parser.sent
+
+
+def test_the_new_season_form_sent_as_it_opens_makes_a_season(club, people):
+    url = reverse("matches:season_new", kwargs={"slug": club.slug})
+    shown = sent_as_shown(as_(people["admin"]).get(url).content.decode())
+    assert shown["fixture_format"] == "single" and shown["name"] == shown["starts_on"] == ""
+
+    response = as_(people["admin"]).post(url, {**shown, "name": "As It Opens",
+                                               "starts_on": "2026-10-05"})
+
+    season = Season.objects.get(name="As It Opens")
+    assert response["Location"] == season.get_absolute_url()
+    assert season.fixture_format == "single" and season.night.most_games == 1
+
+
+def test_the_new_season_form_says_every_reason_at_once_and_opens_on_them(club, people):
+    url = reverse("matches:season_new", kwargs={"slug": club.slug})
+    response = as_(people["admin"]).post(url, {
+        "name": "", "starts_on": "2026-10-05", "ends_on": "2026-01-01",
+        "game": "all-fives", "fixture_format": "games", "singles": "0", "pairs": "0",
+        "win": "2", "draw": "1", "loss": "0", "per_game": "0", "walkover_won": "1",
+        "walkover_lost": "1", "heavy_win_points": "1", "tiebreak_1": "wins",
+        "tiebreak_2": "wins", "divisions": "A"})
+
+    assert response.status_code == 200 and not Season.objects.exists()
+    errors = response.context["form"].errors
+    # the fields', the form's, the rules' and the season's own: all in one answer
+    assert {field: list(reasons) for field, reasons in errors.items()} == {
+        "name": ["This field is required."],
+        "tiebreak_1": ["Each tie-breaker at most once."],
+        "heavy_win_margin": ["Give both the margin and the points, or neither."],
+        "ends_on": ["The last night comes after the first."],
+        "singles": ["A fixture of games has at least one singles or pairs game."],
+        "walkover_won": ["Give the side that turned up more games than the side absent."]}
+    page = response.content.decode()
+    summary = re.search(r'<div class="error-box error-summary" id="error-summary" '
+                        r'tabindex="-1" autofocus>(.*?)</div>\s*</div>', page, re.S)
+    assert summary is not None and page.count(" autofocus") == 1
+    links = re.findall(r'<li><a href="#([^"]+)">([^<]*)</a></li>', summary[1])
+    assert links == [
+        ("id_name", "Season name: This field is required."),
+        ("id_ends_on", "Last night (optional): The last night comes after the first."),
+        ("id_singles", "Singles games: A fixture of games has at least one singles or pairs "
+                       "game."),
+        ("id_heavy_win_margin", "Heavy win: won by at least (games): Give both the margin "
+                                "and the points, or neither."),
+        ("id_walkover_won", "Walkover: games to the side there: Give the side that turned "
+                            "up more games than the side absent."),
+        ("id_tiebreak_1", "Tie-breaker 1: Each tie-breaker at most once.")]
+    # each link's field is there, marked, pointing at its own reason beside it
+    for anchor, _ in links:
+        control = re.search(rf'<(?:input|select|textarea)\b[^>]*id="{anchor}"[^>]*>', page)
+        assert control is not None and 'aria-invalid="true"' in control[0]
+        assert f'aria-describedby="{anchor}_error"' in control[0]
+        assert f'<ul class="errorlist" id="{anchor}_error">' in page
+
+
 def test_the_new_season_forms_controls_each_have_a_name_of_their_own(club, people):
     page = as_(people["admin"]).get(reverse("matches:season_new", kwargs={"slug": club.slug}))
     labels = [re.sub(r"<[^>]+>|\s+", " ", label).strip()
@@ -886,8 +1036,8 @@ def test_the_season_admin_forms_stay_on_their_division_and_keep_what_was_refused
     assert refused.status_code == 400
     page = refused.content.decode()
     assert 'aria-current="page" class="btn btn-primary">Second</a>' in page
-    assert ('id="entrant-error">Not the club&#x27;s players: Ann Dale, Bob Hartt. Add them '
-            'on the club page first.</p>') in page
+    assert ('<p class="error" id="entrant-players-error">Not the club&#x27;s players: Ann '
+            'Dale, Bob Hartt. Add them on the club page first.</p>') in page
     for shown in ('value="Black Bull"', 'value="oak"', 'value="Ann Dale, Bob Hartt"',
                   '<option value="pair" selected>'):
         assert shown in page
@@ -901,10 +1051,12 @@ def test_the_season_admin_forms_stay_on_their_division_and_keep_what_was_refused
         "slug": club.slug, "season": season.slug}), {
         "division": second.pk, "entrant": second.entrants.get().pk, "points": "2",
         "reason": ""})
-    assert adjust.status_code == 400 and 'id="adjust-error"' in adjust.content.decode()
-    assert 'value="2"' in adjust.content.decode()
-    # the form's fields point at the reason beside it
-    assert adjust.content.decode().count('aria-describedby="adjust-error"') == 2
+    assert adjust.status_code == 400 and 'value="2"' in adjust.content.decode()
+    # the refused field, and it alone, points at its reason beside it, and takes the focus
+    assert refused_controls(adjust.content.decode()) == {
+        "reason": ("adjust-reason-error", True)}
+    assert ('<p class="error" id="adjust-reason-error">This field is required.</p>'
+            in adjust.content.decode())
     zero = admin.post(reverse("matches:season_adjust", kwargs={
         "slug": club.slug, "season": season.slug}), {
         "division": second.pk, "entrant": second.entrants.get().pk, "points": "0",
@@ -1180,6 +1332,31 @@ def test_a_league_admin_renames_or_removes_an_entrant_from_the_season_page(seaso
     removed = admin.post(url, {**form, "do": "remove", "confirm": "on"}, follow=True)
     assert "Entrant removed." in removed.content.decode()
     assert not division.entrants.filter(name__in=["Dupe squad", "Black Bull"]).exists()
+
+
+def test_a_refused_rename_or_removal_is_said_beside_its_own_field_not_another_forms(
+        season, people):
+    division = season.divisions.get()
+    url = reverse("matches:season_entrant_change", kwargs={"slug": season.club.slug,
+                                                           "season": season.slug})
+    entrant = division.entrants.first()
+    assert entrant is not None
+    form = {"division": division.pk, "entrant": entrant.pk, "name": ""}
+
+    unnamed = as_(people["admin"]).post(url, {**form, "do": "rename"}).content.decode()
+    unsure = as_(people["admin"]).post(url, {**form, "do": "remove"}).content.decode()
+
+    # the rename's "name", not the entrant form's field of the same name
+    assert refused_controls(unnamed) == {"name": ("entrant-change-name-error", True)}
+    assert re.search(r'<input type="text" name="name" id="change-name-\d+" maxlength="80" '
+                     r'aria-invalid="true"', unnamed)
+    assert ('<p class="error" id="entrant-change-name-error">Give the entrant&#x27;s new '
+            'name.</p>') in unnamed
+    box = re.search(r'<input type="checkbox" name="confirm"[^>]*>', unsure)
+    assert box is not None and 'aria-invalid="true"' in box[0] and " autofocus" in box[0]
+    assert re.search(r'aria-describedby="remove-help-\d+ entrant-change-confirm-error"', box[0])
+    assert ('<p class="error" id="entrant-change-confirm-error">Tick the box to say that the '
+            'entrant and its fixtures not yet played are to go.</p>') in unsure
 
 
 def test_a_race_nights_page_says_when_it_can_be_sent(club, people):

@@ -146,10 +146,10 @@ def test_new_match_keeps_fives_and_threes_options(client):
 
 
 @pytest.mark.parametrize(("data", "field", "message"), [
-    ({"player_0": "Olena"}, "player_0", "at least two"),
-    ({"player_0": "Olena", "player_1": "olena"}, "player_0", "different name"),
+    ({"player_0": "Olena"}, "player_1", "at least two"),  # at the first empty seat
+    ({"player_0": "Olena", "player_1": "olena"}, "player_1", "different name"),
     ({"player_0": "A", "player_1": "B", "player_2": "C", "player_3": "D", "player_4": "E"},
-     "player_0", "All Fives is for 2 to 4 players, not 5"),
+     "player_4", "All Fives is for 2 to 4 players, not 5"),
     ({"player_0": "A", "player_1": "B", "hand_size": "20"}, "hand_size",
      "At most 14 tiles each at this table: the set has 28."),
     ({"player_0": "A", "player_1": "B", "starter": "5"}, "starter", "one of the players"),
@@ -180,8 +180,62 @@ def test_new_match_opens_on_the_first_refusal_as_the_page_shows_them(client):
         "player_0": "Olena", "player_1": "olena", "hand_size": "20"})
 
     # the players' error comes before the hand size's on the page; a hidden field never
-    assert response.context["form"].focus_field == "player_0"
+    assert response.context["form"].focus_field == "player_1"
     assert response.content.decode().count("autofocus") == 1
+
+
+def refused_seats(html: str) -> dict[str, str]:
+    """Each seat's input marked refused, by name: the id of what it points at."""
+    return {control[1]: control[2] for control in re.finditer(
+        r'<input type="text" name="(player_\d+)"[^>]*aria-invalid="true" '
+        r'aria-describedby="([^"]+)"', html)}
+
+
+def test_a_repeated_name_is_refused_at_the_seat_that_repeats_it(client):
+    response = client.post(reverse("matches:new"), {
+        "game": "fives-and-threes", "mode": "tracked", "creation_key": str(uuid.uuid4()),
+        "double_holder": "0", "player_0": "Ann", "player_1": "ann", "player_2": "Bo",
+        "player_3": "Cy", "player_4": " BO "})
+
+    assert Match.objects.count() == 0
+    form = response.context["form"]
+    assert {field: list(errors) for field, errors in form.errors.items()} == {
+        "player_1": ["Each player needs a different name."],
+        "player_4": ["Each player needs a different name."]}
+    html = response.content.decode()
+    assert refused_seats(html) == {"player_1": "id_player_1_error",
+                                   "player_4": "id_player_4_error"}
+    for seat in (1, 4):
+        assert (f'<ul class="errorlist" id="id_player_{seat}_error"><li>Each player needs '
+                "a different name.</li></ul>") in html
+    # the fifth seat is among "More players": shown open, with the focus on the first
+    assert '<details class="more-players" open>' in html
+    assert re.search(r'<input [^>]*name="player_1"[^>]* autofocus', html)
+
+
+@pytest.mark.parametrize(("data", "seat", "message"), [
+    # the fifth name, in the sixth seat (the fifth was left empty)
+    ({"game": "all-fives", "starter": "lots", "player_0": "A", "player_1": "B",
+      "player_2": "C", "player_3": "D", "player_5": "E"}, 5,
+     "All Fives is for 2 to 4 players, not 5"),
+    ({"game": "fives-and-threes", "double_holder": "0", "tile_set": "double-six",
+      **{f"player_{seat}": f"P{seat}" for seat in range(7)}}, 5,
+     "Fives and Threes with double-six is for 2 to 5 players, not 7"),
+])
+def test_too_many_players_are_refused_at_the_first_seat_past_the_most(client, data, seat,
+                                                                     message):
+    response = client.post(reverse("matches:new"), {
+        "mode": "tracked", "creation_key": str(uuid.uuid4()), **data})
+
+    assert Match.objects.count() == 0
+    assert {field: list(errors) for field, errors in
+            response.context["form"].errors.items()} == {f"player_{seat}": [message]}
+    html = response.content.decode()
+    assert refused_seats(html) == {f"player_{seat}": f"id_player_{seat}_error"}
+    assert f'<ul class="errorlist" id="id_player_{seat}_error"><li>{message}' in html
+    assert '<details class="more-players" open>' in html
+    assert re.search(rf'<input [^>]*name="player_{seat}"[^>]* autofocus', html)
+    assert html.count("autofocus") == 1
 
 
 def test_the_same_new_match_form_submitted_twice_makes_one_match(client):
