@@ -132,10 +132,12 @@ def rename(request: HttpRequest, public_id: UUID) -> HttpResponse:
                                  % {"what": change.description})
             return redirect(match.get_scorer_url())
     match = selectors.match_fresh(match=match)
+    closure = selectors.scorepad_closure(match)  # a league game whose night was sent
     return render(request, "matches/rename.html", {
         **_page(match), "form": form,
-        "can_rename": match.status == MatchStatus.IN_PROGRESS and selectors.before_play(
-            selectors.match_engine(match)),
+        "can_rename": closure is None and match.status == MatchStatus.IN_PROGRESS
+        and selectors.before_play(selectors.match_engine(match)),
+        "closed": services.closed_reason(closure) if closure else None,
         "after_play": services.RENAME_AFTER_PLAY})
 
 

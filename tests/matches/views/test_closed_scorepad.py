@@ -167,3 +167,15 @@ def test_an_open_nights_scorepad_and_a_casual_ones_are_scored_as_before(client):
         assert error(answer.content.decode()) is None
         match.refresh_from_db()
         assert match.rounds.filter(undone_by=None).count() == 1
+
+
+def test_a_voided_nights_game_not_yet_begun_offers_no_renaming(client):
+    night = league_night()
+    join(client, night.match)
+    services.fixture_void(fixture=night.fixture, by=night.admin)
+    void = SCOREPAD_CLOSED_VOID % {"home": "Royal Oak A", "away": "Bowes Dragons"}
+    rename = reverse("matches:rename", kwargs={"public_id": night.match.public_id})
+
+    page = client.get(rename).content.decode()
+
+    assert closed_note(page) == void and 'id="rename-button"' not in page
