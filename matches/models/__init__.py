@@ -14,6 +14,7 @@ from matches.models.imports import (
 from matches.models.leagues import (
     MAX_FIXTURE_GAMES,
     MAX_RACE_TO,
+    OPEN_FOR_ENTRY,
     Adjustment,
     Division,
     Entrant,
@@ -66,6 +67,7 @@ __all__ = [
     "RatingStep",
     "MAX_FIXTURE_GAMES",
     "MAX_RACE_TO",
+    "OPEN_FOR_ENTRY",
     "Adjustment",
     "Club",
     "Division",

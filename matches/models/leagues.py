@@ -78,6 +78,9 @@ GAME_LEVEL = _("A game has a winner: its two scores differ.")
 
 # statuses that carry a result (games won by each side, or a walkover)
 WITH_RESULT = [FixtureStatus.SUBMITTED, FixtureStatus.CONFIRMED, FixtureStatus.DISPUTED]
+# statuses of a fixture whose games are still being entered; any other holds (or voided)
+# a result, the league's to settle
+OPEN_FOR_ENTRY = (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED)
 
 
 def default_tiebreaks() -> list[str]:

@@ -15,6 +15,7 @@ from django.db.models import Prefetch, QuerySet, Subquery
 from django.shortcuts import get_object_or_404
 
 from matches.models import (
+    OPEN_FOR_ENTRY,
     Adjustment,
     Division,
     Entrant,
@@ -124,8 +125,7 @@ class FixtureRights:
 
     @property
     def can_enter(self) -> bool:
-        return (self.enters and self.fixture.status in (FixtureStatus.SCHEDULED,
-                                                         FixtureStatus.POSTPONED)
+        return (self.enters and self.fixture.status in OPEN_FOR_ENTRY
                 and not self.season.locked)
 
     @property
@@ -186,11 +186,6 @@ def signed_fixture(match: Match) -> Fixture | None:
         games__match=match, games__home_score__isnull=False,
         status__in=[FixtureStatus.SUBMITTED, FixtureStatus.DISPUTED, FixtureStatus.CONFIRMED])
         .select_related("home", "away", "division__season__club").first())
-
-
-# a fixture whose games are still being entered; any other status holds (or voided) a
-# result, and its scorepad games are closed (:func:`scorepad_closure`)
-OPEN_FOR_ENTRY = (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED)
 
 
 @dataclass(frozen=True, slots=True)

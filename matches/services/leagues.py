@@ -28,6 +28,7 @@ from django.utils.translation import gettext_lazy as _
 
 from matches import rules, rules_messages
 from matches.models import (
+    OPEN_FOR_ENTRY,
     Adjustment,
     Club,
     Division,
@@ -183,7 +184,7 @@ def entrant_remove(*, entrant: Entrant, by: User) -> int:
     require_role(club=season.club, user=by, role=RUNS_LEAGUE)
     _not_locked(season)
     fixtures = Fixture.objects.filter(Q(home=entrant) | Q(away=entrant))
-    if (fixtures.exclude(status__in=(FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED))
+    if (fixtures.exclude(status__in=OPEN_FOR_ENTRY)
             .exists() or FixtureGame.objects.filter(fixture__in=fixtures).exists()
             or entrant.adjustments.exists()):
         raise ValidationError(ENTRANT_HAS_PLAYED, code="played",
@@ -241,8 +242,7 @@ def fixture_redate(*, fixture: Fixture, by: User, date: datetime.date | None,
     its season (from its first night to its last, when it has one)."""
     fixture = _locked(fixture)
     _captain_or_admin(fixture, by)
-    if fixture.status not in (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED):
-        raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()})
+    _open_for_entry(fixture)
     season = fixture.division.season
     if date is None and not postponed:
         raise ValidationError({"date": ValidationError(
@@ -272,8 +272,7 @@ def fixture_games_enter(*, fixture: Fixture, by: User,
     for a game with no keyed-in score (not played yet, or on the scorepad)."""
     fixture = _locked(fixture)
     _captain_or_admin(fixture, by)
-    if fixture.status not in (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED):
-        raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()})
+    _open_for_entry(fixture)
     _check_numbers(fixture, scores)
     _set_games(fixture, scores)
     return fixture
@@ -329,8 +328,7 @@ def fixture_game_key(*, fixture: Fixture, by: User, number: int,
 def _check_lineup(fixture: Fixture, number: int, home_players: Sequence[Player],
                   away_players: Sequence[Player]) -> None:
     """A game of the night is one player a side or a pair a side, from the squads."""
-    if fixture.status not in (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED):
-        raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()})
+    _open_for_entry(fixture)
     if number < 1:
         raise ValidationError(_("Choose a game of the night."), code="number")
     if len(home_players) != len(away_players) or len(home_players) not in (1, 2):
@@ -352,8 +350,7 @@ def _check_lineup(fixture: Fixture, number: int, home_players: Sequence[Player],
         fixture.division.season.night.check_lineup(number, pair=len(home_players) == 2,
                                                    others=others)
     except rules.FixtureNightError as error:
-        raise ValidationError(capfirst(rules_messages.explain(error)) + ".", code="game",
-                              params={"n": number}) from None
+        raise _game_refused(error, number) from None
 
 
 @transaction.atomic
@@ -363,10 +360,10 @@ def fixture_submit(*, fixture: Fixture, by: User) -> Fixture:
     cut short is the league's to settle: a walkover, void, or its admin's resolution."""
     fixture = _locked(fixture)
     _captain_or_admin(fixture, by)
-    if fixture.status not in (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED):
-        raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()})
+    _open_for_entry(fixture)
     _games_locked(fixture)
-    in_play = sorted(game.number for game in fixture.games.select_related("match")
+    games = _night_games(fixture)
+    in_play = sorted(game.number for game in games
                      if game.match is not None and game.home_score is None
                      and game.match.status not in (MatchStatus.FINISHED, MatchStatus.ABANDONED))
     if in_play:
@@ -374,7 +371,7 @@ def fixture_submit(*, fixture: Fixture, by: User) -> Fixture:
             _("Game %(n)s is still being played on the scorepad: send the night once it is "
               "finished (or, if it will not be, abandon that match).") % {"n": in_play[0]},
             code="in_play", params={"n": in_play[0]})
-    scored = _scored(fixture)
+    scored = _scored(games)
     home, away = _games_won(scored)
     try:
         fixture.division.season.night.check_complete(scored)
@@ -383,8 +380,8 @@ def fixture_submit(*, fixture: Fixture, by: User) -> Fixture:
                               % {"why": rules_messages.explain(error)},
                               code="unfinished", params=_game_param(error)) from None
     before = _state(fixture)
-    for game in fixture.games.select_related("match").prefetch_related("match__sides"):
-        if game.match is not None and (score := fixture_game_score(game)) is not None:
+    for game in games:
+        if game.match is not None and (score := scored.get(game.number)) is not None:
             game.home_score, game.away_score = score  # the scorepad's final score, kept
             game.save(update_fields=["home_score", "away_score"])
     fixture.home_games, fixture.away_games = home, away
@@ -434,7 +431,7 @@ def fixture_resolve(*, fixture: Fixture, by: User,
     if scores is not None:
         _check_numbers(fixture, scores)
         _set_games(fixture, scores)
-        fixture.home_games, fixture.away_games = _games_won(_scored(fixture))
+        fixture.home_games, fixture.away_games = _games_won(_scored(_night_games(fixture)))
     fixture.status = FixtureStatus.CONFIRMED
     fixture.full_clean()
     fixture.save()
@@ -512,6 +509,12 @@ def _games_locked(fixture: Fixture) -> None:
          .filter(fixture_game__fixture=fixture).only("pk"))
 
 
+def _open_for_entry(fixture: Fixture) -> None:
+    """Its games are still being entered: not yet sent, settled or voided."""
+    if fixture.status not in OPEN_FOR_ENTRY:
+        raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()})
+
+
 def _not_locked(season: Season) -> None:
     if season.locked:
         raise ValidationError(SEASON_LOCKED, code="locked")
@@ -574,8 +577,13 @@ def _check_number(fixture: Fixture, number: int) -> None:
     try:
         fixture.division.season.night.check_number(number)
     except rules.FixtureNightError as error:
-        raise ValidationError(capfirst(rules_messages.explain(error)) + ".", code="game",
-                              params={"n": number}) from None
+        raise _game_refused(error, number) from None
+
+
+def _game_refused(error: rules.FixtureNightError, number: int) -> ValidationError:
+    """The night's refusal of game ``number``, as a sentence; the page marks its row."""
+    return ValidationError(capfirst(rules_messages.explain(error)) + ".", code="game",
+                           params={"n": number})
 
 
 def _check_numbers(fixture: Fixture, scores: Sequence[tuple[int, int] | None]) -> None:
@@ -593,11 +601,15 @@ def _game_param(error: rules.FixtureNightError) -> dict[str, Any]:
     return {"n": number} if isinstance(number, int) else {}
 
 
-def _scored(fixture: Fixture) -> dict[int, tuple[int, int]]:
+def _night_games(fixture: Fixture) -> list[FixtureGame]:
+    """The fixture's games, each with its scorepad match and that match's sides."""
+    return list(fixture.games.select_related("match").prefetch_related("match__sides"))
+
+
+def _scored(games: Sequence[FixtureGame]) -> dict[int, tuple[int, int]]:
     """The night's games with a final score, by number: keyed in, or a finished
     scorepad game's."""
-    return {game.number: score for game in fixture.games.select_related("match")
-            .prefetch_related("match__sides")
+    return {game.number: score for game in games
             if (score := fixture_game_score(game)) is not None}
 
 
@@ -811,11 +823,10 @@ def _csv_fixture(division: Division, home: Entrant, away: Entrant,
     earliest unplayed one; else a new one. A pairing whose result waits for the away
     captain (submitted, disputed) is refused: once settled it would count twice."""
     pairing = division.fixtures.filter(home=home, away=away).order_by("week", "date", "id")
-    unplayed = (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED)
     waiting = (FixtureStatus.SUBMITTED, FixtureStatus.DISPUTED)
-    row = pairing.exclude(status__in=unplayed).filter(date=date).first()
+    row = pairing.exclude(status__in=OPEN_FOR_ENTRY).filter(date=date).first()
     if row is None:
-        row = pairing.filter(status__in=unplayed).first()
+        row = pairing.filter(status__in=OPEN_FOR_ENTRY).first()
     if row is None:
         row = pairing.filter(status__in=waiting).first()
     if row is not None and row.status in waiting:
