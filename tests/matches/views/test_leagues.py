@@ -1188,13 +1188,12 @@ def test_a_pairs_game_without_partnerships_goes_to_the_pair_whose_player_won(clu
     assert "· <strong>0–4</strong>" in night  # as counted, not each seat's score
     fixture = services.fixture_submit(fixture=fixture, by=people["oak"])
     assert (fixture.home_games, fixture.away_games) == (0, 1)
-    # deleting the match now would not take its score out of the submitted result
+    # its score is in the submitted result now: the match is no longer deleted
     page = as_(people["oak"]).get(reverse("matches:delete", args=[match.public_id]))
     said = " ".join(re.sub(r"<[^>]+>", "", page.content.decode()).split())
-    assert ("This game's score is already in the result of Oak v Bowes (week 99) (submitted, "
-            "awaiting the away captain), and deleting the match does not change that "
-            "result") in said.replace("&#x27;", "'")
-    assert "out of Teesdale's ratings." in said.replace("&#x27;", "'")
+    assert ("This game counts in the result of Oak v Bowes (submitted, awaiting the away "
+            "captain): its scorepad is closed.") in said
+    assert 'id="delete-button"' not in page.content.decode()
 
 
 def test_a_game_kept_on_paper_names_who_played_it(club, people):
