@@ -1,10 +1,11 @@
 """Admin for every model: filters and search. What the site's services write and check
 is read-only here: matches and their events and changes, players, scorer grants, and
-what the club's pages keep a log of (seasons, fixtures, ratings, imports). The one
-write offered on them goes through its service (revoking phones). Clubs are started on
-the site (``services.club_create``), never added here; a club's name, visibility and
-members' roles can be edited (roles on the club's page, which keeps an owner), so a
-superuser can repair a club whose owner has left."""
+what the club's pages keep a log of (seasons, fixtures, ratings, imports). The writes
+offered on them go through their services (revoking phones; deleting a match, never a
+closed league game's). Clubs are started on the site (``services.club_create``), never
+added here; a club's name, visibility and members' roles can be edited (roles on the
+club's page, which keeps an owner), so a superuser can repair a club whose owner has
+left."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from matches import rules, services
+from matches import rules, selectors, services
 from matches.models import (
     Adjustment,
     Change,
@@ -121,6 +122,14 @@ class MatchAdmin(admin.ModelAdmin):
     def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
 
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        """Not a closed league game: its fixture's result holds its score. (A selection
+        holding one is refused whole by the "Delete selected" action, as Django refuses
+        any object the user may not delete.)"""
+        if isinstance(obj, Match) and selectors.scorepad_closure(obj) is not None:
+            return False
+        return super().has_delete_permission(request, obj)
+
     def get_search_results(self, request: HttpRequest, queryset: QuerySet[Match],
                            search_term: str) -> tuple[QuerySet[Match], bool]:
         results, _ = super().get_search_results(request, queryset, search_term)
@@ -140,6 +149,8 @@ class MatchAdmin(admin.ModelAdmin):
         user = request.user if isinstance(request.user, User) else None
         try:
             services.match_delete_recorded(match=match, user=user)
+        except services.ScorepadClosed:  # (has_delete_permission offers none)
+            raise
         except rules.RulesError:  # broken by hand (the reason to delete it): no record
             services.match_delete(match=match)
 

@@ -55,7 +55,6 @@ from matches.selectors.leagues import (
     season_division,
     season_division_list,
     season_divisions,
-    signed_fixture,
 )
 from matches.selectors.management import (
     MatchEnd,
@@ -122,7 +121,6 @@ __all__ = [
     "season_division",
     "season_division_list",
     "season_divisions",
-    "signed_fixture",
     "scorepad_closure",
     "ClubRights",
     "club_for_viewer",

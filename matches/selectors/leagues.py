@@ -178,16 +178,6 @@ def fixture_game_score(game: FixtureGame) -> tuple[int, int] | None:
     return game.home_score, game.away_score
 
 
-def signed_fixture(match: Match) -> Fixture | None:
-    """The fixture whose result already holds this game's score (submitted, disputed or
-    confirmed: the score was kept on the fixture's game then), if any. Deleting the
-    match does not change that result; a league admin corrects it."""
-    return (Fixture.objects.filter(
-        games__match=match, games__home_score__isnull=False,
-        status__in=[FixtureStatus.SUBMITTED, FixtureStatus.DISPUTED, FixtureStatus.CONFIRMED])
-        .select_related("home", "away", "division__season__club").first())
-
-
 @dataclass(frozen=True, slots=True)
 class Closure:
     """Why a league game's scorepad takes no more writes: its season is locked, or its

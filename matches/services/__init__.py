@@ -1,11 +1,22 @@
 """Writes, one module per concern, re-exported here: ``scoring`` (matches, scorer
 grants, a match record's import), ``management`` (abandon, resume, rename, rematch,
-delete), ``ratings`` (rebuilt as matches finish or are deleted), ``clubs``
+delete), ``ratings`` (rebuilt as matches finish or are deleted), ``closure`` (the one check
+that closes a league game's match to every write, and the list of those writes), ``clubs``
 (clubs, members, players), ``leagues`` (seasons, fixtures, sign-off) and ``imports``
 (record imports as background tasks). ``accounts`` (sign-up, lockouts) and ``backup``
 (the whole site) are imported from their modules by the views and commands that use
 them."""
 
+from matches.services.closure import (
+    MATCH_WRITES,
+    SCOREPAD_CLOSED,
+    SCOREPAD_CLOSED_LOCKED,
+    SCOREPAD_CLOSED_VOID,
+    ScorepadClosed,
+    closed_reason,
+    closure_refuse,
+    match_write,
+)
 from matches.services.clubs import (
     club_create,
     club_invite,
@@ -78,16 +89,11 @@ from matches.services.scoring import (
     OUT_OF_DATE,
     PLAYERS_DIFFERENT,
     RESTORE_NOT_ALLOWED,
-    SCOREPAD_CLOSED,
-    SCOREPAD_CLOSED_LOCKED,
-    SCOREPAD_CLOSED_VOID,
     MatchAbandoned,
     MatchStarted,
     OutOfDate,
-    ScorepadClosed,
     User,
     actions_record,
-    closed_reason,
     draw_record,
     event_record,
     event_undo,
@@ -115,6 +121,9 @@ __all__ = [
     "SCOREPAD_CLOSED_VOID",
     "ScorepadClosed",
     "closed_reason",
+    "closure_refuse",
+    "match_write",
+    "MATCH_WRITES",
     "DELETE_NOT_ALLOWED",
     "NAME_NEEDED",
     "NAME_TOO_LONG",

@@ -426,7 +426,8 @@ def fixture_resolve(*, fixture: Fixture, by: User,
     fixture = _locked(fixture)
     require_role(club=fixture.division.season.club, user=by, role=RUNS_LEAGUE)
     if fixture.status not in (FixtureStatus.DISPUTED, FixtureStatus.SUBMITTED):
-        raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()})
+        raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()},
+                              code="wrong_status")
     before = _state(fixture)
     if scores is not None:
         _check_numbers(fixture, scores)
@@ -512,7 +513,8 @@ def _games_locked(fixture: Fixture) -> None:
 def _open_for_entry(fixture: Fixture) -> None:
     """Its games are still being entered: not yet sent, settled or voided."""
     if fixture.status not in OPEN_FOR_ENTRY:
-        raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()})
+        raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()},
+                              code="wrong_status")
 
 
 def _not_locked(season: Season) -> None:
@@ -530,7 +532,8 @@ def _captain_or_admin(fixture: Fixture, by: User) -> None:
 def _other_captain(fixture: Fixture, by: User) -> None:
     """Only the away captain confirms or disputes; never the home captain."""
     if fixture.status != FixtureStatus.SUBMITTED:
-        raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()})
+        raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()},
+                              code="wrong_status")
     rights = fixture_rights(fixture=fixture, season=fixture.division.season, user=by)
     if rights.home_captain:
         raise PermissionDenied(OWN_FIXTURE)

@@ -7,7 +7,8 @@ scoring.write_begin`), and are logged as the match's next version. They hold no 
 action (``selectors.NO_ACTION_KINDS``): the table's history replays past them. Any
 scorer may abandon, resume, rename and start a rematch (the views hold the grant that
 says so); deleting is for those who may restore versions, which
-:func:`match_delete_recorded` checks itself (``selectors.can_restore``).
+:func:`match_delete_recorded` checks itself (``selectors.can_restore``). None of them is
+made on a closed league game (:mod:`matches.services.closure`).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from matches.selectors import (
     match_names,
     match_record,
 )
+from matches.services.closure import closure_refuse, match_write
 from matches.services.ratings import match_delete
 from matches.services.scoring import (
     PLAYERS_DIFFERENT,
@@ -70,6 +72,7 @@ DELETE_NOT_ALLOWED = _(
 NAMES_FOR_SEATS = _("Give one name for each of the %(count)s seats.")
 
 
+@match_write
 @transaction.atomic
 def match_abandon(*, match: Match, version: int | None = None, key: UUID | None = None,
                   grant: ScorerGrant | None = None, user: User | None = None) -> Change:
@@ -94,6 +97,7 @@ def match_abandon(*, match: Match, version: int | None = None, key: UUID | None 
     return change
 
 
+@match_write
 @transaction.atomic
 def match_resume(*, match: Match, version: int | None = None, key: UUID | None = None,
                  grant: ScorerGrant | None = None, user: User | None = None) -> Change:
@@ -121,6 +125,7 @@ def match_resume(*, match: Match, version: int | None = None, key: UUID | None =
     return change
 
 
+@match_write
 @transaction.atomic
 def seats_rename(*, match: Match, names: Sequence[str], version: int | None = None,
                  key: UUID | None = None, grant: ScorerGrant | None = None,
@@ -210,16 +215,20 @@ def match_rematch(*, match: Match, creation_key: UUID, created_by: User | None =
     return started
 
 
+@match_write
 @transaction.atomic
 def match_delete_recorded(*, match: Match, grant: ScorerGrant | None = None,
                           user: User | None = None) -> DeletedMatch:
     """Delete a match for good, keeping its ``domino-match/1`` record (what its "Match
     record (JSON)" link gives, which the import takes back), who deleted it and when;
     the ratings it fed are rebuilt without it (:func:`match_delete`). Only those
-    :func:`~matches.selectors.can_restore` names may (``grant``, ``user``)."""
+    :func:`~matches.selectors.can_restore` names may (``grant``, ``user``), and no one
+    once it is a closed league game (:class:`~matches.services.closure.ScorepadClosed`):
+    its fixture's result holds its score, and would keep it with its evidence gone."""
     match = Match.objects.select_for_update().get(pk=match.pk)
     if not can_restore(match, grant=grant, user=user):
         raise PermissionDenied(DELETE_NOT_ALLOWED)
+    closure_refuse(match)
     deleted = DeletedMatch(
         public_id=match.public_id, game=match.game,
         names=", ".join(match_names(match))[:800], record=match_record(match),

@@ -18,6 +18,7 @@ from django.db import transaction
 from openskill.models import PlackettLuce
 
 from matches.models import Club, Match, MatchStatus, Rating, RatingStep, Seat, Side
+from matches.services.closure import closure_refuse, match_write
 
 
 @dataclass(frozen=True)
@@ -101,10 +102,12 @@ def ratings_follow(*, match: Match) -> None:
         ratings_recompute(club=club, game=match.game)
 
 
+@match_write
 @transaction.atomic
 def match_delete(*, match: Match) -> None:
     """Delete a match for good (the admin's delete); the ratings it fed are rebuilt
-    without it."""
+    without it. A closed league game is not deleted (:func:`closure_refuse`)."""
+    closure_refuse(match)
     clubs = list(Club.objects.filter(players__seats__match=match).distinct())
     game = match.game
     match.delete()

@@ -42,7 +42,6 @@ from matches.models import (
     ChangeKind,
     Event,
     EventKind,
-    FixtureStatus,
     Match,
     MatchStatus,
     Round,
@@ -56,7 +55,6 @@ from matches.models import (
 )
 from matches.rules_messages import explain
 from matches.selectors import (
-    Closure,
     actions_at,
     can_restore,
     can_revoke,
@@ -64,8 +62,8 @@ from matches.selectors import (
     match_names,
     results_apart,
     score_decimal,
-    scorepad_closure,
 )
+from matches.services.closure import closure_refuse, match_write
 from matches.services.ratings import ratings_follow
 
 User = AbstractBaseUser | AnonymousUser
@@ -83,46 +81,12 @@ NOT_ITS_SCORER = _("Only a phone that scores this match can revoke its phones.")
 MATCH_ABANDONED = _("This match was abandoned: nothing more can be scored on it unless a "
                     "scorer resumes it.")
 
-# a league game whose result is the league's now (matches.selectors.scorepad_closure)
-SCOREPAD_CLOSED = _("This game counts in the result of %(home)s v %(away)s (%(status)s): "
-                    "its scorepad is closed. A league admin resolves the fixture if its "
-                    "score is wrong.")
-SCOREPAD_CLOSED_VOID = _("This game belongs to %(home)s v %(away)s, which a league admin "
-                         "made void: its scorepad is closed, and only a league admin can "
-                         "settle the fixture now.")
-SCOREPAD_CLOSED_LOCKED = _("The season %(season)s is locked: this game's scorepad is closed, "
-                           "and its result can no longer change.")
-
-
 class MatchAbandoned(rules.RulesError):
     """A scoring write (a tap, an undo, a restore) on an abandoned match: refused, like
     the engine refuses one after a win, until a scorer resumes the match."""
 
     def __init__(self) -> None:
         super().__init__(str(MATCH_ABANDONED))
-
-
-class ScorepadClosed(rules.RulesError):
-    """A scoring write (a tap, an undo, a restore, an abandon or resume) on a league game
-    whose fixture is no longer open for entry, or whose season is locked: the result
-    that holds the game's score would no longer say what its match says. Refused for
-    good; the message names the fixture (:func:`closed_reason`)."""
-
-    def __init__(self, closure: Closure) -> None:
-        super().__init__(closed_reason(closure))
-        self.closure = closure
-
-
-def closed_reason(closure: Closure) -> str:
-    """Why a league game's scorepad is closed, and what to do, in the reader's language
-    (the refusal's words, and what the closed scorepad says)."""
-    fixture = closure.fixture
-    if closure.season_locked or fixture is None:
-        return SCOREPAD_CLOSED_LOCKED % {"season": closure.season}
-    names = {"home": fixture.home.name, "away": fixture.away.name}
-    if fixture.status == FixtureStatus.VOID:
-        return SCOREPAD_CLOSED_VOID % names
-    return SCOREPAD_CLOSED % {**names, "status": fixture.get_status_display().lower()}
 
 
 class OutOfDate(Exception):
@@ -212,6 +176,7 @@ def match_start(*, game: str, players: Sequence[str], options: Mapping[str, Any]
     return MatchStarted(match=match, grant=grant, first=first, created=True)
 
 
+@match_write
 @_one_change_per_key
 @transaction.atomic
 def round_start(*, match: Match, starter: int | None, mode: str = RoundMode.TRACKED,
@@ -241,6 +206,7 @@ def round_start(*, match: Match, starter: int | None, mode: str = RoundMode.TRAC
     return change
 
 
+@match_write
 @_one_change_per_key
 @transaction.atomic
 def event_record(*, match: Match, action: rules.Event, version: int | None = None,
@@ -274,6 +240,7 @@ def event_record(*, match: Match, action: rules.Event, version: int | None = Non
             return change
 
 
+@match_write
 def placement_record(*, match: Match, seat: int, tile: rules.Tile,
                      at: rules.AttachmentPoint | None = None, claim: int | None = None,
                      version: int | None = None, key: UUID | None = None,
@@ -283,6 +250,7 @@ def placement_record(*, match: Match, seat: int, tile: rules.Tile,
                         key=key, grant=grant, user=user)
 
 
+@match_write
 def draw_record(*, match: Match, seat: int, tiles: int, version: int | None = None,
                 key: UUID | None = None, grant: ScorerGrant | None = None,
                 user: User | None = None) -> Change:
@@ -291,6 +259,7 @@ def draw_record(*, match: Match, seat: int, tiles: int, version: int | None = No
                         grant=grant, user=user)
 
 
+@match_write
 def pass_record(*, match: Match, seat: int, version: int | None = None, key: UUID | None = None,
                 grant: ScorerGrant | None = None, user: User | None = None) -> Change:
     """``seat`` passes (refused while the boneyard holds tiles)."""
@@ -298,6 +267,7 @@ def pass_record(*, match: Match, seat: int, version: int | None = None, key: UUI
                         grant=grant, user=user)
 
 
+@match_write
 @_one_change_per_key
 @transaction.atomic
 def round_settle(*, match: Match, hands: Sequence[Sequence[rules.Tile]] | None = None,
@@ -321,6 +291,7 @@ def round_settle(*, match: Match, hands: Sequence[Sequence[rules.Tile]] | None =
         return _record(match, kept, settle, key=key, grant=grant, user=user)
 
 
+@match_write
 @_one_change_per_key
 @transaction.atomic
 def event_undo(*, match: Match, version: int | None = None, key: UUID | None = None,
@@ -349,6 +320,7 @@ def event_undo(*, match: Match, version: int | None = None, key: UUID | None = N
     return change
 
 
+@match_write
 @transaction.atomic
 def match_restore(*, match: Match, to_version: int, version: int | None = None,
                   key: UUID | None = None, grant: ScorerGrant | None = None,
@@ -392,6 +364,7 @@ def match_restore(*, match: Match, to_version: int, version: int | None = None,
     return change
 
 
+@match_write
 @transaction.atomic
 def actions_record(*, match: Match, actions: Sequence[rules.Action]) -> None:
     """Record a played-out sequence of actions one by one, each as its own change (as a
@@ -582,8 +555,7 @@ def write_begin(match: Match, *, version: int | None, key: UUID | None,
     # asked after the row is locked: a fixture's submission locks its games' rows before
     # it keeps their scores (services.leagues.fixture_submit), so a write either comes
     # first, and its score is the one kept, or sees the fixture sent
-    if (closure := scorepad_closure(match)) is not None:
-        raise ScorepadClosed(closure)
+    closure_refuse(match)
     if match.status == MatchStatus.ABANDONED and not abandoned_ok:
         raise MatchAbandoned()
     if version is not None and version != match.version:

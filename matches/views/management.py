@@ -5,7 +5,9 @@ Each page asks before it acts (a GET shows what will happen; only a POST writes)
 is never stored by caches. Any scorer — a browser holding a scorer grant — may abandon,
 resume, rename and start a rematch; deleting is for those who may restore versions
 (``selectors.can_restore``: the phone that started the match, its creator's account, a
-site admin, an admin of the club whose league game it was). Others get a 403.
+site admin, an admin of the club whose league game it was). Others get a 403. A closed
+league game (its night sent or voided, its season locked) is neither abandoned, resumed,
+renamed nor deleted: its pages say why and offer no form.
 """
 
 from __future__ import annotations
@@ -86,7 +88,12 @@ def delete(request: HttpRequest, public_id: UUID) -> HttpResponse:
             return not_scorer_answer(request, match)
         raise PermissionDenied(DELETE_NOT_ALLOWED)
     if request.method == "POST":
-        deleted = services.match_delete_recorded(match=match, grant=grant, user=request.user)
+        try:
+            deleted = services.match_delete_recorded(match=match, grant=grant,
+                                                     user=request.user)
+        except services.ScorepadClosed as closed:  # a page drawn before the night was sent
+            return render(request, "matches/delete.html",
+                          {**_page(match), "closed": str(closed)}, status=400)
         grants = dict(request.session.get(GRANTS_KEY, {}))
         if grants.pop(str(public_id), None) is not None:
             request.session[GRANTS_KEY] = grants
@@ -94,8 +101,9 @@ def delete(request: HttpRequest, public_id: UUID) -> HttpResponse:
                                     "kept for the site's admins, in case it was a mistake.")
                          % {"names": deleted.names})
         return redirect("matches:home")
+    closure = selectors.scorepad_closure(match)  # a league game whose night was sent
     return render(request, "matches/delete.html", {
-        **_page(match), "signed_fixture": selectors.signed_fixture(match)})
+        **_page(match), "closed": services.closed_reason(closure) if closure else None})
 
 
 @never_cache

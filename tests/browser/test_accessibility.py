@@ -353,6 +353,17 @@ def _manage(name: str) -> Callable[[Visit, World], Page]:
     return visit
 
 
+def delete_closed(v: Visit, w: World) -> Page:  # a sent night's game: not deleted, saying why
+    league = league_night(target=10)
+    services.round_start(match=league.match, starter=0)
+    services.event_record(match=league.match, action=rules.Play(0, T("5-5")))
+    services.fixture_submit(fixture=league.fixture, by=league.home_captain)
+    page = v.open(reverse("matches:delete", args=[league.match.public_id]),
+                  grants=[league.grant])
+    expect(page.locator("#scorepad-closed")).to_be_visible()
+    return page
+
+
 def forbidden(v: Visit, w: World) -> Page:  # a later phone may not delete the match: 403
     grant = services.grant_create(match=w.tracked.match, phone="iPhone")
     page = v.open(reverse("matches:delete", args=[w.tracked.match.public_id]), grants=[grant])
@@ -539,6 +550,7 @@ PAGES: dict[str, Callable[[Visit, World], Page]] = {
     "abandon": _manage("abandon"),
     "rename": _manage("rename"),
     "delete": _manage("delete"),
+    "delete-closed": delete_closed,
     "forbidden-403": forbidden,
     "clubs": clubs,
     "club": club,

@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from matches import rules, selectors, services
-from matches.models import Club, Event, Fixture, Match, Membership, ScorerGrant
+from matches.models import Club, Event, Fixture, FixtureStatus, Match, Membership, ScorerGrant
 
 T = rules.Tile.parse
 A = rules.AttachmentPoint.parse
@@ -157,3 +157,37 @@ def assert_cache_equals_replay(match: Match) -> None:
     assert match.status == summary["status"]
     assert match.winner_side == summary["winner"]
     assert (match.finished_at is not None) == (summary["status"] == "finished")
+
+
+def league_night_at(status: str) -> LeagueNight:
+    """:func:`league_night` (to 10) brought to ``status`` the way a club gets there: a
+    scheduled night's game not begun, a postponed or void one, or Ann's 5-5 winning the
+    game 10–0 and the night submitted, then confirmed or disputed by the away captain."""
+    night = league_night(target=10)
+    fixture = night.fixture
+    if status == FixtureStatus.POSTPONED:
+        services.fixture_redate(fixture=fixture, by=night.home_captain, date=None,
+                                postponed=True)
+    elif status == FixtureStatus.VOID:
+        services.fixture_void(fixture=fixture, by=night.admin)
+    elif status != FixtureStatus.SCHEDULED:
+        services.round_start(match=night.match, starter=0)
+        services.event_record(match=night.match, action=rules.Play(0, T("5-5")))
+        services.fixture_submit(fixture=fixture, by=night.home_captain)
+        if status == FixtureStatus.CONFIRMED:
+            services.fixture_confirm(fixture=fixture, by=night.away_captain)
+        elif status == FixtureStatus.DISPUTED:
+            services.fixture_dispute(fixture=fixture, by=night.away_captain,
+                                     message="Bob had 5-5, not Ann")
+    fixture.refresh_from_db()
+    assert fixture.status == status
+    return night
+
+
+def fixture_state(fixture: Fixture) -> tuple[Any, ...]:
+    """What a refused write on a fixture leaves as it was: its status, result, dispute,
+    log and games."""
+    fixture.refresh_from_db()
+    return (fixture.status, fixture.home_games, fixture.away_games, fixture.walkover,
+            fixture.dispute, fixture.changes.count(),
+            sorted(fixture.games.values_list("number", "home_score", "away_score", "match")))

@@ -6,6 +6,8 @@ casual match asks nothing of leagues."""
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -15,7 +17,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from matches import rules, selectors, services
-from matches.models import Fixture, FixtureStatus, MatchStatus, RoundMode
+from matches.models import DeletedMatch, Fixture, FixtureStatus, Match, MatchStatus, RoundMode
 from matches.services import (
     SCOREPAD_CLOSED,
     SCOREPAD_CLOSED_LOCKED,
@@ -27,6 +29,7 @@ from tests.matches.helpers import (
     LeagueNight,
     T,
     league_night,
+    site_admin,
     snapshot,
     two_player_all_fives,
 )
@@ -308,3 +311,131 @@ def test_an_open_league_games_write_asks_once_whether_its_scorepad_is_closed():
         services.round_start(match=night.match, starter=0)
 
     assert len(_league_statements(queries)) == 1
+
+
+# -- the one list of writes on a match (services.MATCH_WRITES) ---------------------------
+
+# what each listed write needs besides the match and who makes it; on a closed game the
+# closure is asked before anything else, so they need not make a legal action. A write
+# listed with only optional arguments needs no entry here.
+ARGUMENTS: dict[str, Callable[[LeagueNight], dict[str, Any]]] = {
+    "round_start": lambda night: {"starter": 1},
+    "event_record": lambda night: {"action": rules.Play(1, T("0-5"), A("5-5:5"))},
+    "placement_record": lambda night: {"seat": 1, "tile": T("0-5"), "at": A("5-5:5")},
+    "draw_record": lambda night: {"seat": 1, "tiles": 1},
+    "pass_record": lambda night: {"seat": 1},
+    "match_restore": lambda night: {"to_version": night.match.version - 1},
+    "seats_rename": lambda night: {"names": ["Bob", "Ann"]},
+    "actions_record": lambda night: {"actions": [rules.StartRound(1, rules.RoundMode.TRACKED)]},
+}
+
+# public services that take a match and are not writes on it, and why
+NOT_WRITES_ON_A_MATCH = {
+    "match_rematch": "reads the match and starts another, casual one",
+    "grant_create": "a phone that may score: every write it makes is refused on a closed game",
+    "scorer_link_rotate": "a new shared scorer's link: as grant_create",
+    "ratings_follow": "the ratings follow a listed write's result, inside it",
+}
+
+
+def call_write(name: str, night: LeagueNight, **who: Any) -> Any:
+    """Call the listed write ``name`` on the night's game, as ``who`` (where it takes
+    ``grant`` or ``user``)."""
+    write = services.MATCH_WRITES[name]
+    parameters = inspect.signature(write).parameters
+    arguments = ARGUMENTS[name](night) if name in ARGUMENTS else {}
+    needed = [parameter for parameter, spec in parameters.items()
+              if spec.default is inspect.Parameter.empty and parameter != "match"
+              and parameter not in arguments]
+    if needed:
+        pytest.fail(f"{name} needs {needed}: give them in ARGUMENTS")
+    arguments.update({role: actor for role, actor in who.items() if role in parameters})
+    return write(match=night.match, **arguments)
+
+
+CLOSERS = {name: SENT[name] for name in ("submitted", "confirmed", "disputed")} | ANY_TIME
+
+
+@pytest.mark.parametrize("closer", list(CLOSERS))
+@pytest.mark.parametrize("name", sorted(services.MATCH_WRITES))
+def test_every_listed_write_on_a_closed_game_is_refused_and_changes_nothing(name, closer):
+    """Each write on a match, made by those who may make it (the phone that started the
+    game, a site admin), on a finished game once its fixture is sent, voided or its
+    season locked: refused with the closure's words; the match and its fixture as they
+    were."""
+    night = league_night(target=10)
+    opened(night)  # Ann's 5-5 wins the game 10–0
+    close, words = CLOSERS[closer]
+    close(night)
+    night.match.refresh_from_db()
+
+    assert_refused(night, lambda night: call_write(name, night, grant=night.grant,
+                                                   user=site_admin()), words)
+    assert not DeletedMatch.objects.exists()
+
+
+def test_every_public_service_that_takes_a_match_is_a_listed_write_or_said_why_not():
+    """A new write on a match must be marked ``match_write`` (and so refused on a closed
+    game, and tested above), or named here with the reason it is not a write on it.
+    Services take their arguments by keyword; helpers that take a match first
+    (``write_begin``, ``change_log``) serve the listed writes."""
+    modules = [getattr(services, name) for name in
+               ("scoring", "management", "ratings", "leagues", "clubs", "imports")]
+    modules += [importlib.import_module(f"matches.services.{name}")
+                for name in ("accounts", "backup", "closure")]
+    taking_a_match = {
+        name for module in modules for name, function in vars(module).items()
+        if inspect.isfunction(function) and not name.startswith("_")
+        and function.__module__ == module.__name__
+        and (match := inspect.signature(function).parameters.get("match")) is not None
+        and match.kind == inspect.Parameter.KEYWORD_ONLY}
+
+    assert taking_a_match - set(NOT_WRITES_ON_A_MATCH) == set(services.MATCH_WRITES)
+    assert set(NOT_WRITES_ON_A_MATCH) <= taking_a_match  # (no stale excuse)
+
+
+@pytest.mark.parametrize("closer", ["submitted", "confirmed"])
+@pytest.mark.parametrize("actor", ["home captain", "starting phone", "club owner",
+                                   "site admin"])
+def test_nobody_deletes_a_sent_nights_game(actor, closer):
+    """The defect: the home captain deleted a submitted fixture's game, the club's owner
+    a confirmed one's; the fixture kept a score whose evidence was gone."""
+    night = league_night(target=10)
+    opened(night)
+    close, words = SENT[closer]
+    close(night)
+    grant, user = {"home captain": (None, night.home_captain),
+                   "starting phone": (night.grant, None),
+                   "club owner": (None, night.admin),
+                   "site admin": (None, site_admin())}[actor]
+    assert selectors.can_restore(night.match, grant=grant, user=user)
+
+    assert_refused(night, lambda night: services.match_delete_recorded(
+        match=night.match, grant=grant, user=user), words)
+    assert not DeletedMatch.objects.exists()
+
+
+def test_an_open_nights_game_is_still_deleted_by_its_starting_phone():
+    night = league_night()
+    opened(night)
+
+    services.match_delete_recorded(match=night.match, grant=night.grant)
+
+    assert not Match.objects.filter(pk=night.match.pk).exists()
+    assert DeletedMatch.objects.get().public_id == night.match.public_id
+
+
+def test_a_closed_games_record_imported_again_is_a_new_casual_match_and_changes_nothing():
+    """A record import never overwrites a stored match: the closed game's record (as a
+    deleted match keeps it) comes back as a match of its own, in no league."""
+    night = league_night(target=10)
+    opened(night)
+    confirmed(night)
+    before, fixture_before = snapshot(night.match), fixture_state(night.fixture)
+
+    copy = services.match_import(document=selectors.match_record(night.match))
+
+    assert copy.pk != night.match.pk and copy.season_id is None
+    assert selectors.scorepad_closure(copy) is None
+    assert snapshot(night.match) == before
+    assert fixture_state(night.fixture) == fixture_before

@@ -9,8 +9,17 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from matches import services
-from matches.models import Division, Fixture, FixtureStatus, Match, Membership, Player
-from matches.services.leagues import CAPTAIN_OUTSIDE, PLAYERS_UNKNOWN
+from matches.models import (
+    Division,
+    Entrant,
+    Fixture,
+    FixtureStatus,
+    Match,
+    Membership,
+    Player,
+)
+from matches.services.leagues import CAPTAIN_OUTSIDE, OWN_FIXTURE, PLAYERS_UNKNOWN, WRONG_STATUS
+from tests.matches.helpers import fixture_state, league_night_at
 
 pytestmark = pytest.mark.django_db
 
@@ -311,3 +320,46 @@ def test_an_entrant_is_renamed_and_keeps_its_fixtures(division, people):
         "This division already has an entrant of that name (in any case)."]
     bowes.refresh_from_db()
     assert bowes.name == "Bowes Dragons"
+
+
+# -- the sign-off: only a submitted result, only by the other side's captain --------------
+
+NOT_AWAITING = [status for status in FixtureStatus.values if status != FixtureStatus.SUBMITTED]
+SIGN_OFF = {
+    "confirm": lambda night, by: services.fixture_confirm(fixture=night.fixture, by=by),
+    "dispute": lambda night, by: services.fixture_dispute(fixture=night.fixture, by=by,
+                                                          message="Not what we played"),
+}
+
+
+@pytest.mark.parametrize("action", list(SIGN_OFF))
+@pytest.mark.parametrize("status", NOT_AWAITING)
+def test_a_result_not_awaiting_confirmation_is_neither_confirmed_nor_disputed(status, action):
+    """Every status but submitted, from the model: the away captain is refused, saying
+    the fixture's status, and nothing changes (without the check, a disputed result was
+    confirmed past the league admin, and a scheduled one broke a database constraint)."""
+    night = league_night_at(status)
+    before = fixture_state(night.fixture)
+
+    with pytest.raises(ValidationError) as refused:
+        SIGN_OFF[action](night, night.away_captain)
+
+    assert refused.value.code == "wrong_status"
+    assert refused.value.messages == [WRONG_STATUS % {
+        "status": FixtureStatus(status).label.lower()}]
+    assert fixture_state(night.fixture) == before
+
+
+@pytest.mark.parametrize("action", list(SIGN_OFF))
+def test_a_captain_of_both_sides_neither_confirms_nor_disputes_their_own_result(action):
+    """A member who captains the home and the away entrant sent the result: they are the
+    side that sent it, so the own-result refusal answers (not "only the away captain")."""
+    night = league_night_at(FixtureStatus.SUBMITTED)
+    Entrant.objects.filter(pk=night.fixture.away_id).update(captain=night.home_captain)
+    before = fixture_state(night.fixture)
+
+    with pytest.raises(PermissionDenied) as refused:
+        SIGN_OFF[action](night, night.home_captain)
+
+    assert str(refused.value) == str(OWN_FIXTURE)
+    assert fixture_state(night.fixture) == before

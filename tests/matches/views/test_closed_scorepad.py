@@ -9,14 +9,22 @@ import re
 from html import unescape
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
 from matches import rules, selectors, services
-from matches.models import MatchStatus
+from matches.models import DeletedMatch, Match, MatchStatus
 from matches.services import SCOREPAD_CLOSED, SCOREPAD_CLOSED_LOCKED, SCOREPAD_CLOSED_VOID
-from tests.matches.helpers import LeagueNight, T, league_night, snapshot, two_player_all_fives
+from tests.matches.helpers import (
+    LeagueNight,
+    T,
+    league_night,
+    site_admin,
+    snapshot,
+    two_player_all_fives,
+)
 from tests.matches.views.test_scorepad import HTMX, error, join, notices, scorer_url, w
 
 pytestmark = pytest.mark.django_db
@@ -179,3 +187,76 @@ def test_a_voided_nights_game_not_yet_begun_offers_no_renaming(client):
     page = client.get(rename).content.decode()
 
     assert closed_note(page) == void and 'id="rename-button"' not in page
+
+
+# -- deleting a closed game -----------------------------------------------------------
+
+
+def delete_url(night: LeagueNight) -> str:
+    return reverse("matches:delete", kwargs={"public_id": night.match.public_id})
+
+
+def test_a_sent_nights_game_offers_no_delete_and_a_delete_sent_anyway_is_refused(client):
+    """The home captain's phone started the game: its delete page, opened after the night
+    was sent, says why the match stays; a delete from a page drawn before answers 400
+    with that page, and the match, its record and the fixture stay as they were."""
+    night = won_and_sent(client)
+    phone = Client()
+    phone.force_login(night.home_captain)  # the game's creator: may delete an open one
+    before = snapshot(night.match)
+
+    page = phone.get(delete_url(night)).content.decode()
+    scorepad = phone.get(scorer_url(night.match)).content.decode()
+    refused = phone.post(delete_url(night))
+
+    assert closed_note(page) == SENT and 'id="delete-button"' not in page
+    assert "This match can no longer be deleted" in page
+    assert ">Delete match<" not in scorepad
+    assert refused.status_code == 400
+    assert closed_note(refused.content.decode()) == SENT
+    assert 'id="delete-button"' not in refused.content.decode()
+    assert snapshot(night.match) == before and not DeletedMatch.objects.exists()
+
+
+def test_the_refusal_to_delete_is_said_in_the_pages_language():
+    night = won_and_sent(Client())
+    phone = Client(HTTP_ACCEPT_LANGUAGE="uk")
+    phone.force_login(night.admin)
+
+    page = phone.post(delete_url(night)).content.decode()
+
+    assert "Цей матч більше не можна видалити" in page
+    assert "Ця гра входить у результат зустрічі Royal Oak A — Bowes Dragons" in unescape(page)
+    assert Match.objects.filter(pk=night.match.pk).exists()
+
+
+def test_a_staff_scorer_is_offered_delete_on_an_open_game_only(client):
+    night = league_night()
+    client.force_login(site_admin())
+    join(client, night.match)
+    services.round_start(match=night.match, starter=0)
+    assert ">Delete match<" in client.get(scorer_url(night.match)).content.decode()
+
+    services.fixture_void(fixture=night.fixture, by=night.admin)
+
+    page = client.get(scorer_url(night.match)).content.decode()
+    assert ">Delete match<" not in page and closed_note(page) is not None
+
+
+def test_the_admin_site_deletes_no_closed_game(client):
+    """Neither from its delete page nor by the "Delete selected" action, which refuses a
+    selection holding one, as Django refuses any object the user may not delete."""
+    night = won_and_sent(Client())
+    casual = two_player_all_fives()
+    client.force_login(User.objects.create_superuser("root"))
+    changelist = reverse("admin:matches_match_changelist")
+
+    page = client.get(reverse("admin:matches_match_delete", args=[night.match.pk]))
+    both = client.post(changelist, {"action": "delete_selected", "post": "yes",
+                                    "_selected_action": [night.match.pk, casual.pk]})
+    assert page.status_code == both.status_code == 403
+    assert Match.objects.filter(pk__in=[night.match.pk, casual.pk]).count() == 2
+    client.post(changelist, {"action": "delete_selected", "post": "yes",
+                             "_selected_action": [casual.pk]})
+
+    assert list(Match.objects.values_list("pk", flat=True)) == [night.match.pk]

@@ -10,6 +10,7 @@ import io
 import json
 import re
 import uuid
+from html import unescape
 from html.parser import HTMLParser
 from typing import Any
 
@@ -31,6 +32,8 @@ from matches.models import (
     Season,
 )
 from matches.rules import league as league_rules
+from matches.services.leagues import OWN_FIXTURE, WRONG_STATUS
+from tests.matches.helpers import fixture_state, league_night_at
 from tests.rules.test_league import SPEC_STANDINGS
 
 pytestmark = pytest.mark.django_db
@@ -1188,13 +1191,12 @@ def test_a_pairs_game_without_partnerships_goes_to_the_pair_whose_player_won(clu
     assert "· <strong>0–4</strong>" in night  # as counted, not each seat's score
     fixture = services.fixture_submit(fixture=fixture, by=people["oak"])
     assert (fixture.home_games, fixture.away_games) == (0, 1)
-    # deleting the match now would not take its score out of the submitted result
+    # its score is in the submitted result now: the match is no longer deleted
     page = as_(people["oak"]).get(reverse("matches:delete", args=[match.public_id]))
     said = " ".join(re.sub(r"<[^>]+>", "", page.content.decode()).split())
-    assert ("This game's score is already in the result of Oak v Bowes (week 99) (submitted, "
-            "awaiting the away captain), and deleting the match does not change that "
-            "result") in said.replace("&#x27;", "'")
-    assert "out of Teesdale's ratings." in said.replace("&#x27;", "'")
+    assert ("This game counts in the result of Oak v Bowes (submitted, awaiting the away "
+            "captain): its scorepad is closed.") in said
+    assert 'id="delete-button"' not in page.content.decode()
 
 
 def test_a_game_kept_on_paper_names_who_played_it(club, people):
@@ -1370,3 +1372,44 @@ def test_a_race_nights_page_says_when_it_can_be_sent(club, people):
         .decode()
     assert "A race to 3 games won: send the night once a side has them." in html
     assert len(re.findall(r'<tr data-game="\d+">', html)) == 5  # the longest race
+
+
+# -- the sign-off refused: a result not awaiting confirmation, a captain of both sides ----
+
+SIGN_OFF_POSTS = {"confirm": {}, "dispute": {"message": "Not what we played"}}
+
+
+@pytest.mark.parametrize("action", list(SIGN_OFF_POSTS))
+@pytest.mark.parametrize("status", [status for status in FixtureStatus.values
+                                    if status != FixtureStatus.SUBMITTED])
+def test_a_sign_off_of_a_result_not_awaiting_confirmation_is_refused_on_its_page(status,
+                                                                               action):
+    """For every status but submitted: 400 with the fixture's page saying why, nothing
+    changed, never a server error."""
+    night = league_night_at(status)
+    before = fixture_state(night.fixture)
+
+    answer = as_(night.away_captain).post(fixture_url(night.fixture, action),
+                                          SIGN_OFF_POSTS[action])
+
+    assert answer.status_code == 400
+    page = unescape(answer.content.decode())
+    assert WRONG_STATUS % {"status": FixtureStatus(status).label.lower()} in page
+    assert 'id="confirm-fixture"' not in page
+    assert fixture_state(night.fixture) == before
+
+
+@pytest.mark.parametrize("action", list(SIGN_OFF_POSTS))
+def test_a_captain_of_both_sides_is_refused_their_own_results_sign_off_saying_why(action):
+    night = league_night_at(FixtureStatus.SUBMITTED)
+    Entrant.objects.filter(pk=night.fixture.away_id).update(captain=night.home_captain)
+    before = fixture_state(night.fixture)
+    captain = as_(night.home_captain)
+
+    page = captain.get(fixture_url(night.fixture)).content.decode()
+    answer = captain.post(fixture_url(night.fixture, action), SIGN_OFF_POSTS[action])
+
+    assert 'id="confirm-fixture"' not in page and 'id="both-captains"' in page
+    assert answer.status_code == 403
+    assert str(OWN_FIXTURE) in unescape(answer.content.decode())
+    assert fixture_state(night.fixture) == before
