@@ -10,6 +10,7 @@ headers that matter and the text body as written.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from django.core.mail import EmailMessage
 from django.core.mail.backends import console
@@ -43,6 +44,10 @@ class RefusingBackend(BaseEmailBackend):
     Each refusal raises :class:`MailNotSent` (Django's password reset logs it as an
     error, with the account's number and without the link) unless the caller asked for
     silence, as the error reports to ADMINS do."""
+
+    def __init__(self, fail_silently: bool = False, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.fail_silently = fail_silently
 
     def send_messages(self, email_messages: Sequence[EmailMessage]) -> int:
         if email_messages and not self.fail_silently:
