@@ -159,8 +159,8 @@ def nginx_logged(uri: str) -> str:
     last = re.search(rf'map "\$sk_uri_{passes - 1} \$sk_uri_{passes}" \$sk_logged_uri {{'
                      r'\s*"~(.*)" \$(\w+);\s*default "(.*)";\s*}', conf)
     assert last is not None
-    pattern = re.sub(r"\\k<(\w+)>", r"(?P=\1)", re.sub(r"\(\?<(\w+)>", r"(?P<\1>", last[1]))
-    same = re.fullmatch(pattern, f"{values[-2]} {values[-1]}")
+    expression = re.sub(r"\\k<(\w+)>", r"(?P=\1)", re.sub(r"\(\?<(\w+)>", r"(?P<\1>", last[1]))
+    same = re.fullmatch(expression, f"{values[-2]} {values[-1]}")
     return same[last[2]] if same else last[3]
 
 
