@@ -6,6 +6,7 @@ https://docs.gunicorn.org/en/stable/settings.html
 import gc
 import multiprocessing
 import os
+from typing import Any
 
 # Only nginx talks to gunicorn: a unix socket (scripts/prod sets GUNICORN_BIND) or the
 # loopback address, never every interface. nginx buffers requests and answers, so sync
@@ -21,10 +22,22 @@ workers = int(os.environ.get("WEB_CONCURRENCY") or min(2 * multiprocessing.cpu_c
 
 accesslog = "-"
 errorlog = "-"
-# the access log redacts scorers' secrets from request lines and Referers
+# every line of both logs passes scorekeeper/logs.py's redaction (request lines,
+# Referers, whatever access_log_format prints)
 logger_class = "scorekeeper.logs.GunicornLogger"
 # Behind a proxy, trust its X-Forwarded-* headers only from the addresses listed here.
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+
+
+def on_starting(server: Any) -> None:
+    """Production mail that cannot go out (no EMAIL_HOST, not EMAIL_DISABLED) is said
+    as the server starts, not found at the first password reset (`check --deploy`
+    fails on the same check)."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
+    from scorekeeper.checks import mail_problems
+
+    for problem in mail_problems():
+        server.log.error("%s %s", problem.msg, problem.hint)
 
 
 def post_worker_init(worker: object) -> None:

@@ -224,11 +224,15 @@ AXES_VERBOSE = False
 TRUST_X_FORWARDED_FOR = env_bool("TRUST_X_FORWARDED_FOR", False)
 AXES_CLIENT_IP_CALLABLE = "scorekeeper.proxy.client_address"
 
-# E-mail (password reset links): printed to the console unless EMAIL_HOST names an
-# SMTP server. https://docs.djangoproject.com/en/stable/topics/email/
+# E-mail (password reset links, error reports): by SMTP when EMAIL_HOST names a server.
+# Without one, development prints each message to the console; production never does (a
+# reset link in a log resets the account for whoever reads it): its mail is refused,
+# and `check --deploy` fails (scorekeeper/checks.py) unless EMAIL_DISABLED=1 says that
+# the site sends no mail on purpose. https://docs.djangoproject.com/en/stable/topics/email/
 # Django 6.1 deprecates these EMAIL_* settings for MAILERS (a pending deprecation, until
 # 2028). Not MAILERS yet: its deploy check (mail.E001) fails any site whose default mailer
 # is the console, which is our default, so `check --deploy` would fail without SMTP.
+EMAIL_DISABLED = env_bool("EMAIL_DISABLED", False)
 if os.environ.get("EMAIL_HOST", "").strip():
     EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     EMAIL_HOST = os.environ["EMAIL_HOST"].strip()
@@ -236,8 +240,10 @@ if os.environ.get("EMAIL_HOST", "").strip():
     EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
     EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
     EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
-else:
+elif DEBUG and not EMAIL_DISABLED:
     EMAIL_BACKEND = "scorekeeper.mail.EmailBackend"  # the console, links unbroken
+else:
+    EMAIL_BACKEND = "scorekeeper.mail.RefusingBackend"
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "") or "webmaster@localhost"
 
 # English, Ukrainian and Russian (issue 13). The catalogues are locale/<lang>/LC_MESSAGES/

@@ -20,7 +20,8 @@ from django.utils import translation
 
 from tests.test_settings import run_python
 
-SECRET = "s3cr3t-scorer-token"
+# a scorer's secret as new_scorer_token() draws one (redaction goes by its shape)
+SECRET = "Xk3_pQ9zRt7LmN2vBc8dFg4hJk1sWq0eYb5u"
 SECRET_PATH = f"/matches/{'0' * 8}-0000-0000-0000-{'0' * 12}/join/{SECRET}/"
 
 
@@ -326,3 +327,19 @@ def test_a_gunicorn_worker_freezes_what_it_loaded_out_of_the_collectors_sight():
     finally:
         gc.unfreeze()
     assert frozen > 10_000  # Django, the project and the views' modules
+
+
+def test_gunicorn_says_at_start_that_production_mail_cannot_go_out(settings):
+    settings.DEBUG, settings.EMAIL_DISABLED = False, False
+    settings.EMAIL_BACKEND = "scorekeeper.mail.RefusingBackend"
+    conf = runpy.run_path(str(Path(__file__).resolve().parent.parent / "gunicorn.conf.py"))
+    server = mock.Mock()
+
+    conf["on_starting"](server)
+
+    [(message, problem, hint)] = [c.args for c in server.log.error.call_args_list]
+    assert "EMAIL_HOST is not set" in problem and "EMAIL_DISABLED=1" in hint
+    settings.EMAIL_DISABLED = True
+    server.reset_mock()
+    conf["on_starting"](server)
+    server.log.error.assert_not_called()

@@ -138,6 +138,7 @@ def test_deploy_check_passes_without_warnings(tmp_path):
             "SECRET_KEY": PRODUCTION_SECRET_KEY,
             "ALLOWED_HOSTS": "scores.example.com",
             "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+            "EMAIL_HOST": "smtp.example.com",
         },
         capture_output=True,
         text=True,
@@ -150,3 +151,46 @@ def test_deploy_check_passes_without_warnings(tmp_path):
     assert result.stdout == "System check identified no issues (0 silenced).\n"
     assert re.search(r"Warning|WARNING|ERROR|\(\w+\.[WE]\d+\)", result.stderr) is None, \
         result.stderr
+
+
+def deploy_check(tmp_path, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy"],
+        cwd=BASE_DIR,
+        env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+             "HOME": os.environ.get("HOME", "/tmp"), "DEBUG": "0",
+             "SECRET_KEY": PRODUCTION_SECRET_KEY, "ALLOWED_HOSTS": "scores.example.com",
+             "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}", **env},
+        capture_output=True, text=True, timeout=60)
+
+
+def test_deploy_check_fails_in_production_without_a_mail_server(tmp_path):
+    result = deploy_check(tmp_path)
+
+    assert result.returncode == 1
+    assert ("(scorekeeper.E001) DEBUG is off and EMAIL_HOST is not set: no mail can be "
+            "sent") in result.stderr
+    assert "or EMAIL_DISABLED=1 if this site sends no mail on purpose" in result.stderr
+
+
+def test_deploy_check_passes_when_the_site_sends_no_mail_on_purpose(tmp_path):
+    result = deploy_check(tmp_path, EMAIL_DISABLED="1")
+
+    assert result.returncode == 0, result.stderr
+    assert "scorekeeper.E00" not in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("env", [{}, {"EMAIL_DISABLED": "1"}], ids=["unset", "disabled"])
+def test_production_refuses_mail_without_a_server_and_never_prints_it(env):
+    result = run_python("from django.conf import settings; print(settings.EMAIL_BACKEND)",
+                        DEBUG="0", SECRET_KEY=PRODUCTION_SECRET_KEY, **env)
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "scorekeeper.mail.RefusingBackend"
+
+
+def test_development_mail_can_be_switched_off_too():
+    result = run_python("from django.conf import settings; print(settings.EMAIL_BACKEND)",
+                        EMAIL_DISABLED="1")
+
+    assert result.stdout.strip() == "scorekeeper.mail.RefusingBackend"

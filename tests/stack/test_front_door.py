@@ -7,16 +7,25 @@ root, as it does Chromium); skipped otherwise. CI runs it.
 
 from __future__ import annotations
 
+import email
+import email.policy
+import http.client
 import os
+import re
+import resource
 import signal
 import socket
+import socketserver
 import subprocess
+import threading
 import time
 import urllib.error
 import urllib.request
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from urllib.parse import urlencode, urlsplit
 
 import pytest
 from playwright.sync_api import Browser, expect
@@ -64,8 +73,55 @@ def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("run")
 
 
+class MailSink(socketserver.ThreadingTCPServer):
+    """A tiny SMTP server on the loopback address: the stack's EMAIL_HOST, so that a
+    password reset's mail is sent as in production and read here."""
+
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self) -> None:
+        super().__init__(("127.0.0.1", 0), _SmtpSession)
+        self.messages: list[str] = []
+
+
+class _SmtpSession(socketserver.StreamRequestHandler):
+    server: MailSink
+
+    def handle(self) -> None:
+        self.wfile.write(b"220 sink\r\n")
+        while line := self.rfile.readline(65536):
+            verb = line[:4].upper()
+            if verb == b"EHLO":
+                self.wfile.write(b"250-sink\r\n250 8BITMIME\r\n")
+            elif verb == b"DATA":
+                self.wfile.write(b"354 go on\r\n")
+                lines = []
+                while (data := self.rfile.readline(65536)) not in (b".\r\n", b""):
+                    lines.append(data.decode("utf-8", "replace"))
+                self.server.messages.append("".join(lines))
+                self.wfile.write(b"250 kept\r\n")
+            elif verb == b"QUIT":
+                self.wfile.write(b"221 bye\r\n")
+                return
+            else:  # HELO, MAIL, RCPT, RSET, NOOP
+                self.wfile.write(b"250 ok\r\n")
+
+
 @pytest.fixture(scope="module")
-def stack(run_dir: Path) -> Iterator[str]:
+def mail_sink() -> Iterator[MailSink]:
+    sink = MailSink()
+    thread = threading.Thread(target=sink.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield sink
+    finally:
+        sink.shutdown()
+        sink.server_close()
+
+
+@pytest.fixture(scope="module")
+def stack(run_dir: Path, mail_sink: MailSink) -> Iterator[str]:
     if not _postgres():
         pytest.skip("PostgreSQL is not running on 127.0.0.1:5432")
     if not (Path("/usr/sbin/nginx").exists() or os.geteuid() == 0):
@@ -75,14 +131,19 @@ def stack(run_dir: Path) -> Iterator[str]:
     subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", DATABASE], check=True)
     port = _free_port()
     env = {**os.environ, "SK_RUN": str(run_dir),
-           "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{DATABASE}"}
+           "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{DATABASE}",
+           # mail goes out by SMTP, as in production: to the sink above
+           "EMAIL_HOST": "127.0.0.1", "EMAIL_PORT": str(mail_sink.server_address[1]),
+           "EMAIL_USE_TLS": "0"}
     env.pop("DJANGO_SETTINGS_MODULE", None)
+    env.pop("EMAIL_DISABLED", None)
     process = subprocess.Popen([str(ROOT / "scripts/prod"), str(port)], cwd=ROOT, env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                start_new_session=True)
     url = f"http://localhost:{port}"
     try:
-        deadline = time.monotonic() + 240
+        # setup, a fresh database's migrations and collectstatic: minutes on a busy machine
+        deadline = time.monotonic() + 480
         while time.monotonic() < deadline:
             if process.poll() is not None:
                 output = process.stdout.read().decode() if process.stdout else ""
@@ -94,7 +155,7 @@ def stack(run_dir: Path) -> Iterator[str]:
                 pass
             time.sleep(0.5)
         else:
-            pytest.fail("the stack did not answer within 240 s")
+            pytest.fail("the stack did not answer within 480 s")
         yield url
     finally:
         os.killpg(process.pid, signal.SIGTERM)
@@ -196,3 +257,220 @@ def test_slow_clients_do_not_take_the_site_down(stack: str) -> None:
     finally:
         for sock in slow:
             sock.close()
+
+
+# -- visitors from other loopback addresses ----------------------------------------------
+
+
+class Visitor:
+    """A browser without JavaScript, from its own loopback address (127.0.0.1 is the one
+    the rate-limit tests use up): keeps its cookies, sends the CSRF token it was given."""
+
+    def __init__(self, stack: str, address: str) -> None:
+        self.port = int(stack.rsplit(":", 1)[1])
+        self.address = address
+        self.cookies: dict[str, str] = {}
+        self.form_token = ""
+
+    def request(self, method: str, path: str, fields: dict[str, str] | None = None,
+                headers: dict[str, str] | None = None,
+                timeout: float = 10) -> tuple[int, str, str]:
+        """Status, Location and page of one request (redirects are not followed)."""
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout,
+                                                source_address=(self.address, 0))
+        sent = {"Host": f"localhost:{self.port}", **(headers or {})}
+        if self.cookies:
+            sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        body = None
+        if fields is not None:
+            body = urlencode({"csrfmiddlewaretoken": self.form_token, **fields})
+            sent["Content-Type"] = "application/x-www-form-urlencoded"
+        try:
+            connection.request(method, path, body=body, headers=sent)
+            answer = connection.getresponse()
+            page = answer.read().decode("utf-8", "replace")
+            for cookie in answer.headers.get_all("Set-Cookie") or []:
+                name, _, rest = cookie.partition("=")
+                self.cookies[name] = rest.split(";", 1)[0]
+        finally:
+            connection.close()
+        if token := re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page):
+            self.form_token = token[1]
+        return answer.status, answer.headers.get("Location", ""), page
+
+    def get(self, path: str, **kwargs: object) -> tuple[int, str, str]:
+        return self.request("GET", path, **kwargs)  # type: ignore[arg-type]
+
+    def post(self, path: str, fields: dict[str, str],
+             **kwargs: object) -> tuple[int, str, str]:
+        return self.request("POST", path, fields, **kwargs)  # type: ignore[arg-type]
+
+    def sign_up_and_in(self, username: str, password: str, email: str = "") -> None:
+        self.get("/accounts/signup/")
+        status, _, page = self.post("/accounts/signup/", {
+            "username": username, "email": email, "password1": password,
+            "password2": password})
+        assert status == 302, page[:2000]
+        self.get("/accounts/login/")
+        status, _, page = self.post("/accounts/login/", {"username": username,
+                                                         "password": password})
+        assert status == 302, page[:2000]
+
+
+def _path(location: str) -> str:
+    parts = urlsplit(location)
+    return parts.path + (f"?{parts.query}" if parts.query else "")
+
+
+def test_no_secret_reaches_any_log(stack: str, run_dir: Path, mail_sink: MailSink) -> None:
+    secrets: dict[str, str] = {}
+    owner = Visitor(stack, "127.0.0.2")
+    owner.sign_up_and_in("olena", "a-long-pass-7431", "olena@example.com")
+    secrets["session id"] = owner.cookies["sessionid"]
+    secrets["CSRF cookie"] = owner.cookies["csrftoken"]
+
+    # a club's admin invite, opened by someone not signed in (its next= carries it)
+    owner.get("/clubs/new/")
+    status, club, _ = owner.post("/clubs/new/", {"name": "Kyiv Domino Club",
+                                                 "visibility": "public"})
+    assert status == 302
+    club = _path(club)
+    _, _, page = owner.post(club + "invite/", {"role": "admin"})
+    invite = re.search(re.escape(club) + r"join/([^/\"<\s]+)/", page)
+    assert invite is not None, page[:3000]
+    secrets["invite token"] = invite[1]
+    guest = Visitor(stack, "127.0.0.3")
+    status, login, _ = guest.get(invite[0])
+    assert status == 302 and "next=" in login
+    guest.get(_path(login))
+    guest.sign_up_and_in("taras", "a-long-pass-9182")
+    assert guest.get(invite[0])[0] == 200
+    assert guest.post(invite[0], {})[0] == 302
+    secrets["CSRF form token"] = guest.form_token
+    # a wrong invite (Django logs the 404's path), and the invite as a Referer
+    wrong = invite[1][:-4] + ("AAAA" if not invite[1].endswith("AAAA") else "BBBB")
+    secrets["wrong invite token"] = wrong
+    assert guest.get(f"{club}join/{wrong}/", headers={"Referer": stack + invite[0]})[0] == 404
+
+    # a password reset, its link sent by mail and used
+    stranger = Visitor(stack, "127.0.0.4")
+    stranger.get("/accounts/password_reset/")
+    assert stranger.post("/accounts/password_reset/", {"email": "olena@example.com"})[0] == 302
+    deadline = time.monotonic() + 15
+    while not mail_sink.messages and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert mail_sink.messages, "no reset mail reached the sink"
+    sent = email.message_from_string(mail_sink.messages[-1], policy=email.policy.default)
+    text = sent.get_body(("plain",)).get_content()  # type: ignore[union-attr]
+    link = re.search(r"(/accounts/reset/([^/\s]+)/([^/\s]+)/)", text)
+    assert link is not None, text
+    secrets["reset link"], secrets["reset token"] = link[1], link[3]
+    status, form, _ = stranger.get(link[1])
+    assert status == 302
+    stranger.get(_path(form))
+    assert stranger.post(_path(form), {"new_password1": "another-pass-5521",
+                                       "new_password2": "another-pass-5521"})[0] == 302
+
+    # a new match's creation key (sent in a query too, as a form sent by GET would) and
+    # its scorer's link, joined by another phone, also by the link from before grants
+    _, _, page = owner.get("/new/")
+    key = re.search(r'name="creation_key" value="([^"]+)"', page)
+    assert key is not None
+    secrets["creation key"] = key[1]
+    status, pad, _ = owner.post("/new/", {
+        "creation_key": key[1], "game": "all-fives", "player_0": "Olena",
+        "player_1": "Taras", "starter": "0", "mode": "tracked"})
+    assert status == 302
+    pad = _path(pad)
+    secrets["CSRF form token, in a query"] = owner.form_token
+    owner.get(f"/new/?creation_key={key[1]}&csrfmiddlewaretoken={owner.form_token}")
+    _, _, page = owner.get(pad + "scorers/")
+    join = re.search(r"/matches/[0-9a-f-]{36}/join/([^/\"<\s]+)/", page)
+    assert join is not None, page[:3000]
+    secrets["scorer secret"] = join[1]
+    phone = Visitor(stack, "127.0.0.3")
+    assert phone.get(join[0])[0] == 200
+    assert phone.post(join[0], {})[0] == 302
+    assert phone.get(f"{pad}{join[1]}/")[0] in (200, 302)
+
+    time.sleep(1)  # nginx and gunicorn write their lines as each answer goes
+    logs = {path.name: path.read_text(errors="replace") for path in run_dir.glob("*.log")}
+    assert {"scorekeeper-access.log", "gunicorn.log"} <= set(logs)
+    found = {(name, log) for name, secret in secrets.items() for log, text in logs.items()
+             if secret in text}
+    assert found == set()
+    # the requests are there, their secrets replaced
+    for log in ("scorekeeper-access.log", "gunicorn.log"):
+        assert f"{club}join/[secret]/" in logs[log]
+        assert "/accounts/reset/[secret]/" in logs[log]
+        assert "/join/[secret]/" in logs[log].replace(club + "join", "")
+        assert "creation_key=[secret]&csrfmiddlewaretoken=[secret]" in logs[log]
+    assert f"Not Found: {club}join/[secret]/" in logs["gunicorn.log"]
+
+
+def test_healthz_answers_whatever_the_host(stack: str) -> None:
+    visitor = Visitor(stack, "127.0.0.5")
+    for host in ("10.0.0.7", "probe.internal", "evil.example:1234"):
+        status, _, page = visitor.get("/healthz", headers={"Host": host})
+        assert (status, page) == (200, '{"status": "ok"}'), host
+    # any other page still checks the Host
+    assert visitor.get("/", headers={"Host": "evil.example"})[0] == 400
+
+
+def test_one_address_cannot_hold_more_than_its_share_of_the_app(stack: str) -> None:
+    # 60 uploads from one address, each sent its header and no body yet: nginx counts
+    # them as requests, so the address's next request is refused (429) while another
+    # address is answered at once
+    port = int(stack.rsplit(":", 1)[1])
+    held = []
+    try:
+        for _ in range(60):
+            sock = socket.create_connection(("127.0.0.1", port), timeout=5,
+                                            source_address=("127.0.0.6", 0))
+            held.append(sock)
+            sock.sendall(b"POST /import/ HTTP/1.1\r\nHost: localhost\r\n"
+                         b"Content-Type: text/plain\r\nContent-Length: 100000\r\n\r\n")
+        time.sleep(0.5)
+        assert Visitor(stack, "127.0.0.6").get("/history/")[0] == 429
+        assert Visitor(stack, "127.0.0.7").get("/history/")[0] == 200
+    finally:
+        for sock in held:
+            sock.close()
+
+
+def test_a_thousand_slow_connections_from_one_address_leave_others_answered(
+        stack: str) -> None:
+    # one address opens 1,000 connections and sends half a request on each (nginx holds
+    # them until client_header_timeout); meanwhile a room of visitors from two other
+    # addresses, 40 requests at once, is answered promptly
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(max(soft, 4096), hard), hard))
+    port = int(stack.rsplit(":", 1)[1])
+    held: list[socket.socket] = []
+    try:
+        deadline = time.monotonic() + 20
+        while len(held) < 1000 and time.monotonic() < deadline:
+            sock = socket.create_connection(("127.0.0.1", port), timeout=5,
+                                            source_address=("127.0.0.1", 0))
+            held.append(sock)
+            sock.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\n")
+        assert len(held) == 1000
+        time.sleep(0.5)
+
+        def visit(index: int) -> tuple[int, float]:
+            started = time.monotonic()
+            try:
+                status = Visitor(stack, f"127.0.0.{8 + index % 2}").get(
+                    "/healthz" if index % 2 else "/static/css/app.css", timeout=5)[0]
+            except OSError:
+                status = 0
+            return status, time.monotonic() - started
+
+        with ThreadPoolExecutor(max_workers=40) as pool:
+            answers = list(pool.map(visit, range(40)))
+        assert {status for status, _ in answers} == {200}, answers
+        assert max(took for _, took in answers) < 5
+    finally:
+        for sock in held:
+            sock.close()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
