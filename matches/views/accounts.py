@@ -13,13 +13,14 @@ from typing import Any
 
 from axes.helpers import get_cool_off
 from django import forms
-from django.contrib.auth import login
+from django.contrib.auth import authenticate, login
 from django.contrib.auth.forms import SetPasswordForm, UserCreationForm
 from django.contrib.auth.models import User
-from django.contrib.auth.views import PasswordResetConfirmView
+from django.contrib.auth.views import PasswordResetConfirmView, redirect_to_login
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
@@ -62,7 +63,15 @@ def signup(request: HttpRequest) -> HttpResponse:
                 field = SERVICE_FIELDS.get(name, name)
                 form.add_error(field if field in form.fields else None, errors)
         else:
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            # Signed in through AUTHENTICATION_BACKENDS, as the sign-in page would: the
+            # session names the backend that let the user in, and a backend missing from
+            # that list (Django's ModelBackend is not in it) would make the very next
+            # request anonymous again.
+            signed_in = authenticate(request, username=user.get_username(),
+                                     password=data["password1"])
+            if signed_in is None:  # refused by a backend: the account exists, sign in
+                return redirect_to_login(next_url or reverse("matches:home"))
+            login(request, signed_in)
             return redirect(next_url or "matches:home")
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
 

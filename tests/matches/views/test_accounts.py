@@ -85,6 +85,27 @@ def test_signup_creates_the_user_signs_it_in_and_goes_home(client):
     assert signed_in_user(client) == str(user.pk)
 
 
+def test_after_signup_the_next_request_is_still_signed_in(client):
+    # the session names the backend that signed the user in; one that is not in
+    # AUTHENTICATION_BACKENDS (Django's ModelBackend) makes the next request anonymous
+    client.post(SIGNUP_URL, signup_form())
+
+    response = client.get(reverse("matches:home"))
+
+    assert response.wsgi_request.user.is_authenticated
+    assert response.wsgi_request.user.get_username() == "taras"
+    assert '<span class="account-name">taras</span>' in response.content.decode()
+
+
+def test_signup_from_a_page_that_needs_an_account_lands_on_it_signed_in(client):
+    response = client.post(f"{SIGNUP_URL}?next=/import/", signup_form(next="/import/"),
+                           follow=True)
+
+    assert response.redirect_chain == [("/import/", 302)]
+    assert response.status_code == 200
+    assert response.wsgi_request.user.get_username() == "taras"
+
+
 def test_signup_needs_no_email_address(client):
     client.post(SIGNUP_URL, signup_form())
 
