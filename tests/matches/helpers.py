@@ -7,9 +7,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.test import Client
 from django.utils import timezone
 
 from matches import rules, selectors, services
+from matches.creation_keys import creation_key_draw
 from matches.models import Club, Event, Fixture, Match, Membership, ScorerGrant
 
 T = rules.Tile.parse
@@ -157,3 +159,13 @@ def assert_cache_equals_replay(match: Match) -> None:
     assert match.status == summary["status"]
     assert match.winner_side == summary["winner"]
     assert (match.finished_at is not None) == (summary["status"] == "finished")
+
+
+def drawn_key(client: Client) -> str:
+    """A creation key as the new-match form or a rematch button draws it: held by
+    ``client``'s session, as only the browser that drew a form may send its key
+    (matches/creation_keys.py)."""
+    session = client.session
+    key = creation_key_draw(session)
+    session.save()
+    return str(key)

@@ -4,7 +4,6 @@ header's account area, and the e-mail settings behind password reset."""
 from __future__ import annotations
 
 import re
-import uuid
 
 import pytest
 from django.contrib.auth import SESSION_KEY
@@ -15,7 +14,7 @@ from django.urls import reverse
 
 from matches.models import Match
 from matches.services.accounts import account_create
-from tests.matches.helpers import two_player_all_fives
+from tests.matches.helpers import drawn_key, two_player_all_fives
 from tests.test_settings import run_python
 
 pytestmark = pytest.mark.django_db
@@ -407,7 +406,7 @@ def test_header_on_a_scorers_link_keeps_its_secret_out_of_the_sign_in_link(clien
 
 
 def test_a_casual_match_starts_without_an_account(client):
-    response = client.post(reverse("matches:new"), {"creation_key": str(uuid.uuid4()),
+    response = client.post(reverse("matches:new"), {"creation_key": drawn_key(client),
         "game": "all-fives", "player_0": "Olena", "player_1": "Taras", "player_2": "",
         "starter": "0", "mode": "tracked"})
 
