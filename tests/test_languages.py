@@ -296,6 +296,10 @@ def every_page(lang: str, django_user_model) -> tuple[list[tuple[str, str]], set
     get("password changed", owner, reverse("password_change_done"))
     pages.append(("too many attempts", render_to_string(
         "registration/locked_out.html", {"minutes": 15})))
+    for signup in (True, False):  # sign-ups or reset links past their limit
+        pages.append((f"too many {'sign-ups' if signup else 'reset links'}",
+                      render_to_string("registration/throttled.html",
+                                       {"signup": signup, "minutes": 42})))
     pages.append(("server error", render_to_string("500.html")))
     pages.append(("reset e-mail", render_to_string("registration/password_reset_email.html", {
         "domain": "scores.example", "protocol": "https", "uid": "MQ", "token": "a-b",
