@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import re
 import time
+from typing import Any
 
 import pytest
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.models import User
-from django.http import HttpResponse
 from django.test import Client
 from django.urls import reverse
 
@@ -224,15 +224,15 @@ def small_limits(settings):
 
 
 def sign_up(username: str, email: str = "", address: str = HERE,
-            **fields: str) -> HttpResponse:
+            **fields: str) -> Any:  # the test client's response
     return Client(REMOTE_ADDR=address).post(reverse("signup"), {
         "username": username, "email": email, "password1": PASSWORD,
         "password2": PASSWORD, **fields})
 
 
-def ask_reset(email: str, address: str = HERE, **headers: str) -> HttpResponse:
-    return Client(REMOTE_ADDR=address, **headers).post(reverse("password_reset"),
-                                                       {"email": email})
+def ask_reset(email: str, address: str = HERE, language: str = "en") -> Any:
+    return Client(REMOTE_ADDR=address, HTTP_ACCEPT_LANGUAGE=language).post(
+        reverse("password_reset"), {"email": email})
 
 
 def test_the_sign_up_and_reset_limits_are_configured():
@@ -308,7 +308,7 @@ def test_the_too_many_page_is_in_the_readers_language(small_limits, lang, headin
     for number in range(3):
         ask_reset(f"user{number}@example.com")
 
-    response = ask_reset("user3@example.com", HTTP_ACCEPT_LANGUAGE=lang)
+    response = ask_reset("user3@example.com", language=lang)
 
     page = response.content.decode()
     assert response.status_code == 429

@@ -118,8 +118,9 @@ def match_new(request: HttpRequest) -> HttpResponse:
                 announce_lots(request, started.match, started.first)
             return redirect(started.match.get_scorer_url())
     if form.is_bound:  # drawn again: with a key of this browser's own
-        form.data = form.data.copy()
-        form.data["creation_key"] = str(creation_key_draw(request.session))
+        data = request.POST.copy()
+        data["creation_key"] = str(creation_key_draw(request.session))
+        form.data = data
     players = whole_number(request.GET.get("players", ""), digits=2)
     return render(request, "matches/new.html", {
         "form": form, "shown_players": max(2, min(4 if players is None else players,
