@@ -179,6 +179,29 @@ def test_a_reset_link_asked_for_and_opened_leaves_the_lockout_until_it_is_used(o
     assert sign_in("olena", PASSWORD)[1] == 429  # anyone may ask for the mail
 
 
+def test_a_sign_up_under_a_name_locked_out_from_here_makes_the_account_signed_out():
+    # wrong passwords for a name not yet taken lock it out from this address too;
+    # signed in past the lockout, sign-up would be a way around it
+    fail("newbie", settings.AXES_FAILURE_LIMIT)
+
+    client = Client(REMOTE_ADDR=HERE)
+    response = client.post(reverse("signup"), {
+        "username": "newbie", "email": "", "password1": PASSWORD, "password2": PASSWORD,
+        "next": "/clubs/"})
+
+    # the account is made, and the lockout's own page says to wait (django-axes turns
+    # the refused sign-in into it)
+    assert User.objects.filter(username="newbie").exists()
+    assert response.status_code == 429 and LOCKED_OUT in response.content
+    assert not signed_in(client)
+    assert not signed_in_after(client)
+
+
+def signed_in_after(client: Client) -> bool:
+    """Whether the next request of ``client`` is a signed-in user's."""
+    return bool(client.get("/").wsgi_request.user.is_authenticated)
+
+
 def test_a_username_signs_in_in_any_case_as_sign_up_compares_it(olena):
     client, status, _ = sign_in("OLENA", PASSWORD)
 
