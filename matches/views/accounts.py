@@ -81,7 +81,10 @@ def signup(request: HttpRequest) -> HttpResponse:
             # request anonymous again.
             signed_in = authenticate(request, username=user.get_username(),
                                      password=data["password1"])
-            if signed_in is None:  # refused by a backend: the account exists, sign in
+            if signed_in is None:
+                # refused: this name is locked out from this address (django-axes then
+                # answers with its own page instead). The account is made; signing in
+                # waits for the lockout to end, as it would on the sign-in page.
                 return redirect_to_login(next_url or reverse("matches:home"))
             login(request, signed_in)
             return redirect(next_url or "matches:home")
