@@ -62,6 +62,8 @@ CHOICE_SET = re.compile(r'<div class="choice-set" data-for="([^"]+)"[^>]*>(.*?)<
 POINT = re.compile(r'name="at" value="([^"]*)"')
 HX_CSRF = re.compile(r'hx-headers=\'\{"X-CSRFToken": "([^"]+)"\}\'')
 FORM_CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+# the form's own key: the app accepts only a key the same session drew
+FORM_KEY = re.compile(r'name="creation_key" value="([0-9a-f-]{36})"')
 MATCH_ID = re.compile(r"/matches/([0-9a-f-]{36})/")
 
 
@@ -182,14 +184,15 @@ class Table(threading.Thread):
         if page is None or page.status != 200:
             return None
         token = FORM_CSRF.search(page.body)
-        if token is None:
+        key = FORM_KEY.search(page.body)
+        if token is None or key is None:
             return None
         self.pause(0.5, 1.0)
         if self.stop.is_set():
             return None
         form = {"csrfmiddlewaretoken": token.group(1), "game": "all-fives",
                 "player_0": f"North {self.number}", "player_1": f"South {self.number}",
-                "starter": "0", "mode": "tracked", "creation_key": str(uuid.uuid4())}
+                "starter": "0", "mode": "tracked", "creation_key": key.group(1)}
         for _ in range(RETRIES):  # the same creation_key: one match however often sent
             answer = self.phone.request("new", "POST", "/new/", form=form,
                                         headers={"Referer": "http://127.0.0.1/new/"})

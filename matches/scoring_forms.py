@@ -6,7 +6,6 @@ Field-level messages are translatable; rule violations come back from the servic
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 from django import forms
@@ -105,8 +104,9 @@ class NewMatchForm(forms.Form):
                                     required=False)
     mode = forms.ChoiceField(label=_("First round"), choices=RoundMode.choices,
                              initial=RoundMode.TRACKED)
-    # made when the form is drawn: the same form submitted twice makes one match
-    creation_key = forms.UUIDField(initial=uuid.uuid4, widget=forms.HiddenInput)
+    # made when the form is drawn, in the session that draws it (the view's initial,
+    # matches/creation_keys.py): the same form submitted twice makes one match
+    creation_key = forms.UUIDField(widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

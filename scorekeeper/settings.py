@@ -224,6 +224,17 @@ AXES_VERBOSE = False
 TRUST_X_FORWARDED_FOR = env_bool("TRUST_X_FORWARDED_FOR", False)
 AXES_CLIENT_IP_CALLABLE = "scorekeeper.proxy.client_address"
 
+# Sign-up and password-reset links are limited too (scorekeeper/throttle.py): at most
+# so many from one address (the same address as the sign-in's, above) and so many for
+# one e-mail address, from anywhere, in each window of THROTTLE_WINDOW_MINUTES; past a
+# limit the page is "Too many attempts" (429) until the window ends. Per address, enough
+# for a club night's new members signing up on the room's one Wi-Fi.
+THROTTLE_WINDOW_MINUTES = env_int("THROTTLE_WINDOW_MINUTES", 60)
+SIGNUP_LIMIT_PER_ADDRESS = env_int("SIGNUP_LIMIT_PER_ADDRESS", 20)
+SIGNUP_LIMIT_PER_EMAIL = env_int("SIGNUP_LIMIT_PER_EMAIL", 3)
+PASSWORD_RESET_LIMIT_PER_ADDRESS = env_int("PASSWORD_RESET_LIMIT_PER_ADDRESS", 10)
+PASSWORD_RESET_LIMIT_PER_EMAIL = env_int("PASSWORD_RESET_LIMIT_PER_EMAIL", 3)
+
 # E-mail (password reset links, error reports): by SMTP when EMAIL_HOST names a server.
 # Without one, development prints each message to the console; production never does (a
 # reset link in a log resets the account for whoever reads it): its mail is refused,
@@ -296,7 +307,13 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # (the scorepad's rounds table, at most some tens of kB each), so no key can name a
 # stale copy and no process needs another's.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                      "OPTIONS": {"MAX_ENTRIES": 300}}}
+                      "OPTIONS": {"MAX_ENTRIES": 300}},
+          # The sign-up and password-reset counts (scorekeeper/throttle.py): in the
+          # database, so that every worker process counts together. Its table is made by
+          # `manage.py createcachetable` (scripts/setup; a test database gets it too).
+          "throttle": {"BACKEND": "django.core.cache.backends.db.DatabaseCache",
+                       "LOCATION": "throttle_counts",
+                       "OPTIONS": {"MAX_ENTRIES": 100_000}}}
 
 # Uploaded record files wait here until the task worker has read them (issue 12).
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT") or BASE_DIR / "media")

@@ -16,7 +16,6 @@ import json
 import re
 import subprocess
 import sys
-import uuid
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -31,7 +30,7 @@ from django.utils import formats, translation
 from matches import rules, services
 from matches.models import Fixture, Match, Membership, Player, RecordImport, Season
 from matches.rules.simulate import simulated_record
-from tests.matches.helpers import A, T, night, site_admin, won_at_once
+from tests.matches.helpers import A, T, drawn_key, night, site_admin, won_at_once
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -113,7 +112,7 @@ def client_for(lang: str, user=None) -> Client:  # noqa: ANN001
 
 def new_match(client: Client, names: list[str], **fields: str) -> Match:
     """A match started on ``client``'s phone (so it holds the scorer's grant)."""
-    data = {"creation_key": str(uuid.uuid4()), "game": "all-fives", "starter": "0",
+    data = {"creation_key": drawn_key(client), "game": "all-fives", "starter": "0",
             "mode": "tracked", **{f"player_{i}": name for i, name in enumerate(names)},
             **fields}
     response = client.post(reverse("matches:new"), data)
@@ -188,7 +187,7 @@ def every_page(lang: str, django_user_model) -> tuple[list[tuple[str, str]], set
     get("new match", anonymous, url("new"))
     get("new match, refused", anonymous, url("new"))
     pages.append(("new match, refused", anonymous.post(url("new"), {
-        "creation_key": str(uuid.uuid4()), "game": "all-fives", "player_0": "Ірина",
+        "creation_key": drawn_key(anonymous), "game": "all-fives", "player_0": "Ірина",
         "player_1": "Ірина"}).content.decode()))
 
     # the scorepad: a tile placed, the round's end with its count, the next round
@@ -297,6 +296,10 @@ def every_page(lang: str, django_user_model) -> tuple[list[tuple[str, str]], set
     get("password changed", owner, reverse("password_change_done"))
     pages.append(("too many attempts", render_to_string(
         "registration/locked_out.html", {"minutes": 15})))
+    for signup in (True, False):  # sign-ups or reset links past their limit
+        pages.append((f"too many {'sign-ups' if signup else 'reset links'}",
+                      render_to_string("registration/throttled.html",
+                                       {"signup": signup, "minutes": 42})))
     pages.append(("server error", render_to_string("500.html")))
     pages.append(("reset e-mail", render_to_string("registration/password_reset_email.html", {
         "domain": "scores.example", "protocol": "https", "uid": "MQ", "token": "a-b",

@@ -187,6 +187,7 @@ def test_an_inline_script_given_the_nonce_is_allowed_by_the_header():
     assert f"script-src 'self' 'nonce-{nonce}';" in response["Content-Security-Policy"]
 
 
+@pytest.mark.django_db  # the new-match page keeps its form's key in the session
 def test_base_keeps_htmx_from_injecting_styles_or_evaluating_code():
     html = Client().get("/new/").content.decode()
 

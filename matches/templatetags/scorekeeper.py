@@ -17,6 +17,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext, pgettext
 
+from matches.creation_keys import creation_key_draw
 from matches.models import FixtureStatus, Match, ScorerGrant
 from matches.presenters import Board, phone_name, show_score, tile_svg
 from matches.scorepad import Choice, PickTile, TileChoices
@@ -164,11 +165,12 @@ def winner_names(match: Match) -> str:
                       if sides.get(seat.side_id) == match.winner_side)
 
 
-@register.simple_tag
-def fresh_key() -> str:
+@register.simple_tag(takes_context=True)
+def fresh_key(context: template.Context) -> str:
     """A new key for a form that must act once however often it is sent (a rematch's
-    ``creation_key``), made when the page is drawn."""
-    return str(uuid.uuid4())
+    ``creation_key``), made when the page is drawn and good in this browser's session
+    only (matches/creation_keys.py)."""
+    return str(creation_key_draw(context["request"].session))
 
 
 @register.filter

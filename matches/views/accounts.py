@@ -13,13 +13,18 @@ from typing import Any
 
 from axes.helpers import get_cool_off
 from django import forms
-from django.contrib.auth import login
-from django.contrib.auth.forms import SetPasswordForm, UserCreationForm
+from django.contrib.auth import authenticate, login
+from django.contrib.auth.forms import PasswordResetForm, SetPasswordForm, UserCreationForm
 from django.contrib.auth.models import User
-from django.contrib.auth.views import PasswordResetConfirmView
+from django.contrib.auth.views import (
+    PasswordResetConfirmView,
+    PasswordResetView,
+    redirect_to_login,
+)
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
@@ -27,6 +32,8 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
 from matches.services.accounts import account_create, lockout_lift
+from scorekeeper import throttle
+from scorekeeper.throttle import throttle_count, throttle_wait
 
 # the service's argument for each field of the form, where they differ
 SERVICE_FIELDS = {"password": "password2"}
@@ -52,8 +59,14 @@ def signup(request: HttpRequest) -> HttpResponse:
     only) or the home page."""
     next_url = safe_next(request)
     form = SignUpForm(request.POST or None)
+    if request.method == "POST":
+        wait = throttle_wait(request, action=throttle.SIGNUP,
+                             email=request.POST.get("email", ""))
+        if wait:
+            return too_many(request, throttle.SIGNUP, wait)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
+        throttle_count(request, action=throttle.SIGNUP, email=data["email"])
         try:
             user = account_create(username=data["username"], password=data["password1"],
                                   email=data["email"])
@@ -62,9 +75,38 @@ def signup(request: HttpRequest) -> HttpResponse:
                 field = SERVICE_FIELDS.get(name, name)
                 form.add_error(field if field in form.fields else None, errors)
         else:
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            # Signed in through AUTHENTICATION_BACKENDS, as the sign-in page would: the
+            # session names the backend that let the user in, and a backend missing from
+            # that list (Django's ModelBackend is not in it) would make the very next
+            # request anonymous again.
+            signed_in = authenticate(request, username=user.get_username(),
+                                     password=data["password1"])
+            if signed_in is None:
+                # refused: this name is locked out from this address (django-axes then
+                # answers with its own page instead). The account is made; signing in
+                # waits for the lockout to end, as it would on the sign-in page.
+                return redirect_to_login(next_url or reverse("matches:home"))
+            login(request, signed_in)
             return redirect(next_url or "matches:home")
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+class PasswordReset(PasswordResetView):
+    """Django's page that mails a reset link, with a limit per address and per e-mail
+    address (scorekeeper/throttle.py): each link sent is a mail in someone's inbox."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        wait = throttle_wait(request, action=throttle.PASSWORD_RESET,
+                             email=request.POST.get("email", ""))
+        if wait:
+            return too_many(request, throttle.PASSWORD_RESET, wait)
+        return super().post(request, *args, **kwargs)
+
+    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
+        # counted whether or not an account has the address: the answer is the same
+        throttle_count(self.request, action=throttle.PASSWORD_RESET,
+                       email=form.cleaned_data["email"])
+        return super().form_valid(form)
 
 
 class PasswordResetConfirm(PasswordResetConfirmView):
@@ -75,6 +117,15 @@ class PasswordResetConfirm(PasswordResetConfirmView):
         response = super().form_valid(form)
         lockout_lift(username=form.user.get_username())
         return response
+
+
+def too_many(request: HttpRequest, action: str, wait: int) -> HttpResponse:
+    """The page for a sign-up or a reset link asked for past its limit: 429, and how
+    long to wait in whole minutes (also in ``Retry-After``, in seconds)."""
+    response = render(request, "registration/throttled.html", {
+        "signup": action == throttle.SIGNUP, "minutes": throttle.minutes(wait)}, status=429)
+    response["Retry-After"] = str(wait)
+    return response
 
 
 def locked_out(request: HttpRequest, original_response: HttpResponse | None = None,

@@ -25,6 +25,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from matches import rules, rules_messages, selectors, services
+from matches.creation_keys import NOT_HERE as CREATION_KEY_NOT_HERE
+from matches.creation_keys import creation_key_held
 from matches.management_forms import RematchForm, RenameForm
 from matches.models import Change, Match, MatchStatus, ScorerGrant
 from matches.scoring_forms import WriteForm
@@ -159,6 +161,10 @@ def rematch(request: HttpRequest, public_id: UUID) -> HttpResponse:
     form = RematchForm(request.POST)
     if not form.is_valid():
         messages.error(request, FORM_EXPIRED)
+        return redirect(match.get_absolute_url())
+    if not creation_key_held(request.session, form.cleaned_data["creation_key"]):
+        # another scorer's page, copied: its key would lead to that phone's rematch
+        messages.error(request, CREATION_KEY_NOT_HERE)
         return redirect(match.get_absolute_url())
     try:
         started = services.match_rematch(

@@ -32,6 +32,8 @@ from django_htmx.http import HttpResponseClientRefresh
 from django_htmx.middleware import HtmxDetails
 
 from matches import engine_cache, match_page, presenters, rules, scorepad, selectors, services
+from matches.creation_keys import NOT_HERE as CREATION_KEY_NOT_HERE
+from matches.creation_keys import creation_key_draw, creation_key_held
 from matches.forms import whole_number
 from matches.models import Change, ChangeKind, Match, MatchStatus, RoundMode, ScorerGrant
 from matches.rules_messages import explain
@@ -87,8 +89,18 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def match_new(request: HttpRequest) -> HttpResponse:
-    form = NewMatchForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    """The new-match form; sent, the match starts and this browser scores it. Its
+    creation key is good in the session that drew the form only
+    (matches/creation_keys.py): from another browser it starts nothing."""
+    form = NewMatchForm(request.POST or None, initial={
+        "creation_key": None if request.method == "POST"
+        else creation_key_draw(request.session)})
+    status = 200
+    if request.method == "POST" and form.is_valid() \
+            and not creation_key_held(request.session, form.cleaned_data["creation_key"]):
+        form.add_error(None, CREATION_KEY_NOT_HERE)
+        status = 400
+    elif request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
             started = services.match_start(
@@ -105,10 +117,14 @@ def match_new(request: HttpRequest) -> HttpResponse:
             if started.created:
                 announce_lots(request, started.match, started.first)
             return redirect(started.match.get_scorer_url())
+    if form.is_bound:  # drawn again: with a key of this browser's own
+        data = request.POST.copy()
+        data["creation_key"] = str(creation_key_draw(request.session))
+        form.data = data
     players = whole_number(request.GET.get("players", ""), digits=2)
     return render(request, "matches/new.html", {
         "form": form, "shown_players": max(2, min(4 if players is None else players,
-                                                  MAX_PLAYERS))})
+                                                  MAX_PLAYERS))}, status=status)
 
 
 @require_safe

@@ -7,9 +7,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.test import Client
 from django.utils import timezone
 
 from matches import rules, selectors, services
+from matches.creation_keys import creation_key_draw
 from matches.models import Club, Event, Fixture, FixtureStatus, Match, Membership, ScorerGrant
 
 T = rules.Tile.parse
@@ -191,3 +193,11 @@ def fixture_state(fixture: Fixture) -> tuple[Any, ...]:
     return (fixture.status, fixture.home_games, fixture.away_games, fixture.walkover,
             fixture.dispute, fixture.changes.count(),
             sorted(fixture.games.values_list("number", "home_score", "away_score", "match")))
+def drawn_key(client: Client) -> str:
+    """A creation key as the new-match form or a rematch button draws it: held by
+    ``client``'s session, as only the browser that drew a form may send its key
+    (matches/creation_keys.py)."""
+    session = client.session
+    key = creation_key_draw(session)
+    session.save()
+    return str(key)

@@ -4,7 +4,6 @@ header's account area, and the e-mail settings behind password reset."""
 from __future__ import annotations
 
 import re
-import uuid
 
 import pytest
 from django.contrib.auth import SESSION_KEY
@@ -15,7 +14,7 @@ from django.urls import reverse
 
 from matches.models import Match
 from matches.services.accounts import account_create
-from tests.matches.helpers import two_player_all_fives
+from tests.matches.helpers import drawn_key, two_player_all_fives
 from tests.test_settings import run_python
 
 pytestmark = pytest.mark.django_db
@@ -83,6 +82,27 @@ def test_signup_creates_the_user_signs_it_in_and_goes_home(client):
     assert response.status_code == 302
     assert response["Location"] == reverse("matches:home")
     assert signed_in_user(client) == str(user.pk)
+
+
+def test_after_signup_the_next_request_is_still_signed_in(client):
+    # the session names the backend that signed the user in; one that is not in
+    # AUTHENTICATION_BACKENDS (Django's ModelBackend) makes the next request anonymous
+    client.post(SIGNUP_URL, signup_form())
+
+    response = client.get(reverse("matches:home"))
+
+    assert response.wsgi_request.user.is_authenticated
+    assert response.wsgi_request.user.get_username() == "taras"
+    assert '<span class="account-name">taras</span>' in response.content.decode()
+
+
+def test_signup_from_a_page_that_needs_an_account_lands_on_it_signed_in(client):
+    response = client.post(f"{SIGNUP_URL}?next=/import/", signup_form(next="/import/"),
+                           follow=True)
+
+    assert response.redirect_chain == [("/import/", 302)]
+    assert response.status_code == 200
+    assert response.wsgi_request.user.get_username() == "taras"
 
 
 def test_signup_needs_no_email_address(client):
@@ -386,7 +406,7 @@ def test_header_on_a_scorers_link_keeps_its_secret_out_of_the_sign_in_link(clien
 
 
 def test_a_casual_match_starts_without_an_account(client):
-    response = client.post(reverse("matches:new"), {"creation_key": str(uuid.uuid4()),
+    response = client.post(reverse("matches:new"), {"creation_key": drawn_key(client),
         "game": "all-fives", "player_0": "Olena", "player_1": "Taras", "player_2": "",
         "starter": "0", "mode": "tracked"})
 

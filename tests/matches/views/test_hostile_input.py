@@ -45,7 +45,7 @@ from matches.models import (
     Role,
     Season,
 )
-from tests.matches.helpers import play_short_round, snapshot, two_player_all_fives
+from tests.matches.helpers import drawn_key, play_short_round, snapshot, two_player_all_fives
 from tests.matches.views.test_scorepad import join
 
 pytestmark = pytest.mark.django_db
@@ -165,9 +165,10 @@ NEW_MATCH = {"game": "all-fives", "player_0": "Olena", "player_1": "Taras", "pla
 def test_the_new_match_form_never_fails_and_a_refusal_stores_nothing(data, game):
     post = {name: data.draw(field(value), label=name)
             for name, value in {**NEW_MATCH, "game": game}.items()}
-    post["creation_key"] = str(uuid.uuid4())
+    client = Client()
+    post["creation_key"] = drawn_key(client)
     before = Match.objects.count()
-    response = Client().post(reverse("matches:new"), post)
+    response = client.post(reverse("matches:new"), post)
     assert response.status_code < 500
     if refused(response):
         assert Match.objects.count() == before

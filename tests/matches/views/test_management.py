@@ -14,9 +14,10 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from matches import rules, selectors, services
+from matches.creation_keys import NOT_HERE as CREATION_KEY_NOT_HERE
 from matches.models import Club, DeletedMatch, Match, MatchStatus, Membership, Role
 from matches.views.management import DELETE_NOT_ALLOWED
-from tests.matches.helpers import T, night, site_admin, snapshot, won_at_once
+from tests.matches.helpers import T, drawn_key, night, site_admin, snapshot, won_at_once
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +31,7 @@ def start(client: Client, names: tuple[str, ...] = ("Olena", "Taras")) -> Match:
     holds the starting phone's grant."""
     fields = {f"player_{seat}": name for seat, name in enumerate(names)}
     response = client.post(reverse("matches:new"), {
-        "creation_key": str(uuid.uuid4()), "game": "all-fives", "hand_size": "2",
+        "creation_key": drawn_key(client), "game": "all-fives", "hand_size": "2",
         "starter": "0", "mode": "tracked", **fields})
     assert response.status_code == 302
     return Match.objects.latest("pk")
@@ -304,11 +305,31 @@ def test_rematch_is_one_post_to_a_new_scorepad_and_exactly_once(client):
     assert new.grants.get().is_creator
 
 
+def test_a_rematch_key_sent_from_another_scorers_browser_starts_nothing_there(client):
+    match = start(client)
+    client.post(url(match, "abandon"), w(match))
+    page = html_of(client.get(match.get_absolute_url()))
+    key = re.search(r'name="creation_key" value="([0-9a-f-]{36})"', page)
+    assert key is not None
+    client.post(url(match, "rematch"), {"creation_key": key[1]})
+    rematch = Match.objects.exclude(pk=match.pk).get()
+    other_scorer = Client()
+    join(other_scorer, match)
+
+    response = other_scorer.post(url(match, "rematch"), {"creation_key": key[1]},
+                                 follow=True)
+
+    assert response.redirect_chain == [(match.get_absolute_url(), 302)]
+    assert escape(str(CREATION_KEY_NOT_HERE)) in html_of(response)
+    assert Match.objects.count() == 2 and rematch.grants.count() == 1
+    assert other_scorer.get(rematch.get_scorer_url()).status_code == 403
+
+
 def test_a_rematch_keeps_the_name_this_phone_was_given(client):
     match = start(client)
     client.post(reverse("matches:scorers_name", args=[match.public_id]), {"name": "Table 3"})
     client.post(url(match, "abandon"), w(match))
-    client.post(url(match, "rematch"), {"creation_key": str(uuid.uuid4())})
+    client.post(url(match, "rematch"), {"creation_key": drawn_key(client)})
 
     new = Match.objects.exclude(pk=match.pk).get()
     assert new.grants.get().name == "Table 3"
@@ -318,7 +339,7 @@ def test_a_rematch_keeps_the_name_this_phone_was_given(client):
 def test_no_rematch_of_a_match_still_played(client):
     match = start(client)
 
-    response = client.post(url(match, "rematch"), {"creation_key": str(uuid.uuid4())},
+    response = client.post(url(match, "rematch"), {"creation_key": drawn_key(client)},
                            follow=True)
 
     assert str(services.NOT_OVER) in html_of(response)

@@ -11,11 +11,13 @@ from django.test import Client
 from django.urls import reverse
 
 from matches import rules, selectors, services
+from matches.creation_keys import NOT_HERE as CREATION_KEY_NOT_HERE
 from matches.models import Event, Match, MatchStatus, Visibility
 from matches.services import OUT_OF_DATE
 from tests.matches.helpers import (
     A,
     T,
+    drawn_key,
     live,
     night,
     play_short_round,
@@ -79,7 +81,7 @@ def choices(html: str, tile: str) -> list[tuple[str, str, str]]:
 
 
 def test_new_match_starts_the_first_round_and_lands_on_the_scorer_link(client):
-    response = client.post(reverse("matches:new"), {"creation_key": str(uuid.uuid4()),
+    response = client.post(reverse("matches:new"), {"creation_key": drawn_key(client),
         "game": "all-fives", "player_0": "Olena", "player_1": "Taras", "player_2": "",
         "starter": "1", "mode": "tracked"})
     match = Match.objects.get()
@@ -92,7 +94,7 @@ def test_new_match_starts_the_first_round_and_lands_on_the_scorer_link(client):
 
 
 def test_new_match_by_a_draw_of_lots_says_who_starts(client):
-    response = client.post(reverse("matches:new"), {"creation_key": str(uuid.uuid4()),
+    response = client.post(reverse("matches:new"), {"creation_key": drawn_key(client),
         "game": "five-up", "player_0": "Olena", "player_1": "Taras", "player_2": "Iryna",
         "starter": "lots", "mode": "tracked"}, follow=True)
     first = selectors.match_engine(Match.objects.get()).current_round
@@ -103,7 +105,7 @@ def test_new_match_by_a_draw_of_lots_says_who_starts(client):
 
 
 def test_fives_and_threes_is_started_by_the_holder_of_the_highest_double(client):
-    new = {"creation_key": str(uuid.uuid4()), "game": "fives-and-threes", "player_0": "A",
+    new = {"creation_key": drawn_key(client), "game": "fives-and-threes", "player_0": "A",
            "player_1": "B", "starter": "lots", "mode": "tracked"}
     html = client.get(reverse("matches:new")).content.decode()
     assert "Who holds the highest double? They start." in html
@@ -132,7 +134,7 @@ def test_the_new_match_page_says_the_games_own_targets_and_offers_their_sets(cli
 
 
 def test_new_match_keeps_fives_and_threes_options(client):
-    client.post(reverse("matches:new"), {"creation_key": str(uuid.uuid4()),
+    client.post(reverse("matches:new"), {"creation_key": drawn_key(client),
         "game": "fives-and-threes", "player_0": "A", "player_1": "B", "player_2": "C",
         "tile_set": "double-nine", "deal": "short", "drawing": "on", "advanced": "on",
         "double_holder": "2", "mode": "tracked", "target": "101"})
@@ -159,7 +161,7 @@ def test_new_match_keeps_fives_and_threes_options(client):
 def test_new_match_refuses_bad_input_and_keeps_what_was_typed(client, data, field, message):
     response = client.post(reverse("matches:new"), {
         "game": "all-fives", "mode": "tracked", "immediate_end": "on",
-        "creation_key": str(uuid.uuid4()), **data})
+        "creation_key": drawn_key(client), **data})
     assert response.status_code == 200
     assert Match.objects.count() == 0
     form = response.context["form"]
@@ -193,7 +195,7 @@ def refused_seats(html: str) -> dict[str, str]:
 
 def test_a_repeated_name_is_refused_at_the_seat_that_repeats_it(client):
     response = client.post(reverse("matches:new"), {
-        "game": "fives-and-threes", "mode": "tracked", "creation_key": str(uuid.uuid4()),
+        "game": "fives-and-threes", "mode": "tracked", "creation_key": drawn_key(client),
         "double_holder": "0", "player_0": "Ann", "player_1": "ann", "player_2": "Bo",
         "player_3": "Cy", "player_4": " BO "})
 
@@ -225,7 +227,7 @@ def test_a_repeated_name_is_refused_at_the_seat_that_repeats_it(client):
 def test_too_many_players_are_refused_at_the_first_seat_past_the_most(client, data, seat,
                                                                      message):
     response = client.post(reverse("matches:new"), {
-        "mode": "tracked", "creation_key": str(uuid.uuid4()), **data})
+        "mode": "tracked", "creation_key": drawn_key(client), **data})
 
     assert Match.objects.count() == 0
     assert {field: list(errors) for field, errors in
@@ -239,7 +241,7 @@ def test_too_many_players_are_refused_at_the_first_seat_past_the_most(client, da
 
 
 def test_the_same_new_match_form_submitted_twice_makes_one_match(client):
-    form = {"creation_key": str(uuid.uuid4()), "game": "all-fives", "player_0": "Olena",
+    form = {"creation_key": drawn_key(client), "game": "all-fives", "player_0": "Olena",
             "player_1": "Taras", "starter": "lots", "mode": "tracked"}
     first = client.post(reverse("matches:new"), form)
     second = client.post(reverse("matches:new"), form)
@@ -249,9 +251,69 @@ def test_the_same_new_match_form_submitted_twice_makes_one_match(client):
     assert client.get(match.get_scorer_url()).status_code == 200
 
 
+def drawn_form(client: Client) -> dict[str, str]:
+    """The new-match form as ``client``'s browser draws it, filled in: its key is the
+    one on the page."""
+    page = client.get(reverse("matches:new")).content.decode()
+    key = re.search(r'name="creation_key" value="([0-9a-f-]{36})"', page)
+    assert key is not None
+    return {"creation_key": key[1], "game": "all-fives", "player_0": "Olena",
+            "player_1": "Taras", "starter": "0", "mode": "tracked"}
+
+
+def test_the_form_drawn_here_starts_the_match_once_however_often_it_is_sent(client):
+    form = drawn_form(client)
+
+    first = client.post(reverse("matches:new"), form)
+    again = client.post(reverse("matches:new"), form)
+
+    match = Match.objects.get()
+    assert first["Location"] == again["Location"] == match.get_scorer_url()
+
+
+def test_a_creation_key_sent_from_another_browser_leads_to_no_match_and_no_grant(client):
+    form = drawn_form(client)
+    client.post(reverse("matches:new"), form)
+    match = Match.objects.get()
+    stranger = Client()
+
+    response = stranger.post(reverse("matches:new"), form)
+
+    assert response.status_code == 400
+    assert str(CREATION_KEY_NOT_HERE) in unescape(response.content.decode())
+    assert Match.objects.get() == match and match.grants.count() == 1
+    assert stranger.get(match.get_scorer_url()).status_code == 403
+    assert stranger.get(reverse("matches:home")).content.decode().count(
+        str(match.public_id)) == 0
+
+
+def test_a_creation_key_from_another_browser_is_refused_before_its_match_exists_too(client):
+    form = drawn_form(client)
+
+    refused = Client().post(reverse("matches:new"), form)
+    started = client.post(reverse("matches:new"), form)
+
+    assert refused.status_code == 400 and started.status_code == 302
+    assert started["Location"] == Match.objects.get().get_scorer_url()
+
+
+def test_a_refused_form_comes_back_filled_in_with_a_key_of_this_browser(client):
+    form = drawn_form(Client())
+
+    refused = client.post(reverse("matches:new"), form).content.decode()
+
+    assert 'value="Olena"' in refused and 'value="Taras"' in refused
+    key = re.search(r'name="creation_key" value="([0-9a-f-]{36})"', refused)
+    assert key is not None and key[1] != form["creation_key"]
+    # sent again as it came back, it starts the match in this browser
+    response = client.post(reverse("matches:new"), {**form, "creation_key": key[1]})
+    assert response["Location"] == Match.objects.get().get_scorer_url()
+    assert client.get(response["Location"]).status_code == 200
+
+
 def test_names_that_differ_only_by_case_are_one_name_however_the_database_folds(client):
     response = client.post(reverse("matches:new"), {
-        "creation_key": str(uuid.uuid4()), "game": "all-fives", "player_0": "İvan",
+        "creation_key": drawn_key(client), "game": "all-fives", "player_0": "İvan",
         "player_1": "ivan", "starter": "0", "mode": "tracked"})
     # Python's casefold tells "İvan" from "ivan"; where the database folds them to one
     # name (PostgreSQL), the form says so instead of a 500, and nothing is stored
@@ -876,7 +938,7 @@ def test_a_fives_and_threes_round_draws_no_lots_when_no_starter_is_sent(client):
 
 
 def test_the_phone_that_started_a_match_finds_its_scorer_link_on_the_home_page(client):
-    client.post(reverse("matches:new"), {"creation_key": str(uuid.uuid4()),
+    client.post(reverse("matches:new"), {"creation_key": drawn_key(client),
         "game": "all-fives", "player_0": "Olena", "player_1": "Taras", "starter": "0",
         "mode": "tracked"})
     match = Match.objects.get()

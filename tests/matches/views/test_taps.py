@@ -19,7 +19,13 @@ from django.urls import reverse
 from matches import rules, selectors, services
 from matches.models import Change, Event, Match, ScorerGrant
 from scorekeeper.logs import RedactSecrets
-from tests.matches.helpers import assert_cache_equals_replay, live, snapshot, two_player_all_fives
+from tests.matches.helpers import (
+    assert_cache_equals_replay,
+    drawn_key,
+    live,
+    snapshot,
+    two_player_all_fives,
+)
 
 pytestmark = pytest.mark.django_db
 HTMX: dict[str, Any] = {"HTTP_HX_REQUEST": "true"}
@@ -202,7 +208,7 @@ def test_undo_is_recorded_and_the_history_shows_who_took_back_what(table):
 def test_the_creator_restores_an_earlier_version_and_that_is_recorded_too():
     creator = Client()
     creator.post(reverse("matches:new"), {
-        "creation_key": str(uuid.uuid4()), "game": "all-fives", "player_0": "Olena",
+        "creation_key": drawn_key(creator), "game": "all-fives", "player_0": "Olena",
         "player_1": "Taras", "starter": "0", "mode": "tracked"})
     match = Match.objects.get()
     helper = phone(match)
@@ -295,7 +301,7 @@ def test_a_revoked_phone_scores_no_more(table):
 def test_another_phone_cannot_revoke_the_phone_that_started_the_match():
     creator = Client()
     creator.post(reverse("matches:new"), {
-        "creation_key": str(uuid.uuid4()), "game": "all-fives", "player_0": "Olena",
+        "creation_key": drawn_key(creator), "game": "all-fives", "player_0": "Olena",
         "player_1": "Taras", "starter": "0", "mode": "tracked"})
     match = Match.objects.get()
     intruder = phone(match)
