@@ -161,6 +161,9 @@ TEMPLATES: Final[dict[str, StrOrPromise]] = {
     "record_going_out_last": _(
         'a called round that ends in a domino lists the going-out placement last'),
     "record_won_no_count": _('the match was won during this round; hands and pips are refused'),
+    "record_won_result": _(
+        "the match was won with %(who)s's placement during this round: its result can only "
+        "be %(who)s's domino (the winning tile was the last), or none"),
     "record_not_ended_count": _('the round has not ended; hands and pips are refused'),
     "record_not_ended_next": _('the round has not ended, yet another round follows'),
     "record_result_seat": _('result: seat %(seat)s is not at this table'),

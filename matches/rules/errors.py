@@ -168,6 +168,9 @@ MESSAGES: Final[dict[str, str]] = {
     "record_going_out_last": "a called round that ends in a domino lists the going-out "
                              "placement last",
     "record_won_no_count": "the match was won during this round; hands and pips are refused",
+    "record_won_result": "the match was won with {who}'s placement during this round: its "
+                         "result can only be {who}'s domino (the winning tile was the last), "
+                         "or none",
     "record_not_ended_count": "the round has not ended; hands and pips are refused",
     "record_not_ended_next": "the round has not ended, yet another round follows",
     "record_result_seat": "result: seat {seat} is not at this table",
