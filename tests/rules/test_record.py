@@ -4,6 +4,7 @@ import copy
 import json
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -14,6 +15,7 @@ from matches.rules import (
     FIVE_UP,
     FIVES_AND_THREES,
     FORMAT,
+    Call,
     Layout,
     Play,
     RecordInvalid,
@@ -330,6 +332,13 @@ def test_called_fives_and_threes_going_out_gets_the_bonus():
     assert match.current_round is not None and match.current_round.finisher == 1
 
 
+def last_call(match) -> Call:
+    """The last event of the match's first round, a called placement."""
+    event = match.rounds[0].events[-1]
+    assert isinstance(event, Call)
+    return event
+
+
 def called_from_notation(game, placements, **options):
     """A called record of one round whose placements are tracked notation, each with its
     seat (``"1:0-5@5-5:5"``): every scoring placement is called with the ends the layout
@@ -360,7 +369,7 @@ def test_a_called_round_won_by_the_seats_last_tile_has_that_seat_as_finisher():
     assert (match.winner, match.scores) == (1, [10, 15])
     [rnd] = summary(match)["rounds"]
     assert (rnd["finisher"], rnd["blocked"], rnd["settlement"]) == (1, False, [0, 0])
-    assert match.rounds[0].won_here and match.rounds[0].events[-1].goes_out
+    assert match.rounds[0].won_here and last_call(match).goes_out
     assert export(match) == document  # the result is kept: the round ended by domino
     assert summary(roundtrip(match)) == summary(match)
 
@@ -369,7 +378,7 @@ def test_a_called_round_won_without_a_result_has_no_finisher():
     document = called_from_notation(ALL_FIVES, WON_GOING_OUT, target=15)
     match = replay(document)
     assert match.winner == 1 and summary(match)["rounds"][0]["finisher"] is None
-    assert not match.rounds[0].events[-1].goes_out
+    assert not last_call(match).goes_out
     assert export(match) == document
 
 
@@ -388,7 +397,7 @@ def test_a_called_rounds_last_call_is_not_read_as_going_out_unless_it_wins():
     document = called_from_notation(ALL_FIVES, WON_GOING_OUT)
     document["rounds"][0].update(result={"domino": 1}, pips=[9, 0])
     match = replay(document)
-    assert not match.rounds[0].events[-1].goes_out
+    assert not last_call(match).goes_out
     assert summary(match)["rounds"][0]["finisher"] == 1 and match.scores == [10, 15 + 10]
     assert export(match) == document
 
@@ -698,10 +707,10 @@ def _called(match):
             if not isinstance(event, Play):
                 continue
             layout.put(event.tile, event.at)
-            if award.announced:
+            if award is not None and award.announced:
                 events.append({"seat": event.seat,
                                "ends": [str(end) for end in layout.scoring_ends()]})
-        doc = {"mode": "ends", "events": events}
+        doc: dict[str, Any] = {"mode": "ends", "events": events}
         if rnd.end is not None:
             doc["result"] = {"domino": rnd.finisher} if rnd.finisher is not None \
                 else {"blocked": True}
