@@ -161,6 +161,9 @@ TEMPLATES: Final[dict[str, StrOrPromise]] = {
     "record_going_out_last": _(
         'a called round that ends in a domino lists the going-out placement last'),
     "record_won_no_count": _('the match was won during this round; hands and pips are refused'),
+    "record_won_result": _(
+        "the match was won with %(who)s's placement during this round: its result can only "
+        "be %(who)s's domino (the winning tile was the last), or none"),
     "record_not_ended_count": _('the round has not ended; hands and pips are refused'),
     "record_not_ended_next": _('the round has not ended, yet another round follows'),
     "record_result_seat": _('result: seat %(seat)s is not at this table'),
@@ -238,6 +241,21 @@ TEMPLATES: Final[dict[str, StrOrPromise]] = {
     "night_singles_taken": _(
         "game %(number)s has to be a pairs game: the night's singles (%(count)s) have their "
         "players already"),
+    "final_level": _('%(score)s is level: a game ends with a winner'),
+    "final_short_of_target": _(
+        'neither side has reached the target %(target)s, so %(score)s is not a final score'),
+    "final_both_at_target": _(
+        'both sides are at or past the target %(target)s: %(game)s ends as soon as one side '
+        'reaches it (%(score)s)'),
+    "final_past_target": _(
+        '%(game)s is won exactly on the target %(target)s (an award that would pass it does '
+        'not count), so %(points)s is past it'),
+    "final_not_fives": _(
+        '%(game)s scores go in fives (every award is a multiple of 5), so %(points)s cannot '
+        'be a score'),
+    "final_out_of_reach": _(
+        '%(points)s is out of reach: %(game)s ends with the award that takes a side from at '
+        'most %(before)s to the target %(target)s, and one award gives at most %(award)s'),
     "legs": _('legs must be 1 or 2, not %(value)s'),
     "every_days": _('every_days must be a whole number of days from 1, not %(value)s'),
     "start_date": _('start must be a date, not %(value)s'),

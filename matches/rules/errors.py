@@ -168,6 +168,9 @@ MESSAGES: Final[dict[str, str]] = {
     "record_going_out_last": "a called round that ends in a domino lists the going-out "
                              "placement last",
     "record_won_no_count": "the match was won during this round; hands and pips are refused",
+    "record_won_result": "the match was won with {who}'s placement during this round: its "
+                         "result can only be {who}'s domino (the winning tile was the last), "
+                         "or none",
     "record_not_ended_count": "the round has not ended; hands and pips are refused",
     "record_not_ended_next": "the round has not ended, yet another round follows",
     "record_result_seat": "result: seat {seat} is not at this table",
@@ -245,6 +248,19 @@ MESSAGES: Final[dict[str, str]] = {
                          "({count}) have their players already",
     "night_singles_taken": "game {number} has to be a pairs game: the night's singles "
                            "({count}) have their players already",
+    # -- a game's final score (games.py, league.py) ---------------------------------
+    "final_level": "{score} is level: a game ends with a winner",
+    "final_short_of_target": "neither side has reached the target {target}, so {score} is "
+                             "not a final score",
+    "final_both_at_target": "both sides are at or past the target {target}: {game} ends as "
+                            "soon as one side reaches it ({score})",
+    "final_past_target": "{game} is won exactly on the target {target} (an award that would "
+                         "pass it does not count), so {points} is past it",
+    "final_not_fives": "{game} scores go in fives (every award is a multiple of 5), so "
+                       "{points} cannot be a score",
+    "final_out_of_reach": "{points} is out of reach: {game} ends with the award that takes "
+                          "a side from at most {before} to the target {target}, and one "
+                          "award gives at most {award}",
     # -- round robins (fixtures.py) --------------------------------------------------
     "legs": "legs must be 1 or 2, not {value}",
     "every_days": "every_days must be a whole number of days from 1, not {value}",
@@ -377,6 +393,11 @@ class RecordError(RulesError):
 class FixtureNightError(RulesError):
     """A fixture night's games that its season's format does not allow: a game beyond
     the night, or a night sent before it is finished."""
+
+
+class ImpossibleScore(RulesError):
+    """A game's final score that no game under its options can end with (a score kept
+    on paper and keyed in: neither side at the target, Fives and Threes past it)."""
 
 
 class LeagueInvalid(RecordError):

@@ -18,7 +18,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any, Final
 
-from .errors import Message, OptionError
+from .errors import ImpossibleScore, Message, OptionError
 from .layout import SpinnerPolicy
 from .tiles import DOUBLE_NINE, DOUBLE_SIX, DOUBLE_TWELVE, TileSet
 
@@ -232,6 +232,69 @@ class Game:
     def refuses_overshoot(self, options: MatchOptions) -> bool:
         return False
 
+    # -- final scores ----------------------------------------------------------------
+
+    # Between two sides every award is a multiple of this (All Fives: 5; its halves come
+    # only from a three-player split).
+    award_step: int = 1
+
+    def largest_award(self, options: MatchOptions) -> int | None:
+        """The most one award can give a side, where that bounds how far past the target
+        a game can end (All Fives); None where it does not."""
+        return None
+
+    def check_final_score(self, options: MatchOptions, score: tuple[int, int]) -> None:
+        """Refuse (:class:`ImpossibleScore`) a final score, the two sides' in either
+        order, that no game between two sides under ``options`` can end with.
+
+        The winner is at or past the target and ahead (tied leaders play on). Where the
+        game ends the moment a side reaches the target (All Fives; Fives and Threes
+        with immediate end), the other side is short of it; where an award may not pass
+        the target (Fives and Threes with immediate end), the winner is on it exactly;
+        where one award is bounded (All Fives), the winner is at most one award past
+        the highest score below the target. Where the target is checked after a round
+        (Five Up; Fives and Threes without immediate end), both sides may be past it
+        and level leaders play on: any winning score is possible.
+
+        >>> options = FIVES_AND_THREES.options(2)
+        >>> FIVES_AND_THREES.check_final_score(options, (58, 61))
+        >>> FIVES_AND_THREES.check_final_score(options, (64, 20))
+        Traceback (most recent call last):
+        ...
+        matches.rules.errors.ImpossibleScore: fives-and-threes is won exactly on the target \
+61 (an award that would pass it does not count), so 64 is past it
+        >>> FIVE_UP.check_final_score(FIVE_UP.options(2), (70, 64))   # both past 61
+        >>> ALL_FIVES.check_final_score(ALL_FIVES.options(2), (415, 40))
+        >>> ALL_FIVES.check_final_score(ALL_FIVES.options(2), (420, 40))
+        Traceback (most recent call last):
+        ...
+        matches.rules.errors.ImpossibleScore: 420 is out of reach: all-fives ends with the \
+award that takes a side from at most 245 to the target 250, and one award gives at most 170
+        """
+        shown = f"{score[0]}-{score[1]}"
+        low, high = sorted(score)
+        target = options.target
+        if low == high:
+            raise ImpossibleScore.of("final_level", score=shown)
+        if high < target:
+            raise ImpossibleScore.of("final_short_of_target", target=target, score=shown)
+        for points in score:
+            if points % self.award_step:
+                raise ImpossibleScore.of("final_not_fives", game=self.slug, points=points)
+        if not self.ends_on_placement(options):
+            return
+        if low >= target:
+            raise ImpossibleScore.of("final_both_at_target", target=target, game=self.slug,
+                                     score=shown)
+        if self.refuses_overshoot(options) and high > target:
+            raise ImpossibleScore.of("final_past_target", game=self.slug, target=target,
+                                     points=high)
+        award = self.largest_award(options)
+        before = (target - 1) // self.award_step * self.award_step  # the most short of it
+        if award is not None and high > before + award:
+            raise ImpossibleScore.of("final_out_of_reach", points=high, game=self.slug,
+                                     before=before, target=target, award=award)
+
     def __repr__(self) -> str:
         return f"<Game {self.slug}>"
 
@@ -251,6 +314,13 @@ class AllFives(Game):
 
     def placement_points(self, end_sum: int, divisors: Sequence[int] = DEFAULT_DIVISORS) -> int:
         return end_sum if end_sum > 0 and end_sum % 5 == 0 else 0
+
+    award_step = 5  # placements score multiples of 5, remainder awards are rounded to them
+
+    def largest_award(self, options: MatchOptions) -> int | None:
+        """A placement scores at most 35 (RULES.md §4.1); a remainder award at most all
+        the set's pips, rounded: 170 in double-six."""
+        return max(35, round_to_five(options.tile_set.pips))
 
     def settle(self, options: MatchOptions, players: int, pips: Sequence[int] | None,
                finisher: int | None, labels: Sequence[str] | None = None) -> Settlement:

@@ -33,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from .errors import FixtureNightError, LeagueInvalid, OptionError
+from .errors import FixtureNightError, ImpossibleScore, LeagueInvalid, OptionError
 from .games import Game, game_for
 from .record import MAX_DEPTH, RecordInvalid, read_json
 
@@ -53,6 +53,9 @@ FIXTURE_KEYS: Final = frozenset({"date", "home", "away", "result", "games", "wal
 OUTCOMES: Final = ("result", "walkover", "postponed", "void")  # a fixture has exactly one
 ADJUSTMENT_KEYS: Final = frozenset({"entrant", "points", "reason"})
 _DATE: Final = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+# players at a league game's table: one a side, or a pair a side (partners opposite)
+SINGLES: Final = 2
+PAIRS: Final = 4
 
 
 # -- values --------------------------------------------------------------------------
@@ -125,6 +128,20 @@ class Night:
     pairs: int | None = None
 
     @property
+    def players(self) -> tuple[int, ...]:
+        """How many play a game of the night, as far as the night says: 2 (one a side)
+        or 4 (a pair a side), or either.
+
+        >>> Night(games=3).players, Night(games=3, pairs=0).players, Night(pairs=1).players
+        ((2, 4), (2,), (4,))
+        """
+        if self.pairs == 0:
+            return (SINGLES,)
+        if self.pairs is not None and self.pairs == self.games:
+            return (PAIRS,)
+        return (SINGLES, PAIRS)
+
+    @property
     def most_games(self) -> int:
         """The games a night can have: a race is longest when the sides win by turns."""
         return 2 * self.race_to - 1 if self.race_to is not None else self.games
@@ -195,6 +212,48 @@ in game 2
         if self.race_to not in won.values():
             raise FixtureNightError.of("race_undecided", race_to=self.race_to,
                                        home=won[Side.HOME], away=won[Side.AWAY])
+
+
+def check_game_score(game: Game, options: Mapping[str, Any], score: tuple[int, int], *,
+                     players: Sequence[int] = (SINGLES, PAIRS)) -> None:
+    """Refuse (:class:`ImpossibleScore`) a league game's final score (home, away) that
+    no game of ``game`` under the season's ``options`` can end with, with any of
+    ``players`` at the table (one a side: 2; a pair a side: 4): a score kept on paper
+    and keyed in, where a typing slip would otherwise count. The reason given is the
+    first table size's. A table size the options do not allow is passed over.
+
+    A pairs game of Fives and Threes (each player for themselves) scores each pair's
+    better player (:func:`game_score`): the winner's score against the best of the rest,
+    held to the same rule as two sides.
+
+    >>> from .games import ALL_FIVES, FIVES_AND_THREES
+    >>> check_game_score(FIVES_AND_THREES, {"deal": "short"}, (58, 61))
+    >>> check_game_score(FIVES_AND_THREES, {}, (40, 50))
+    Traceback (most recent call last):
+    ...
+    matches.rules.errors.ImpossibleScore: neither side has reached the target 61, so 40-50 \
+is not a final score
+    >>> check_game_score(ALL_FIVES, {}, (200, 150))   # a pairs game's target
+    >>> check_game_score(ALL_FIVES, {}, (200, 150), players=[SINGLES])
+    Traceback (most recent call last):
+    ...
+    matches.rules.errors.ImpossibleScore: neither side has reached the target 250, so \
+200-150 is not a final score
+    """
+    first: ImpossibleScore | None = None
+    for count in players:
+        try:
+            match_options = game.options(count, options)
+        except OptionError:
+            continue
+        try:
+            game.check_final_score(match_options, score)
+        except ImpossibleScore as error:
+            first = first or error
+            continue
+        return
+    if first is not None:
+        raise first
 
 
 def game_score(side_scores: Sequence[int]) -> tuple[int, int]:

@@ -113,6 +113,11 @@ class Call:
         self.claim = claim
         self.goes_out = goes_out
 
+    @property
+    def end_sum(self) -> int:
+        """The sum of the scoring ends it lists."""
+        return sum(end.points for end in self.ends)
+
 
 Event = Play | Draw | Pass | Call
 
@@ -535,8 +540,7 @@ class Match:
             if end.value in doubles:  # a terminal double is one tile: the set has one
                 raise DuplicateEnd.of("duplicate_end", end=str(end))
             doubles.add(end.value)
-        end_sum = sum(end.points for end in call.ends)
-        award = self._score(rnd, call.seat, end_sum, call.goes_out, call.claim)
+        award = self._score(rnd, call.seat, call.end_sum, call.goes_out, call.claim)
         if call.goes_out:
             rnd.end, rnd.finisher = RoundEnd.DOMINO, call.seat
         return award
@@ -588,15 +592,30 @@ class Match:
                 self._check_winner(rnd, during_round=True)
         return award
 
+    def wins_with(self, seat: int, end_sum: int, *, goes_out: bool = False) -> bool:
+        """Whether a placement by ``seat`` that makes ``end_sum`` would win the match at
+        once, mid-round (where a placement can: All Fives, Fives and Threes with
+        immediate end); nothing changes. A record reads from it that a called round's
+        winning placement was its seat's last tile (see :mod:`matches.rules.record`).
+
+        >>> match = Match(ALL_FIVES, 2, {"target": 20})
+        >>> match.scores = [10, 15]
+        >>> match.wins_with(0, 10), match.wins_with(0, 5), match.wins_with(1, 5)
+        (True, False, True)
+        """
+        if not self._ends_on_placement:
+            return False
+        award = self.award_for(seat, end_sum, goes_out=goes_out)
+        if not award.counted:
+            return False
+        scores = list(self.scores)
+        scores[award.side] += award.counted
+        return _leader(scores, self._target) is not None
+
     def _check_winner(self, rnd: Round, *, during_round: bool) -> None:
-        target = self.options.target
-        reached = [side for side, score in enumerate(self.scores) if score >= target]
-        if not reached:
-            return
-        top = max(self.scores[side] for side in reached)
-        leaders = [side for side in reached if self.scores[side] == top]
-        if len(leaders) == 1:  # tied leaders play on until one leads alone
-            self.winner = leaders[0]
+        winner = _leader(self.scores, self.options.target)
+        if winner is not None:
+            self.winner = winner
             rnd.won_here = during_round
             if during_round:
                 rnd.scores = list(self.scores)
@@ -787,6 +806,17 @@ class Match:
         # a called round names only its terminal doubles: those are certainly on the table
         return {Tile(end.value, end.value) for event in rnd.events
                 if isinstance(event, Call) for end in event.ends if end.double}
+
+
+def _leader(scores: Sequence[Score], target: int) -> int | None:
+    """The side that wins with these scores: the single highest of those at or over the
+    target; None if none is there, or the highest are tied (they play on)."""
+    reached = [side for side, score in enumerate(scores) if score >= target]
+    if not reached:
+        return None
+    top = max(scores[side] for side in reached)
+    leaders = [side for side in reached if scores[side] == top]
+    return leaders[0] if len(leaders) == 1 else None
 
 
 def _counted(settle: Settle | None) -> bool:

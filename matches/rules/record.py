@@ -202,16 +202,24 @@ def _replay_round(match: Match, doc: object, number: int, *, last: bool) -> None
     if not isinstance(events, list):
         raise RecordInvalid.at("record_events", number)
     result = _result(match, doc, number) if called else None
-    going_out = len(events) if result and result[0] is RoundEnd.DOMINO and \
-        match.game.going_out_bonus else None
+    domino = result[1] if result and result[0] is RoundEnd.DOMINO else None
+    going_out = len(events) if domino is not None and match.game.going_out_bonus else None
     for index, event_doc in enumerate(events, start=1):
         try:
-            action = (_called_event(event_doc, goes_out=index == going_out) if called
-                      else _tracked_event(event_doc))
-            if going_out == index and action.seat != result[1]:  # type: ignore[index]
+            action: Action
+            if called:
+                action = _called_event(event_doc, goes_out=index == going_out)
+                if index == len(events) and going_out is None and action.seat == domino \
+                        and match.wins_with(action.seat, action.end_sum):
+                    # The round ended with this seat's domino, and the match ends with this
+                    # placement (nothing may follow it): so it was the seat's last tile.
+                    action = Call(action.seat, action.ends, action.claim, goes_out=True)
+            else:
+                action = _tracked_event(event_doc)
+            if going_out == index and action.seat != domino:
                 raise RulesError.of(
                     "record_going_out_seat",
-                    who=match.who(result[1]),  # type: ignore[index,arg-type]
+                    who=match.who(domino),  # type: ignore[arg-type]
                     other=match.who(action.seat))
             match.do(action)
         except RulesError as error:
@@ -224,6 +232,11 @@ def _replay_round(match: Match, doc: object, number: int, *, last: bool) -> None
     if rnd.won_here:
         if has_hands:
             raise RecordInvalid.at("record_won_no_count", number)
+        if result is not None and result != (rnd.end, rnd.finisher):
+            # the round ended with the winning placement: it was not blocked, and no one
+            # went out after it
+            raise RecordInvalid.at("record_won_result", number,
+                                   who=match.who(rnd.events[-1].seat))
         return
     ended = rnd.ended or result is not None
     if not ended:

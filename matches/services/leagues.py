@@ -77,6 +77,8 @@ AWAITING = _("Row %(line)s: %(home)s v %(away)s has a result awaiting confirmati
              "site (%(status)s): settle it on its fixture's page, or leave the row out, so "
              "that it does not count twice.")
 PAST_9999 = _("The fixtures would run past the year 9999: start the season earlier.")
+# a keyed-in score that no game of the season can end with: the rules say why
+SCORE_IMPOSSIBLE = _("Game %(n)s: %(why)s.")
 
 
 @transaction.atomic
@@ -274,6 +276,7 @@ def fixture_games_enter(*, fixture: Fixture, by: User,
     _captain_or_admin(fixture, by)
     _open_for_entry(fixture)
     _check_numbers(fixture, scores)
+    _check_scores(fixture, scores)
     _set_games(fixture, scores)
     return fixture
 
@@ -319,6 +322,7 @@ def fixture_game_key(*, fixture: Fixture, by: User, number: int,
     fixture = _locked(fixture)
     _captain_or_admin(fixture, by)
     _check_lineup(fixture, number, home_players, away_players)
+    _check_score(fixture, number, score, players=(2 * len(home_players),))
     game = _keep_score(fixture, number, fixture.games.filter(number=number).first(), score)
     game.home_players.set(home_players)
     game.away_players.set(away_players)
@@ -431,6 +435,7 @@ def fixture_resolve(*, fixture: Fixture, by: User,
     before = _state(fixture)
     if scores is not None:
         _check_numbers(fixture, scores)
+        _check_scores(fixture, scores)
         _set_games(fixture, scores)
         fixture.home_games, fixture.away_games = _games_won(_scored(_night_games(fixture)))
     fixture.status = FixtureStatus.CONFIRMED
@@ -596,6 +601,37 @@ def _check_numbers(fixture: Fixture, scores: Sequence[tuple[int, int] | None]) -
     for number, score in enumerate(scores, start=1):
         if score is not None:
             _check_number(fixture, number)
+
+
+def _check_scores(fixture: Fixture, scores: Sequence[tuple[int, int] | None]) -> None:
+    """Each game keyed in (by its place in ``scores``, from 1) has a final score a game
+    of the season can end with, its line-up's if it has one (a pairs game may have
+    another target)."""
+    lineups = dict(fixture.games.annotate(count=Count("home_players")).filter(count__gt=0)
+                   .values_list("number", "count"))
+    for number, score in enumerate(scores, start=1):
+        if score is not None:
+            count = lineups.get(number)
+            _check_score(fixture, number, score,
+                         players=(2 * count,) if count is not None else None)
+
+
+def _check_score(fixture: Fixture, number: int, score: tuple[int, int], *,
+                 players: Sequence[int] | None = None) -> None:
+    """Game ``number``'s keyed-in final score is one that a game of the season's rules
+    and options, with ``players`` at the table (else any the night allows), can end
+    with: a typing slip is refused here rather than counted. A level score is left to
+    :func:`_keep_score`, which says so in its own words."""
+    if league_rules.game_winner(score) is None:
+        return
+    season = fixture.division.season
+    try:
+        league_rules.check_game_score(rules.game_for(season.game), season.options, score,
+                                      players=players or season.night.players)
+    except rules.ImpossibleScore as error:
+        raise ValidationError(SCORE_IMPOSSIBLE % {"n": number,
+                                                  "why": rules_messages.explain(error)},
+                              code="score", params={"n": number}) from None
 
 
 def _game_param(error: rules.FixtureNightError) -> dict[str, Any]:

@@ -528,10 +528,16 @@ def fixture_action(request: HttpRequest, slug: str, season: str, pk: int,
         typed = ({name: str(value) for name, value in request.POST.items()
                   if re.fullmatch(r"(home|away)_\d{1,2}", name)}
                  if action in ("games", "resolve") else {})
+        # a paper game's form keeps its game and final scores as typed, too
+        keyed = ({name: str(request.POST.get(name, ""))[:12]
+                  for name in ("number", "home_score", "away_score")}
+                 if action == "play" and request.POST.get("how") == "paper" else {})
         game = (getattr(error, "params", None) or {}).get("n")
         return _fixture_page(request, fixture, the_season, error=" ".join(error.messages),
                              dispute_form=dispute_form, redate_form=redate_form, status=400,
-                             typed=typed, refused_game=game if typed else None)
+                             typed=typed, refused_game=game if typed else None,
+                             keyed=keyed,
+                             keyed_refused=bool(keyed) and getattr(error, "code", "") == "score")
     messages.success(request, done)
     return redirect(fixture)
 
@@ -652,9 +658,12 @@ def _fixture_page(request: HttpRequest, fixture: Fixture, season: Season, *,
                   error: str | None = None, dispute_form: DisputeForm | None = None,
                   redate_form: RedateForm | None = None, status: int = 200,
                   typed: dict[str, str] | None = None,
-                  refused_game: int | None = None) -> HttpResponse:
+                  refused_game: int | None = None, keyed: dict[str, str] | None = None,
+                  keyed_refused: bool = False) -> HttpResponse:
     """The fixture night; after a refused write, the game scores as they were typed
-    (``typed``: nothing is lost) and the game the refusal is about marked."""
+    (``typed``: nothing is lost) and the game the refusal is about marked; a paper
+    game's form likewise (``keyed``: its game and final scores; ``keyed_refused``: the
+    refusal is about that game)."""
     rights = selectors.fixture_rights(fixture=fixture, season=season, user=request.user)
     games = selectors.fixture_games(fixture=fixture)
     by_number = {g.number: g for g in games}
@@ -671,6 +680,7 @@ def _fixture_page(request: HttpRequest, fixture: Fixture, season: Season, *,
         "can_enter": rights.can_enter, "can_sign": rights.can_sign,
         "both_captains": rights.both_captains, "can_resolve": rights.can_resolve,
         "error": error, "dispute_form": dispute_form or DisputeForm(),
+        "keyed": keyed or {}, "keyed_refused": keyed_refused,
         "redate_form": redate_form if redate_form is not None and redate_form.is_bound
         else RedateForm(initial={"date": fixture.date,
                                  "postponed": fixture.status == FixtureStatus.POSTPONED}),

@@ -100,7 +100,7 @@ class World:
         played = Fixture.objects.create(division=division, week=1, home=home, away=away,
                                         date=datetime.date(2026, 9, 7))
         services.fixture_games_enter(fixture=played, by=self.captain,
-                                     scores=[(61, 40), (35, 61), (61, 59)])
+                                     scores=[(250, 40), (35, 250), (250, 245)])
         services.fixture_submit(fixture=played, by=self.captain)
         services.adjustment_add(entrant=third, by=self.secretary, points=-1,
                                 reason="Late start")

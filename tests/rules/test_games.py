@@ -14,7 +14,9 @@ from matches.rules import (
     FIVE_UP,
     FIVES_AND_THREES,
     GAMES,
+    ImpossibleScore,
     OptionError,
+    RulesError,
     SpinnerPolicy,
     Unit,
     game_for,
@@ -361,3 +363,62 @@ def test_fives_and_threes_remaining_tiles_score_nothing():
     settlement = FIVES_AND_THREES.settle(options, 3, [10, 0, 25], 1)
     assert settlement.awards == (0, 0, 0)
     assert settlement.steps == ("remaining tiles score nothing",)
+
+
+# -- final scores (a game kept on paper and keyed in) ------------------------------------
+
+
+def _final(game, score, players=2, **options):
+    game.check_final_score(game.options(players, options), score)
+
+
+@pytest.mark.parametrize(("game", "score", "options"), [
+    (ALL_FIVES, (250, 40), {}), (ALL_FIVES, (245, 415), {}),  # one award of 170 from 245
+    (ALL_FIVES, (0, 250), {}), (ALL_FIVES, (65, 60), {"target": 61}),
+    (FIVE_UP, (61, 40), {}), (FIVE_UP, (75, 70), {}),  # both past 61: the higher wins
+    (FIVE_UP, (0, 900), {}),  # level leaders play on, round after round
+    (FIVES_AND_THREES, (61, 60), {}), (FIVES_AND_THREES, (0, 61), {}),
+    (FIVES_AND_THREES, (41, 3), {"target": 41}),
+    (FIVES_AND_THREES, (64, 62), {"immediate_end": False}),  # every award counts
+])
+def test_a_final_score_a_game_can_end_with_is_accepted(game, score, options):
+    _final(game, score, **options)
+
+
+@pytest.mark.parametrize(("game", "score", "options", "message"), [
+    (FIVES_AND_THREES, (40, 50), {},
+     "neither side has reached the target 61, so 40-50 is not a final score"),
+    (ALL_FIVES, (200, 150), {},  # 200 is the target of four, not two
+     "neither side has reached the target 250, so 200-150 is not a final score"),
+    (FIVE_UP, (60, 59), {}, "neither side has reached the target 61, so 60-59 is not a "
+                            "final score"),
+    (FIVES_AND_THREES, (64, 20), {},
+     "fives-and-threes is won exactly on the target 61 (an award that would pass it does "
+     "not count), so 64 is past it"),
+    (FIVES_AND_THREES, (61, 62), {},
+     "both sides are at or past the target 61: fives-and-threes ends as soon as one side "
+     "reaches it (61-62)"),
+    (ALL_FIVES, (255, 250), {},
+     "both sides are at or past the target 250: all-fives ends as soon as one side "
+     "reaches it (255-250)"),
+    (ALL_FIVES, (251, 40), {},
+     "all-fives scores go in fives (every award is a multiple of 5), so 251 cannot be a "
+     "score"),
+    (ALL_FIVES, (250, 42), {},
+     "all-fives scores go in fives (every award is a multiple of 5), so 42 cannot be a "
+     "score"),
+    (ALL_FIVES, (420, 40), {},
+     "420 is out of reach: all-fives ends with the award that takes a side from at most "
+     "245 to the target 250, and one award gives at most 170"),
+    (FIVE_UP, (61, 61), {}, "61-61 is level: a game ends with a winner"),
+])
+def test_a_final_score_no_game_can_end_with_is_refused(game, score, options, message):
+    with pytest.raises(ImpossibleScore) as refused:
+        _final(game, score, **options)
+    assert str(refused.value) == message
+    assert isinstance(refused.value, RulesError) and refused.value.code.startswith("final_")
+
+
+def test_all_fives_takes_the_target_of_its_table():
+    _final(ALL_FIVES, (200, 150), players=4)  # partnerships play to 200
+    _final(ALL_FIVES, (200, 150), players=2, target=200)

@@ -13,10 +13,22 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from matches.rules import FixtureNightError, LeagueInvalid, RecordError, RulesError, native
+from matches.rules import (
+    ALL_FIVES,
+    FIVE_UP,
+    FIVES_AND_THREES,
+    FixtureNightError,
+    ImpossibleScore,
+    LeagueInvalid,
+    RecordError,
+    RulesError,
+    native,
+)
 from matches.rules.league import (
     DEFAULT_TIEBREAKS,
     FORMAT,
+    PAIRS,
+    SINGLES,
     TIEBREAKS,
     Adjustment,
     Bonus,
@@ -25,6 +37,7 @@ from matches.rules.league import (
     Scoring,
     Side,
     Table,
+    check_game_score,
     form_guide,
     game_score,
     game_winner,
@@ -35,6 +48,7 @@ from matches.rules.league import (
     standings,
     table_json,
 )
+from matches.rules.simulate import simulated_match
 
 SPEC = Path(__file__).resolve().parents[3] / "shared" / "league-record.md"
 
@@ -496,6 +510,60 @@ def test_a_race_is_finished_exactly_when_its_last_game_gave_a_side_its_last_win(
 ])
 def test_a_fixture_games_score_is_each_sides_or_each_pairs_better_players(side_scores, score):
     assert game_score(side_scores) == score
+
+
+@pytest.mark.parametrize(("game", "options", "score", "players", "message"), [
+    (FIVES_AND_THREES, {"deal": "short"}, (58, 61), (SINGLES, PAIRS), None),
+    (FIVES_AND_THREES, {}, (40, 50), (SINGLES, PAIRS),
+     "neither side has reached the target 61, so 40-50 is not a final score"),
+    (FIVES_AND_THREES, {}, (20, 64), (PAIRS,),
+     "fives-and-threes is won exactly on the target 61 (an award that would pass it does "
+     "not count), so 64 is past it"),
+    # All Fives plays to 250 one a side, 200 a pair a side: either, unless the line-up is known
+    (ALL_FIVES, {}, (150, 200), (SINGLES, PAIRS), None),
+    (ALL_FIVES, {}, (150, 200), (PAIRS,), None),
+    (ALL_FIVES, {}, (150, 200), (SINGLES,),
+     "neither side has reached the target 250, so 150-200 is not a final score"),
+    (ALL_FIVES, {}, (150, 190), (SINGLES, PAIRS),  # the first table's reason
+     "neither side has reached the target 250, so 150-190 is not a final score"),
+    (ALL_FIVES, {"target": 100}, (95, 95 + 170), (PAIRS,), None),  # 95 + one award
+    (ALL_FIVES, {"target": 100}, (95, 270), (PAIRS,),
+     "270 is out of reach: all-fives ends with the award that takes a side from at most 95 "
+     "to the target 100, and one award gives at most 170"),
+    # nine tiles each cannot be dealt to four: a pairs game is no table of this season
+    (ALL_FIVES, {"hand_size": 9}, (200, 150), (SINGLES, PAIRS),
+     "neither side has reached the target 250, so 200-150 is not a final score"),
+    (ALL_FIVES, {"hand_size": 9}, (200, 150), (PAIRS,), None),
+])
+def test_a_keyed_in_games_score_is_one_a_game_of_the_league_can_end_with(game, options, score,
+                                                                          players, message):
+    if message is None:
+        check_game_score(game, options, score, players=players)
+        return
+    with pytest.raises(ImpossibleScore) as refused:
+        check_game_score(game, options, score, players=players)
+    assert str(refused.value) == message
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(config=st.sampled_from([
+    (ALL_FIVES, SINGLES, {"target": 60}), (ALL_FIVES, PAIRS, {"target": 50}),
+    (ALL_FIVES, SINGLES, {"target": 61, "hand_size": 3}),
+    (FIVE_UP, SINGLES, {"target": 12}), (FIVE_UP, PAIRS, {"target": 9}),
+    (FIVES_AND_THREES, SINGLES, {"target": 21}), (FIVES_AND_THREES, PAIRS, {"target": 15}),
+    (FIVES_AND_THREES, PAIRS, {"target": 17, "immediate_end": False}),
+    (FIVES_AND_THREES, SINGLES, {"target": 13, "set": "double-nine", "deal": "short"}),
+]), seed=st.integers(0, 2**32))
+def test_every_game_played_out_ends_with_a_score_the_rule_accepts(config, seed):
+    # the rule never refuses what a real game can end with: a game played out to its
+    # winner, scored as a league counts it (a Fives and Threes pair by its better player)
+    game, players, options = config
+    match = simulated_match(game, players, seed=seed, options=options, max_rounds=60)
+    if not match.finished:
+        return  # level leaders still playing on after 60 rounds: no final score to check
+    score = game_score([int(points) for points in match.scores])  # two sides: no halves
+    check_game_score(game, options, score, players=[players])
+    assert game_winner(score) is not None
 
 
 def test_postponed_and_void_fixtures_count_nowhere():

@@ -4,6 +4,7 @@ import copy
 import json
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -14,6 +15,9 @@ from matches.rules import (
     FIVE_UP,
     FIVES_AND_THREES,
     FORMAT,
+    Call,
+    Layout,
+    Play,
     RecordInvalid,
     RulesError,
     export,
@@ -328,6 +332,76 @@ def test_called_fives_and_threes_going_out_gets_the_bonus():
     assert match.current_round is not None and match.current_round.finisher == 1
 
 
+def last_call(match) -> Call:
+    """The last event of the match's first round, a called placement."""
+    event = match.rounds[0].events[-1]
+    assert isinstance(event, Call)
+    return event
+
+
+def called_from_notation(game, placements, **options):
+    """A called record of one round whose placements are tracked notation, each with its
+    seat (``"1:0-5@5-5:5"``): every scoring placement is called with the ends the layout
+    shows after it, so the round is the one the notation plays."""
+    layout, events = Layout(game.policy), []
+    for step in placements:
+        seat, _, notation = step.partition(":")
+        before = layout.notation()
+        layout = Layout.from_notation(f"{before} {notation}", game.policy)
+        if game.placement_points(layout.end_sum):
+            events.append({"seat": int(seat), "ends": [str(end) for end in layout.scoring_ends()]})
+    return {"format": FORMAT, "game": game.slug, "players": ["Olena", "Taras"],
+            "options": options, "rounds": [{"mode": "ends", "events": events}]}
+
+
+# All Fives to 15: Taras goes out with 0-1 (ends 4 + 1), which takes him from 10 to 15
+WON_GOING_OUT = ["0:5-5", "1:0-5@5-5:5", "0:5-6@5-5:5", "1:1-6@5-6:6", "0:1-4@1-6:1",
+                 "1:0-1@0-5:0"]
+
+
+def test_a_called_round_won_by_the_seats_last_tile_has_that_seat_as_finisher():
+    document = called_from_notation(ALL_FIVES, WON_GOING_OUT, target=15)
+    assert document["rounds"][0]["events"][-1] == {"seat": 1, "ends": ["4", "1"]}
+    document["rounds"][0]["result"] = {"domino": 1}
+
+    match = replay(document)
+
+    assert (match.winner, match.scores) == (1, [10, 15])
+    [rnd] = summary(match)["rounds"]
+    assert (rnd["finisher"], rnd["blocked"], rnd["settlement"]) == (1, False, [0, 0])
+    assert match.rounds[0].won_here and last_call(match).goes_out
+    assert export(match) == document  # the result is kept: the round ended by domino
+    assert summary(roundtrip(match)) == summary(match)
+
+
+def test_a_called_round_won_without_a_result_has_no_finisher():
+    document = called_from_notation(ALL_FIVES, WON_GOING_OUT, target=15)
+    match = replay(document)
+    assert match.winner == 1 and summary(match)["rounds"][0]["finisher"] is None
+    assert not last_call(match).goes_out
+    assert export(match) == document
+
+
+@pytest.mark.parametrize("result", [{"domino": 0}, {"blocked": True}])
+def test_a_called_round_won_mid_round_takes_no_other_result(result):
+    document = called_from_notation(ALL_FIVES, WON_GOING_OUT, target=15)
+    document["rounds"][0]["result"] = result
+    assert refused(document) == (
+        "round 1: the match was won with seat 1's placement during this round: its result "
+        "can only be seat 1's domino (the winning tile was the last), or none")
+
+
+def test_a_called_rounds_last_call_is_not_read_as_going_out_unless_it_wins():
+    # the same round to 250: Taras's 0-1 wins nothing, and his going out may have been a
+    # later tile that scored nothing, so only the result says who went out
+    document = called_from_notation(ALL_FIVES, WON_GOING_OUT)
+    document["rounds"][0].update(result={"domino": 1}, pips=[9, 0])
+    match = replay(document)
+    assert not last_call(match).goes_out
+    assert summary(match)["rounds"][0]["finisher"] == 1 and match.scores == [10, 15 + 10]
+    assert export(match) == document
+
+
 # -- rounds without a count: Fives and Threes, and a called round's result alone -------
 
 def fives_and_threes_record(options=None, **first_round):
@@ -620,3 +694,56 @@ def test_any_value_anywhere_is_refused_as_invalid_or_replays(config, seed, data)
         replay(document)
     except RecordInvalid as error:
         assert str(error)
+
+
+def _called(match):
+    """The simulated (tracked) ``match`` as a table calling its rounds would record it:
+    each placement that scores (and in Fives and Threes the going-out one, which always
+    has its bonus) with the ends it left, the round's result, and its pips."""
+    rounds = []
+    for rnd in match.rounds:
+        layout, events = Layout(match.game.policy), []
+        for event, award in zip(rnd.events, rnd.awards, strict=True):
+            if not isinstance(event, Play):
+                continue
+            layout.put(event.tile, event.at)
+            if award is not None and award.announced:
+                events.append({"seat": event.seat,
+                               "ends": [str(end) for end in layout.scoring_ends()]})
+        doc: dict[str, Any] = {"mode": "ends", "events": events}
+        if rnd.end is not None:
+            doc["result"] = {"domino": rnd.finisher} if rnd.finisher is not None \
+                else {"blocked": True}
+        if rnd.pips is not None:
+            doc["pips"] = list(rnd.pips)
+        rounds.append(doc)
+    return {"format": FORMAT, "game": match.game.slug, "players": list(match.names),
+            "options": dict(match.options.given), "rounds": rounds}
+
+
+# small hands and near targets: rounds often end, and matches are often won, by the
+# last tile of a hand
+CALLED_CONFIGS = [
+    (ALL_FIVES, 2, {"hand_size": 3, "target": 30}), (ALL_FIVES, 3, {"hand_size": 2, "target": 20}),
+    (ALL_FIVES, 4, {"hand_size": 2, "target": 25}), (FIVE_UP, 2, {"hand_size": 3, "target": 8}),
+    (FIVES_AND_THREES, 2, {"hand_size": 3, "target": 9}),
+    (FIVES_AND_THREES, 3, {"hand_size": 2, "target": 7, "immediate_end": False}),
+]
+
+
+@PROPERTY
+@given(config=st.sampled_from(CALLED_CONFIGS), seed=seeds)
+def test_a_called_round_whose_last_placement_empties_the_hand_has_that_seat_as_finisher(
+        config, seed):
+    game, players, options = config
+    tracked = simulated_match(game, players, seed=seed, options=options, max_rounds=20)
+    document = _called(tracked)
+
+    match = replay(loads(json.dumps(document)))
+
+    # the seat that placed each round's last tile, a winning one included, as tracked
+    assert [rnd["finisher"] for rnd in summary(match)["rounds"]] == [
+        rnd.finisher for rnd in tracked.rounds]
+    assert summary(match) == summary(tracked)
+    assert export(match) == document
+    assert summary(roundtrip(match)) == summary(match)

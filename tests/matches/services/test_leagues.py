@@ -37,7 +37,7 @@ def division(people) -> Division:
         Membership.objects.create(club=club, user=people[name], role="captain")
     Membership.objects.create(club=club, user=people["member"], role="member")
     return services.season_create(club=club, by=people["admin"], name="Monday League",
-                                  game="all-fives",
+                                  game="fives-and-threes",
                                   starts_on=datetime.date(2026, 9, 7)).divisions.get()
 
 
@@ -75,14 +75,14 @@ def test_entrant_add_refuses_names_that_are_not_the_clubs_players(division, peop
         "players": [PLAYERS_UNKNOWN % {"names": "Nobody, Somebody"}]}
 
 
-def night_of(people, **season_format) -> Fixture:
-    """Royal Oak v Bowes in a season whose nights are ``season_format`` (as the season
-    form makes it), each captain's squad of two."""
+def night_of(people, game="fives-and-threes", **season_format) -> Fixture:
+    """Royal Oak v Bowes in a ``game`` season whose nights are ``season_format`` (as the
+    season form makes it), each captain's squad of two."""
     club = services.club_create(name="Night Club", by=people["admin"])
     for name in ("oak", "bowes"):
         Membership.objects.create(club=club, user=people[name], role="captain")
     season = services.season_create(club=club, by=people["admin"], name="Nights",
-                                    game="all-fives", starts_on=datetime.date(2026, 9, 7),
+                                    game=game, starts_on=datetime.date(2026, 9, 7),
                                     **season_format)
     division = season.divisions.get()
     home, away = (services.entrant_add(
@@ -180,6 +180,74 @@ def test_the_league_may_settle_a_night_cut_short(people):
 
     assert (resolved.status, resolved.home_games, resolved.away_games) == (
         FixtureStatus.CONFIRMED, 2, 0)
+
+
+def test_a_keyed_in_score_no_game_of_the_season_can_end_with_is_refused_naming_the_game(
+        people):
+    fixture = night_of(people, fixture_format="games", singles=2, pairs=1)
+    oak, players = people["oak"], list(Player.objects.order_by("name"))
+    home, away = [p for p in players if p.name.startswith("Royal")], \
+        [p for p in players if p.name.startswith("Bowes")]
+    services.fixture_games_enter(fixture=fixture, by=oak, scores=[(61, 40)])
+    before = unchanged(fixture)
+    past = ("Game 2: Fives and Threes is won exactly on the target 61 (an award that would "
+            "pass it does not count), so 64 is past it.")
+    short = "Game 3: neither side has reached the target 61, so 40-50 is not a final score."
+    both = ("Game 2: both sides are at or past the target 61: Fives and Threes ends as soon "
+            "as one side reaches it (61-62).")
+
+    for write, message, number in (
+            (lambda: services.fixture_games_enter(fixture=fixture, by=oak, scores=[
+                (61, 40), (64, 20), (40, 50)]), past, 2),
+            (lambda: services.fixture_games_enter(fixture=fixture, by=oak, scores=[
+                (61, 40), None, (40, 50)]), short, 3),
+            (lambda: services.fixture_game_key(fixture=fixture, by=oak, number=2,
+                                               home_players=home[:1], away_players=away[:1],
+                                               score=(61, 62)), both, 2),
+            (lambda: services.fixture_game_key(fixture=fixture, by=oak, number=3,
+                                               home_players=home, away_players=away,
+                                               score=(40, 50)), short, 3)):
+        with pytest.raises(ValidationError) as refused:
+            write()
+        assert refused.value.messages == [message]
+        assert refused.value.params == {"n": number}  # the page marks its row
+        assert refused.value.code == "score"
+
+    assert unchanged(fixture) == before
+    services.fixture_games_enter(fixture=fixture, by=oak, scores=[(61, 40), (12, 61), (61, 60)])
+    services.fixture_submit(fixture=fixture, by=oak)
+    services.fixture_dispute(fixture=fixture, by=people["bowes"], message="game 3 was 58-65")
+    with pytest.raises(ValidationError, match="'Game 3: Fives and Threes is won exactly"):
+        services.fixture_resolve(fixture=fixture, by=people["admin"],
+                                 scores=[(61, 40), (12, 61), (58, 65)])
+    assert unchanged(fixture)[0] == FixtureStatus.DISPUTED
+
+
+def test_a_keyed_in_score_is_held_to_its_line_ups_target(people, django_user_model):
+    """All Fives plays to 250 one a side and to 200 a pair a side."""
+    fixture = night_of(people, game="all-fives", fixture_format="games", singles=1, pairs=1)
+    oak, players = people["oak"], list(Player.objects.order_by("name"))
+    home, away = [p for p in players if p.name.startswith("Royal")], \
+        [p for p in players if p.name.startswith("Bowes")]
+
+    with pytest.raises(ValidationError) as refused:
+        services.fixture_game_key(fixture=fixture, by=oak, number=1, home_players=home[:1],
+                                  away_players=away[:1], score=(200, 150))
+    assert refused.value.messages == [
+        "Game 1: neither side has reached the target 250, so 200-150 is not a final score."]
+    with pytest.raises(ValidationError, match="'Game 1: All Fives scores go in fives"):
+        services.fixture_game_key(fixture=fixture, by=oak, number=1, home_players=home,
+                                  away_players=away, score=(201, 150))
+
+    services.fixture_game_key(fixture=fixture, by=oak, number=1, home_players=home,
+                              away_players=away, score=(200, 150))  # the pairs game
+    services.fixture_game_key(fixture=fixture, by=oak, number=2, home_players=home[:1],
+                              away_players=away[:1], score=(95, 265))  # 95 + 170 pips
+    # the scores table knows each game's line-up: game 1 is a pairs game
+    services.fixture_games_enter(fixture=fixture, by=oak, scores=[(150, 205), (95, 265)])
+    with pytest.raises(ValidationError, match="'Game 2: neither side has reached the "
+                                              "target 250"):
+        services.fixture_games_enter(fixture=fixture, by=oak, scores=[(150, 205), (95, 200)])
 
 
 @pytest.mark.parametrize(("season_format", "errors"), [

@@ -332,6 +332,21 @@ def test_match_import_stores_the_record_event_for_event(name):
         sum(len(r["events"]) for r in document["rounds"])
 
 
+def test_match_import_keeps_the_finisher_of_a_called_round_won_by_its_last_tile():
+    # All Fives to 15: Taras's last tile makes ends 4 + 1 and takes him from 10 to 15
+    document = {"format": "domino-match/1", "game": "all-fives", "players": ["Olena", "Taras"],
+                "options": {"target": 15}, "rounds": [{"mode": "ends", "events": [
+                    {"seat": 0, "ends": ["5-5"]}, {"seat": 1, "ends": ["5-5", "0"]},
+                    {"seat": 1, "ends": ["4", "1"]}], "result": {"domino": 1}}]}
+
+    match = services.match_import(document=document)
+
+    assert selectors.match_summary(match)["rounds"][0]["finisher"] == 1
+    assert selectors.match_record(match) == document  # the result stays with the match
+    assert Event.objects.get(match=match, number=3).goes_out
+    assert_cache_equals_replay(match)
+
+
 @pytest.mark.parametrize("name", sample_params("invalid"))
 def test_match_import_refuses_an_invalid_sample_and_stores_nothing(name):
     from tests.samples import sample_kind

@@ -362,6 +362,50 @@ def test_bad_scores_get_a_message_and_change_nothing(season, people):
     assert oak.post(fixture_url(fixture, "submit")).status_code == 400  # no scores yet
 
 
+def test_a_score_no_game_can_end_with_is_refused_on_the_page_naming_the_game(season,
+                                                                             people):
+    fixture = meeting(season, "Royal Oak A", "Bowes Dragons")
+    oak = as_(people["oak"])
+    night = {**SPEC_NIGHT, "home_2": "64", "away_2": "20"}  # past the 61 it is won on
+
+    refused = oak.post(fixture_url(fixture, "games"), night)
+
+    html = refused.content.decode()
+    assert refused.status_code == 400
+    assert ("Game 2: Fives and Threes is won exactly on the target 61 (an award that would "
+            "pass it does not count), so 64 is past it.") in html
+    assert fixture.games.count() == 0
+    for name, value in night.items():  # every score as typed
+        field = re.search(rf'<input[^>]*name="{name}"[^>]*>', html)
+        assert field is not None and f'value="{value}"' in field[0]
+        assert ("aria-invalid" in field[0]) == name.endswith("_2")
+    in_ukrainian = as_(people["oak"])
+    in_ukrainian.cookies["django_language"] = "uk"
+    said = in_ukrainian.post(fixture_url(fixture, "games"),
+                             {"home_1": "40", "away_1": "50"}).content.decode()
+    assert "Гра 1: жодна сторона не досягла цілі 61" in said
+
+
+def test_a_paper_score_no_game_can_end_with_is_refused_with_the_form_as_typed(club, people):
+    season, squads = oak_and_bowes(club, people, ["Ann", "Bob"], ["Cat", "Dan"],
+                                   name="Paper", singles=1, pairs=1)
+    fixture = meeting(season, "Oak", "Bowes")
+
+    refused = as_(people["oak"]).post(fixture_url(fixture, "play"), {
+        "how": "paper", "number": "2", "home_player": [squads["Oak"][0].pk],
+        "away_player": [squads["Bowes"][0].pk], "home_score": "40", "away_score": "50"})
+
+    html = refused.content.decode()
+    assert refused.status_code == 400
+    assert "Game 2: neither side has reached the target" in html and "40-50" in html
+    assert not fixture.games.exists()
+    for name, value in (("home_score", "40"), ("away_score", "50")):
+        field = re.search(rf'<input[^>]*name="{name}"[^>]*>', html)
+        assert field is not None and f'value="{value}"' in field[0]
+        assert 'aria-invalid="true"' in field[0]
+    assert '<option value="2" selected>' in html
+
+
 def test_fixtures_are_generated_once_for_a_division(season, people):
     admin = as_(people["admin"])
     division = season.divisions.get()
