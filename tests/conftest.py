@@ -4,7 +4,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 from playwright.sync_api import Browser, sync_playwright
+
+# No per-example deadline: on a loaded 2-core CI machine a slow example is the machine's
+# doing, not a failure of the property (hypothesis' default of 200 ms made such flakes).
+hypothesis_settings.register_profile("suite", deadline=None)
+hypothesis_settings.load_profile("suite")
 
 
 @pytest.fixture(autouse=True)
