@@ -298,6 +298,35 @@ def scorepad_tile_chosen(v: Visit, w: World) -> Page:
     return page
 
 
+def _scorepad_kept(v: Visit, w: World) -> Page:
+    """The scorepad once the service worker keeps it (templates/sw.js)."""
+    from tests.browser.test_offline import kept  # it imports this module
+
+    page = v.open(w.tracked.match.get_scorer_url(), grants=[w.tracked.grant])
+    scorepad_ready(page)
+    kept(page, int(page.locator("#live").get_attribute("data-version") or 0))
+    return page
+
+
+def scorepad_offline(v: Visit, w: World) -> Page:  # a tile placed without a connection
+    from tests.browser.test_offline import play_offline, waiting
+
+    page = _scorepad_kept(v, w)
+    page.add_script_tag(url=AXE_PATH)  # before the connection goes: not fetched after
+    page.context.set_offline(True)
+    play_offline(page, "0-5", "5-5:5")
+    expect(waiting(page)).to_have_text(
+        {"en": "1 entry waiting", "uk": re.compile("1"), "ru": re.compile("1")}[v.lang])
+    return page
+
+
+def offline_kept(v: Visit, w: World) -> Page:  # the offline page lists the kept scorepad
+    page = _scorepad_kept(v, w)
+    page.goto(v.base + reverse("offline"))
+    expect(page.locator("#kept-scorepads li")).to_have_count(1)
+    return page
+
+
 def scorepad_settle(v: Visit, w: World) -> Page:
     match, grant = w.settling
     page = v.open(match.get_scorer_url(), grants=[grant])
@@ -624,6 +653,7 @@ PAGES: dict[str, Callable[[Visit, World], Page]] = {
     "scorepad-called-keypad": scorepad_called_keypad,
     "scorepad-finished": scorepad_finished,
     "scorepad-closed": scorepad_closed,
+    "scorepad-offline": scorepad_offline,
     "scorepad-not-scorer": scorepad_not_scorer,
     "scorepad-creator": scorepad_creator,
     "stale-form": stale_form,
@@ -658,6 +688,7 @@ PAGES: dict[str, Callable[[Visit, World], Page]] = {
     "import-progress": import_progress,
     "login": login,
     "offline": offline,
+    "offline-kept": offline_kept,
     "login-refused": login_refused,
     "admin-login": admin_login,
     "signup": signup,
@@ -690,7 +721,8 @@ def visit(browser: Browser, live_server) -> Iterator[Callable[[str], Visit]]:
 
 
 def axe_violations(page: Page) -> list[dict[str, Any]]:
-    page.add_script_tag(url=AXE_PATH)
+    if not page.evaluate("window.axe !== undefined"):  # loaded already while online
+        page.add_script_tag(url=AXE_PATH)
     return page.evaluate("""tags => axe.run(document, {
         runOnly: {type: "tag", values: tags}, resultTypes: ["violations"]})
         .then(results => results.violations)""", AXE_TAGS)
