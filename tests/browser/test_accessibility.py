@@ -104,10 +104,11 @@ class World:
                                         scoring={"per_game": 1})
         division = season.divisions.get()
         home = services.entrant_add(division=division, by=self.secretary, name="Royal Oak",
-                                    captain=self.captain)
+                                    captain=self.captain, player_names=["Ann Dale"])
         away = services.entrant_add(division=division, by=self.secretary, name="Bowes",
-                                    captain=self.away_captain)
-        third = services.entrant_add(division=division, by=self.secretary, name="Black Bull")
+                                    captain=self.away_captain, player_names=["Bob Hart"])
+        third = services.entrant_add(division=division, by=self.secretary, name="Black Bull",
+                                     player_names=["Cath Lowe"])
         played = Fixture.objects.create(division=division, week=1, home=home, away=away,
                                         date=datetime.date(2026, 9, 7))
         services.fixture_games_enter(fixture=played, by=self.captain,
@@ -341,6 +342,17 @@ def scorepad_settle_tiles(v: Visit, w: World) -> Page:  # the hands tapped tile 
     return page
 
 
+def scorepad_count_refused(v: Visit, w: World) -> Page:  # a hand counted wrong: why, where
+    match, grant = w.settling  # Olena went out; Taras holds one tile
+    page = v.open(match.get_scorer_url(), grants=[grant])
+    scorepad_ready(page)
+    page.locator("input[name=pips_1]").fill("13")
+    page.locator("#settle-button").press("Enter")
+    expect(page.locator("#scorepad-error")).to_contain_text("(Taras)")
+    expect(page.locator("input[name=pips_1]")).to_have_attribute("aria-invalid", "true")
+    return page
+
+
 def scorepad_next_round(v: Visit, w: World) -> Page:
     match, grant = w.settled
     page = v.open(match.get_scorer_url(), grants=[grant])
@@ -526,6 +538,18 @@ def fixture(v: Visit, w: World) -> Page:  # its home captain keys in the scores
     return v.open(w.fixture.get_absolute_url(), user=w.captain)
 
 
+def fixture_game_on_scorepad(v: Visit, w: World) -> Page:  # its first game being scored
+    club = w.club
+    services.fixture_game_start(fixture=w.fixture, by=w.captain, number=1,
+                                home_players=[club.players.get(name="Ann Dale")],
+                                away_players=[club.players.get(name="Cath Lowe")])
+    page = v.open(w.fixture.get_absolute_url(), user=w.captain)
+    match = w.fixture.games.get(number=1).match
+    assert match is not None
+    expect(page.locator(f'a[href="{match.get_absolute_url()}"]')).to_have_count(1)
+    return page
+
+
 def fixture_to_confirm(v: Visit, w: World) -> Page:  # its away captain confirms or disputes
     page = v.open(w.submitted.get_absolute_url(), user=w.away_captain)
     expect(page.locator("#fixture-status")).to_be_visible()
@@ -648,6 +672,7 @@ PAGES: dict[str, Callable[[Visit, World], Page]] = {
     "scorepad-tile-chosen": scorepad_tile_chosen,
     "scorepad-settle": scorepad_settle,
     "scorepad-settle-tiles": scorepad_settle_tiles,
+    "scorepad-count-refused": scorepad_count_refused,
     "scorepad-next-round": scorepad_next_round,
     "scorepad-twelve": scorepad_twelve,
     "scorepad-called-keypad": scorepad_called_keypad,
@@ -678,6 +703,7 @@ PAGES: dict[str, Callable[[Visit, World], Page]] = {
     "season-new-refused": season_new_refused,
     "season-admin-refused": season_admin_refused,
     "fixture": fixture,
+    "fixture-game-on-scorepad": fixture_game_on_scorepad,
     "fixture-to-confirm": fixture_to_confirm,
     "fixture-submitted-admin": fixture_submitted_admin,
     "player": player,
