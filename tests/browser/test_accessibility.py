@@ -273,6 +273,14 @@ def match_in_progress(v: Visit, w: World) -> Page:
     return v.open(w.tracked.match.get_absolute_url())
 
 
+def match_watch_stale(v: Visit, w: World) -> Page:  # its refreshes get no answer: it says so
+    page = match_in_progress(v, w)
+    page.wait_for_function("() => window.htmx !== undefined")
+    page.route("**/?seen=*", lambda route: route.fulfill(status=502, body="down"))
+    expect(page.locator("#watch-stale")).to_be_visible(timeout=12_000)
+    return page
+
+
 def match_finished(v: Visit, w: World) -> Page:
     return v.open(w.finished[0].get_absolute_url())
 
@@ -666,6 +674,7 @@ PAGES: dict[str, Callable[[Visit, World], Page]] = {
     "new-match-twelve": new_match_twelve,
     "new-match-refused": new_match_refused,
     "match-in-progress": match_in_progress,
+    "match-watch-stale": match_watch_stale,
     "match-finished": match_finished,
     "match-replay": match_replay,
     "match-abandoned": match_abandoned,
