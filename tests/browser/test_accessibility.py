@@ -1,5 +1,7 @@
-"""Every page of the app checked by axe-core (WCAG 2.0/2.1, A and AA) at 360×740, in
-the light and in the dark colour scheme: no violations.
+"""Every page of the app checked by axe-core (WCAG 2.0/2.1, A and AA, and axe's best
+practices: landmarks, headings) at 360×740, in the light and in the dark colour scheme,
+with its folded parts unfolded: no violations. Every page the other browser tests open is
+here, in each state they open it in.
 
 axe-core comes from the npm registry (package.json, package-lock.json at the repository
 root; scripts/test runs ``npm ci`` when node_modules lacks it). Each page×theme is its own
@@ -33,6 +35,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from matches import rules, services
 from matches.models import Club, Fixture, Match, Membership, Player, ScorerGrant, Season
 from matches.views.scoring import GRANTS_KEY
+from tests.browser.test_match_page import finished_match
 from tests.matches.helpers import (
     league_night,
     night,
@@ -51,7 +54,9 @@ AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 # `content` or `path` would insert an inline <script>, which that policy refuses;
 # bypass_csp=True would test the pages without the policy they really run under.
 AXE_PATH = "/__tests__/axe-core/axe.min.js"
-WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+# The WCAG 2.0/2.1 A and AA rules, and axe's best practices beside them: landmarks
+# unique and named apart, one main, all content in a landmark, headings in order.
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
 THEMES = ["light", "dark"]
 PASSWORD = "a long pass phrase"
 T = rules.Tile.parse
@@ -69,6 +74,10 @@ class World:
         return User.objects.create_user("oak", password=PASSWORD)
 
     @cached_property
+    def away_captain(self) -> User:
+        return User.objects.create_user("bowes", password=PASSWORD)
+
+    @cached_property
     def newcomer(self) -> User:
         return User.objects.create_user("newcomer", password=PASSWORD)
 
@@ -76,6 +85,7 @@ class World:
     def club(self) -> Club:
         club = services.club_create(name="Teesdale Dominoes Club", by=self.secretary)
         Membership.objects.create(club=club, user=self.captain, role="captain")
+        Membership.objects.create(club=club, user=self.away_captain, role="captain")
         for name in ("Ann Dale", "Bob Hart", "Cath Lowe"):
             Player.objects.create(club=club, name=name)
         # two rated games of the club, so its ratings and players' pages have rows
@@ -94,9 +104,11 @@ class World:
                                         scoring={"per_game": 1})
         division = season.divisions.get()
         home = services.entrant_add(division=division, by=self.secretary, name="Royal Oak",
-                                    captain=self.captain)
-        away = services.entrant_add(division=division, by=self.secretary, name="Bowes")
-        third = services.entrant_add(division=division, by=self.secretary, name="Black Bull")
+                                    captain=self.captain, player_names=["Ann Dale"])
+        away = services.entrant_add(division=division, by=self.secretary, name="Bowes",
+                                    captain=self.away_captain, player_names=["Bob Hart"])
+        third = services.entrant_add(division=division, by=self.secretary, name="Black Bull",
+                                     player_names=["Cath Lowe"])
         played = Fixture.objects.create(division=division, week=1, home=home, away=away,
                                         date=datetime.date(2026, 9, 7))
         services.fixture_games_enter(fixture=played, by=self.captain,
@@ -111,6 +123,24 @@ class World:
     @cached_property
     def fixture(self) -> Fixture:  # next week's, the captain keys its games in
         return Fixture.objects.get(division__season=self.season, week=2)
+
+    @cached_property
+    def submitted(self) -> Fixture:  # the first week's, sent to the away captain
+        return Fixture.objects.get(division__season=self.season, week=1)
+
+    @cached_property
+    def divisions(self) -> Season:
+        """A second season of two divisions, each with its entrants."""
+        season = services.season_create(club=self.club, by=self.secretary,
+                                        name="Thursday League",
+                                        starts_on=datetime.date(2026, 9, 10),
+                                        game="all-fives", divisions=("North", "South"))
+        for division, names in zip(season.divisions.order_by("pk"),
+                                   (("Red Lion", "Swan"), ("King's Head", "Crown")),
+                                   strict=True):
+            for name in names:
+                services.entrant_add(division=division, by=self.secretary, name=name)
+        return season
 
     @cached_property
     def player(self) -> Player:
@@ -221,6 +251,12 @@ def new_match(v: Visit, w: World) -> Page:
     return v.open("/new/")
 
 
+def new_match_twelve(v: Visit, w: World) -> Page:  # Fives and Threes' twelve seats
+    page = v.open("/new/?players=12")
+    expect(page.locator("input[name=player_11]")).to_be_visible()
+    return page
+
+
 def new_match_refused(v: Visit, w: World) -> Page:  # its errors, by their fields
     page = v.open("/new/")
     page.fill("input[name=target]", "0")
@@ -237,8 +273,30 @@ def match_in_progress(v: Visit, w: World) -> Page:
     return v.open(w.tracked.match.get_absolute_url())
 
 
+def match_watch_stale(v: Visit, w: World) -> Page:  # its refreshes get no answer: it says so
+    page = match_in_progress(v, w)
+    page.wait_for_function("() => window.htmx !== undefined")
+    page.route("**/?seen=*", lambda route: route.fulfill(status=502, body="down"))
+    expect(page.locator("#watch-stale")).to_be_visible(timeout=12_000)
+    return page
+
+
 def match_finished(v: Visit, w: World) -> Page:
     return v.open(w.finished[0].get_absolute_url())
+
+
+def match_replay(v: Visit, w: World) -> Page:  # five rounds: a round and a step chosen
+    page = v.open(finished_match().get_absolute_url() + "?round=2&step=2")
+    expect(page.locator("#replay")).to_have_attribute("data-step", "2")
+    expect(page.locator(".replay-rounds")).to_be_visible()
+    return page
+
+
+def match_abandoned(v: Visit, w: World) -> Page:  # its scorer stopped it: the summary
+    services.match_abandon(match=w.tracked.match, grant=w.tracked.grant)
+    page = v.open(w.tracked.match.get_absolute_url())
+    expect(page.locator("#match-end")).to_have_attribute("data-status", "abandoned")
+    return page
 
 
 def scorepad_tile_chosen(v: Visit, w: World) -> Page:
@@ -246,6 +304,35 @@ def scorepad_tile_chosen(v: Visit, w: World) -> Page:
     scorepad_ready(page)
     page.click('a.pick[data-tile="0-5"]')
     expect(page.locator('.choice-set[data-for="0-5"] button.choice').first).to_be_visible()
+    return page
+
+
+def _scorepad_kept(v: Visit, w: World) -> Page:
+    """The scorepad once the service worker keeps it (templates/sw.js)."""
+    from tests.browser.test_offline import kept  # it imports this module
+
+    page = v.open(w.tracked.match.get_scorer_url(), grants=[w.tracked.grant])
+    scorepad_ready(page)
+    kept(page, int(page.locator("#live").get_attribute("data-version") or 0))
+    return page
+
+
+def scorepad_offline(v: Visit, w: World) -> Page:  # a tile placed without a connection
+    from tests.browser.test_offline import play_offline, waiting
+
+    page = _scorepad_kept(v, w)
+    page.add_script_tag(url=AXE_PATH)  # before the connection goes: not fetched after
+    page.context.set_offline(True)
+    play_offline(page, "0-5", "5-5:5")
+    expect(waiting(page)).to_have_text(
+        {"en": "1 entry waiting", "uk": re.compile("1"), "ru": re.compile("1")}[v.lang])
+    return page
+
+
+def offline_kept(v: Visit, w: World) -> Page:  # the offline page lists the kept scorepad
+    page = _scorepad_kept(v, w)
+    page.goto(v.base + reverse("offline"))
+    expect(page.locator("#kept-scorepads li")).to_have_count(1)
     return page
 
 
@@ -260,6 +347,17 @@ def scorepad_settle_tiles(v: Visit, w: World) -> Page:  # the hands tapped tile 
     match, grant = w.settling
     page = v.open(match.get_scorer_url() + "?entry=tiles", grants=[grant])
     expect(page.locator("#settle-form fieldset.hand").first).to_be_visible()
+    return page
+
+
+def scorepad_count_refused(v: Visit, w: World) -> Page:  # a hand counted wrong: why, where
+    match, grant = w.settling  # Olena went out; Taras holds one tile
+    page = v.open(match.get_scorer_url(), grants=[grant])
+    scorepad_ready(page)
+    page.locator("input[name=pips_1]").fill("13")
+    page.locator("#settle-button").press("Enter")
+    expect(page.locator("#scorepad-error")).to_contain_text("(Taras)")
+    expect(page.locator("input[name=pips_1]")).to_have_attribute("aria-invalid", "true")
     return page
 
 
@@ -346,6 +444,17 @@ def join(v: Visit, w: World) -> Page:
     return v.open(w.tracked.match.get_join_url())
 
 
+def join_replaced(v: Visit, w: World) -> Page:  # the scorers made a new link: the old one
+    old = w.tracked.match.get_join_url()
+    services.scorer_link_rotate(match=w.tracked.match)
+    page = v.open(old)
+    expect(page.locator("h1")).to_have_text(
+        {"en": "This scorer's link no longer works",
+         "uk": "Це посилання секретаря більше не діє",
+         "ru": "Эта ссылка секретаря больше не действует"}[v.lang])
+    return page
+
+
 def _manage(name: str) -> Callable[[Visit, World], Page]:
     def visit(v: Visit, w: World) -> Page:
         return v.open(reverse(f"matches:{name}", args=[w.tracked.match.public_id]),
@@ -413,6 +522,13 @@ def season_admin(v: Visit, w: World) -> Page:
     return v.open(w.season.get_absolute_url(), user=w.secretary)
 
 
+def season_division(v: Visit, w: World) -> Page:  # of two divisions, the second chosen
+    south = w.divisions.divisions.get(name="South")
+    page = v.open(f"{w.divisions.get_absolute_url()}?division={south.pk}")
+    expect(page.locator(f"#table-{south.pk}")).to_be_visible()
+    return page
+
+
 def season_new(v: Visit, w: World) -> Page:
     return v.open(reverse("matches:season_new", kwargs={"slug": w.club.slug}),
                   user=w.secretary)
@@ -441,6 +557,28 @@ def fixture(v: Visit, w: World) -> Page:  # its home captain keys in the scores
     return v.open(w.fixture.get_absolute_url(), user=w.captain)
 
 
+def fixture_game_on_scorepad(v: Visit, w: World) -> Page:  # its first game being scored
+    club = w.club
+    services.fixture_game_start(fixture=w.fixture, by=w.captain, number=1,
+                                home_players=[club.players.get(name="Ann Dale")],
+                                away_players=[club.players.get(name="Cath Lowe")])
+    page = v.open(w.fixture.get_absolute_url(), user=w.captain)
+    match = w.fixture.games.get(number=1).match
+    assert match is not None
+    expect(page.locator(f'a[href="{match.get_absolute_url()}"]')).to_have_count(1)
+    return page
+
+
+def fixture_to_confirm(v: Visit, w: World) -> Page:  # its away captain confirms or disputes
+    page = v.open(w.submitted.get_absolute_url(), user=w.away_captain)
+    expect(page.locator("#fixture-status")).to_be_visible()
+    return page
+
+
+def fixture_submitted_admin(v: Visit, w: World) -> Page:  # the league admin's tools for it
+    return v.open(w.submitted.get_absolute_url(), user=w.secretary)
+
+
 def player(v: Visit, w: World) -> Page:
     return v.open(reverse("matches:club_player", kwargs={"slug": w.club.slug,
                                                          "pk": w.player.pk}))
@@ -454,6 +592,16 @@ def ratings(v: Visit, w: World) -> Page:
 def history_list(v: Visit, w: World) -> Page:
     w.club  # noqa: B018 (its matches are the member's history)
     return v.open("/history/", user=w.secretary)
+
+
+def history_filtered(v: Visit, w: World) -> Page:  # the matches of one player, by the form
+    page = history_list(v, w)
+    page.wait_for_function("() => window.htmx !== undefined")
+    page.locator("input[name=player]").fill("ann")
+    page.locator("#filter-button").click()
+    expect(page).to_have_url(re.compile(r"/history/\?player=ann&"))
+    expect(page.locator("#history-rows li")).to_have_count(2)
+    return page
 
 
 def records_import(v: Visit, w: World) -> Page:
@@ -470,6 +618,10 @@ def import_progress(v: Visit, w: World) -> Page:
 
 def login(v: Visit, w: World) -> Page:
     return v.open("/accounts/login/")
+
+
+def admin_login(v: Visit, w: World) -> Page:  # Django's admin, the staff's way in
+    return v.open("/admin/login/")
 
 
 def offline(v: Visit, w: World) -> Page:
@@ -530,23 +682,30 @@ def _plain(template: str) -> Callable[[Visit, World], Page]:
 PAGES: dict[str, Callable[[Visit, World], Page]] = {
     "home": home,
     "new-match": new_match,
+    "new-match-twelve": new_match_twelve,
     "new-match-refused": new_match_refused,
     "match-in-progress": match_in_progress,
+    "match-watch-stale": match_watch_stale,
     "match-finished": match_finished,
+    "match-replay": match_replay,
+    "match-abandoned": match_abandoned,
     "scorepad-tile-chosen": scorepad_tile_chosen,
     "scorepad-settle": scorepad_settle,
     "scorepad-settle-tiles": scorepad_settle_tiles,
+    "scorepad-count-refused": scorepad_count_refused,
     "scorepad-next-round": scorepad_next_round,
     "scorepad-twelve": scorepad_twelve,
     "scorepad-called-keypad": scorepad_called_keypad,
     "scorepad-finished": scorepad_finished,
     "scorepad-closed": scorepad_closed,
+    "scorepad-offline": scorepad_offline,
     "scorepad-not-scorer": scorepad_not_scorer,
     "scorepad-creator": scorepad_creator,
     "stale-form": stale_form,
     "scorers": scorers,
     "change-log": change_log,
     "join": join,
+    "join-replaced": join_replaced,
     "abandon": _manage("abandon"),
     "rename": _manage("rename"),
     "delete": _manage("delete"),
@@ -560,18 +719,25 @@ PAGES: dict[str, Callable[[Visit, World], Page]] = {
     "club-join": club_join,
     "season": season,
     "season-admin": season_admin,
+    "season-division": season_division,
     "season-new": season_new,
     "season-new-refused": season_new_refused,
     "season-admin-refused": season_admin_refused,
     "fixture": fixture,
+    "fixture-game-on-scorepad": fixture_game_on_scorepad,
+    "fixture-to-confirm": fixture_to_confirm,
+    "fixture-submitted-admin": fixture_submitted_admin,
     "player": player,
     "ratings": ratings,
     "history-list": history_list,
+    "history-filtered": history_filtered,
     "import": records_import,
     "import-progress": import_progress,
     "login": login,
     "offline": offline,
+    "offline-kept": offline_kept,
     "login-refused": login_refused,
+    "admin-login": admin_login,
     "signup": signup,
     "password-change": password_change,
     "password-change-done": password_change_done,
@@ -602,10 +768,17 @@ def visit(browser: Browser, live_server) -> Iterator[Callable[[str], Visit]]:
 
 
 def axe_violations(page: Page) -> list[dict[str, Any]]:
-    page.add_script_tag(url=AXE_PATH)
+    if not page.evaluate("window.axe !== undefined"):  # loaded already while online
+        page.add_script_tag(url=AXE_PATH)
     return page.evaluate("""tags => axe.run(document, {
         runOnly: {type: "tag", values: tags}, resultTypes: ["violations"]})
-        .then(results => results.violations)""", WCAG_TAGS)
+        .then(results => results.violations)""", AXE_TAGS)
+
+
+def unfold(page: Page) -> None:
+    """Every <details> opened, so that what it folds away is checked too (axe skips what
+    is not rendered: a folded admin form, the header's preferences)."""
+    page.locator("details").evaluate_all("all => all.forEach(d => { d.open = true; })")
 
 
 def readable(violations: list[dict[str, Any]]) -> str:
@@ -621,7 +794,7 @@ def readable(violations: list[dict[str, Any]]) -> str:
 
 @pytest.mark.parametrize("theme", THEMES)
 @pytest.mark.parametrize("name", list(PAGES))
-def test_page_has_no_wcag_violations(visit, name: str, theme: str):
+def test_page_has_no_axe_violations(visit, name: str, theme: str):
     if not AXE.exists():
         pytest.skip(f"{AXE.relative_to(ROOT)} not found: axe-core is installed by "
                     "`npm ci` (scripts/test runs it; it needs npm)")
@@ -633,6 +806,7 @@ def test_page_has_no_wcag_violations(visit, name: str, theme: str):
     if name in PLAIN_PAGES:  # each language's part named as such, within the phone's width
         assert page.locator("[lang=uk]").count() == page.locator("[lang=ru]").count() == 1
         assert page.evaluate("document.documentElement.scrollWidth") <= 360, name
+    unfold(page)
     violations = axe_violations(page)
     assert not violations, f"{name} ({theme}) at {page.url}:\n{readable(violations)}"
 
@@ -704,5 +878,6 @@ def test_page_in_ukrainian_and_russian_fits_the_phone_with_no_violation(visit, n
     expect(page.locator("html")).to_have_attribute("lang", lang)
     expect(page.locator("h1")).to_have_count(1)
     assert page.evaluate("document.documentElement.scrollWidth") <= 360, name
+    unfold(page)
     violations = axe_violations(page)
     assert not violations, f"{name} ({lang}) at {page.url}:\n{readable(violations)}"
