@@ -850,6 +850,37 @@ def test_a_re_read_answered_while_a_fresh_tap_is_awaited_does_not_lose_the_taps_
     expect_the_servers_table(page, version)
 
 
+def test_a_re_read_older_than_the_entries_answers_is_asked_for_again(live_server, page):
+    """The entry's answer showed the table after it; the table read after the entries
+    came older (as a cache or a lagging copy of the database could answer): the page
+    does not stay on it, it asks again."""
+    version = opened_and_kept(page, live_server)
+    # the scorepad as it stands now, before the entry: the older answer to come
+    older = page.context.request.get(page.url, headers={
+        "HX-Request": "true", "HX-Target": "scorepad"}).text()
+    assert f'data-version="{version}"' in older
+    page.context.set_offline(True)
+    play_offline(page, "0-5", "5-5:5")
+    asked: list[str] = []
+
+    def first_older(route: Route) -> None:
+        asked.append(route.request.url)
+        if len(asked) == 1:
+            route.fulfill(status=200, content_type="text/html", body=older)
+        else:
+            route.continue_()
+
+    page.route(SYNC, first_older)
+    page.context.set_offline(False)
+
+    # asked again on the page's next try (offline.js: RETRY_MS, 5 s)
+    expect(page.locator("#live")).to_have_attribute("data-version", str(version + 1),
+                                                    timeout=15_000)
+    assert len(asked) == 2
+    expect(page.locator('g.board-tile[data-tile="0-5"]')).to_have_count(1)
+    assert page_table(page) == server_table()
+
+
 @pytest.mark.parametrize(("after", "delay"), [
     ("online", 0), ("online", 30), ("online", 60), ("online", 100), ("online", 200),
     ("re-read", 0), ("re-read", 0), ("re-read", 5), ("re-read", 15), ("re-read", 30)])
