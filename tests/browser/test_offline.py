@@ -13,7 +13,7 @@ from collections.abc import Callable
 from uuid import UUID
 
 import pytest
-from playwright.sync_api import Page, Route, expect
+from playwright.sync_api import APIResponse, Page, Route, expect
 
 from tests.browser.test_accessibility import AXE, AXE_PATH, axe_violations, readable
 from tests.browser.test_csp import watch
@@ -785,7 +785,7 @@ def test_a_re_read_answered_after_a_fresh_taps_answer_does_not_take_the_table_ba
     page.context.set_offline(True)
     play_offline(page, "0-5", "5-5:5")  # Bo: 10-10, Ann to play
     tap_tile(page, "0-0")  # Ann's tile chosen; its end is tapped once the entry has gone
-    held: list[tuple[Route, object]] = []
+    held: list[tuple[Route, APIResponse]] = []
     page.route(SYNC, lambda route: held.append((route, route.fetch())))
     requests = in_flight(page)
 
@@ -815,8 +815,8 @@ def test_a_re_read_answered_while_a_fresh_tap_is_awaited_does_not_lose_the_taps_
     page.context.set_offline(True)
     play_offline(page, "0-5", "5-5:5")
     tap_tile(page, "0-0")
-    reads: list[tuple[Route, object]] = []
-    taps: list[tuple[Route, object]] = []
+    reads: list[tuple[Route, APIResponse]] = []
+    taps: list[tuple[Route, APIResponse]] = []
     page.route(SYNC, lambda route: reads.append((route, route.fetch())))
 
     def placement(route: Route) -> None:
