@@ -560,6 +560,7 @@
         window.location.reload();
         return new Promise(function () {});
       }
+      if (answer.status === 200) { answeredAt(Scorekeeper.versionOf(answer.doc)); }
       var error = answer.doc.querySelector("#scorepad-error");
       if (error) { return {why: wordsOf(error)}; }
       if (answer.status !== 200 || !answer.doc.getElementById("live")) {
@@ -617,6 +618,19 @@
   var resyncing = null;
   var refusedNow = false;  // an entry was refused: said again with the table that follows
   var news = [];  // what the server said of the entries sent, till the table is back
+  // The newest table the entries' answers showed (their version; read, never swapped
+  // in). The table read again must not be older: an older answer is kept out
+  // (Scorekeeper.keepNewest), and the page asks again until it shows one as new.
+  var entriesVersion = null;
+  function answeredAt(version) {
+    if (version !== null && (entriesVersion === null || version > entriesVersion)) {
+      entriesVersion = version;
+    }
+  }
+  function behind() {
+    var shown = Scorekeeper.versionOf(document);
+    return entriesVersion !== null && shown !== null && shown < entriesVersion;
+  }
   function resync(key) {
     resyncing = page + (key ? "?sync=" + encodeURIComponent(key) : "");
     resyncNow();
@@ -639,13 +653,24 @@
     if (!isResync(event)) { return; }
     var status = event.detail.xhr ? event.detail.xhr.status : 0;
     if (event.detail.successful) {
-      resyncing = null;
-      tell();
+      // (a tap's answer awaited meanwhile may bring the newer table before then)
+      if (behind()) { setTimeout(catchUp, RETRY_MS); } else { resynced(); }
     } else if (!status || notNow(status)) {
       setTimeout(resyncNow, RETRY_MS);
     } else {
       resyncing = null;
     }
+  }
+  function catchUp() {
+    if (behind()) { resyncNow(); } else { resynced(); }
+  }
+  function resynced() {
+    resyncing = null;
+    entriesVersion = null;
+    tell();
+    // the refusal is said after the table that follows (htmx:afterSettle below); when
+    // the table read was kept out, as older than the one shown, no table follows it
+    if (refusedNow) { setTimeout(sayRefusal, 100); }
   }
   function tell() {
     var status = document.getElementById("status");
@@ -731,16 +756,18 @@
     replay();
     render();
     keepPage();
-    if (refusedNow && !resyncing) {
-      // scorepad.js says what the table brought (the entries' news before the refused
-      // one, "Ann won"): the refusal after it, or it would go unsaid
-      refusedNow = false;
-      var said = Array.prototype.map.call(
-        document.querySelectorAll("#status .message, #status [data-news]"), wordsOf);
-      var refused = document.getElementById("queue-refused");
-      if (refused && !refused.hidden) { announce(said.concat(wordsOf(refused)).join(" ")); }
-    }
+    if (!resyncing) { sayRefusal(); }
   });
+  function sayRefusal() {
+    if (!refusedNow) { return; }
+    // scorepad.js says what the table brought (the entries' news before the refused
+    // one, "Ann won"): the refusal after it, or it would go unsaid
+    refusedNow = false;
+    var said = Array.prototype.map.call(
+      document.querySelectorAll("#status .message, #status [data-news]"), wordsOf);
+    var refused = document.getElementById("queue-refused");
+    if (refused && !refused.hidden) { announce(said.concat(wordsOf(refused)).join(" ")); }
+  }
   document.addEventListener("click", function (event) {
     if (event.target.closest("#queue-discard")) { discard(); }
   });

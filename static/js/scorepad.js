@@ -265,8 +265,15 @@
 
   // -- each recorded tap is confirmed where the eyes and the hand are -------------------
 
+  // an answer older than the table shown (a re-read overtaken by a tap's answer) is
+  // kept out (static/js/scorekeeper.js); the listeners below see it unswapped
+  Scorekeeper.keepNewest(function () {
+    htmx.ajax("GET", syncUrl, {target: "#scorepad", swap: "outerHTML"});
+  });
+
   var shownVersion = null;
-  document.addEventListener("htmx:beforeSwap", function () {
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (!event.detail.shouldSwap) { return; }
     var live = document.getElementById("live");
     shownVersion = live ? parseInt(live.dataset.version, 10) : null;
   });
@@ -302,7 +309,8 @@
                        "#settle-form input:not([type=hidden]):not(:disabled)",
                        "#round-form input:checked", "#thumb-bar button"];
   var before = null;  // {focused, version} from the swap's start, until it settles
-  document.addEventListener("htmx:beforeSwap", function () {
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (!event.detail.shouldSwap) { return; }
     var pad = document.getElementById("scorepad");
     var live = document.getElementById("live");
     var active = document.activeElement;

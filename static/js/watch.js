@@ -49,8 +49,12 @@
   });
   window.addEventListener("offline", function () { stale(true); });
 
+  // a refresh answered after a later one is kept out (static/js/scorekeeper.js)
+  Scorekeeper.keepNewest();
   var was = null;
-  document.addEventListener("htmx:beforeSwap", function () { was = state(); });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (event.detail.shouldSwap) { was = state(); }
+  });
   document.addEventListener("htmx:afterSettle", function () {
     if (!was) { return; }
     var now = state();

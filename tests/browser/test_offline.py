@@ -13,7 +13,7 @@ from collections.abc import Callable
 from uuid import UUID
 
 import pytest
-from playwright.sync_api import Page, Route, expect
+from playwright.sync_api import APIResponse, Page, Route, expect
 
 from tests.browser.test_accessibility import AXE, AXE_PATH, axe_violations, readable
 from tests.browser.test_csp import watch
@@ -21,6 +21,7 @@ from tests.browser.test_scorepad import (
     choice,
     draw,
     expect_scores,
+    htmx_idle,
     pass_turn,
     place,
     seq,
@@ -704,3 +705,221 @@ def test_entries_from_a_phone_that_no_longer_scores_are_refused_not_lost(live_se
             if request.method == "GET" and request.url.endswith("/score/") else None)
     page.wait_for_timeout(6_000)
     assert asked == []
+
+
+# -- a tap in the instant of reconnecting: the newest table stays ---------------------------
+# Back online, the waiting entry goes, then the page reads the table again; a tap made in
+# that instant is sent at once. The re-read, asked for first, may be answered after the
+# tap's answer: the page must not go back to the table before the tap.
+
+SYNC = re.compile(r".*/score/\?sync=.*")
+
+
+def server_table() -> tuple[int, list[str], int | None]:
+    """The match as the server records it: its version, each side's score, whose turn."""
+    from matches import selectors
+
+    match = the_match()
+    rnd = selectors.match_engine(match).current_round
+    scores = match.sides.order_by("index").values_list("score", flat=True)
+    return match.version, [f"{float(score):g}" for score in scores], \
+        None if rnd is None else rnd.turn
+
+
+def page_table(page: Page) -> tuple[int, list[str], int | None]:
+    """The match as the page shows it: #live's version, the scores, whose turn."""
+    version = int(page.locator("#live").get_attribute("data-version") or "0")
+    scores = page.locator("#live .score").all_inner_texts()
+    turn = page.locator("#live .seat.seat-turn").get_attribute("data-seat")
+    return version, [score.strip() for score in scores], None if turn is None else int(turn)
+
+
+def quiet(page: Page, requests: list[object]) -> None:
+    """Wait until none of the scorepad's requests is in flight, and the page has done with
+    the last answer (htmx settles it 20 ms after the swap)."""
+    for _ in range(150):
+        if not requests:
+            page.wait_for_timeout(300)
+            if not requests:
+                htmx_idle(page)
+                return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"requests still in flight: {requests}")
+
+
+def in_flight(page: Page) -> list[object]:
+    """The scorepad's requests sent and not yet answered (or failed), kept up to date."""
+    requests: list[object] = []
+
+    def sent(request) -> None:  # noqa: ANN001
+        if "/score/" in request.url:
+            requests.append(request)
+
+    def done(request) -> None:  # noqa: ANN001
+        if request in requests:
+            requests.remove(request)
+
+    page.on("request", sent)
+    page.on("requestfinished", done)
+    page.on("requestfailed", done)
+    return requests
+
+
+def expect_the_servers_table(page: Page, version: int) -> None:
+    """Both placements recorded once each, in order, and the page shows the table as the
+    server records it: Ann 20, Bo 10, Bo to play."""
+    assert [what for _, what in changes()][-2:] == ["Bo played 0-5 on 5-5:5",
+                                                    "Ann played 0-0 on 0-5:0"]
+    assert server_table() == (version + 2, ["20", "10"], 1)
+    assert page_table(page) == server_table()
+    expect(page.locator('g.board-tile[data-tile="0-0"]')).to_have_count(1)
+    expect(page.locator("#queue-box")).to_have_count(0)
+
+
+def test_a_re_read_answered_after_a_fresh_taps_answer_does_not_take_the_table_back(
+        live_server, page):
+    """Made certain: the re-read that follows the waiting entry is answered by the server
+    at once (the table after the entry), and its answer held back until the tap made
+    meanwhile has been answered and shown."""
+    version = opened_and_kept(page, live_server)  # Ann 10, Bo to play
+    page.context.set_offline(True)
+    play_offline(page, "0-5", "5-5:5")  # Bo: 10-10, Ann to play
+    tap_tile(page, "0-0")  # Ann's tile chosen; its end is tapped once the entry has gone
+    held: list[tuple[Route, APIResponse]] = []
+    page.route(SYNC, lambda route: held.append((route, route.fetch())))
+    requests = in_flight(page)
+
+    page.context.set_offline(False)
+    for _ in range(100):  # the entry went, and the table was read again
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held and changes()[-1] == (version + 1, "Bo played 0-5 on 5-5:5")
+    choice(page, "0-5:0").click()  # Ann, in that instant
+    # (the re-read is still asked: htmx_idle would wait for it)
+    expect(page.locator("#live")).to_have_attribute("data-version", str(version + 2))
+    expect(page.locator('.score[data-score="0"]')).to_have_text("20")
+    route, answer = held[0]
+    route.fulfill(response=answer)  # the table before the tap, arriving last
+
+    quiet(page, requests)
+    expect_the_servers_table(page, version)
+
+
+def test_a_re_read_answered_while_a_fresh_tap_is_awaited_does_not_lose_the_taps_answer(
+        live_server, page):
+    """The other order, made certain: the re-read is answered first, the tap's answer
+    after it. Swapped in, the re-read's table would take away the part of the page the
+    tap's answer goes to, and the page would stay on the table before the tap."""
+    version = opened_and_kept(page, live_server)
+    page.context.set_offline(True)
+    play_offline(page, "0-5", "5-5:5")
+    tap_tile(page, "0-0")
+    reads: list[tuple[Route, APIResponse]] = []
+    taps: list[tuple[Route, APIResponse]] = []
+    page.route(SYNC, lambda route: reads.append((route, route.fetch())))
+
+    def placement(route: Route) -> None:
+        if route.request.headers.get("hx-trigger"):  # the fresh tap (htmx), not the entry
+            taps.append((route, route.fetch()))
+        else:
+            route.continue_()
+
+    page.route("**/score/play/", placement)
+    requests = in_flight(page)
+
+    page.context.set_offline(False)
+    for _ in range(100):
+        if reads:
+            break
+        page.wait_for_timeout(50)
+    assert reads and changes()[-1] == (version + 1, "Bo played 0-5 on 5-5:5")
+    choice(page, "0-5:0").click()  # Ann, in that instant
+    for _ in range(100):
+        if taps:
+            break
+        page.wait_for_timeout(50)
+    assert taps and changes()[-1] == (version + 2, "Ann played 0-0 on 0-5:0")
+    route, answer = reads[0]
+    route.fulfill(response=answer)  # the table before the tap, first
+    page.wait_for_timeout(300)
+    route, answer = taps[0]
+    route.fulfill(response=answer)  # then the tap's
+
+    quiet(page, requests)
+    expect_the_servers_table(page, version)
+
+
+def test_a_re_read_older_than_the_entries_answers_is_asked_for_again(live_server, page):
+    """The entry's answer showed the table after it; the table read after the entries
+    came older (as a cache or a lagging copy of the database could answer): the page
+    does not stay on it, it asks again."""
+    version = opened_and_kept(page, live_server)
+    # the scorepad as it stands now, before the entry: the older answer to come
+    older = page.context.request.get(page.url, headers={
+        "HX-Request": "true", "HX-Target": "scorepad"}).text()
+    assert f'data-version="{version}"' in older
+    page.context.set_offline(True)
+    play_offline(page, "0-5", "5-5:5")
+    asked: list[str] = []
+
+    def first_older(route: Route) -> None:
+        asked.append(route.request.url)
+        if len(asked) == 1:
+            route.fulfill(status=200, content_type="text/html", body=older)
+        else:
+            route.continue_()
+
+    page.route(SYNC, first_older)
+    page.context.set_offline(False)
+
+    # asked again on the page's next try (offline.js: RETRY_MS, 5 s)
+    expect(page.locator("#live")).to_have_attribute("data-version", str(version + 1),
+                                                    timeout=15_000)
+    assert len(asked) == 2
+    expect(page.locator('g.board-tile[data-tile="0-5"]')).to_have_count(1)
+    assert page_table(page) == server_table()
+
+
+@pytest.mark.parametrize(("after", "delay"), [
+    ("online", 0), ("online", 30), ("online", 60), ("online", 100), ("online", 200),
+    ("re-read", 0), ("re-read", 0), ("re-read", 5), ("re-read", 15), ("re-read", 30)])
+def test_a_tap_in_the_instant_of_reconnecting_leaves_the_page_on_the_servers_table(
+        live_server, page, after, delay):
+    """Run many times, the tap a little later each time: ``delay`` ms after the
+    connection is back, or after the page asked for the table again. Whichever answer
+    comes last, the page ends on the table as the server has it."""
+    version = opened_and_kept(page, live_server)
+    page.context.set_offline(True)
+    play_offline(page, "0-5", "5-5:5")
+    tap_tile(page, "0-0")
+    # the end is tapped by the page itself, so that no round trip of the test's own
+    # comes between the moment and the tap
+    page.evaluate("""([after, delay]) => {
+        const end = () => document.querySelector(
+            '.choice-set:not([hidden]) button.choice[data-point="0-5:0"]');
+        const tap = () => setTimeout(() => {
+            // a table drawn again since has forgotten the tile chosen: chosen again
+            if (!end()) { document.querySelector('a.pick[data-tile="0-0"]').click(); }
+            end().click();
+            window.tapped = true;
+        }, delay);
+        if (after === "online") {
+            window.addEventListener("online", tap, {once: true});
+        } else {
+            document.addEventListener("htmx:beforeRequest", function asked(event) {
+                if ((event.detail.requestConfig.path || "").indexOf("?sync=") < 0) { return; }
+                document.removeEventListener("htmx:beforeRequest", asked);
+                tap();
+            });
+        }
+    }""", [after, delay])
+    requests = in_flight(page)
+
+    page.context.set_offline(False)
+    # waited for on the page: the test's own reads of the database would share its
+    # connection with the server's requests (live_server on SQLite in memory)
+    page.wait_for_function("() => window.tapped === true")
+    expect(page.locator("#queue-box")).to_have_count(0, timeout=15_000)
+    quiet(page, requests)
+    expect_the_servers_table(page, version)

@@ -561,6 +561,60 @@ def test_a_repeated_tap_after_a_dropped_connection_is_not_applied_twice(client):
     assert rnd is not None and rnd.boneyard == 22
 
 
+def shown_versions(html: str) -> list[int]:
+    """The match version each table in an answer shows (#live's data-version): the page
+    keeps an answer older than the table it shows out (static/js/scorekeeper.js)."""
+    return [int(v) for v in re.findall(r'<div id="live"[^>]*\sdata-version="(\d+)"', html)]
+
+
+def test_every_answer_that_draws_the_scorers_table_says_its_version(client):
+    match = two_player_all_fives()
+    services.round_start(match=match, starter=0)
+    join(client, match)
+    table = {**HTMX, "HTTP_HX_TARGET": "live"}  # a tap, or the count's switch, in #live
+    reread = {**HTMX, "HTTP_HX_TARGET": "scorepad"}  # the page read again
+
+    def version() -> int:
+        match.refresh_from_db()
+        return match.version
+
+    def says_its_version(response) -> str:  # noqa: ANN001
+        html = response.content.decode()
+        assert response.status_code == 200
+        assert shown_versions(html) == [version()]
+        return html
+
+    says_its_version(client.get(scorer_url(match)))  # the page
+    says_its_version(client.get(scorer_url(match), **reread))
+    opening = {**w(match, turn=True), "tile": "5-5", "at": ""}
+    says_its_version(client.post(scorer_url(match, "play"), opening, **table))
+    assert version() == 2
+    says_its_version(client.get(f"{scorer_url(match)}?sync={opening['key']}", **reread))
+    again = says_its_version(client.post(scorer_url(match, "play"), opening, **table))
+    assert "Already recorded" in again
+    refused = says_its_version(client.post(scorer_url(match, "pass"), w(match, turn=True),
+                                           **table))
+    assert error(refused) == "Taras cannot pass while the boneyard holds 24 tiles"
+    stale = says_its_version(client.post(scorer_url(match, "draw"), {
+        **w(match, turn=True), "tiles": "1", "version": 1}, **table))
+    assert str(OUT_OF_DATE) in unescape(stale)
+    says_its_version(client.post(scorer_url(match, "draw"), {
+        **w(match, turn=True), "tiles": "1"}, **table))
+    assert version() == 3
+    says_its_version(client.post(scorer_url(match, "undo"), w(match), **table))
+    says_its_version(client.get(f"{scorer_url(match)}?entry=tiles", **table))
+    assert version() == 4
+
+
+def test_every_answer_that_draws_a_watchers_table_says_its_version(client):
+    match = two_player_all_fives()
+    services.round_start(match=match, starter=0)
+    services.event_record(match=match, action=rules.Play(0, T("5-5")))
+    for headers in ({}, HTMX, {**HTMX, "HTTP_HX_TARGET": "scorepad"}):
+        html = client.get(match.get_absolute_url(), **headers).content.decode()
+        assert shown_versions(html) == [2]
+
+
 def news(html: str) -> list[str]:
     """What the bar says the tap just did ([data-news]), tags taken out."""
     return [" ".join(re.sub(r"<[^>]+>", " ", text).split())
