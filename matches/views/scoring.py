@@ -61,6 +61,7 @@ class HtmxHttpRequest(HttpRequest):
 GRANTS_KEY = "scorer_grants"  # session: {public id: scorer grant id} held by this browser
 OPENED_KEY = "opened"  # session: public ids of matches this browser has watched, newest first
 MAX_REMEMBERED = 20
+COUNT_ENTRIES = ("tiles", "pips")  # how the count form is shown (?entry=)
 
 
 @require_safe
@@ -573,7 +574,9 @@ def _scorer_url(match: Match, **query: str) -> str:
 def _act(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, form: WriteForm,
          action: Callable[[dict[str, Any]], Change], *, selected: str | None = None,
          entry: str | None = None) -> HttpResponse:
-    """Validate, call the service, answer: the fragment (htmx) or a redirect."""
+    """Validate, call the service, answer: the fragment (htmx) or a redirect; a value
+    longer than its field takes is refused on the page (400), never sent back in an
+    address, and a refusal's way back names only a tile or count the page may show."""
     if grant is None:
         return not_scorer_answer(request, match)
     error = None
@@ -603,8 +606,12 @@ def _act(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, form
             if not change.replayed:
                 made = change
     if error and not request.htmx:
+        if form.too_long:  # the page with the refusal: the way back would carry the value
+            return _render(request, match, grant, selected=selected, entry=entry, error=error,
+                           form=form, status=400)
         messages.error(request, error)
-        return redirect(_scorer_url(match, tile=selected or "", entry=entry or ""))
+        return redirect(_scorer_url(match, tile=selected or "",
+                                    entry=entry if entry in COUNT_ENTRIES else ""))
     return _render(request, match, grant, selected=selected, entry=entry, error=error,
                    form=form, change=made, refused=refused)
 
@@ -691,7 +698,7 @@ def _call_entry(view: scorepad.ScorepadView, refused: WriteForm | None) -> dict[
 def _render(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, *,
             selected: str | None = None, entry: str | None = None, error: str | None = None,
             form: WriteForm | None = None, change: Change | None = None,
-            refused: set[str] | None = None) -> HttpResponse:
+            refused: set[str] | None = None, status: int = 200) -> HttpResponse:
     """The scorepad as it stands; after ``change``, the write a tap just made, the match
     as that write left it (the service's copy: nothing to read again), and its news,
     which the bar says (and the page's announcer reads). ``refused``: the seats a
@@ -713,7 +720,7 @@ def _render(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, *
                "news": _news(change, view, end) if change is not None else [],
                "placed": change is not None and change.kind in (ChangeKind.PLAY,
                                                                 ChangeKind.CALL),
-               "entry": entry if entry in ("tiles", "pips") else "pips",
+               "entry": entry if entry in COUNT_ENTRIES else "pips",
                "count_seats": _count_seats(view, form if error else None, refused or set()),
                "call_entry": _call_entry(view, form if error else None),
                "scorer_url": _scorer_url(match), "grant": grant,
@@ -722,7 +729,7 @@ def _render(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, *
                "sync_url": reverse("matches:scorepad", kwargs={"public_id": match.public_id})}
     if not request.htmx or request.htmx.target == "scorepad":
         template = "matches/scorepad.html#scorepad" if request.htmx else "matches/scorepad.html"
-        return render(request, template, context)
+        return render(request, template, context, status=status)
     # A tap answers with what it changed: the table (scores, board, tiles, the bar)
     # and the rounds table, swapped out of band; the page around them stays.
     response = render(request, "matches/scorepad.html#live", context)
