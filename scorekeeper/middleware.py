@@ -1,11 +1,15 @@
-"""Response headers Django has no setting for."""
+"""Response headers Django has no setting for, and redirects kept short enough to send."""
 
 import time
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
+from django.conf import settings
+from django.contrib.auth import REDIRECT_FIELD_NAME
 from django.db import connection
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
+from django.middleware import common
 
 from matches import engine_cache
 from scorekeeper.views import healthz
@@ -119,3 +123,42 @@ class ServerTimingMiddleware:
             metrics.append(f'engine;desc="{engine}"')
         response.headers["Server-Timing"] = ", ".join(metrics)
         return response
+
+
+class CommonMiddleware(common.CommonMiddleware):
+    """Django's, except that an address too long to send back (over
+    ``MAX_REDIRECT_LENGTH``) is not redirected to itself with a slash added: it is not
+    found, as it would be without APPEND_SLASH."""
+
+    def should_redirect_with_slash(self, request: HttpRequest) -> bool:
+        if len(request.get_full_path()) > settings.MAX_REDIRECT_LENGTH:
+            return False
+        return super().should_redirect_with_slash(request)
+
+
+class LongNextMiddleware:
+    """A redirect to a sign-in page carries the page asked for as ``next`` (Django's
+    ``login_required``, its password pages', the admin's), which holds the address as it
+    was opened. A redirect that would be longer than ``MAX_REDIRECT_LENGTH`` goes to the
+    sign-in page without it, as for a page opened from the home page; its other
+    parameters are kept."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        location = response.get("Location")
+        if location and len(location) > settings.MAX_REDIRECT_LENGTH:
+            response["Location"] = without_next(location)
+        return response
+
+
+def without_next(url: str) -> str:
+    """``url`` without its ``next`` parameter, if it has one; else as it is."""
+    parts = urlsplit(url)
+    query = QueryDict(parts.query, mutable=True)
+    if REDIRECT_FIELD_NAME not in query:
+        return url
+    del query[REDIRECT_FIELD_NAME]
+    return urlunsplit(parts._replace(query=query.urlencode(safe="/")))

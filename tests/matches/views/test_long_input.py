@@ -159,3 +159,116 @@ def test_the_refusal_is_said_in_the_readers_language():
 
     assert "Форма надіслала значення, довше за 7 символів: нічого не змінено." in \
         response.content.decode()
+
+
+# -- addresses sent back: sign-in's next, the language switch, a slash added ---------
+
+LOGIN_URL = "/accounts/login/"
+PASSWORD = "domino-table-42"
+SIGN_IN_ONLY = {  # each page that needs an account, opened with a long query or path
+    "import?": "/import/?q=" + LONG,
+    "import progress?": f"/import/{uuid.uuid4()}/?q=" + LONG,
+    "club_new?": "/clubs/new/?q=" + LONG,
+    "club_join?": "/clubs/royal-oak/join/token/?q=" + LONG,
+    "club_join token": "/clubs/royal-oak/join/" + LONG + "/",
+    "club_join slug": "/clubs/" + "a" * 10_000 + "/join/token/",
+    "password_change?": "/accounts/password_change/?q=" + LONG,
+    "password_change_done?": "/accounts/password_change/done/?q=" + LONG,
+    "admin?": "/admin/?q=" + LONG,
+}
+
+
+@pytest.fixture
+def olena(django_user_model: Any) -> Any:
+    return django_user_model.objects.create_user("olena", password=PASSWORD)
+
+
+@pytest.mark.parametrize("page", sorted(SIGN_IN_ONLY))
+def test_a_sign_in_only_page_at_a_long_address_sends_to_sign_in_without_it(client, page):
+    response = client.get(SIGN_IN_ONLY[page])
+
+    assert response.status_code == 302
+    assert response["Location"] in (LOGIN_URL, "/admin/login/")
+    no_long_header(response)
+
+
+def test_a_post_to_a_sign_in_only_address_that_is_long_sends_to_sign_in_without_it(client):
+    response = client.post("/clubs/royal-oak/players/1/claim/?q=" + LONG)
+
+    assert response.status_code == 302 and response["Location"] == LOGIN_URL
+
+
+def test_a_sign_in_only_page_at_a_usual_address_is_still_carried_as_next(client):
+    response = client.get("/import/", {"q": "x" * 1000})
+
+    assert response["Location"] == f"{LOGIN_URL}?next=/import/%3Fq%3D{'x' * 1000}"
+
+
+# Django refuses a next over 2,048 characters; these are fewer, but each Cyrillic letter
+# is sent as six ("%D0%B4"): 9,000 characters in a Location
+CYRILLIC = "д" * 1500
+LONG_NEXTS = {"long": "/new/?q=" + LONG, "encoded long": "/new/?q=" + CYRILLIC}
+
+
+@pytest.mark.parametrize("sent", sorted(LONG_NEXTS))
+def test_a_long_next_is_not_carried_by_the_sign_in_page_nor_followed(client, olena, sent):
+    next_page = LONG_NEXTS[sent]
+    page = client.get(LOGIN_URL, {"next": next_page}).content.decode()
+    signed_in = client.post(LOGIN_URL, {"username": "olena", "password": PASSWORD,
+                                        "next": next_page})
+
+    assert '<input type="hidden" name="next" value="">' in page
+    assert signed_in.status_code == 302 and signed_in["Location"] == "/"
+
+
+def test_a_next_at_the_limit_is_still_followed_after_signing_in(client, olena):
+    page = "/new/?q=" + "д" * 332  # 2,000 characters sent
+
+    signed_in = client.post(LOGIN_URL, {"username": "olena", "password": PASSWORD,
+                                        "next": page})
+
+    assert len(signed_in["Location"]) == 2000
+
+
+@pytest.mark.parametrize("sent", sorted(LONG_NEXTS))
+def test_a_long_next_is_not_followed_after_signing_out(client, olena, sent):
+    client.force_login(olena)
+
+    response = client.post("/accounts/logout/", {"next": LONG_NEXTS[sent]})
+
+    assert response.status_code == 302 and response["Location"] == "/"
+
+
+@pytest.mark.parametrize("sent", sorted(LONG_NEXTS))
+def test_a_long_next_is_not_followed_after_signing_up(client, sent):
+    response = client.post("/accounts/signup/", {
+        "username": "taras", "email": "", "password1": PASSWORD, "password2": PASSWORD,
+        "next": LONG_NEXTS[sent]})
+
+    assert response.status_code == 302 and response["Location"] == reverse("matches:home")
+
+
+@pytest.mark.parametrize("sent", sorted(LONG_NEXTS))
+def test_the_language_switch_at_a_long_address_goes_home_in_the_language_chosen(client,
+                                                                               sent):
+    response = client.post("/i18n/setlang/", {"language": "uk", "next": LONG_NEXTS[sent]},
+                           HTTP_REFERER="http://testserver" + LONG_NEXTS[sent])
+
+    assert response.status_code == 302 and response["Location"] == "/"
+    assert response.cookies["django_language"].value == "uk"
+    no_long_header(response)
+
+
+def test_the_language_switch_still_goes_back_to_a_usual_page(client):
+    response = client.post("/i18n/setlang/", {"language": "uk", "next": "/new/?players=3"})
+
+    assert response["Location"] == "/new/?players=3"
+
+
+def test_a_long_address_without_its_slash_is_not_found_rather_than_sent_back(client):
+    response = client.get("/clubs/new?q=" + LONG)
+    usual = client.get("/clubs/new?q=1")
+
+    assert response.status_code == 404 and "Location" not in response
+    no_long_header(response)
+    assert usual.status_code == 301 and usual["Location"] == "/clubs/new/?q=1"
