@@ -93,8 +93,10 @@ class WriteForm(forms.Form):
         self._errors = ErrorDict(renderer=self.renderer)
         self.cleaned_data = {}
         for name in sorted(self.too_long):
-            self.add_error(name, forms.ValidationError(
-                VALUE_TOO_LONG, code="too_long", params={"limit": limits[name]}))
+            # a hidden field's refusal is the form's: no field shows it
+            self.add_error(None if self.fields[name].widget.is_hidden else name,
+                           forms.ValidationError(VALUE_TOO_LONG, code="too_long",
+                                                 params={"limit": limits[name]}))
 
     def _limit(self, name: str) -> int:
         return getattr(self.fields[name], "max_length", None) or LONGEST_VALUE

@@ -138,7 +138,9 @@ def rename(request: HttpRequest, public_id: UUID) -> HttpResponse:
         "can_rename": closure is None and match.status == MatchStatus.IN_PROGRESS
         and selectors.before_play(selectors.match_engine(match)),
         "closed": services.closed_reason(closure) if closure else None,
-        "after_play": services.RENAME_AFTER_PLAY})
+        "after_play": services.RENAME_AFTER_PLAY},
+        # a value longer than its field takes: refused as the scorepad refuses one
+        status=400 if form.is_bound and form.too_long else 200)
 
 
 @never_cache

@@ -19,7 +19,7 @@ from django.urls import reverse
 
 from matches import services
 from matches.models import Match
-from matches.scoring_forms import LONGEST_VALUE
+from matches.scoring_forms import LONGEST_VALUE, NAME_LENGTH
 from tests.matches.helpers import play_short_round, snapshot, two_player_all_fives
 from tests.matches.views.test_scorepad import HTMX, join
 
@@ -272,3 +272,22 @@ def test_a_long_address_without_its_slash_is_not_found_rather_than_sent_back(cli
     assert response.status_code == 404 and "Location" not in response
     no_long_header(response)
     assert usual.status_code == 301 and usual["Location"] == "/clubs/new/?q=1"
+
+
+@pytest.mark.parametrize("name", ["player_0", "player_1", "version", "key"])
+def test_a_name_too_long_for_its_field_is_refused_on_the_names_page(name):
+    match = two_player_all_fives()
+    client = Client()
+    join(client, match)
+    before = snapshot(match)
+
+    response = client.post(reverse("matches:rename", kwargs={"public_id": match.public_id}),
+                           {"version": str(match.version), "key": str(uuid.uuid4()),
+                            "player_0": "Olha", "player_1": "Taras", name: LONG})
+
+    assert response.status_code == 400 and "Location" not in response
+    no_long_header(response)
+    html = response.content.decode()
+    limit = NAME_LENGTH if name.startswith("player_") else LONGEST_VALUE
+    assert TOO_LONG % limit in html
+    assert snapshot(match) == before
