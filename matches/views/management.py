@@ -29,6 +29,7 @@ from matches.scoring_forms import WriteForm
 from matches.views.scoring import (
     GRANTS_KEY,
     announce_lots,
+    form_refusal,
     hold_grant,
     not_scorer_answer,
     phone_label,
@@ -57,9 +58,14 @@ def abandon(request: HttpRequest, public_id: UUID) -> HttpResponse:
             messages.success(request, _("Match abandoned: it is kept with its scores, "
                                         "without a winner."))
         return redirect(match.get_absolute_url())
+    return _abandon_page(request, match)
+
+
+def _abandon_page(request: HttpRequest, match: Match, *, status: int = 200) -> HttpResponse:
     closure = selectors.scorepad_closure(match)  # a league game's, closed: no form
     return render(request, "matches/abandon.html", {
-        **_page(match), "closed": services.closed_reason(closure) if closure else None})
+        **_page(match), "closed": services.closed_reason(closure) if closure else None},
+        status=status)
 
 
 @never_cache
@@ -174,6 +180,9 @@ def _write_from_page(request: HttpRequest, match: Match, grant: ScorerGrant,
     back = redirect("matches:abandon", public_id=match.public_id)
     form = WriteForm(request.POST)
     if not form.is_valid():
+        if form.too_long:  # said on the page, as the scorepad does
+            messages.error(request, form_refusal(form))
+            return _abandon_page(request, match, status=400)
         messages.error(request, FORM_EXPIRED)
         return back
     try:

@@ -293,6 +293,11 @@ def history(request: HttpRequest, public_id: UUID) -> HttpResponse:
     match, grant = scorer_and_phone(request, public_id)
     if grant is None and not selectors.can_restore(match, grant=None, user=request.user):
         return not_scorer_answer(request, match)
+    return _history_page(request, match, grant)
+
+
+def _history_page(request: HttpRequest, match: Match, grant: ScorerGrant | None, *,
+                  status: int = 200) -> HttpResponse:
     names = selectors.match_names(match)
     changes = [(change, presenters.change_words(change, names))
                for change in selectors.change_history(match)]
@@ -307,7 +312,7 @@ def history(request: HttpRequest, public_id: UUID) -> HttpResponse:
         "can_restore": may_restore and not abandoned and closure is None,
         "resume_first": may_restore and abandoned and closure is None,
         "closed": services.closed_reason(closure) if closure else None,
-        "scorer": grant is not None})
+        "scorer": grant is not None}, status=status)
 
 
 @never_cache
@@ -318,6 +323,9 @@ def restore(request: HttpRequest, public_id: UUID) -> HttpResponse:
         return not_scorer_answer(request, match)
     form = RestoreForm(request.POST)
     if not form.is_valid():
+        if form.too_long:  # said on the page, as the scorepad does
+            messages.error(request, form_refusal(form))
+            return _history_page(request, match, grant, status=400)
         messages.error(request, _("Choose a version to restore."))
         return redirect("matches:history", public_id=match.public_id)
     data = form.cleaned_data
@@ -583,7 +591,7 @@ def _act(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, form
     refused: set[str] = set()  # the seats a refusal names, by name
     made: Change | None = None  # the write this tap made, if it made one
     if not form.is_valid():
-        error = "; ".join(str(e) for errors in form.errors.values() for e in errors)
+        error = form_refusal(form)
     else:
         try:
             change = action(form.cleaned_data)
@@ -614,6 +622,11 @@ def _act(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, form
                                     entry=entry if entry in COUNT_ENTRIES else ""))
     return _render(request, match, grant, selected=selected, entry=entry, error=error,
                    form=form, change=made, refused=refused)
+
+
+def form_refusal(form: WriteForm) -> str:
+    """Every error of a refused form, in one sentence for the page."""
+    return "; ".join(str(e) for errors in form.errors.values() for e in errors)
 
 
 def _named_seats(error: rules.RulesError) -> set[str]:

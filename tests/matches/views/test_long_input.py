@@ -291,3 +291,38 @@ def test_a_name_too_long_for_its_field_is_refused_on_the_names_page(name):
     limit = NAME_LENGTH if name.startswith("player_") else LONGEST_VALUE
     assert TOO_LONG % limit in html
     assert snapshot(match) == before
+
+
+def abandoned(match: Match) -> None:
+    services.match_abandon(match=match)
+
+
+# the other writes of a match's scorers, each from its own page: the state, the fields
+MANAGING: dict[str, tuple[Callable[[Match], None], dict[str, str]]] = {
+    "restore": (play_short_round, {"to_version": "2"}),
+    "abandon": (play_short_round, {}),
+    "resume": (abandoned, {}),
+}
+
+
+@pytest.mark.parametrize(("endpoint", "name"), [
+    (endpoint, name) for endpoint, (_state, fields) in MANAGING.items()
+    for name in ("version", "key", *fields)])
+def test_a_value_too_long_is_refused_on_the_history_or_abandon_page(endpoint, name):
+    state, fields = MANAGING[endpoint]
+    match = two_player_all_fives()
+    state(match)
+    client = Client()
+    join(client, match)
+    before = snapshot(match)
+
+    response = client.post(reverse(f"matches:{endpoint}", kwargs={
+        "public_id": match.public_id}), {"version": str(before["version"]),
+                                         "key": str(uuid.uuid4()), **fields, name: LONG})
+
+    assert response.status_code == 400 and "Location" not in response
+    no_long_header(response)
+    html = response.content.decode()
+    assert TOO_LONG % LONGEST_VALUE in html
+    assert ('id="changes-title"' if endpoint == "restore" else 'id="abandon-page"') in html
+    assert snapshot(match) == before
