@@ -1,5 +1,6 @@
 """Response headers Django has no setting for, and redirects kept short enough to send."""
 
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
@@ -13,6 +14,8 @@ from django.middleware import common
 
 from matches import engine_cache
 from scorekeeper.views import healthz
+
+logger = logging.getLogger(__name__)
 
 # Browser features this site may use: sharing a match's link (the share sheet, or the
 # clipboard where sharing is not offered; static/js/share.js) and keeping the screen on
@@ -136,12 +139,16 @@ class CommonMiddleware(common.CommonMiddleware):
         return super().should_redirect_with_slash(request)
 
 
-class LongNextMiddleware:
-    """A redirect to a sign-in page carries the page asked for as ``next`` (Django's
-    ``login_required``, its password pages', the admin's), which holds the address as it
-    was opened. A redirect that would be longer than ``MAX_REDIRECT_LENGTH`` goes to the
-    sign-in page without it, as for a page opened from the home page; its other
-    parameters are kept."""
+class LongRedirectMiddleware:
+    """No redirect longer than ``MAX_REDIRECT_LENGTH`` leaves the app: nginx answers 502
+    for a header past its 4 KB buffer. Those that would be carry an address a request
+    brought. A redirect to a sign-in page carries the page asked for as ``next`` (Django's
+    ``login_required``, its password pages', the admin's), the address as it was opened:
+    it goes to the sign-in page without it, as for a page opened from the home page.
+    Any other goes to the home page: a page to go back to after signing in, out or up, or
+    after the language switch (its ``next`` or Referer). Django refuses such a page past
+    2,048 characters, but counts them before encoding, and a Cyrillic letter is sent as
+    six."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -150,7 +157,12 @@ class LongNextMiddleware:
         response = self.get_response(request)
         location = response.get("Location")
         if location and len(location) > settings.MAX_REDIRECT_LENGTH:
-            response["Location"] = without_next(location)
+            shorter = without_next(location)
+            if len(shorter) > settings.MAX_REDIRECT_LENGTH:
+                logger.warning("A redirect of %d characters went to the home page instead",
+                               len(location))
+                shorter = "/"
+            response["Location"] = shorter
         return response
 
 

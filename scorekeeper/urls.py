@@ -15,8 +15,7 @@ urlpatterns = [
     path("sw.js", offline.service_worker, name="service_worker"),
     path("offline/", offline.offline_page, name="offline"),
     path("accounts/", include("matches.urls_accounts")),
-    # set_language: the header's language switch posts here (issue 13); Django's view,
-    # with a way back too long to send dropped (scorekeeper/views.py)
-    path("i18n/setlang/", views.set_language, name="set_language"),
+    # set_language: the header's language switch posts here (issue 13)
+    path("i18n/", include("django.conf.urls.i18n")),
     path("", include("matches.urls")),
 ]

@@ -1,5 +1,5 @@
-"""Views apart from the matches app: the health check, the web app manifest, the
-language switch and the page for a form sent from a page too old to send it (CSRF)."""
+"""Views apart from the matches app: the health check, the web app manifest and the
+page for a form sent from a page too old to send it (CSRF)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,6 @@ from django.templatetags.static import static
 from django.utils.translation import get_language, gettext
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_safe
-from django.views.i18n import set_language as django_set_language
-
-from matches.views.accounts import redirect_fits
 
 logger = logging.getLogger(__name__)
 
@@ -90,18 +87,3 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
         return response
     # no cookie at all came with it: reloading would not help, the browser refuses them
     return render(request, "403_csrf.html", {"no_cookies": not request.COOKIES}, status=403)
-
-
-def set_language(request: HttpRequest) -> HttpResponse:
-    """Django's language switch, which goes back to ``next`` (the page's address) or else
-    to the Referer, dropping either when a redirect could not send it back
-    (:func:`~matches.views.accounts.redirect_fits`): the home page, in the language
-    chosen."""
-    for name, query in (("POST", request.POST), ("GET", request.GET)):
-        if not redirect_fits(query.get("next", "")):
-            kept = query.copy()
-            del kept["next"]
-            setattr(request, name, kept)
-    if not redirect_fits(request.META.get("HTTP_REFERER", "")):
-        del request.META["HTTP_REFERER"]
-    return django_set_language(request)

@@ -13,20 +13,13 @@ from typing import Any
 
 from axes.helpers import get_cool_off
 from django import forms
-from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth.forms import SetPasswordForm, UserCreationForm
 from django.contrib.auth.models import User
-from django.contrib.auth.views import (
-    LoginView,
-    LogoutView,
-    PasswordResetConfirmView,
-    RedirectURLMixin,
-)
+from django.contrib.auth.views import PasswordResetConfirmView
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.encoding import iri_to_uri
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
@@ -96,36 +89,10 @@ def locked_out(request: HttpRequest, original_response: HttpResponse | None = No
 
 def safe_next(request: HttpRequest) -> str:
     """The ``next`` page asked for, if it is on this site (an address elsewhere, or one
-    with an unexpected scheme, is dropped: no open redirect) and a redirect can send it
-    back (:func:`redirect_fits`); else ``""``."""
+    with an unexpected scheme, is dropped: no open redirect); else ``""``."""
     url = request.POST.get("next") or request.GET.get("next") or ""
-    if redirect_fits(url) and url_has_allowed_host_and_scheme(
-            url, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+    if url_has_allowed_host_and_scheme(url, allowed_hosts={request.get_host()},
+                                       require_https=request.is_secure()):
         return url
     return ""
-
-
-def redirect_fits(url: str) -> bool:
-    """Whether a redirect may send ``url`` back: its Location, encoded as sent (a
-    Cyrillic letter takes six characters), is at most ``MAX_REDIRECT_LENGTH`` long.
-    Django refuses a ``next`` over 2,048 characters, but counts them before encoding."""
-    return len(iri_to_uri(url)) <= settings.MAX_REDIRECT_LENGTH
-
-
-class NextWithinLimit(RedirectURLMixin):
-    """Django's ``next`` of a sign-in or sign-out, dropped also when a redirect could
-    not send it back (:func:`redirect_fits`): the home page instead, and the sign-in
-    page does not carry it in its form."""
-
-    def get_redirect_url(self, request: HttpRequest | None = None) -> str:
-        url = super().get_redirect_url(request)
-        return url if redirect_fits(url) else ""
-
-
-class SignIn(NextWithinLimit, LoginView):
-    pass
-
-
-class SignOut(NextWithinLimit, LogoutView):
-    pass
 

@@ -211,13 +211,10 @@ LONG_NEXTS = {"long": "/new/?q=" + LONG, "encoded long": "/new/?q=" + CYRILLIC}
 
 
 @pytest.mark.parametrize("sent", sorted(LONG_NEXTS))
-def test_a_long_next_is_not_carried_by_the_sign_in_page_nor_followed(client, olena, sent):
-    next_page = LONG_NEXTS[sent]
-    page = client.get(LOGIN_URL, {"next": next_page}).content.decode()
+def test_a_long_next_is_not_followed_after_signing_in(client, olena, sent):
     signed_in = client.post(LOGIN_URL, {"username": "olena", "password": PASSWORD,
-                                        "next": next_page})
+                                        "next": LONG_NEXTS[sent]})
 
-    assert '<input type="hidden" name="next" value="">' in page
     assert signed_in.status_code == 302 and signed_in["Location"] == "/"
 
 
