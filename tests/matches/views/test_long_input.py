@@ -21,7 +21,7 @@ from matches import services
 from matches.models import Match
 from matches.scoring_forms import LONGEST_VALUE, NAME_LENGTH
 from tests.matches.helpers import play_short_round, snapshot, two_player_all_fives
-from tests.matches.views.test_scorepad import HTMX, join
+from tests.matches.views.test_scorepad import join
 
 pytestmark = pytest.mark.django_db
 
@@ -106,7 +106,7 @@ def test_a_value_too_long_for_its_field_is_refused_in_the_fragment_too(endpoint,
     before = snapshot(match)
     url = reverse(f"matches:{endpoint}", kwargs={"public_id": match.public_id})
 
-    response = client.post(url, {**sent, name: LONG}, **HTMX)
+    response = client.post(url, {**sent, name: LONG}, headers={"HX-Request": "true"})
 
     assert response.status_code == 200  # htmx swaps it in, as any refusal
     no_long_header(response)
