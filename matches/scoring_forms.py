@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.forms.utils import ErrorDict
 from django.utils.datastructures import MultiValueDict
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
@@ -27,6 +28,13 @@ STARTER_OUTSIDE = _("The starter must be one of the players.")
 DOUBLE_HOLDER_MISSING = _("In Fives and Threes the player holding the highest double "
                           "starts: choose who it is.")
 RESULT_UNKNOWN = _("Say who went out, or that the round was blocked.")
+# Said for a value longer than its field's limit: refused before the field reads it, and
+# on the page, never carried back in an address (nginx refuses a header past 4 KB)
+VALUE_TOO_LONG = _("This form sent a value longer than %(limit)s characters: nothing was "
+                   "changed.")
+# The limit of a field without its own max_length: the longest a scoring form takes is
+# a UUID (36 characters); a number, a seat, a choice or a tile is a few
+LONGEST_VALUE = 40
 # Bounds on numbers typed or sent: far above any real table's, far below what a database
 # column or int() refuses (a 4,301-digit number, 10**29), so nothing past a form can fail.
 MAX_TARGET = 10_000  # the engine takes up to rules.MAX_TARGET, for records and tests
@@ -67,6 +75,39 @@ class WriteForm(forms.Form):
 
     version = forms.IntegerField(min_value=0, max_value=2**31 - 1, widget=forms.HiddenInput)
     key = forms.UUIDField(widget=forms.HiddenInput)
+
+    too_long: frozenset[str] = frozenset()  # the fields refused for their length
+
+    def full_clean(self) -> None:
+        """A value longer than its field's limit (its ``max_length``, else
+        :data:`LONGEST_VALUE`) is refused as such, and the form read no further: the
+        view answers with the page (a redirect must not carry it)."""
+        limits = {name: self._limit(name) for name in self.fields
+                  if not self.fields[name].disabled}
+        self.too_long = frozenset(name for name, limit in limits.items()
+                                  if any(len(value) > limit for value in self._sent(name)))
+        if not self.too_long:
+            super().full_clean()
+            return
+        self._errors = ErrorDict(renderer=self.renderer)
+        self.cleaned_data = {}
+        for name in sorted(self.too_long):
+            # a hidden field's refusal is the form's: no field shows it
+            self.add_error(None if self.fields[name].widget.is_hidden else name,
+                           forms.ValidationError(VALUE_TOO_LONG, code="too_long",
+                                                 params={"limit": limits[name]}))
+
+    def _limit(self, name: str) -> int:
+        return getattr(self.fields[name], "max_length", None) or LONGEST_VALUE
+
+    def _sent(self, name: str) -> list[str]:
+        """The values sent for the field ``name`` (several for a multiple choice)."""
+        if not self.is_bound:
+            return []
+        key = self.add_prefix(name)
+        values = (self.data.getlist(key) if isinstance(self.data, MultiValueDict)
+                  else [self.data.get(key)])
+        return [value for value in values if isinstance(value, str)]
 
 
 class TurnForm(WriteForm):
@@ -272,7 +313,8 @@ class SettleForm(WriteForm):
     # "none": a called round's result alone (the count comes next, or is not asked)
     entry = forms.ChoiceField(choices=[("pips", _("Pip totals")), ("tiles", _("Tiles")),
                                        ("none", _("No count"))])
-    result = forms.CharField(required=False)  # called rounds: "blocked" or "domino:SEAT"
+    # called rounds: "blocked" or "domino:SEAT"
+    result = forms.CharField(required=False, max_length=12)
 
     def __init__(self, *args: Any, players: int = 2, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -322,7 +364,8 @@ class SettleForm(WriteForm):
 
 
 class RoundForm(WriteForm):
-    starter = forms.CharField(required=False)  # a seat number, or "lots" for a draw of lots
+    # a seat number, or "lots" for a draw of lots
+    starter = forms.CharField(required=False, max_length=4)
     mode = forms.ChoiceField(choices=RoundMode.choices, initial=RoundMode.TRACKED)
 
     def clean_starter(self) -> int | None:

@@ -1,14 +1,21 @@
-"""Response headers Django has no setting for."""
+"""Response headers Django has no setting for, and redirects kept short enough to send."""
 
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
+from django.conf import settings
+from django.contrib.auth import REDIRECT_FIELD_NAME
 from django.db import connection
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
+from django.middleware import common
 
 from matches import engine_cache
 from scorekeeper.views import healthz
+
+logger = logging.getLogger(__name__)
 
 # Browser features this site may use: sharing a match's link (the share sheet, or the
 # clipboard where sharing is not offered; static/js/share.js) and keeping the screen on
@@ -119,3 +126,51 @@ class ServerTimingMiddleware:
             metrics.append(f'engine;desc="{engine}"')
         response.headers["Server-Timing"] = ", ".join(metrics)
         return response
+
+
+class CommonMiddleware(common.CommonMiddleware):
+    """Django's, except that an address too long to send back (over
+    ``MAX_REDIRECT_LENGTH``) is not redirected to itself with a slash added: it is not
+    found, as it would be without APPEND_SLASH."""
+
+    def should_redirect_with_slash(self, request: HttpRequest) -> bool:
+        if len(request.get_full_path()) > settings.MAX_REDIRECT_LENGTH:
+            return False
+        return super().should_redirect_with_slash(request)
+
+
+class LongRedirectMiddleware:
+    """No redirect longer than ``MAX_REDIRECT_LENGTH`` leaves the app: nginx answers 502
+    for a header past its 4 KB buffer. Those that would be carry an address a request
+    brought. A redirect to a sign-in page carries the page asked for as ``next`` (Django's
+    ``login_required``, its password pages', the admin's), the address as it was opened:
+    it goes to the sign-in page without it, as for a page opened from the home page.
+    Any other goes to the home page: a page to go back to after signing in, out or up, or
+    after the language switch (its ``next`` or Referer). Django refuses such a page past
+    2,048 characters, but counts them before encoding, and a Cyrillic letter is sent as
+    six."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        location = response.get("Location")
+        if location and len(location) > settings.MAX_REDIRECT_LENGTH:
+            shorter = without_next(location)
+            if len(shorter) > settings.MAX_REDIRECT_LENGTH:
+                logger.warning("A redirect of %d characters went to the home page instead",
+                               len(location))
+                shorter = "/"
+            response["Location"] = shorter
+        return response
+
+
+def without_next(url: str) -> str:
+    """``url`` without its ``next`` parameter, if it has one; else as it is."""
+    parts = urlsplit(url)
+    query = QueryDict(parts.query, mutable=True)
+    if REDIRECT_FIELD_NAME not in query:
+        return url
+    del query[REDIRECT_FIELD_NAME]
+    return urlunsplit(parts._replace(query=query.urlencode(safe="/")))

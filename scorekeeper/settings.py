@@ -112,7 +112,11 @@ MIDDLEWARE = [
     # else the browser's Accept-Language, else English. After sessions, before common,
     # as Django's docs require. https://docs.djangoproject.com/en/6.0/topics/i18n/translation/#how-django-discovers-language-preference
     "django.middleware.locale.LocaleMiddleware",
-    "django.middleware.common.CommonMiddleware",
+    # No redirect too long to send: a sign-in's next page dropped, else the home page
+    # (scorekeeper/middleware.py)
+    "scorekeeper.middleware.LongRedirectMiddleware",
+    # Django's, but adding no slash to an address too long to send back (the same)
+    "scorekeeper.middleware.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -196,6 +200,12 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
+# The longest address a redirect sends (its Location, encoded): one carries an address
+# a request brought (a sign-in's ``next``, the language switch's way back, a missing
+# slash added). No page of the site has one near it, and a Location header past nginx's
+# 4 KB buffer answers 502. Longer, ``next`` is dropped (the sign-in page alone, then the
+# home page), another goes to the home page, and a slash is not added (not found).
+MAX_REDIRECT_LENGTH = 2000
 
 # Login throttling with django-axes, for our sign-in page and the admin's alike: after
 # AXES_FAILURE_LIMIT wrong passwords for one username from one address, that pair is

@@ -33,6 +33,7 @@ from matches.scoring_forms import WriteForm
 from matches.views.scoring import (
     GRANTS_KEY,
     announce_lots,
+    form_refusal,
     hold_grant,
     not_scorer_answer,
     phone_label,
@@ -61,9 +62,14 @@ def abandon(request: HttpRequest, public_id: UUID) -> HttpResponse:
             messages.success(request, _("Match abandoned: it is kept with its scores, "
                                         "without a winner."))
         return redirect(match.get_absolute_url())
+    return _abandon_page(request, match)
+
+
+def _abandon_page(request: HttpRequest, match: Match, *, status: int = 200) -> HttpResponse:
     closure = selectors.scorepad_closure(match)  # a league game's, closed: no form
     return render(request, "matches/abandon.html", {
-        **_page(match), "closed": services.closed_reason(closure) if closure else None})
+        **_page(match), "closed": services.closed_reason(closure) if closure else None},
+        status=status)
 
 
 @never_cache
@@ -148,7 +154,9 @@ def rename(request: HttpRequest, public_id: UUID) -> HttpResponse:
         "can_rename": closure is None and match.status == MatchStatus.IN_PROGRESS
         and selectors.before_play(selectors.match_engine(match)),
         "closed": services.closed_reason(closure) if closure else None,
-        "after_play": services.RENAME_AFTER_PLAY})
+        "after_play": services.RENAME_AFTER_PLAY},
+        # a value longer than its field takes: refused as the scorepad refuses one
+        status=400 if form.is_bound and form.too_long else 200)
 
 
 @never_cache
@@ -186,6 +194,9 @@ def _write_from_page(request: HttpRequest, match: Match, grant: ScorerGrant,
     back = redirect("matches:abandon", public_id=match.public_id)
     form = WriteForm(request.POST)
     if not form.is_valid():
+        if form.too_long:  # said on the page, as the scorepad does
+            messages.error(request, form_refusal(form))
+            return _abandon_page(request, match, status=400)
         messages.error(request, FORM_EXPIRED)
         return back
     try:

@@ -63,6 +63,7 @@ class HtmxHttpRequest(HttpRequest):
 GRANTS_KEY = "scorer_grants"  # session: {public id: scorer grant id} held by this browser
 OPENED_KEY = "opened"  # session: public ids of matches this browser has watched, newest first
 MAX_REMEMBERED = 20
+COUNT_ENTRIES = ("tiles", "pips")  # how the count form is shown (?entry=)
 
 
 @require_safe
@@ -308,6 +309,11 @@ def history(request: HttpRequest, public_id: UUID) -> HttpResponse:
     match, grant = scorer_and_phone(request, public_id)
     if grant is None and not selectors.can_restore(match, grant=None, user=request.user):
         return not_scorer_answer(request, match)
+    return _history_page(request, match, grant)
+
+
+def _history_page(request: HttpRequest, match: Match, grant: ScorerGrant | None, *,
+                  status: int = 200) -> HttpResponse:
     names = selectors.match_names(match)
     changes = [(change, presenters.change_words(change, names))
                for change in selectors.change_history(match)]
@@ -322,7 +328,7 @@ def history(request: HttpRequest, public_id: UUID) -> HttpResponse:
         "can_restore": may_restore and not abandoned and closure is None,
         "resume_first": may_restore and abandoned and closure is None,
         "closed": services.closed_reason(closure) if closure else None,
-        "scorer": grant is not None})
+        "scorer": grant is not None}, status=status)
 
 
 @never_cache
@@ -333,6 +339,9 @@ def restore(request: HttpRequest, public_id: UUID) -> HttpResponse:
         return not_scorer_answer(request, match)
     form = RestoreForm(request.POST)
     if not form.is_valid():
+        if form.too_long:  # said on the page, as the scorepad does
+            messages.error(request, form_refusal(form))
+            return _history_page(request, match, grant, status=400)
         messages.error(request, _("Choose a version to restore."))
         return redirect("matches:history", public_id=match.public_id)
     data = form.cleaned_data
@@ -589,14 +598,16 @@ def _scorer_url(match: Match, **query: str) -> str:
 def _act(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, form: WriteForm,
          action: Callable[[dict[str, Any]], Change], *, selected: str | None = None,
          entry: str | None = None) -> HttpResponse:
-    """Validate, call the service, answer: the fragment (htmx) or a redirect."""
+    """Validate, call the service, answer: the fragment (htmx) or a redirect; a value
+    longer than its field takes is refused on the page (400), never sent back in an
+    address, and a refusal's way back names only a tile or count the page may show."""
     if grant is None:
         return not_scorer_answer(request, match)
     error = None
     refused: set[str] = set()  # the seats a refusal names, by name
     made: Change | None = None  # the write this tap made, if it made one
     if not form.is_valid():
-        error = "; ".join(str(e) for errors in form.errors.values() for e in errors)
+        error = form_refusal(form)
     else:
         try:
             change = action(form.cleaned_data)
@@ -619,10 +630,19 @@ def _act(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, form
             if not change.replayed:
                 made = change
     if error and not request.htmx:
+        if form.too_long:  # the page with the refusal: the way back would carry the value
+            return _render(request, match, grant, selected=selected, entry=entry, error=error,
+                           form=form, status=400)
         messages.error(request, error)
-        return redirect(_scorer_url(match, tile=selected or "", entry=entry or ""))
+        return redirect(_scorer_url(match, tile=selected or "",
+                                    entry=entry if entry in COUNT_ENTRIES else ""))
     return _render(request, match, grant, selected=selected, entry=entry, error=error,
                    form=form, change=made, refused=refused)
+
+
+def form_refusal(form: WriteForm) -> str:
+    """Every error of a refused form, in one sentence for the page."""
+    return "; ".join(str(e) for errors in form.errors.values() for e in errors)
 
 
 def _named_seats(error: rules.RulesError) -> set[str]:
@@ -707,7 +727,7 @@ def _call_entry(view: scorepad.ScorepadView, refused: WriteForm | None) -> dict[
 def _render(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, *,
             selected: str | None = None, entry: str | None = None, error: str | None = None,
             form: WriteForm | None = None, change: Change | None = None,
-            refused: set[str] | None = None) -> HttpResponse:
+            refused: set[str] | None = None, status: int = 200) -> HttpResponse:
     """The scorepad as it stands; after ``change``, the write a tap just made, the match
     as that write left it (the service's copy: nothing to read again), and its news,
     which the bar says (and the page's announcer reads). ``refused``: the seats a
@@ -729,7 +749,7 @@ def _render(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, *
                "news": _news(change, view, end) if change is not None else [],
                "placed": change is not None and change.kind in (ChangeKind.PLAY,
                                                                 ChangeKind.CALL),
-               "entry": entry if entry in ("tiles", "pips") else "pips",
+               "entry": entry if entry in COUNT_ENTRIES else "pips",
                "count_seats": _count_seats(view, form if error else None, refused or set()),
                "call_entry": _call_entry(view, form if error else None),
                "scorer_url": _scorer_url(match), "grant": grant,
@@ -738,7 +758,7 @@ def _render(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, *
                "sync_url": reverse("matches:scorepad", kwargs={"public_id": match.public_id})}
     if not request.htmx or request.htmx.target == "scorepad":
         template = "matches/scorepad.html#scorepad" if request.htmx else "matches/scorepad.html"
-        return render(request, template, context)
+        return render(request, template, context, status=status)
     # A tap answers with what it changed: the table (scores, board, tiles, the bar)
     # and the rounds table, swapped out of band; the page around them stays.
     response = render(request, "matches/scorepad.html#live", context)
