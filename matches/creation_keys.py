@@ -14,6 +14,7 @@ import uuid
 from uuid import UUID
 
 from django.contrib.sessions.backends.base import SessionBase
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 SESSION_KEY = "creation_keys"  # session: the keys of the forms this browser drew, oldest first
@@ -31,6 +32,14 @@ def creation_key_draw(session: SessionBase) -> UUID:
     held: list[str] = session.get(SESSION_KEY, [])
     session[SESSION_KEY] = [*held[-(KEPT - 1):], str(key)]
     return key
+
+
+def creation_key_for(request: HttpRequest) -> UUID:
+    """:func:`creation_key_draw` in ``request``'s session once its user is known: reading
+    the user flushes the session of an account whose password changed since it signed
+    in, and a key drawn before that read would go with it."""
+    request.user.is_authenticated  # noqa: B018 -- the lazy user loaded, for its effect above
+    return creation_key_draw(request.session)
 
 
 def creation_key_held(session: SessionBase, key: UUID) -> bool:

@@ -17,7 +17,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext, pgettext
 
-from matches.creation_keys import creation_key_draw
+from matches.creation_keys import creation_key_for
 from matches.models import FixtureStatus, Match, ScorerGrant
 from matches.presenters import Board, phone_name, show_score, tile_svg
 from matches.scorepad import Choice, PickTile, TileChoices
@@ -170,7 +170,7 @@ def fresh_key(context: template.Context) -> str:
     """A new key for a form that must act once however often it is sent (a rematch's
     ``creation_key``), made when the page is drawn and good in this browser's session
     only (matches/creation_keys.py)."""
-    return str(creation_key_draw(context["request"].session))
+    return str(creation_key_for(context["request"]))
 
 
 @register.filter

@@ -33,7 +33,7 @@ from django_htmx.middleware import HtmxDetails
 
 from matches import engine_cache, match_page, presenters, rules, scorepad, selectors, services
 from matches.creation_keys import NOT_HERE as CREATION_KEY_NOT_HERE
-from matches.creation_keys import creation_key_draw, creation_key_held
+from matches.creation_keys import creation_key_for, creation_key_held
 from matches.forms import whole_number
 from matches.models import Change, ChangeKind, Match, MatchStatus, RoundMode, ScorerGrant
 from matches.rules_messages import explain
@@ -95,7 +95,7 @@ def match_new(request: HttpRequest) -> HttpResponse:
     (matches/creation_keys.py): from another browser it starts nothing."""
     form = NewMatchForm(request.POST or None, initial={
         "creation_key": None if request.method == "POST"
-        else creation_key_draw(request.session)})
+        else creation_key_for(request)})
     status = 200
     if request.method == "POST" and form.is_valid() \
             and not creation_key_held(request.session, form.cleaned_data["creation_key"]):
@@ -120,7 +120,7 @@ def match_new(request: HttpRequest) -> HttpResponse:
             return redirect(started.match.get_scorer_url())
     if form.is_bound:  # drawn again: with a key of this browser's own
         data = request.POST.copy()
-        data["creation_key"] = str(creation_key_draw(request.session))
+        data["creation_key"] = str(creation_key_for(request))
         form.data = data
     players = whole_number(request.GET.get("players", ""), digits=2)
     return render(request, "matches/new.html", {

@@ -377,10 +377,10 @@ def test_no_secret_reaches_any_log(stack: str, run_dir: Path, mail_sink: MailSin
     key = re.search(r'name="creation_key" value="([^"]+)"', page)
     assert key is not None
     secrets["creation key"] = key[1]
-    status, pad, _ = owner.post("/new/", {
+    status, pad, page = owner.post("/new/", {
         "creation_key": key[1], "game": "all-fives", "player_0": "Olena",
         "player_1": "Taras", "starter": "0", "mode": "tracked"})
-    assert status == 302
+    assert status == 302, re.findall(r'class="[^"]*error[^"]*"[^>]*>(.*?)<', page, re.S)
     pad = _path(pad)
     secrets["CSRF form token, in a query"] = owner.form_token
     owner.get(f"/new/?creation_key={key[1]}&csrfmiddlewaretoken={owner.form_token}")
@@ -474,3 +474,42 @@ def test_a_thousand_slow_connections_from_one_address_leave_others_answered(
         for sock in held:
             sock.close()
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_input_too_long_for_a_field_is_refused_with_a_page_never_a_5xx(stack: str) -> None:
+    """A 10,000-character tile, count entry or next=: the app's refusal (400 with the
+    page) or nginx's (414), never a redirect carrying it, whose header nginx refuses."""
+    long = "x" * 10_000
+    scorer = Visitor(stack, "127.0.0.6")
+    scorer.sign_up_and_in("mykola", "a-long-pass-6620")
+    _, _, page = scorer.get("/new/")
+    key = re.search(r'name="creation_key" value="([^"]+)"', page)
+    assert key is not None
+    status, pad, _ = scorer.post("/new/", {
+        "creation_key": key[1], "game": "all-fives", "player_0": "Mykola",
+        "player_1": "Oksana", "starter": "0", "mode": "tracked"})
+    assert status == 302
+    pad = _path(pad)
+    _, _, page = scorer.get(pad)
+    version = re.search(r'name="version" value="(\d+)"', page)
+    assert version is not None, page[:3000]
+    answers = {}
+    for write, fields in (("play", {"seat": "0", "tile": long, "at": "", "claim": ""}),
+                          ("settle", {"entry": long, "result": "blocked"})):
+        status, location, page = scorer.post(pad + write + "/", {
+            "version": version[1], "key": str(uuid.uuid4()), **fields})
+        answers[write] = status
+        assert location == "" and long not in page
+        assert "nothing was changed" in page
+    assert answers == {"play": 400, "settle": 400}
+
+    visitor = Visitor(stack, "127.0.0.6")
+    for path in (f"/accounts/login/?next=/{long}", f"/import/?next=/{long}",
+                 f"/import/?q={long[:3000]}"):
+        status, location, _ = visitor.get(path)
+        assert status < 500 and len(location) < 2048, (path[:40], status)
+    visitor.get("/accounts/login/")
+    status, location, _ = visitor.request(
+        "POST", "/accounts/login/?next=/" + long[:3000],
+        {"username": "mykola", "password": "a-long-pass-6620"})
+    assert status < 500 and len(location) < 2048, status

@@ -7,6 +7,7 @@ import uuid
 from html import unescape
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
@@ -269,6 +270,20 @@ def test_the_form_drawn_here_starts_the_match_once_however_often_it_is_sent(clie
 
     match = Match.objects.get()
     assert first["Location"] == again["Location"] == match.get_scorer_url()
+
+
+def test_a_form_drawn_after_the_password_changed_elsewhere_starts_its_match(client):
+    # reading the user flushes such a session: a key drawn before that read went with it
+    olena = User.objects.create_user("olena", password="a-long-pass-4410")
+    client.force_login(olena)
+    olena.set_password("changed-elsewhere-5521")
+    olena.save()
+    form = drawn_form(client)
+
+    response = client.post(reverse("matches:new"), form)
+
+    assert response.status_code == 302
+    assert response["Location"] == Match.objects.get().get_scorer_url()
 
 
 def test_a_creation_key_sent_from_another_browser_leads_to_no_match_and_no_grant(client):
