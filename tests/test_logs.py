@@ -182,7 +182,11 @@ def test_nginx_holds_the_apps_expressions_verbatim():
     f"/matches/{MATCH}/score/history/?round=2",
     "/history/?after=2026-12-03T13%3A25%3A27.123456%2B00%3A00_42&game=all-fives",
     f"/a/{new_scorer_token()}/?token=x&next=/b/{new_scorer_token()}/",
-])
+], ids=[  # fixed ids: the secrets are drawn anew in each process, and xdist's workers
+    # must collect the same tests
+    "invite", "invite in next", "invite in next, encoded", "reset link", "scorer's join",
+    "scorer's link", "creation key and CSRF token", "a match page", "a history query",
+    "named values"])
 def test_nginx_logs_what_the_app_logs(uri):
     assert nginx_logged(uri) == redact(uri)
 
