@@ -4,7 +4,7 @@ board replay, built from the engine.
 Pure presentation like :mod:`matches.scorepad`: it replays the stored actions through
 the rules engine and describes them; no rule is decided and nothing is written here.
 The replay is a fresh engine fed a prefix of the match's actions, so each step shows
-exactly what the engine made of the table then (issue 10, point 2).
+exactly what the engine made of the table then.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Django's own texts that we translate ourselves (issue 13).
+"""Django's own texts that we translate ourselves.
 
 Django ships Ukrainian and Russian catalogues, but a few of their entries read oddly on
 our pages (Ukrainian keeps the password-reset form's "Email" in Latin letters). Marked

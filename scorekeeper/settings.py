@@ -88,9 +88,9 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
-    # Login throttling (issue 12): failed sign-ins counted per username and address.
+    # Login throttling: failed sign-ins counted per username and address.
     "axes",
-    # The ORM-based backend for django.tasks (record imports run as tasks, issue 12);
+    # The ORM-based backend for django.tasks (record imports run as tasks);
     # `python manage.py db_worker` runs them.
     "django_tasks_db",
     "matches",
@@ -108,7 +108,7 @@ MIDDLEWARE = [
     # with random bytes against BREACH (GZipMiddleware.max_random_bytes).
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    # The page's language (issue 13): the language cookie set by the header's switch,
+    # The page's language: the language cookie set by the header's switch,
     # else the browser's Accept-Language, else English. After sessions, before common,
     # as Django's docs require. https://docs.djangoproject.com/en/6.0/topics/i18n/translation/#how-django-discovers-language-preference
     "django.middleware.locale.LocaleMiddleware",
@@ -267,7 +267,7 @@ else:
     EMAIL_BACKEND = "scorekeeper.mail.RefusingBackend"
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "") or "webmaster@localhost"
 
-# English, Ukrainian and Russian (issue 13). The catalogues are locale/<lang>/LC_MESSAGES/
+# English, Ukrainian and Russian. The catalogues are locale/<lang>/LC_MESSAGES/
 # django.po, committed; their .mo files are compiled by scripts/setup
 # (scripts/compile_messages.py, pure Python), never committed.
 LANGUAGE_CODE = "en"
@@ -325,7 +325,7 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"
                        "LOCATION": "throttle_counts",
                        "OPTIONS": {"MAX_ENTRIES": 100_000}}}
 
-# Uploaded record files wait here until the task worker has read them (issue 12).
+# Uploaded record files wait here until the task worker has read them.
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT") or BASE_DIR / "media")
 
 # Background tasks (Django's django.tasks): record imports are stored in the database and
@@ -342,7 +342,7 @@ RECORD_IMPORT_MAX_RECORDS = env_int("RECORD_IMPORT_MAX_RECORDS", 10_000)
 # Records committed per transaction: a crash keeps every batch before it.
 RECORD_IMPORT_BATCH_SIZE = env_int("RECORD_IMPORT_BATCH_SIZE", 100)
 
-# Content-Security-Policy (issue 12), in development too so a violation shows up before
+# Content-Security-Policy, in development too so a violation shows up before
 # it ships. Everything comes from this origin (htmx is served from static/); no inline
 # code and no inline style attributes: scripts live in static/js/, and an inline
 # <script> would need nonce="{{ csp_nonce }}" (CSP.NONCE is only sent once a page uses

@@ -11,11 +11,11 @@ urlpatterns = [
     path(settings.ADMIN_PATH, admin.site.urls),
     path("healthz", views.healthz, name="healthz"),
     path("manifest.webmanifest", views.web_manifest, name="web_manifest"),
-    # the service worker, at the root so that its scope is the whole site (issue 13)
+    # the service worker, at the root so that its scope is the whole site
     path("sw.js", offline.service_worker, name="service_worker"),
     path("offline/", offline.offline_page, name="offline"),
     path("accounts/", include("matches.urls_accounts")),
-    # set_language: the header's language switch posts here (issue 13)
+    # set_language: the header's language switch posts here
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("matches.urls")),
 ]

@@ -1,4 +1,4 @@
-"""Installable and themed (issue 13): the web app manifest, its icons, /favicon.ico, and
+"""Installable and themed: the web app manifest, its icons, /favicon.ico, and
 what base.html links for them; the Permissions-Policy lets the scorepad keep the screen on.
 
 /favicon.ico is served by WhiteNoise from webroot/ through the whole middleware stack.

@@ -1,4 +1,4 @@
-"""Ukrainian, Russian and English (issue 13): every page in each language, with no English
+"""Ukrainian, Russian and English: every page in each language, with no English
 left in Ukrainian or Russian; the language from Accept-Language or the header's switch
 (remembered in Django's language cookie); dates and numbers as each language writes them.
 

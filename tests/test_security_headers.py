@@ -1,4 +1,4 @@
-"""Security headers (issue 12): the Content-Security-Policy, the Permissions-Policy, HSTS.
+"""Security headers: the Content-Security-Policy, the Permissions-Policy, HSTS.
 
 The policy forbids inline code and inline style attributes, so every page is parsed
 for them: a <script> without `src` must carry the response's nonce, and no element

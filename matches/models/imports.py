@@ -1,4 +1,4 @@
-"""Record imports run as background tasks (issue 12): the upload, its files, its progress
+"""Record imports run as background tasks: the upload, its files, its progress
 and what became of each line that was not simply stored."""
 
 from __future__ import annotations

@@ -114,7 +114,7 @@ class Match(models.Model):
                              related_name="matches")
     season = models.ForeignKey("Season", on_delete=models.SET_NULL, null=True, blank=True,
                                related_name="matches")
-    # sha256 of the canonical JSON of the record it was imported from (issue 12): the
+    # sha256 of the canonical JSON of the record it was imported from: the
     # same record uploaded again by the same account is reported, not stored twice. NULL
     # (not "") for a match not imported from a record, so the unique constraint skips it.
     record_hash = models.CharField(_("record hash"), max_length=64, null=True,  # noqa: DJ001

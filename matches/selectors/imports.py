@@ -1,4 +1,4 @@
-"""Reads for record imports (issue 12)."""
+"""Reads for record imports."""
 
 from __future__ import annotations
 

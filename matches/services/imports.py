@@ -1,4 +1,4 @@
-"""Record imports as background tasks (issue 12).
+"""Record imports as background tasks.
 
 ``record_import_start`` keeps the uploaded files and enqueues the task (in the upload's
 own transaction: with the database backend the task row commits with the import, so

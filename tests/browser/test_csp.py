@@ -1,5 +1,5 @@
 """The Content-Security-Policy in Chromium: the scorepad and a finished match's page work
-under it without a single violation (issue 12).
+under it without a single violation.
 
 Chromium reports each refused script, style or handler twice: a `securitypolicyviolation`
 event in the page (recorded here by an init script, which runs before the page's own)

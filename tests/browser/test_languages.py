@@ -1,4 +1,4 @@
-"""The scorepad in Ukrainian and Russian on a 360×740 phone (issue 13): the browser's
+"""The scorepad in Ukrainian and Russian on a 360×740 phone: the browser's
 language is the page's, the longer words fit the header and the bar under the thumb, and
 the header's switch changes the language and comes back to the same scorepad."""
 

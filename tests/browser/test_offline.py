@@ -1,4 +1,4 @@
-"""The scorepad without a connection, on a 360 × 740 phone (issue 13).
+"""The scorepad without a connection, on a 360 × 740 phone.
 
 The service worker (templates/sw.js) keeps the scorer's page; taps made without a
 connection wait on the phone (static/js/offline.js) and are sent in order, one at a

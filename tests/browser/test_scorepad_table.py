@@ -1,4 +1,4 @@
-"""The scorepad at a real table, on a 360 × 740 phone (issue 11): what the thumb meets.
+"""The scorepad at a real table, on a 360 × 740 phone: what the thumb meets.
 
 Measured in Chromium: choosing a tile sends nothing and moves nothing; the ends appear
 in the bar at the bottom, always in view; a placement is one request; refusals are

@@ -1,4 +1,4 @@
-"""The colour theme at 360×740 (issue 13): Auto follows the system, the header's switch
+"""The colour theme at 360×740: Auto follows the system, the header's switch
 chooses Light or Dark at once and this browser remembers it; both themes keep text at
 4.5:1 (3:1 when large) and the board's tiles, pips, open ends and the tally at 3:1.
 

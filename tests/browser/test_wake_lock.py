@@ -1,4 +1,4 @@
-"""The screen stays on while a scorer's scorepad is open (issue 13), at 360×740.
+"""The screen stays on while a scorer's scorepad is open, at 360×740.
 
 static/js/wakelock.js asks for a screen wake lock, asks again when the page comes back
 into view (the browser drops the lock whenever it is hidden), and lets it go when the

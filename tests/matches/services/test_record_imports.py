@@ -1,5 +1,5 @@
 """matches.services.imports: record imports run as tasks, streamed, in batches, capped
-and deduplicated (issue 12); and matches.record_files.stream_record_sources."""
+and deduplicated; and matches.record_files.stream_record_sources."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Property: no input makes a 500, and what is refused changes nothing (issue 12, point 4).
+"""Property: no input makes a 500, and what is refused changes nothing.
 
 Every POST endpoint of the scorer and the public forms gets, in each of its fields,
 either a value the page would send or a hostile one: any text (NUL and non-ASCII digits

@@ -1,4 +1,4 @@
-"""The page of a finished match: its log, its chart and its board replay (issue 10)."""
+"""The page of a finished match: its log, its chart and its board replay."""
 
 from __future__ import annotations
 
