@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from hypothesis import given
 from hypothesis import strategies as st
 
-from matches import league_files
+from matches import league_files, services
 from matches.league_files import FixtureLine
 from matches.rules import league as league_rules
 from matches.spreadsheets import BYTE_ORDER_MARK
@@ -169,3 +169,13 @@ def test_no_scheme_and_no_tiebreakers_are_the_formats_defaults_but_none_is_none(
     assert league_rules.read_league(bare).tiebreaks == league_rules.DEFAULT_TIEBREAKS
     assert league_rules.read_league(league_files.league_document(
         name="L", game="five-up", tiebreaks=[])).tiebreaks == ()
+
+
+def test_the_season_scheme_is_checked_once_as_a_document_the_rules_read():
+    # the new season form and season_create both ask this one check
+    league = services.season_scheme_check(game="fives-and-threes", options={"deal": "short"},
+                                          scoring={"walkover": [5, 4]}, tiebreaks=["wins"])
+    assert (league.scoring.walkover, league.tiebreaks) == ((5, 4), ("wins",))
+    with pytest.raises(ValidationError) as refused:
+        services.season_scheme_check(game="five-up", scoring={"walkover": [4, 5]})
+    assert refused.value.code == "walkover_order"  # the form says it beside its own field
