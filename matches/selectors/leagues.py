@@ -14,6 +14,7 @@ from typing import Any
 from django.db.models import Prefetch, QuerySet, Subquery
 from django.shortcuts import get_object_or_404
 
+from matches import league_files
 from matches.models import (
     OPEN_FOR_ENTRY,
     Adjustment,
@@ -219,44 +220,42 @@ def counted(fixture: Fixture, season: Season) -> bool:
 
 
 def division_document(division: Division, season: Season) -> dict[str, Any]:
-    """The division as ``domino-league/1``: entrants, scheme, and the fixtures that have
-    a counted result, a postponement or a voiding (unplayed ones have none to give)."""
+    """The division as ``domino-league/1`` (written by :mod:`matches.league_files`):
+    entrants, scheme, and the fixtures that have a counted result, a postponement or a
+    voiding (unplayed ones have none to give)."""
     scores = game_scores(division)
     fixtures: list[dict[str, Any]] = []
     for fixture in division.fixtures.all():
-        doc: dict[str, Any] = {"home": fixture.home.name, "away": fixture.away.name}
-        if fixture.date is not None:
-            doc["date"] = fixture.date.isoformat()
-        if fixture.status == FixtureStatus.POSTPONED:
-            doc["postponed"] = True
-        elif fixture.status == FixtureStatus.VOID:
-            doc["void"] = True
-        elif counted(fixture, season) and fixture.walkover:
-            doc["walkover"] = fixture.walkover
-        elif counted(fixture, season):
-            doc["result"] = [fixture.home_games, fixture.away_games]
-            games = scores.get(fixture.pk, [])
-            if games and len(games) == (fixture.home_games or 0) + (fixture.away_games or 0):
-                doc["games"] = games
-        else:
+        postponed = fixture.status == FixtureStatus.POSTPONED
+        void = fixture.status == FixtureStatus.VOID
+        if not (postponed or void or counted(fixture, season)):
             continue
-        fixtures.append(doc)
-    document: dict[str, Any] = {
-        "format": "domino-league/1",
-        "name": f"{season.name} — {division.name}",
-        "game": season.game,
-        "options": dict(season.options),
-        "entrants": [{"name": e.name, **({"players": [p.name for p in e.players.all()]}
-                                         if e.players.all() else {})}
-                     for e in division.entrants.all()],
-        "fixtures": fixtures,
-        "adjustments": [{"entrant": e.name, "points": a.points, "reason": a.reason}
-                        for e in division.entrants.all() for a in e.adjustments.all()],
-    }
-    if season.scoring:
-        document["scoring"] = dict(season.scoring)
-    document["tiebreaks"] = list(season.tiebreaks)  # [] too: none, not the default
-    return document
+        fixtures.append(league_files.fixture_entry(
+            home=fixture.home.name, away=fixture.away.name, date=fixture.date,
+            postponed=postponed, void=void, walkover=fixture.walkover,
+            result=(fixture.home_games, fixture.away_games),
+            games=scores.get(fixture.pk, [])))
+    entrants = division.entrants.all()
+    return league_files.league_document(
+        name=f"{season.name} — {division.name}", game=season.game, options=season.options,
+        entrants=[league_files.entrant_entry(e.name, [p.name for p in e.players.all()])
+                  for e in entrants],
+        fixtures=fixtures,
+        adjustments=[{"entrant": e.name, "points": a.points, "reason": a.reason}
+                     for e in entrants for a in e.adjustments.all()],
+        scoring=season.scoring,
+        tiebreaks=list(season.tiebreaks))  # [] too: none, not the default
+
+
+def division_fixture_lines(division: Division) -> list[league_files.FixtureLine]:
+    """The division's fixtures as its fixtures CSV writes them, in the fixture list's
+    order, each with its keyed or kept game scores."""
+    scores = game_scores(division)
+    return [league_files.FixtureLine(
+        week=fixture.week, date=fixture.date, home=fixture.home.name,
+        away=fixture.away.name, status=fixture.status, home_games=fixture.home_games,
+        away_games=fixture.away_games, walkover=fixture.walkover,
+        games=scores.get(fixture.pk, [])) for fixture in division.fixtures.all()]
 
 
 def division_league(division: Division, season: Season) -> league_rules.League:

@@ -39,7 +39,6 @@ from matches.services.imports import (
     record_store,
 )
 from matches.services.leagues import (
-    CSV_COLUMNS,
     CsvImported,
     adjustment_add,
     entrant_add,
@@ -61,6 +60,7 @@ from matches.services.leagues import (
     league_import,
     season_create,
     season_lock,
+    season_scheme_check,
 )
 from matches.services.management import (
     DELETE_NOT_ALLOWED,
@@ -156,13 +156,13 @@ __all__ = [
     "fixture_void",
     "fixture_walkover",
     "fixtures_confirm_due",
-    "CSV_COLUMNS",
     "CsvImported",
     "fixtures_csv_import",
     "fixtures_generate",
     "league_import",
     "season_create",
     "season_lock",
+    "season_scheme_check",
     "club_create",
     "club_invite",
     "club_join",

@@ -9,10 +9,7 @@ league rules (``matches.rules.league``), the same ones that compute the table.
 
 from __future__ import annotations
 
-import csv
 import datetime
-import io
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -26,7 +23,7 @@ from django.utils.formats import date_format
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
-from matches import rules, rules_messages
+from matches import league_files, rules, rules_messages
 from matches.models import (
     OPEN_FOR_ENTRY,
     Adjustment,
@@ -50,7 +47,6 @@ from matches.selectors.clubs import RUNS_LEAGUE, club_member_named, club_players
 from matches.selectors.leagues import fixture_game_score, fixture_rights
 from matches.services.clubs import free_slug, player_named, require_role
 from matches.services.scoring import MatchStarted, match_start
-from matches.spreadsheets import read_text_cell
 
 SEASON_LOCKED = _("The season is locked: its results can no longer change.")
 NOT_CAPTAIN = _("Only %(entrant)s's captain or a league admin can do that.")
@@ -91,19 +87,8 @@ def season_create(*, club: Club, by: User, name: str, starts_on: datetime.date,
                   ends_on: datetime.date | None = None) -> Season:
     """A season of the club's league, with its divisions; the rules check the scheme."""
     require_role(club=club, user=by, role=RUNS_LEAGUE)
-    document: dict[str, Any] = {"format": "domino-league/1", "name": name, "game": game,
-                                "options": dict(options or {}), "entrants": [],
-                                "fixtures": []}
-    if scoring:
-        document["scoring"] = dict(scoring)
-    if tiebreaks is not None:
-        document["tiebreaks"] = list(tiebreaks)
-    try:
-        league = league_rules.read_league(document)
-    except rules.RulesError as error:
-        # the rules' code is kept so a form can say it beside its own field
-        raise ValidationError(rules_messages.explain(error),
-                              code=error.code or "league") from None
+    league = season_scheme_check(name=name, game=game, options=options, scoring=scoring,
+                                 tiebreaks=tiebreaks)
     season = _season_row(
         club=club, name=name, game=game, options=dict(options or {}), starts_on=starts_on,
         scoring=dict(scoring or {}), tiebreaks=list(league.tiebreaks),
@@ -114,6 +99,24 @@ def season_create(*, club: Club, by: User, name: str, starts_on: datetime.date,
         division.full_clean()  # the database's own case folding decides "the same name"
         division.save()
     return season
+
+
+def season_scheme_check(*, game: str, options: dict[str, Any] | None = None,
+                        scoring: dict[str, Any] | None = None,
+                        tiebreaks: Sequence[str] | None = None,
+                        name: str = "season") -> league_rules.League:
+    """A season's game, options, points scheme and tie-breakers, checked by the league
+    rules as a ``domino-league/1`` document without entrants (the one check: the new
+    season form asks it too, to say a refusal beside its fields). Refused: a
+    :class:`ValidationError` keeping the rules' code, so that a form can say it beside
+    its own field (``walkover_order``)."""
+    document = league_files.league_document(name=name, game=game, options=options,
+                                            scoring=scoring, tiebreaks=tiebreaks)
+    try:
+        return league_rules.read_league(document)
+    except rules.RulesError as error:
+        raise ValidationError(rules_messages.explain(error),
+                              code=error.code or "league") from None
 
 
 @transaction.atomic
@@ -773,14 +776,6 @@ def _season_row(*, club: Club, name: str, **fields: Any) -> Season:
     return season
 
 
-CSV_COLUMNS = ("date", "home", "away", "home_games", "away_games", "games", "status")
-# the fixtures export's other columns: its walkover side is read, its week needs no reading
-# (a row fills the matching fixture's week, or the next one)
-EXPORT_COLUMNS = ("walkover", "week")
-# statuses the fixtures export writes for rows that hold no result to import
-UNSIGNED = ("scheduled", "submitted", "disputed")
-
-
 @dataclass(frozen=True)
 class CsvImported:
     """What a spreadsheet import stored: ``rows`` fixtures; ``unread`` names the
@@ -794,30 +789,26 @@ class CsvImported:
 
 @transaction.atomic
 def fixtures_csv_import(*, division: Division, by: User, text: str) -> CsvImported:
-    """Results kept in a spreadsheet, one fixture a row (columns :data:`CSV_COLUMNS`;
-    ``games`` like ``61-40 61-12 58-61``; ``status`` empty for a result, or ``walkover
-    home``, ``walkover away``, ``postponed``, ``void``). The rows become the fixtures of
-    a ``domino-league/1`` document that the league rules read first (a refusal names the
-    row and stores nothing); each row then goes to its fixture (:func:`_csv_fixture`:
-    the pairing's played or settled one of that date, else its earliest unplayed one,
-    else a new one) unless that fixture holds the row's result already. Column names
-    are read without regard to case or spaces around them; commas, semicolons or tabs."""
+    """Results kept in a spreadsheet, one fixture a row, as
+    :func:`matches.league_files.read_fixtures_csv` reads them (columns, statuses, game
+    scores and delimiters there). The rows become the fixtures of a ``domino-league/1``
+    document that the league rules read first (a refusal names the row and stores
+    nothing); each row then goes to its fixture (:func:`_csv_fixture`: the pairing's
+    played or settled one of that date, else its earliest unplayed one, else a new one)
+    unless that fixture holds the row's result already."""
     season = division.season
     require_role(club=season.club, user=by, role=RUNS_LEAGUE)
     _not_locked(season)
-    rows, unread = _csv_rows(text)
-    document = {
-        "format": "domino-league/1", "name": season.name, "game": season.game,
-        "options": dict(season.options),
-        "entrants": [{"name": e.name} for e in division.entrants.all()],
-        "fixtures": [doc for _line, doc in rows],
-    }
-    if season.scoring:
-        document["scoring"] = dict(season.scoring)
+    read = league_files.read_fixtures_csv(text)
+    rows, unread = read.rows, read.unread
+    document = league_files.league_document(
+        name=season.name, game=season.game, options=season.options, scoring=season.scoring,
+        entrants=[{"name": e.name} for e in division.entrants.all()],
+        fixtures=[doc for _line, doc in rows])
     try:
         league = league_rules.read_league(document)
     except rules.RulesError as error:
-        raise ValidationError(_csv_where(error, rows), code="csv") from None
+        raise ValidationError(league_files.row_refused(error, rows), code="csv") from None
     entrants = {e.name.casefold(): e for e in division.entrants.all()}
     unchanged = 0
     for (line, _doc), fixture in zip(rows, league.fixtures, strict=True):
@@ -876,105 +867,6 @@ def _csv_fixture(division: Division, home: Entrant, away: Entrant,
         last = division.fixtures.order_by("-week").values_list("week", flat=True).first()
         row = Fixture(division=division, home=home, away=away, week=(last or 0) + 1)
     return row
-
-
-def _csv_rows(text: str) -> tuple[list[tuple[int, dict[str, Any]]], tuple[str, ...]]:
-    """Each data row as a ``domino-league/1`` fixture, with its line number; and the
-    header's columns that are not read."""
-    text = text.lstrip("\ufeff")
-    reader = csv.DictReader(io.StringIO(text), delimiter=_csv_delimiter(text))
-    header = [name.strip() for name in reader.fieldnames or []]
-    reader.fieldnames = [name.lower() for name in header]
-    unread = tuple(name for name in header
-                   if name and name.lower() not in CSV_COLUMNS + EXPORT_COLUMNS)
-    missing = [c for c in ("home", "away") if c not in reader.fieldnames]
-    if missing:
-        raise ValidationError(_("The first row names the columns; %(missing)s is missing. "
-                                "Columns: %(columns)s.")
-                              % {"missing": ", ".join(missing),
-                                 "columns": ", ".join(CSV_COLUMNS)}, code="columns")
-    rows = []
-    for row in reader:
-        line = reader.line_num
-        cell = {key: (value or "").strip() for key, value in row.items() if key is not None}
-        doc: dict[str, Any] = {"home": read_text_cell(cell.get("home", "")),
-                               "away": read_text_cell(cell.get("away", ""))}
-        if cell.get("date"):
-            doc["date"] = cell["date"]
-        status = " ".join(cell.get("status", "").lower().split())
-        if status == "scheduled" and (cell.get("home_games") or cell.get("away_games")):
-            status = ""  # a result typed into the exported sheet's unplayed row
-        if status in UNSIGNED:  # the fixtures export's rows without a result to store
-            continue
-        if status == "confirmed":  # the export's: a result, or a walkover in its column
-            side = cell.get("walkover", "").lower()
-            status = f"walkover {side}" if side in ("home", "away") else ""
-        if status in ("postponed", "void"):
-            doc[status] = True
-        elif status in ("walkover home", "walkover away"):
-            doc["walkover"] = status.split()[1]
-        elif status:
-            raise ValidationError(_("Row %(line)s: status %(status)r is not one of: empty "
-                                    "or confirmed, walkover home, walkover away, postponed, "
-                                    "void.")
-                                  % {"line": line, "status": cell["status"]}, code="status")
-        else:
-            doc["result"] = [_csv_number(cell.get("home_games", ""), line, "home_games"),
-                             _csv_number(cell.get("away_games", ""), line, "away_games")]
-            if cell.get("games"):
-                doc["games"] = _csv_games(cell["games"], line)
-        rows.append((line, doc))
-    if not rows:
-        raise ValidationError(_("The file has no fixture rows."), code="empty")
-    return rows, unread
-
-
-def _csv_delimiter(text: str) -> str:
-    """Commas, or what a spreadsheet saved instead: Excel writes CSV with semicolons
-    where a comma is the decimal mark (Ukrainian, Russian, most of Europe), and a
-    "text" export uses tabs. Read from the first row, which names the columns; the rest
-    of the dialect stays Excel's (a quote in a cell written twice)."""
-    header = text.split("\n", 1)[0]
-    try:
-        return csv.Sniffer().sniff(header, delimiters=",;\t").delimiter
-    except csv.Error:  # one column, or none: as commas (the columns are then named)
-        return ","
-
-
-def _csv_games(text: str, line: int) -> list[list[int]]:
-    """``61-40 61-12 58-61``: each game's score, home first."""
-    games = []
-    for score in text.split():
-        home, dash, away = score.partition("-")
-        if not dash or not (_is_count(home) and _is_count(away)):
-            raise ValidationError(_("Row %(line)s, games: %(value)r is not a game score: "
-                                    "write them like 61-40 61-12, home first.")
-                                  % {"line": line, "value": score}, code="games")
-        games.append([int(home), int(away)])
-    return games
-
-
-def _is_count(text: str) -> bool:
-    """A whole number a spreadsheet cell may hold: ASCII digits, at most five."""
-    return text.isascii() and text.isdigit() and len(text) < 6
-
-
-def _csv_number(text: str, line: int, column: str) -> int:
-    if _is_count(text):
-        return int(text)
-    raise ValidationError(_("Row %(line)s, %(column)s: %(value)r is not a whole number.")
-                          % {"line": line, "column": column, "value": text}, code="number")
-
-
-def _csv_where(error: rules.RulesError, rows: list[tuple[int, dict[str, Any]]]) -> str:
-    """The rules name "fixture N"; the spreadsheet's user knows rows."""
-    where = getattr(error, "where", None) or ""
-    match = re.fullmatch(r"fixture (\d+)", where)
-    if match is None:
-        return rules_messages.explain(error)
-    number = int(match.group(1))
-    return str(_("Row %(line)s: %(why)s") % {"line": rows[number - 1][0],
-                                              "why": rules_messages.reason(error)})
 
 
 @transaction.atomic

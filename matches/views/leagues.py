@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from matches import rules, rules_messages, selectors, services
+from matches import league_files, rules, rules_messages, selectors, services
 from matches.forms import deal_field, game_options, tile_set_field, whole_number
 from matches.models import (
     MAX_FIXTURE_GAMES,
@@ -40,8 +40,6 @@ from matches.models import (
     Role,
     Season,
 )
-from matches.rules import league as league_rules
-from matches.spreadsheets import BYTE_ORDER_MARK, text_cell
 from matches.views.scoring import hold_grant, phone_label
 
 TIEBREAK_NAMES = {
@@ -145,8 +143,9 @@ class SeasonForm(forms.Form):
 
     def _check_season(self, data: dict[str, Any]) -> None:
         """What the season's row and the league rules would refuse, said now beside the
-        form's own errors instead of one at a time after them (the service checks again).
-        A field refused already keeps its first reason."""
+        form's own errors instead of one at a time after them: the row's own check
+        (``Season.clean``) and the service's scheme check, which ``season_create`` runs
+        again on what it is given. A field refused already keeps its first reason."""
         # a refused field is missing here (None): Season.clean passes over what is missing
         shape: dict[str, Any] = {
             "starts_on": data.get("starts_on"), "ends_on": data.get("ends_on"),
@@ -159,15 +158,12 @@ class SeasonForm(forms.Form):
             for field, errors in error.error_dict.items():
                 if field not in self.errors:
                     self.add_error(field, errors)
-        if data.get("game"):  # the scheme and the options, as the service reads them
+        if data.get("game"):  # the scheme and the options, by the service's own check
             try:
-                league_rules.read_league({
-                    "format": league_rules.FORMAT, "name": "season", "game": data["game"],
-                    "options": data["options"], "scoring": data["scoring"],
-                    "entrants": [], "fixtures": []})
-            except rules.RulesError as error:
-                self.refused(ValidationError(rules_messages.explain(error),
-                                             code=error.code or "league"))
+                services.season_scheme_check(game=data["game"], options=data["options"],
+                                             scoring=data["scoring"])
+            except ValidationError as error:
+                self.refused(error)
 
     def refused(self, error: ValidationError) -> None:
         """The service's refusal beside the field it is about, in the form's words (the
@@ -431,7 +427,7 @@ def fixtures_csv(request: HttpRequest, slug: str, season: str) -> HttpResponse:
                 "Columns not read: %(unread)s. The import reads %(columns)s; check the "
                 "first row's spelling if one of these held results.") % {
                     "unread": ", ".join(imported.unread),
-                    "columns": ", ".join(services.CSV_COLUMNS)})
+                    "columns": ", ".join(league_files.CSV_COLUMNS)})
     return redirect(f"{the_season.get_absolute_url()}?division={division.pk}")
 
 
@@ -565,33 +561,14 @@ def season_export(request: HttpRequest, slug: str, season: str, what: str) -> Ht
             selectors.division_document(division, the_season), json_dumps_params={"indent": 1})
         response["Content-Disposition"] = f'attachment; filename="{name}.json"'
         return response
-    response = HttpResponse(BYTE_ORDER_MARK, content_type="text/csv; charset=utf-8")
-    writer = csv.writer(response)
     if what == "table.csv":
-        response["Content-Disposition"] = f'attachment; filename="{name}-table.csv"'
-        writer.writerow(["rank", "entrant", "played", "won", "drawn", "lost", "games_for",
-                         "games_against", "score_for", "score_against", "adjustment",
-                         "points"])
-        for row in selectors.division_table(division, the_season).rows:
-            writer.writerow([f"{row.rank}=" if row.shared else row.rank, text_cell(row.entrant),
-                             row.played, row.won, row.drawn, row.lost, row.games_for,
-                             row.games_against, row.score_for, row.score_against,
-                             row.adjustment, row.points])
+        filename = f"{name}-table.csv"
+        lines = league_files.table_csv(selectors.division_table(division, the_season))
     else:
-        response["Content-Disposition"] = f'attachment; filename="{name}-fixtures.csv"'
-        writer.writerow(["week", "date", "home", "away", "status", "home_games", "away_games",
-                         "walkover", "games"])
-        scores = selectors.game_scores(division)
-        for fixture in division.fixtures.all():
-            writer.writerow([fixture.week, fixture.date.isoformat() if fixture.date else "",
-                             text_cell(fixture.home.name), text_cell(fixture.away.name),
-                             fixture.status,
-                             "" if fixture.home_games is None else fixture.home_games,
-                             "" if fixture.away_games is None else fixture.away_games,
-                             fixture.walkover,
-                             # as the spreadsheet import reads them: 61-40 61-12, home first
-                             " ".join(f"{home}-{away}"
-                                      for home, away in scores.get(fixture.pk, []))])
+        filename = f"{name}-fixtures.csv"
+        lines = league_files.fixtures_csv(selectors.division_fixture_lines(division))
+    response = HttpResponse(lines, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
 

@@ -1,0 +1,181 @@
+"""matches.league_files: what the fixtures CSV writer writes, its reader reads back (names
+a spreadsheet would run as formulas and the byte-order mark included); the table CSV; and
+the domino-league/1 documents it writes, as the league rules read them."""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+
+import pytest
+from django.core.exceptions import ValidationError
+from hypothesis import given
+from hypothesis import strategies as st
+
+from matches import league_files, services
+from matches.league_files import FixtureLine
+from matches.rules import league as league_rules
+from matches.spreadsheets import BYTE_ORDER_MARK
+
+HOME, AWAY = "=HYPERLINK(\"x\")", "-Bowes Dragons"  # both run as formulas, unescaped
+
+LINES = [
+    FixtureLine(week=1, date=datetime.date(2026, 9, 7), home=HOME, away=AWAY,
+                status="confirmed", home_games=2, away_games=1, walkover="",
+                games=[[61, 40], [61, 12], [58, 61]]),
+    FixtureLine(week=2, date=datetime.date(2026, 9, 14), home=AWAY, away="@Oak",
+                status="confirmed", home_games=None, away_games=None, walkover="away"),
+    FixtureLine(week=3, date=None, home="@Oak", away=HOME, status="postponed",
+                home_games=None, away_games=None, walkover=""),
+    FixtureLine(week=4, date=datetime.date(2026, 9, 28), home=HOME, away="@Oak",
+                status="void", home_games=None, away_games=None, walkover=""),
+    FixtureLine(week=5, date=datetime.date(2026, 10, 5), home="@Oak", away=AWAY,
+                status="confirmed", home_games=1, away_games=0, walkover=""),
+    # no result to import: the reader skips these
+    FixtureLine(week=6, date=datetime.date(2026, 10, 12), home=AWAY, away=HOME,
+                status="submitted", home_games=2, away_games=0, walkover=""),
+    FixtureLine(week=6, date=datetime.date(2026, 10, 12), home="@Oak", away=HOME,
+                status="scheduled", home_games=None, away_games=None, walkover=""),
+]
+
+
+def written(lines: list[FixtureLine]) -> str:
+    return "".join(league_files.fixtures_csv(lines))
+
+
+def test_the_fixtures_csv_starts_with_a_byte_order_mark_and_writes_names_as_text():
+    text = written(LINES)
+    assert text.startswith(BYTE_ORDER_MARK + "week,date,home,away,status,home_games,"
+                                             "away_games,walkover,games\r\n")
+    assert text.splitlines()[1] == ("1,2026-09-07,\"'=HYPERLINK(\"\"x\"\")\",'-Bowes Dragons,"
+                                    "confirmed,2,1,,61-40 61-12 58-61")
+    cells = [cell for row in csv.reader(io.StringIO(text.lstrip(BYTE_ORDER_MARK)))
+             for cell in row[2:4]]
+    assert not any(cell.startswith(("=", "+", "-", "@")) for cell in cells)
+
+
+def test_what_the_fixtures_csv_writes_its_reader_reads_back():
+    read = league_files.read_fixtures_csv(written(LINES))
+
+    assert read.unread == ()
+    assert read.rows == [
+        (2, {"home": HOME, "away": AWAY, "date": "2026-09-07", "result": [2, 1],
+             "games": [[61, 40], [61, 12], [58, 61]]}),
+        (3, {"home": AWAY, "away": "@Oak", "date": "2026-09-14", "walkover": "away"}),
+        (4, {"home": "@Oak", "away": HOME, "postponed": True}),
+        (5, {"home": HOME, "away": "@Oak", "date": "2026-09-28", "void": True}),
+        (6, {"home": "@Oak", "away": AWAY, "date": "2026-10-05", "result": [1, 0]}),
+    ]
+
+
+def test_the_rows_read_back_are_a_document_the_league_rules_read():
+    rows = league_files.read_fixtures_csv(written(LINES)).rows
+    league = league_rules.read_league(league_files.league_document(
+        name="Ladder", game="five-up",
+        entrants=[league_files.entrant_entry(name) for name in (HOME, AWAY, "@Oak")],
+        fixtures=[doc for _line, doc in rows]))
+    assert [(f.home, f.away, f.result, f.walkover) for f in league.fixtures][:2] == [
+        (HOME, AWAY, (2, 1), None), (AWAY, "@Oak", None, league_rules.Side.AWAY)]
+
+
+@given(st.lists(st.tuples(st.text(min_size=1).filter(lambda s: s.strip() == s and
+                                                     "\x00" not in s),
+                          st.integers(0, 99999), st.integers(0, 99999)),
+                min_size=1, max_size=5))
+def test_any_names_and_counts_read_back_as_written(rows):
+    lines = [FixtureLine(week=n, date=None, home=home, away=home + "2", status="confirmed",
+                         home_games=h, away_games=a, walkover="")
+             for n, (home, h, a) in enumerate(rows, start=1)]
+    read = league_files.read_fixtures_csv(written(lines))
+    assert [(doc["home"], doc["away"], doc["result"]) for _line, doc in read.rows] == [
+        (home, home + "2", [h, a]) for home, h, a in rows]
+
+
+def test_a_spreadsheets_semicolons_and_own_columns_are_read_and_named():
+    read = league_files.read_fixtures_csv(
+        "Home ; AWAY;home_games;away_games;gmes\n'=Oak;Bell;1;0;61-40\n")
+    assert read.rows == [(2, {"home": "=Oak", "away": "Bell", "result": [1, 0]})]
+    assert read.unread == ("gmes",)
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("home,status\nOak,", "The first row names the columns; away is missing."),
+    ("home,away,home_games,away_games\nOak,Bell,1,x\n",
+     "Row 2, away_games: 'x' is not a whole number."),
+    ("home,away,status\nOak,Bell,lost\n", "Row 2: status 'lost' is not one of"),
+    ("home,away,status\nOak,Bell,submitted\n", "The file has no fixture rows."),
+])
+def test_a_file_the_reader_cannot_take_is_refused_naming_the_row(text, message):
+    with pytest.raises(ValidationError, match=message.replace("(", r"\(")):
+        league_files.read_fixtures_csv(text)
+
+
+def test_the_table_csv_writes_shared_ranks_and_names_as_text():
+    league = league_rules.read_league(league_files.league_document(
+        name="Ladder", game="five-up",
+        entrants=[league_files.entrant_entry(name) for name in ("=Oak", "Bell", "Crown", "Dale")],
+        fixtures=[league_files.fixture_entry(home="=Oak", away="Bell", date=None,
+                                             result=(1, 0))]))
+    text = "".join(league_files.table_csv(league_rules.standings(league)))
+
+    assert text.startswith(BYTE_ORDER_MARK)
+    rows = list(csv.reader(io.StringIO(text.lstrip(BYTE_ORDER_MARK))))
+    assert rows[0] == list(league_files.TABLE_CSV_COLUMNS)
+    assert [row[:2] for row in rows[1:]] == [["1", "'=Oak"], ["2=", "Crown"], ["2=", "Dale"],
+                                             ["4", "Bell"]]
+
+
+def test_a_document_written_reads_back_as_the_league_it_describes():
+    document = league_files.league_document(
+        name="Teesdale — Division A", game="fives-and-threes", options={"deal": "short"},
+        scoring={"win": 2, "per_game": 1, "walkover": [5, 4]}, tiebreaks=["wins"],
+        entrants=[league_files.entrant_entry("Oak", ["Ann Dale", "Bob Hart"]),
+                  league_files.entrant_entry("Bell")],
+        fixtures=[
+            league_files.fixture_entry(home="Oak", away="Bell",
+                                       date=datetime.date(2026, 9, 7), result=(2, 1),
+                                       games=[[61, 40], [61, 12], [58, 61]]),
+            # a game kept on paper and not keyed in: the night's scores are left out
+            league_files.fixture_entry(home="Bell", away="Oak", date=None, result=(1, 1),
+                                       games=[[61, 40]]),
+            league_files.fixture_entry(home="Bell", away="Oak", date=None, walkover="home",
+                                       result=(None, None)),
+            league_files.fixture_entry(home="Oak", away="Bell", date=None, postponed=True),
+            league_files.fixture_entry(home="Oak", away="Bell", date=None, void=True)],
+        adjustments=[{"entrant": "Bell", "points": -3, "reason": "late"}])
+
+    assert list(document) == ["format", "name", "game", "options", "entrants", "fixtures",
+                              "adjustments", "scoring", "tiebreaks"]
+    assert document["entrants"][1] == {"name": "Bell"}  # no squad, no players key
+    assert "games" not in document["fixtures"][1]
+    league = league_rules.read_league(document)
+    assert (league.name, league.game.slug, dict(league.options)) == (
+        "Teesdale — Division A", "fives-and-threes", {"deal": "short"})
+    assert league.tiebreaks == ("wins",)
+    assert [(f.result, f.games, f.walkover, f.postponed, f.void)
+            for f in league.fixtures] == [
+        ((2, 1), ((61, 40), (61, 12), (58, 61)), None, False, False),
+        ((1, 1), None, None, False, False),
+        (None, None, league_rules.Side.HOME, False, False),
+        (None, None, None, True, False),
+        (None, None, None, False, True)]
+    assert league.adjustments[0].points == -3
+
+
+def test_no_scheme_and_no_tiebreakers_are_the_formats_defaults_but_none_is_none():
+    bare = league_files.league_document(name="L", game="five-up", scoring={})
+    assert "scoring" not in bare and "tiebreaks" not in bare and "adjustments" not in bare
+    assert league_rules.read_league(bare).tiebreaks == league_rules.DEFAULT_TIEBREAKS
+    assert league_rules.read_league(league_files.league_document(
+        name="L", game="five-up", tiebreaks=[])).tiebreaks == ()
+
+
+def test_the_season_scheme_is_checked_once_as_a_document_the_rules_read():
+    # the new season form and season_create both ask this one check
+    league = services.season_scheme_check(game="fives-and-threes", options={"deal": "short"},
+                                          scoring={"walkover": [5, 4]}, tiebreaks=["wins"])
+    assert (league.scoring.walkover, league.tiebreaks) == ((5, 4), ("wins",))
+    with pytest.raises(ValidationError) as refused:
+        services.season_scheme_check(game="five-up", scoring={"walkover": [4, 5]})
+    assert refused.value.code == "walkover_order"  # the form says it beside its own field
