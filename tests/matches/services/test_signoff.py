@@ -126,3 +126,51 @@ def test_the_page_offers_an_action_exactly_when_its_service_accepts_it(status):
     assert accepted_somewhere == {action for action in signoff.Action
                                   if signoff.Status(status)
                                   in signoff.TABLE[action].from_states}
+
+
+# a game of the night played or kept on paper: entering too, but the night's one game
+# has its score already, so the service refuses it after its guard; what the page's
+# flag must match is whether the guard let it through
+GAME_WRITES: dict[str, Write] = {
+    "play on the scorepad": lambda f, by: services.fixture_game_start(
+        fixture=f, by=by, number=1, home_players=list(f.home.players.all()),
+        away_players=list(f.away.players.all())),
+    "keep a paper score": lambda f, by: services.fixture_game_key(
+        fixture=f, by=by, number=1, home_players=list(f.home.players.all()),
+        away_players=list(f.away.players.all()), score=(10, 0)),
+}
+GUARD_CODES = {"wrong_status", "locked"}
+
+
+@pytest.mark.parametrize("status", FixtureStatus.values)
+def test_a_game_of_the_night_passes_the_guard_exactly_when_the_page_offers_entry(status):
+    night = ready_at(status)
+    differ = []
+    for who in PEOPLE:
+        for locked in (False, True):
+            for name, write in GAME_WRITES.items():
+                try:
+                    with transaction.atomic():
+                        by = as_who(night, who)
+                        Season.objects.filter(pk=night.fixture.division.season_id).update(
+                            locked=locked)
+                        season = Season.objects.select_related("club").get(
+                            pk=night.fixture.division.season_id)
+                        fixture = selectors.fixture_for_viewer(season=season,
+                                                               pk=night.fixture.pk)
+                        offered = selectors.fixture_rights(fixture=fixture, season=season,
+                                                           user=by).can_enter
+                        try:
+                            write(fixture, by)
+                        except PermissionDenied:
+                            guarded = False
+                        except ValidationError as refused:
+                            guarded = getattr(refused, "code", None) not in GUARD_CODES
+                        else:
+                            guarded = True
+                        raise _Undo
+                except _Undo:
+                    pass
+                if offered != guarded:
+                    differ.append((who, locked, name, offered))
+    assert differ == []
