@@ -100,36 +100,35 @@ def _from(*, scheduled: Status | None, postponed: Status | None, void: Status | 
 _HOME_SIDE: Final = frozenset({Actor.HOME_CAPTAIN, Actor.LEAGUE_ADMIN})
 _AWAY_SIDE: Final = frozenset({Actor.AWAY_CAPTAIN})
 _LEAGUE: Final = frozenset({Actor.LEAGUE_ADMIN})
-_S: Final = Status
 
 TABLE: Final[dict[Action, Rule]] = {
     Action.ENTER: Rule(_HOME_SIDE, _from(
-        scheduled=_S.SCHEDULED, postponed=_S.POSTPONED, void=None, submitted=None,
+        scheduled=Status.SCHEDULED, postponed=Status.POSTPONED, void=None, submitted=None,
         confirmed=None, disputed=None)),
     Action.REDATE: Rule(_HOME_SIDE, _from(
-        scheduled=_S.SCHEDULED, postponed=_S.SCHEDULED, void=None, submitted=None,
+        scheduled=Status.SCHEDULED, postponed=Status.SCHEDULED, void=None, submitted=None,
         confirmed=None, disputed=None)),
     Action.POSTPONE: Rule(_HOME_SIDE, _from(
-        scheduled=_S.POSTPONED, postponed=_S.POSTPONED, void=None, submitted=None,
+        scheduled=Status.POSTPONED, postponed=Status.POSTPONED, void=None, submitted=None,
         confirmed=None, disputed=None)),
     Action.SUBMIT: Rule(_HOME_SIDE, _from(
-        scheduled=_S.SUBMITTED, postponed=_S.SUBMITTED, void=None, submitted=None,
+        scheduled=Status.SUBMITTED, postponed=Status.SUBMITTED, void=None, submitted=None,
         confirmed=None, disputed=None)),
     Action.CONFIRM: Rule(_AWAY_SIDE, _from(
-        scheduled=None, postponed=None, void=None, submitted=_S.CONFIRMED, confirmed=None,
+        scheduled=None, postponed=None, void=None, submitted=Status.CONFIRMED, confirmed=None,
         disputed=None), never_by=frozenset({Actor.HOME_CAPTAIN}), status_first=True),
     Action.DISPUTE: Rule(_AWAY_SIDE, _from(
-        scheduled=None, postponed=None, void=None, submitted=_S.DISPUTED, confirmed=None,
+        scheduled=None, postponed=None, void=None, submitted=Status.DISPUTED, confirmed=None,
         disputed=None), never_by=frozenset({Actor.HOME_CAPTAIN}), status_first=True),
     Action.RESOLVE: Rule(_LEAGUE, _from(
-        scheduled=None, postponed=None, void=None, submitted=_S.CONFIRMED, confirmed=None,
-        disputed=_S.CONFIRMED)),
+        scheduled=None, postponed=None, void=None, submitted=Status.CONFIRMED, confirmed=None,
+        disputed=Status.CONFIRMED)),
     Action.WALKOVER: Rule(_LEAGUE, _from(
-        scheduled=_S.CONFIRMED, postponed=_S.CONFIRMED, void=_S.CONFIRMED,
-        submitted=_S.CONFIRMED, confirmed=_S.CONFIRMED, disputed=_S.CONFIRMED)),
+        scheduled=Status.CONFIRMED, postponed=Status.CONFIRMED, void=Status.CONFIRMED,
+        submitted=Status.CONFIRMED, confirmed=Status.CONFIRMED, disputed=Status.CONFIRMED)),
     Action.VOID: Rule(_LEAGUE, _from(
-        scheduled=_S.VOID, postponed=_S.VOID, void=_S.VOID, submitted=_S.VOID,
-        confirmed=_S.VOID, disputed=_S.VOID)),
+        scheduled=Status.VOID, postponed=Status.VOID, void=Status.VOID, submitted=Status.VOID,
+        confirmed=Status.VOID, disputed=Status.VOID)),
 }
 
 # statuses whose games are still being entered (and played on the scorepad); any other
