@@ -266,6 +266,13 @@ TEMPLATES: Final[dict[str, StrOrPromise]] = {
         'entrant %(place)s %(name)s is already entered as %(other)s (names are compared '
         'case-insensitively)'),
     "too_few_entrants": _('a round robin needs at least 2 entrants, not %(count)s'),
+    # the same words as the league services' refusals (one text for translators)
+    "season_locked": _("The season is locked: its results can no longer change."),
+    "fixture_status": _("This fixture is %(status)s: that cannot be done now."),
+    "own_result": _("A captain cannot confirm or dispute their own side's result: the other "
+                    "captain does."),
+    "not_captain": _("Only %(entrant)s's captain or a league admin can do that."),
+    "not_league_admin": _("Only a club %(role)s or above can do that."),
 }
 
 PLURALS: Final[dict[str, tuple[str, Callable[[int], str]]]] = {

@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from matches.models.clubs import Club, Player
 from matches.models.scoring import GameKind, Match
+from matches.rules import signoff
 from matches.rules.league import DEFAULT_TIEBREAKS, Night
 
 MAX_FIXTURE_GAMES = 40  # games a fixture night can have
@@ -79,8 +80,12 @@ GAME_LEVEL = _("A game has a winner: its two scores differ.")
 # statuses that carry a result (games won by each side, or a walkover)
 WITH_RESULT = [FixtureStatus.SUBMITTED, FixtureStatus.CONFIRMED, FixtureStatus.DISPUTED]
 # statuses of a fixture whose games are still being entered; any other holds (or voided)
-# a result, the league's to settle
-OPEN_FOR_ENTRY = (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED)
+# a result, the league's to settle: as the sign-off table says (for the queries)
+OPEN_FOR_ENTRY = tuple(FixtureStatus(status.value) for status in signoff.Status
+                       if status in signoff.OPEN_FOR_ENTRY)
+# a result sent and not yet settled (the away captain's or the league's to settle)
+UNSETTLED = tuple(FixtureStatus(status.value) for status in signoff.Status
+                  if status in signoff.UNSETTLED)
 
 
 def default_tiebreaks() -> list[str]:

@@ -30,6 +30,7 @@ from .errors import (
     RecordError,
     RoundOver,
     RulesError,
+    SignOffRefused,
     TileNotInSet,
     TileOnTable,
 )
@@ -85,8 +86,8 @@ __all__ = [
     "Match", "MatchOptions", "MatchOver", "Message",
     "NotYourTurn", "NotationError", "OptionError",
     "Pass", "PlacementResult", "Play", "RecordError", "RecordInvalid", "Round", "RoundEnd",
-    "RoundMode", "RoundOver", "RulesError", "ScoringEnd", "Settle", "Settlement", "Slot",
-    "SpinnerPolicy", "StartRound", "Tile", "TileNotInSet", "TileOnTable", "TileSet", "Unit",
+    "RoundMode", "RoundOver", "RulesError", "ScoringEnd", "Settle", "Settlement", "SignOffRefused",
+    "Slot", "SpinnerPolicy", "StartRound", "Tile", "TileNotInSet", "TileOnTable", "TileSet", "Unit",
     "export", "game_for", "iter_documents", "json_lines", "loads", "replay", "round_to_five",
     "show_points", "summary",
 ]

@@ -271,6 +271,13 @@ MESSAGES: Final[dict[str, str]] = {
     "entrant_twice": "entrant {place} {name} is already entered as {other} (names are "
                      "compared case-insensitively)",
     "too_few_entrants": "a round robin needs at least 2 entrants, not {count}",
+    # -- a fixture's sign-off (signoff.py) ------------------------------------------
+    "season_locked": "the season is locked: its results can no longer change",
+    "fixture_status": "this fixture is {status}: that cannot be done now",
+    "own_result": "a captain cannot confirm or dispute their own side's result: the other "
+                  "captain does",
+    "not_captain": "only the {entrant} captain or a league admin can do that",
+    "not_league_admin": "only a league admin (a club {role}) can do that",
 }
 
 
@@ -398,6 +405,11 @@ class FixtureNightError(RulesError):
 class ImpossibleScore(RulesError):
     """A game's final score that no game under its options can end with (a score kept
     on paper and keyed in: neither side at the target, Fives and Threes past it)."""
+
+
+class SignOffRefused(RulesError):
+    """A fixture's sign-off action refused: its season is locked, the fixture is not in
+    a status the action is taken from, or it is not the asker's to take."""
 
 
 class LeagueInvalid(RecordError):

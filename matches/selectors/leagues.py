@@ -14,9 +14,8 @@ from typing import Any
 from django.db.models import Prefetch, QuerySet, Subquery
 from django.shortcuts import get_object_or_404
 
-from matches import league_files
+from matches import league_files, rules
 from matches.models import (
-    OPEN_FOR_ENTRY,
     Adjustment,
     Division,
     Entrant,
@@ -30,6 +29,7 @@ from matches.models import (
     Season,
 )
 from matches.rules import league as league_rules
+from matches.rules import signoff
 from matches.selectors.clubs import ClubRights, Viewer
 
 
@@ -99,11 +99,10 @@ def players_chosen(*, pks: list[int]) -> list[Player]:
 
 
 class FixtureRights:
-    """What ``user`` may do on ``fixture`` of ``season``: the home side's captain or a
-    league admin keeps its games, submits and re-dates it; the away side's captain (never
-    the home side's too) confirms or disputes it; a league admin resolves it. The flags
-    of the fixture's page add whether its state allows it now; the services check the
-    sides themselves (:func:`matches.services.leagues._captain_or_admin`)."""
+    """What ``user`` may do on ``fixture`` of ``season``, as the sign-off table says
+    (:mod:`matches.rules.signoff`): who they are to the fixture (its home or away side's
+    captain, a league admin), and each action's flag for the fixture's page. The
+    services' guards ask the same table, through :meth:`refusal`."""
 
     def __init__(self, fixture: Fixture, season: Season, user: Viewer) -> None:
         self.fixture, self.season = fixture, season
@@ -117,33 +116,87 @@ class FixtureRights:
         return self.club.runs_league
 
     @property
+    def captains(self) -> frozenset[signoff.Actor]:
+        """The sides this reader captains, as the table's actors."""
+        return frozenset(actor for actor, captains in (
+            (signoff.Actor.HOME_CAPTAIN, self.home_captain),
+            (signoff.Actor.AWAY_CAPTAIN, self.away_captain)) if captains)
+
+    def refusal(self, action: signoff.Action) -> rules.SignOffRefused | None:
+        """Why this reader may not take ``action`` on the fixture now (None: they may)."""
+        return self._refusal(signoff.Status(self.fixture.status), action,
+                             locked=self.season.locked)
+
+    def may(self, action: signoff.Action) -> bool:
+        return self.refusal(action) is None
+
+    def _who_may(self, action: signoff.Action) -> bool:
+        """Whether this reader is one who takes ``action`` (from a status it is taken
+        from, in a season open to it)."""
+        status = next(status for status in signoff.Status
+                      if status in signoff.TABLE[action].from_states)
+        return self._refusal(status, action, locked=False) is None
+
+    def _refusal(self, status: signoff.Status, action: signoff.Action, *,
+                 locked: bool) -> rules.SignOffRefused | None:
+        """The table's refusal, if any. A captain's own right costs no query; being a
+        league admin only adds rights, so the membership is read only when a refusal is
+        about who they are."""
+        try:
+            try:
+                signoff.check(status, action, self.captains, locked=locked)
+            except rules.SignOffRefused as refused:
+                if refused.code not in signoff.WHO_REFUSALS or not self.admin:
+                    raise
+                signoff.check(status, action, self.captains | {signoff.Actor.LEAGUE_ADMIN},
+                              locked=locked)
+        except rules.SignOffRefused as refused:
+            return refused
+        return None
+
+    @property
     def enters(self) -> bool:
-        return self.home_captain or self.admin
+        return self._who_may(signoff.Action.ENTER)
 
     @property
     def signs(self) -> bool:
-        return self.away_captain and not self.home_captain
+        return self._who_may(signoff.Action.CONFIRM)
 
     @property
     def can_enter(self) -> bool:
-        return (self.enters and self.fixture.status in OPEN_FOR_ENTRY
-                and not self.season.locked)
+        return self.may(signoff.Action.ENTER)
+
+    @property
+    def can_redate(self) -> bool:
+        return self.may(signoff.Action.REDATE) or self.may(signoff.Action.POSTPONE)
+
+    @property
+    def can_submit(self) -> bool:
+        return self.may(signoff.Action.SUBMIT)
 
     @property
     def can_sign(self) -> bool:
-        return (self.signs and self.fixture.status == FixtureStatus.SUBMITTED
-                and not self.season.locked)
+        return self.may(signoff.Action.CONFIRM) and self.may(signoff.Action.DISPUTE)
 
     @property
     def both_captains(self) -> bool:
+        """A captain of both sides, of a fixture the away captain would sign now: the
+        page says why they may not."""
         return (self.home_captain and self.away_captain
-                and self.fixture.status == FixtureStatus.SUBMITTED)
+                and signoff.Status(self.fixture.status)
+                in signoff.TABLE[signoff.Action.CONFIRM].from_states)
 
     @property
     def can_resolve(self) -> bool:
-        return (self.admin and self.fixture.status in (FixtureStatus.SUBMITTED,
-                                                        FixtureStatus.DISPUTED)
-                and not self.season.locked)
+        return self.may(signoff.Action.RESOLVE)
+
+    @property
+    def can_walkover(self) -> bool:
+        return self.may(signoff.Action.WALKOVER)
+
+    @property
+    def can_void(self) -> bool:
+        return self.may(signoff.Action.VOID)
 
 
 def fixture_rights(*, fixture: Fixture, season: Season, user: Viewer) -> FixtureRights:
@@ -204,7 +257,8 @@ def scorepad_closure(match: Match) -> Closure | None:
     if not row:  # the season was deleted since the match row was read
         return None
     name, locked, fixture_status = row[0]
-    if not locked and (fixture_status is None or fixture_status in OPEN_FOR_ENTRY):
+    if not locked and (fixture_status is None
+                       or signoff.Status(fixture_status) in signoff.OPEN_FOR_ENTRY):
         return None
     fixture = (Fixture.objects.filter(games__match=match.pk).order_by()
                .select_related("home", "away").first())

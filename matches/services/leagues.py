@@ -10,7 +10,7 @@ league rules (``matches.rules.league``), the same ones that compute the table.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +26,7 @@ from django.utils.translation import gettext_lazy as _
 from matches import league_files, rules, rules_messages
 from matches.models import (
     OPEN_FOR_ENTRY,
+    UNSETTLED,
     Adjustment,
     Club,
     Division,
@@ -40,12 +41,14 @@ from matches.models import (
     Player,
     Season,
 )
+from matches.models.clubs import Role
 from matches.models.scoring import Match, MatchStatus, Seat
 from matches.rules import fixtures as fixture_rules
 from matches.rules import league as league_rules
+from matches.rules import signoff
 from matches.selectors.clubs import RUNS_LEAGUE, club_member_named, club_players_named
 from matches.selectors.leagues import fixture_game_score, fixture_rights
-from matches.services.clubs import free_slug, player_named, require_role
+from matches.services.clubs import NOT_ALLOWED, free_slug, player_named, require_role
 from matches.services.scoring import MatchStarted, match_start
 
 SEASON_LOCKED = _("The season is locked: its results can no longer change.")
@@ -245,29 +248,28 @@ def fixture_redate(*, fixture: Fixture, by: User, date: datetime.date | None,
                    postponed: bool = False) -> Fixture:
     """Postpone a fixture (no date yet, or a new one) or put it back on a date, within
     its season (from its first night to its last, when it has one)."""
-    fixture = _locked(fixture)
-    _captain_or_admin(fixture, by)
-    _open_for_entry(fixture)
-    season = fixture.division.season
-    if date is None and not postponed:
-        raise ValidationError({"date": ValidationError(
-            _("Give the night's new date, or tick Postponed if it has none yet."),
-            code="no_date")})
-    if date is not None and (date < season.starts_on
-                             or (season.ends_on is not None and date > season.ends_on)):
-        first = date_format(season.starts_on, "SHORT_DATE_FORMAT")
-        within = (_("Give a date within the season: from %(first)s on.") % {"first": first}
-                  if season.ends_on is None else
-                  _("Give a date within the season: from %(first)s to %(last)s.")
-                  % {"first": first, "last": date_format(season.ends_on, "SHORT_DATE_FORMAT")})
-        raise ValidationError({"date": ValidationError(within, code="outside_season")})
-    before = _state(fixture)
-    fixture.date = date
-    fixture.status = FixtureStatus.POSTPONED if postponed else FixtureStatus.SCHEDULED
-    fixture.save(update_fields=["date", "status"])
-    _log(fixture, by,
-         FixtureChangeKind.POSTPONED if postponed else FixtureChangeKind.REDATED, before)
-    return fixture
+    def redate(fixture: Fixture) -> None:
+        season = fixture.division.season
+        if date is None and not postponed:
+            raise ValidationError({"date": ValidationError(
+                _("Give the night's new date, or tick Postponed if it has none yet."),
+                code="no_date")})
+        if date is not None and (date < season.starts_on
+                                 or (season.ends_on is not None and date > season.ends_on)):
+            first = date_format(season.starts_on, "SHORT_DATE_FORMAT")
+            within = (_("Give a date within the season: from %(first)s on.")
+                      % {"first": first} if season.ends_on is None else
+                      _("Give a date within the season: from %(first)s to %(last)s.")
+                      % {"first": first,
+                         "last": date_format(season.ends_on, "SHORT_DATE_FORMAT")})
+            raise ValidationError({"date": ValidationError(within, code="outside_season")})
+        fixture.date = date
+
+    if postponed:
+        return _transition(fixture, by=by, action=signoff.Action.POSTPONE,
+                           kind=FixtureChangeKind.POSTPONED, change=redate)
+    return _transition(fixture, by=by, action=signoff.Action.REDATE,
+                       kind=FixtureChangeKind.REDATED, change=redate)
 
 
 @transaction.atomic
@@ -276,8 +278,7 @@ def fixture_games_enter(*, fixture: Fixture, by: User,
     """Key in each game's final score (home, away), for games kept on paper; ``None``
     for a game with no keyed-in score (not played yet, or on the scorepad)."""
     fixture = _locked(fixture)
-    _captain_or_admin(fixture, by)
-    _open_for_entry(fixture)
+    _guard(fixture, by, signoff.Action.ENTER)
     _check_numbers(fixture, scores)
     _check_scores(fixture, scores)
     _set_games(fixture, scores)
@@ -292,7 +293,7 @@ def fixture_game_start(*, fixture: Fixture, by: User, number: int,
     a match with the chosen players (partners opposite: home in seats 1 and 3), linked
     to the game, so its final score flows to the fixture by itself."""
     fixture = _locked(fixture)
-    _captain_or_admin(fixture, by)
+    _guard(fixture, by, signoff.Action.ENTER)
     _check_lineup(fixture, number, home_players, away_players)
     game = fixture.games.select_related("match").filter(number=number).first()
     # an abandoned game gave no result: it may be played again (its match stays, unlinked)
@@ -323,7 +324,7 @@ def fixture_game_key(*, fixture: Fixture, by: User, number: int,
     """Game ``number`` kept on paper: who played it (from the squads) and its final
     score, keyed in."""
     fixture = _locked(fixture)
-    _captain_or_admin(fixture, by)
+    _guard(fixture, by, signoff.Action.ENTER)
     _check_lineup(fixture, number, home_players, away_players)
     _check_score(fixture, number, score, players=(2 * len(home_players),))
     game = _keep_score(fixture, number, fixture.games.filter(number=number).first(), score)
@@ -335,7 +336,6 @@ def fixture_game_key(*, fixture: Fixture, by: User, number: int,
 def _check_lineup(fixture: Fixture, number: int, home_players: Sequence[Player],
                   away_players: Sequence[Player]) -> None:
     """A game of the night is one player a side or a pair a side, from the squads."""
-    _open_for_entry(fixture)
     if number < 1:
         raise ValidationError(_("Choose a game of the night."), code="number")
     if len(home_players) != len(away_players) or len(home_players) not in (1, 2):
@@ -365,64 +365,53 @@ def fixture_submit(*, fixture: Fixture, by: User) -> Fixture:
     """The home captain sends the completed fixture to the away captain: every game of
     a set has its score, a race has its winner (the season's rules say which). A night
     cut short is the league's to settle: a walkover, void, or its admin's resolution."""
-    fixture = _locked(fixture)
-    _captain_or_admin(fixture, by)
-    _open_for_entry(fixture)
-    _games_locked(fixture)
-    games = _night_games(fixture)
-    in_play = sorted(game.number for game in games
-                     if game.match is not None and game.home_score is None
-                     and game.match.status not in (MatchStatus.FINISHED, MatchStatus.ABANDONED))
-    if in_play:
-        raise ValidationError(
-            _("Game %(n)s is still being played on the scorepad: send the night once it is "
-              "finished (or, if it will not be, abandon that match).") % {"n": in_play[0]},
-            code="in_play", params={"n": in_play[0]})
-    scored = _scored(games)
-    home, away = _games_won(scored)
-    try:
-        fixture.division.season.night.check_complete(scored)
-    except rules.FixtureNightError as error:
-        raise ValidationError(_("The night is not finished: %(why)s.")
-                              % {"why": rules_messages.explain(error)},
-                              code="unfinished", params=_game_param(error)) from None
-    before = _state(fixture)
-    for game in games:
-        if game.match is not None and (score := scored.get(game.number)) is not None:
-            game.home_score, game.away_score = score  # the scorepad's final score, kept
-            game.save(update_fields=["home_score", "away_score"])
-    fixture.home_games, fixture.away_games = home, away
-    fixture.status, fixture.submitted_at = FixtureStatus.SUBMITTED, timezone.now()
-    fixture.full_clean()
-    fixture.save()
-    _log(fixture, by, FixtureChangeKind.SUBMITTED, before)
-    return fixture
+    def submit(fixture: Fixture) -> None:
+        games = _night_games(fixture)
+        in_play = sorted(game.number for game in games
+                         if game.match is not None and game.home_score is None
+                         and game.match.status not in (MatchStatus.FINISHED,
+                                                       MatchStatus.ABANDONED))
+        if in_play:
+            raise ValidationError(
+                _("Game %(n)s is still being played on the scorepad: send the night once it "
+                  "is finished (or, if it will not be, abandon that match).")
+                % {"n": in_play[0]}, code="in_play", params={"n": in_play[0]})
+        scored = _scored(games)
+        home, away = _games_won(scored)
+        try:
+            fixture.division.season.night.check_complete(scored)
+        except rules.FixtureNightError as error:
+            raise ValidationError(_("The night is not finished: %(why)s.")
+                                  % {"why": rules_messages.explain(error)},
+                                  code="unfinished", params=_game_param(error)) from None
+        for game in games:
+            if game.match is not None and (score := scored.get(game.number)) is not None:
+                game.home_score, game.away_score = score  # the scorepad's final score, kept
+                game.save(update_fields=["home_score", "away_score"])
+        fixture.home_games, fixture.away_games = home, away
+        fixture.submitted_at = timezone.now()
+
+    return _transition(fixture, by=by, action=signoff.Action.SUBMIT,
+                       kind=FixtureChangeKind.SUBMITTED, change=submit, lock_games=True)
 
 
 @transaction.atomic
 def fixture_confirm(*, fixture: Fixture, by: User) -> Fixture:
     """The away captain agrees: the result counts in the table."""
-    fixture = _locked(fixture)
-    _other_captain(fixture, by)
-    before = _state(fixture)
-    fixture.status = FixtureStatus.CONFIRMED
-    fixture.save(update_fields=["status"])
-    _log(fixture, by, FixtureChangeKind.CONFIRMED, before)
-    return fixture
+    return _transition(fixture, by=by, action=signoff.Action.CONFIRM,
+                       kind=FixtureChangeKind.CONFIRMED)
 
 
 @transaction.atomic
 def fixture_dispute(*, fixture: Fixture, by: User, message: str) -> Fixture:
     """The away captain disagrees, saying why; a league admin resolves it."""
-    fixture = _locked(fixture)
-    _other_captain(fixture, by)
-    if not message.strip():
-        raise ValidationError({"message": ValidationError(DISPUTE_NEEDS_WHY, code="why")})
-    before = _state(fixture)
-    fixture.status, fixture.dispute = FixtureStatus.DISPUTED, message.strip()
-    fixture.save(update_fields=["status", "dispute"])
-    _log(fixture, by, FixtureChangeKind.DISPUTED, before)
-    return fixture
+    def dispute(fixture: Fixture) -> None:
+        if not message.strip():
+            raise ValidationError({"message": ValidationError(DISPUTE_NEEDS_WHY, code="why")})
+        fixture.dispute = message.strip()
+
+    return _transition(fixture, by=by, action=signoff.Action.DISPUTE,
+                       kind=FixtureChangeKind.DISPUTED, change=dispute)
 
 
 @transaction.atomic
@@ -430,22 +419,15 @@ def fixture_resolve(*, fixture: Fixture, by: User,
                     scores: Sequence[tuple[int, int] | None] | None = None) -> Fixture:
     """A league admin settles a disputed (or any submitted) fixture, with corrected
     game scores if need be; the result is confirmed."""
-    fixture = _locked(fixture)
-    require_role(club=fixture.division.season.club, user=by, role=RUNS_LEAGUE)
-    if fixture.status not in (FixtureStatus.DISPUTED, FixtureStatus.SUBMITTED):
-        raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()},
-                              code="wrong_status")
-    before = _state(fixture)
-    if scores is not None:
-        _check_numbers(fixture, scores)
-        _check_scores(fixture, scores)
-        _set_games(fixture, scores)
-        fixture.home_games, fixture.away_games = _games_won(_scored(_night_games(fixture)))
-    fixture.status = FixtureStatus.CONFIRMED
-    fixture.full_clean()
-    fixture.save()
-    _log(fixture, by, FixtureChangeKind.RESOLVED, before)
-    return fixture
+    def resolve(fixture: Fixture) -> None:
+        if scores is not None:
+            _check_numbers(fixture, scores)
+            _check_scores(fixture, scores)
+            _set_games(fixture, scores)
+            fixture.home_games, fixture.away_games = _games_won(_scored(_night_games(fixture)))
+
+    return _transition(fixture, by=by, action=signoff.Action.RESOLVE,
+                       kind=FixtureChangeKind.RESOLVED, change=resolve)
 
 
 @transaction.atomic
@@ -455,29 +437,25 @@ def fixture_walkover(*, fixture: Fixture, by: User, side: str) -> Fixture:
     A walkover has no game scores (league-record.md), also when the league awards one
     over a fixture that was played: its games are taken off the fixture. Their scores
     stay in the log's before; a game scored on the scorepad stays a match of the club."""
-    fixture = _locked(fixture)
-    require_role(club=fixture.division.season.club, user=by, role=RUNS_LEAGUE)
-    before = _state(fixture)
-    fixture.games.all().delete()
-    fixture.home_games = fixture.away_games = None
-    fixture.walkover, fixture.status = side, FixtureStatus.CONFIRMED
-    fixture.full_clean()
-    fixture.save()
-    _log(fixture, by, FixtureChangeKind.WALKOVER, before)
-    return fixture
+    def walkover(fixture: Fixture) -> None:
+        fixture.games.all().delete()
+        fixture.home_games = fixture.away_games = None
+        fixture.walkover = side
+
+    return _transition(fixture, by=by, action=signoff.Action.WALKOVER,
+                       kind=FixtureChangeKind.WALKOVER, change=walkover)
 
 
 @transaction.atomic
 def fixture_void(*, fixture: Fixture, by: User) -> Fixture:
-    fixture = _locked(fixture)
-    require_role(club=fixture.division.season.club, user=by, role=RUNS_LEAGUE)
-    _games_locked(fixture)
-    before = _state(fixture)
-    fixture.home_games = fixture.away_games = None
-    fixture.walkover, fixture.status = "", FixtureStatus.VOID
-    fixture.save()
-    _log(fixture, by, FixtureChangeKind.VOIDED, before)
-    return fixture
+    """A league admin makes the fixture void, whatever its status: its result, if it
+    had one, no longer counts (its games stay, in the log too)."""
+    def void(fixture: Fixture) -> None:
+        fixture.home_games = fixture.away_games = None
+        fixture.walkover = ""
+
+    return _transition(fixture, by=by, action=signoff.Action.VOID,
+                       kind=FixtureChangeKind.VOIDED, change=void, lock_games=True)
 
 
 @transaction.atomic
@@ -503,9 +481,31 @@ def season_lock(*, season: Season, by: User) -> Season:
 
 
 def _locked(fixture: Fixture) -> Fixture:
-    fixture = (Fixture.objects.select_for_update()
-               .select_related("division__season__club", "home", "away").get(pk=fixture.pk))
-    _not_locked(fixture.division.season)
+    """The fixture's row, locked for this transaction, with its season and sides."""
+    return (Fixture.objects.select_for_update()
+            .select_related("division__season__club", "home", "away").get(pk=fixture.pk))
+
+
+def _transition(fixture: Fixture, *, by: User, action: signoff.Action,
+                kind: FixtureChangeKind, change: Callable[[Fixture], None] | None = None,
+                lock_games: bool = False) -> Fixture:
+    """One step of the sign-off: lock the fixture's row, ask the table whether ``by``
+    may take ``action`` now (:func:`_guard`), let ``change`` check and set what the
+    step changes besides the status (a refusal from it stores nothing), set the next
+    status, validate the row as a whole, save it and log the change as ``kind``.
+    ``lock_games``: the fixture's scorepad games close with this step
+    (:func:`_games_locked`)."""
+    fixture = _locked(fixture)
+    status = _guard(fixture, by, action)
+    if lock_games:
+        _games_locked(fixture)
+    before = _state(fixture)
+    if change is not None:
+        change(fixture)
+    fixture.status = FixtureStatus(status.value)
+    fixture.full_clean()
+    fixture.save()
+    _log(fixture, by, kind, before)
     return fixture
 
 
@@ -518,35 +518,32 @@ def _games_locked(fixture: Fixture) -> None:
          .filter(fixture_game__fixture=fixture).only("pk"))
 
 
-def _open_for_entry(fixture: Fixture) -> None:
-    """Its games are still being entered: not yet sent, settled or voided."""
-    if fixture.status not in OPEN_FOR_ENTRY:
-        raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()},
-                              code="wrong_status")
-
-
 def _not_locked(season: Season) -> None:
     if season.locked:
         raise ValidationError(SEASON_LOCKED, code="locked")
 
 
-def _captain_or_admin(fixture: Fixture, by: User) -> None:
-    """The home side's captain or a league admin (as the fixture's page offers it:
-    :class:`~matches.selectors.FixtureRights`)."""
-    if not fixture_rights(fixture=fixture, season=fixture.division.season, user=by).enters:
-        raise PermissionDenied(NOT_CAPTAIN % {"entrant": fixture.home.name})
-
-
-def _other_captain(fixture: Fixture, by: User) -> None:
-    """Only the away captain confirms or disputes; never the home captain."""
-    if fixture.status != FixtureStatus.SUBMITTED:
+def _guard(fixture: Fixture, by: User, action: signoff.Action) -> signoff.Status:
+    """The fixture's next status when ``by`` takes ``action``, as the sign-off table
+    says and the fixture's page offers it (:class:`~matches.selectors.FixtureRights`);
+    else the table's refusal in the league's words: a locked season or a status that
+    does not allow it is a ValidationError, someone whose it is not PermissionDenied."""
+    season = fixture.division.season
+    refused = fixture_rights(fixture=fixture, season=season, user=by).refusal(action)
+    to = signoff.TABLE[action].moves[signoff.Status(fixture.status)]
+    if refused is None and to is not None:
+        return to
+    if refused is not None and refused.code == "season_locked":
+        raise ValidationError(SEASON_LOCKED, code="locked")
+    if refused is None or refused.code == "fixture_status":
         raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()},
                               code="wrong_status")
-    rights = fixture_rights(fixture=fixture, season=fixture.division.season, user=by)
-    if rights.home_captain:
+    if refused.code == "own_result":
         raise PermissionDenied(OWN_FIXTURE)
-    if not rights.signs:
-        raise PermissionDenied(NOT_CAPTAIN % {"entrant": fixture.away.name})
+    if refused.code == "not_league_admin":
+        raise PermissionDenied(NOT_ALLOWED % {"role": Role(RUNS_LEAGUE).label.lower()})
+    side = fixture.home if refused.params.get("entrant") == "home" else fixture.away
+    raise PermissionDenied(NOT_CAPTAIN % {"entrant": side.name})
 
 
 def _set_games(fixture: Fixture, scores: Sequence[tuple[int, int] | None]) -> None:
@@ -853,7 +850,7 @@ def _csv_fixture(division: Division, home: Entrant, away: Entrant,
     earliest unplayed one; else a new one. A pairing whose result waits for the away
     captain (submitted, disputed) is refused: once settled it would count twice."""
     pairing = division.fixtures.filter(home=home, away=away).order_by("week", "date", "id")
-    waiting = (FixtureStatus.SUBMITTED, FixtureStatus.DISPUTED)
+    waiting = UNSETTLED
     row = pairing.exclude(status__in=OPEN_FOR_ENTRY).filter(date=date).first()
     if row is None:
         row = pairing.filter(status__in=OPEN_FOR_ENTRY).first()

@@ -656,6 +656,8 @@ def _fixture_page(request: HttpRequest, fixture: Fixture, season: Season, *,
         "singles_and_pairs": (season.singles, season.pairs),
         "can_enter": rights.can_enter, "can_sign": rights.can_sign,
         "both_captains": rights.both_captains, "can_resolve": rights.can_resolve,
+        "can_submit": rights.can_submit, "can_redate": rights.can_redate,
+        "can_walkover": rights.can_walkover, "can_void": rights.can_void,
         "error": error, "dispute_form": dispute_form or DisputeForm(),
         "keyed": keyed or {}, "keyed_refused": keyed_refused,
         "redate_form": redate_form if redate_form is not None and redate_form.is_bound

@@ -90,6 +90,18 @@ def test_a_captain_of_both_sides_never_signs(season, people):
     assert rights.both_captains and not rights.signs and not rights.can_sign
 
 
+@pytest.mark.parametrize("status", [s for s in FixtureStatus.values
+                                    if s != FixtureStatus.SUBMITTED])
+def test_a_captain_of_both_sides_is_told_why_only_while_a_result_awaits_signing(
+        season, people, status):
+    fixture = home_fixture(season)
+    fixture.away.captain = fixture.home.captain
+    fixture.status = status
+    rights = selectors.fixture_rights(fixture=fixture, season=season,
+                                      user=fixture.home.captain)
+    assert not rights.both_captains
+
+
 def test_the_pages_flags_add_the_fixtures_state(season, people):
     fixture = home_fixture(season)
 

@@ -372,6 +372,24 @@ def test_an_entrant_that_has_played_stays(division, people, history):
     assert division.entrants.count() == 2 and division.fixtures.count() == 1
 
 
+@pytest.mark.parametrize("settled", ["walkover", "void"])
+def test_an_entrant_with_a_fixture_settled_without_games_stays(division, people, settled):
+    """A walkover or a voiding has no games: the fixture's status alone says it is no
+    longer open for entry."""
+    oak, bowes = (services.entrant_add(division=division, by=people["admin"], name=name)
+                  for name in ("Royal Oak", "Bowes"))
+    fixture = Fixture.objects.create(division=division, week=1, home=oak, away=bowes)
+    if settled == "walkover":
+        services.fixture_walkover(fixture=fixture, by=people["admin"], side="home")
+    else:
+        services.fixture_void(fixture=fixture, by=people["admin"])
+
+    with pytest.raises(ValidationError, match="Bowes has fixtures played, settled or begun"):
+        services.entrant_remove(entrant=bowes, by=people["admin"])
+
+    assert division.entrants.count() == 2 and division.fixtures.count() == 1
+
+
 def test_an_entrant_is_renamed_and_keeps_its_fixtures(division, people):
     oak, bowes = (services.entrant_add(division=division, by=people["admin"], name=name)
                   for name in ("Royal Oak", "Bowes"))
