@@ -31,6 +31,7 @@ Viewer = AbstractBaseUser | AnonymousUser | None
 INVITES = Role.CAPTAIN
 ADDS_PLAYERS = Role.CAPTAIN
 SETS_ROLES = Role.ADMIN
+SETS_UP_CLUB = Role.ADMIN  # its name and who may see it
 RUNS_LEAGUE = Role.ADMIN  # seasons, entrants, fixtures, adjustments, resolving disputes
 
 INVITE_SALT = "matches.club-invite"  # services.club_invite signs with it
@@ -84,6 +85,10 @@ class ClubRights:
     @property
     def can_set_roles(self) -> bool:
         return self.at_least(SETS_ROLES)
+
+    @property
+    def can_set_up(self) -> bool:
+        return self.at_least(SETS_UP_CLUB)
 
     @property
     def runs_league(self) -> bool:

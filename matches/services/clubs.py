@@ -19,6 +19,7 @@ from matches.selectors.clubs import (
     INVITE_SALT,
     INVITES,
     SETS_ROLES,
+    SETS_UP_CLUB,
     club_rights,
     invitation,
 )
@@ -66,7 +67,7 @@ def club_create(*, name: str, by: User, visibility: str = Visibility.PUBLIC) -> 
 
 @transaction.atomic
 def club_update(*, club: Club, by: User, name: str, visibility: str) -> Club:
-    require_role(club=club, user=by, role=Role.ADMIN)
+    require_role(club=club, user=by, role=SETS_UP_CLUB)
     club.name, club.visibility = " ".join(name.split()), visibility
     club.full_clean()
     club.save(update_fields=["name", "visibility"])

@@ -240,7 +240,7 @@ def _club_page(request: HttpRequest, club: Club, *, invite_link: str | None = No
     return render(request, "matches/club.html", {
         "club": club, "me": me,
         "can_invite": rights.can_invite,
-        "can_set_roles": rights.can_set_roles,
+        "can_set_up": rights.can_set_up, "runs_league": rights.runs_league,
         "can_add_players": rights.can_add_players,
         "invite_roles": [(value, label) for value, label in Role.choices
                          if value in rights.invite_roles()],

@@ -37,9 +37,9 @@ from matches.models import (
     FixtureStatus,
     GameKind,
     Player,
-    Role,
     Season,
 )
+from matches.selectors.clubs import RUNS_LEAGUE
 from matches.views.scoring import hold_grant, phone_label
 
 TIEBREAK_NAMES = {
@@ -244,7 +244,7 @@ class RedateForm(forms.Form):
 @require_http_methods(["GET", "HEAD", "POST"])
 def season_new(request: HttpRequest, slug: str) -> HttpResponse:
     club = selectors.club_for_viewer(slug, request.user)
-    services.require_role(club=club, user=_user_or_none(request), role=Role.ADMIN)
+    services.require_role(club=club, user=_user_or_none(request), role=RUNS_LEAGUE)
     form = SeasonForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -395,7 +395,7 @@ def entrant_change(request: HttpRequest, slug: str, season: str) -> HttpResponse
 def fixtures_csv(request: HttpRequest, slug: str, season: str) -> HttpResponse:
     """Results kept in a spreadsheet, uploaded as CSV (columns in the README)."""
     the_season, division = _season_division(request, slug, season)
-    services.require_role(club=the_season.club, user=_user_or_none(request), role=Role.ADMIN)
+    services.require_role(club=the_season.club, user=_user_or_none(request), role=RUNS_LEAGUE)
     upload = request.FILES.get("file")
     if upload is None or (upload.size or 0) > 1_000_000:
         messages.error(request, _("Choose a CSV file (at most 1 MB)."))
@@ -435,7 +435,7 @@ def fixtures_csv(request: HttpRequest, slug: str, season: str) -> HttpResponse:
 def season_lock(request: HttpRequest, slug: str, season: str) -> HttpResponse:
     club = selectors.club_for_viewer(slug, request.user)
     the_season = selectors.club_season(club=club, slug=season)
-    services.require_role(club=club, user=_user_or_none(request), role=Role.ADMIN)
+    services.require_role(club=club, user=_user_or_none(request), role=RUNS_LEAGUE)
     if request.POST.get("confirm") != "on":  # there is no unlocking: asked once more
         messages.error(request, _("Tick the box to say that its results will no longer "
                                   "change, then lock the season."))

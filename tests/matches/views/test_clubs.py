@@ -8,12 +8,13 @@ from unittest import mock
 
 import pytest
 from django.core import signing
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.test import Client
 from django.urls import reverse
 
 from matches import selectors, services
 from matches.models import Club, Membership, Player, Role, Visibility
+from matches.selectors.clubs import RUNS_LEAGUE
 
 pytestmark = pytest.mark.django_db
 
@@ -226,3 +227,24 @@ def test_admins_change_who_can_read_the_club_and_others_cannot(club, people):
     club.refresh_from_db()
     assert (club.name, club.visibility) == ("Royal Oak", Visibility.MEMBERS)
     assert Client().get(club.get_absolute_url()).status_code == 404
+
+
+@pytest.mark.parametrize("who", ["owner", "admin", "captain", "scorer", "member"])
+def test_the_club_page_offers_settings_and_a_new_season_exactly_to_whom_the_services_accept(
+        club, people, who):
+    page = as_(people[who]).get(club.get_absolute_url()).content.decode()
+
+    def accepts(write) -> bool:
+        try:
+            write()
+        except PermissionDenied:
+            return False
+        return True
+
+    sets_up = accepts(lambda: services.club_update(club=club, by=people[who],
+                                                   name=club.name, visibility=club.visibility))
+    runs_league = accepts(lambda: services.require_role(club=club, user=people[who],
+                                                        role=RUNS_LEAGUE))
+    assert ('id="save-club"' in page) == sets_up
+    assert ('id="new-season"' in page) == runs_league
+    assert sets_up == (who in ("owner", "admin"))
