@@ -94,6 +94,6 @@ def _window_left() -> int:
     return max(1, window - int(time.time()) % window)
 
 
-def minutes(seconds: int) -> int:
-    """Whole minutes to wait, as the page says them (never 0)."""
+def minutes(seconds: float) -> int:
+    """Whole minutes to wait, as the pages say them (never 0)."""
     return max(1, math.ceil(seconds / 60))

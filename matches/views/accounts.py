@@ -8,7 +8,6 @@ Casual matches need no account; clubs do.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from axes.helpers import get_cool_off
@@ -133,7 +132,7 @@ def locked_out(request: HttpRequest, original_response: HttpResponse | None = No
     """The page django-axes answers a locked-out sign-in with (``AXES_LOCKOUT_CALLABLE``),
     here and on the admin's login: 429, and how long to wait in whole minutes."""
     cool_off = get_cool_off(request)
-    minutes = math.ceil(cool_off.total_seconds() / 60) if cool_off else None
+    minutes = throttle.minutes(cool_off.total_seconds()) if cool_off else None
     return render(request, "registration/locked_out.html", {"minutes": minutes},
                   status=429)
 
