@@ -430,7 +430,7 @@
     var entries = load().entries;
     var live = document.getElementById("live");
     if (!entries.length || !live) { return; }
-    if (parseInt(live.dataset.version, 10) === entries[0].version) {
+    if (Scorekeeper.versionOf(document) === entries[0].version) {
       entries.forEach(adjust);
     } else {
       lock();  // this copy is not the table the entries were made on

@@ -274,14 +274,13 @@
   var shownVersion = null;
   document.addEventListener("htmx:beforeSwap", function (event) {
     if (!event.detail.shouldSwap) { return; }
-    var live = document.getElementById("live");
-    shownVersion = live ? parseInt(live.dataset.version, 10) : null;
+    shownVersion = Scorekeeper.versionOf(document);
   });
   document.addEventListener("htmx:afterSettle", function () {
     var live = document.getElementById("live");
     setUp(document);
     if (!live || shownVersion === null) { return; }
-    if (parseInt(live.dataset.version, 10) > shownVersion) {
+    if (Scorekeeper.versionOf(document) > shownVersion) {
       var bar = document.getElementById("thumb-bar");
       if (bar) {
         bar.classList.remove("recorded");
@@ -312,12 +311,11 @@
   document.addEventListener("htmx:beforeSwap", function (event) {
     if (!event.detail.shouldSwap) { return; }
     var pad = document.getElementById("scorepad");
-    var live = document.getElementById("live");
     var active = document.activeElement;
     before = {focused: !!(pad && pad.contains(active)),
               // a keyboard's focus (a tap's does not show): only it is brought into view
               keyboard: !!(active && active.matches && active.matches(":focus-visible")),
-              version: live ? parseInt(live.dataset.version, 10) : null};
+              version: Scorekeeper.versionOf(document)};
   });
   document.addEventListener("htmx:afterSettle", function () {
     if (!before) { return; }  // each swap once (an out-of-band swap settles too)
@@ -343,7 +341,7 @@
     var live = document.getElementById("live");
     if (!status) { return; }
     var recorded = live && was.version !== null &&
-      parseInt(live.dataset.version, 10) > was.version;
+      Scorekeeper.versionOf(document) > was.version;
     var said = recorded ? status.querySelectorAll(".message, [data-news]")
       : document.querySelectorAll("#scorepad-error, #status .message");
     Scorekeeper.announce(Array.prototype.map.call(said, function (el) { return el.textContent; })

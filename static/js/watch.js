@@ -20,9 +20,8 @@
   }
 
   function state() {
-    var live = document.getElementById("live");
     return {
-      version: live ? parseInt(live.dataset.version, 10) : null,
+      version: Scorekeeper.versionOf(document),
       award: text(document.getElementById("last-award")),
       scores: scores(),
     };
