@@ -21,6 +21,7 @@ from matches import services
 from matches.models import Match
 from matches.scoring_forms import LONGEST_VALUE, NAME_LENGTH
 from tests.matches.helpers import play_short_round, snapshot, two_player_all_fives
+from tests.matches.views.test_hostile_input import called, settled, tracked
 from tests.matches.views.test_scorepad import join
 
 pytestmark = pytest.mark.django_db
@@ -28,19 +29,6 @@ pytestmark = pytest.mark.django_db
 LONG = "x" * 10_000
 HEADER_LIMIT = 2048  # far below nginx's 4 KB, far above any header the app means to send
 TOO_LONG = "This form sent a value longer than %s characters: nothing was changed."
-
-
-def tracked(match: Match) -> None:
-    services.round_start(match=match, starter=0)
-
-
-def called(match: Match) -> None:
-    services.round_start(match=match, starter=0, mode="called")
-
-
-def settled(match: Match) -> None:
-    play_short_round(match)
-    services.round_settle(match=match, pips=(0, 3))
 
 
 # the scorepad's forms (the writes that answer with the scorepad): the match's state,
