@@ -26,7 +26,7 @@ from django.contrib.auth.models import User
 from django.contrib.auth.tokens import default_token_generator
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.template.loader import render_to_string
-from django.test import Client
+from django.test import Client, override_settings
 from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
@@ -642,6 +642,21 @@ def signup(v: Visit, w: World) -> Page:
     return v.open("/accounts/signup/")
 
 
+def signup_throttled(v: Visit, w: World) -> Page:  # past the sign-up limit: 429, how long
+    page = v.open("/accounts/signup/")
+    page.fill("input[name=username]", "another-newcomer")
+    page.fill("input[name=email]", "another@example.com")
+    page.fill("input[name=password1]", "a-long-pass-phrase-8812")
+    page.fill("input[name=password2]", "a-long-pass-phrase-8812")
+    # a limit of none from this address: refused before anything is counted or kept
+    with override_settings(SIGNUP_LIMIT_PER_ADDRESS=0), \
+            page.expect_response(lambda answer: answer.request.method == "POST") as sent:
+        page.click("button[type=submit].btn-primary")
+    assert sent.value.status == 429
+    page.wait_for_load_state()
+    return page
+
+
 def password_change(v: Visit, w: World) -> Page:
     return v.open("/accounts/password_change/", user=w.newcomer)
 
@@ -739,6 +754,7 @@ PAGES: dict[str, Callable[[Visit, World], Page]] = {
     "login-refused": login_refused,
     "admin-login": admin_login,
     "signup": signup,
+    "signup-throttled": signup_throttled,
     "password-change": password_change,
     "password-change-done": password_change_done,
     "password-reset": password_reset,
