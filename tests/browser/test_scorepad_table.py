@@ -48,8 +48,11 @@ def assert_no_sideways_scroll(page: Page) -> None:
 
 
 def count_requests(page: Page):
+    """The app's own requests from now on; the favicon, fetched when the browser
+    pleases, is not one of them."""
     sent: list[str] = []
-    page.on("request", lambda request: sent.append(f"{request.method} {request.url}"))
+    page.on("request", lambda request: sent.append(f"{request.method} {request.url}")
+            if "/static/" not in request.url else None)
     return sent
 
 
