@@ -73,13 +73,16 @@ def _create_database(name: str) -> None:
 def _fill(count: int):  # noqa: ANN202 - Django models are imported after setup
     from django.contrib.auth.models import User
 
-    from matches import rules, services
+    from matches import rules
+    from matches.clubs.services import club_create
+    from matches.history.services import ratings_recompute
     from matches.models import Match, MatchStatus, Player, Round, RoundSide, Seat, Side
     from matches.rules.simulate import simulated_record
+    from matches.scoring.services.play import match_import
 
     rng = random.Random(5)
     owner = User.objects.create_user("owner")
-    club = services.club_create(name="Bench Club", by=owner)
+    club = club_create(name="Bench Club", by=owner)
     players = [Player.objects.create(club=club, name=f"Player {n + 1:02d}") for n in range(20)]
     start = datetime.datetime(2024, 1, 1, 19, tzinfo=datetime.UTC)
     matches, layouts = [], []
@@ -123,10 +126,10 @@ def _fill(count: int):  # noqa: ANN202 - Django models are imported after setup
     sample = None
     for seed in range(3):
         record = simulated_record(rules.ALL_FIVES, 2, seed=seed)
-        sample = services.match_import(document=record)
+        sample = match_import(document=record)
         Match.objects.filter(pk=sample.pk).update(club=club)
     for game in GAMES:
-        services.ratings_recompute(club=club, game=game)
+        ratings_recompute(club=club, game=game)
     return club, sample
 
 
@@ -170,10 +173,10 @@ def _time_pages(club, sample, requests: int) -> None:  # noqa: ANN001
 
 
 def _time_recompute(club) -> None:  # noqa: ANN001
-    from matches import services
+    from matches.history.services import ratings_recompute
 
     began = time.perf_counter()
-    rated = sum(services.ratings_recompute(club=club, game=game) for game in GAMES)
+    rated = sum(ratings_recompute(club=club, game=game) for game in GAMES)
     print(f"full rating rebuild: {rated} matches in {time.perf_counter() - began:.2f} s")
 
 

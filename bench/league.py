@@ -85,7 +85,8 @@ def _migrated() -> bool:
 def _fill():  # noqa: ANN202 - Django models are imported after setup
     from django.contrib.auth.models import User
 
-    from matches import services
+    from matches.clubs.services import club_create
+    from matches.leagues.services import entrant_add, season_create
     from matches.models import (
         Fixture,
         FixtureGame,
@@ -99,8 +100,8 @@ def _fill():  # noqa: ANN202 - Django models are imported after setup
     rng = random.Random(7)
     played = datetime.datetime(2026, 9, 7, 20, tzinfo=datetime.UTC)
     secretary = User.objects.create_user("secretary")
-    club = services.club_create(name="Bench Club", by=secretary)
-    season = services.season_create(
+    club = club_create(name="Bench Club", by=secretary)
+    season = season_create(
         club=club, by=secretary, name="Big Season", starts_on=datetime.date(2026, 9, 7),
         game="fives-and-threes", fixture_format="games", singles=GAMES,
         scoring={"per_game": 1}, tiebreaks=["game_difference", "games_for", "head_to_head"],
@@ -108,7 +109,7 @@ def _fill():  # noqa: ANN202 - Django models are imported after setup
     for division in season.divisions.all():
         entrants = {}
         for n in range(TEAMS):
-            entrant = services.entrant_add(division=division, by=secretary,
+            entrant = entrant_add(division=division, by=secretary,
                                            name=f"{division.name} Team {n + 1}")
             entrants[entrant.name] = entrant
         schedule = fixture_rules.round_robin(list(entrants), legs=2,
@@ -156,7 +157,7 @@ def _time_pages(season, requests: int) -> None:  # noqa: ANN001
     from django.db import connection
     from django.test import Client
 
-    from matches import selectors
+    from matches.leagues.selectors import division_table, season_divisions
 
     client = Client(HTTP_HOST="localhost")
     url = season.get_absolute_url()
@@ -181,13 +182,13 @@ def _time_pages(season, requests: int) -> None:  # noqa: ANN001
           f"{size // 1024} KiB, {len(queries)} queries): median "
           f"{statistics.median(times):.0f} ms, p95 {_p95(times):.0f} ms over {requests} "
           f"requests across the {len(divisions)} divisions")
-    division = selectors.season_divisions(season).first()
+    division = season_divisions(season).first()
     times = []
     for _ in range(requests):
         started = time.perf_counter()
-        division = selectors.season_divisions(season).first()
+        division = season_divisions(season).first()
         assert division is not None
-        selectors.division_table(division, season)
+        division_table(division, season)
         times.append((time.perf_counter() - started) * 1000)
     print(f"one division's table (standings service, {TEAMS} teams, "
           f"{TEAMS * (TEAMS - 1)} fixtures): median {statistics.median(times):.1f} ms, "

@@ -49,9 +49,15 @@ def main() -> None:
     from django.core.management import call_command
     from django.test import Client
 
-    from matches import engine_cache, rules, selectors, services
+    from matches import rules
     from matches.models import Match
     from matches.rules.simulate import simulated_record
+    from matches.scoring import engine_cache
+    from matches.scoring.selectors.play import match_engine
+    from matches.scoring.services.play import (
+        grant_create,
+        match_import,
+    )
 
     if args.database:
         from django.db import connection
@@ -60,13 +66,13 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     document = simulated_record(rules.FIVE_UP, 2, seed=1, options={"target": 10**6},
                                 max_rounds=args.rounds, finish=True)
-    match = services.match_import(document=document)
-    engine = selectors.match_engine(match)
+    match = match_import(document=document)
+    engine = match_engine(match)
     print(f"{len(engine.rounds)} rounds, {len(engine.log)} actions, "
           f"{match.events.count()} events stored")
 
     scorer = Client()
-    grant = services.grant_create(match=match, phone="bench")
+    grant = grant_create(match=match, phone="bench")
     session = scorer.session
     session["scorer_grants"] = {str(match.public_id): grant.pk}
     session.save()
@@ -84,7 +90,7 @@ def main() -> None:
 
     def tap(client: Client) -> None:
         match.refresh_from_db()
-        name, fields = _next_tap(selectors.match_engine(match), rules)  # not timed
+        name, fields = _next_tap(match_engine(match), rules)  # not timed
         path = match.get_scorer_url() + f"{name}/"
         data = {"version": match.version, "key": str(uuid.uuid4()), **fields}
         started = time.perf_counter()
@@ -103,13 +109,13 @@ def main() -> None:
     etag = watcher.get(url, HTTP_HX_REQUEST="true")["ETag"]
     for _ in range(args.requests):
         match.refresh_from_db()
-        rows["engine from the rows (no keeping)"].append(timed(selectors.match_engine, match))
+        rows["engine from the rows (no keeping)"].append(timed(match_engine, match))
         rows["poll, nothing changed (304)"].append(
             timed(get, watcher, url, 304, **{"If-None-Match": etag}))
         tap(scorer)
         rows["poll after that tap"].append(timed(get, watcher, url, 200))
         with mock.patch.object(engine_cache, "_kept", OrderedDict()):  # its own engines
-            _one_more_tile(match, services, selectors, rules)
+            _one_more_tile(match)
         rows["poll after another process's tap"].append(timed(get, watcher, url, 200))
         rows["scorer's page"].append(timed(get, scorer, match.get_scorer_url(), 200))
         etag = watcher.get(url, HTTP_HX_REQUEST="true")["ETag"]
@@ -157,15 +163,19 @@ def _next_tap(engine, rules) -> tuple[str, dict[str, object]]:  # noqa: ANN001
     return "pass", {"seat": move.seat}
 
 
-def _one_more_tile(match, services, selectors, rules) -> None:  # noqa: ANN001
+def _one_more_tile(match) -> None:  # noqa: ANN001
     """The next legal move, through the services."""
-    move = _next_move(selectors.match_engine(match), rules)
+    from matches import rules
+    from matches.scoring.selectors.play import match_engine
+    from matches.scoring.services.play import event_record, round_settle, round_start
+
+    move = _next_move(match_engine(match), rules)
     if isinstance(move, rules.Settle):
-        services.round_settle(match=match, hands=move.hands)
+        round_settle(match=match, hands=move.hands)
     elif isinstance(move, rules.StartRound):
-        services.round_start(match=match, starter=move.starter)
+        round_start(match=match, starter=move.starter)
     else:
-        services.event_record(match=match, action=move)
+        event_record(match=match, action=move)
 
 
 if __name__ == "__main__":

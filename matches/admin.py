@@ -2,7 +2,7 @@
 is read-only here: matches and their events and changes, players, scorer grants, and
 what the club's pages keep a log of (seasons, fixtures, ratings, imports). The writes
 offered on them go through their services (revoking phones; deleting a match, never a
-closed league game's). Clubs are started on the site (``services.club_create``), never
+closed league game's). Clubs are started on the site (``club_create``), never
 added here; a club's name, visibility and members' roles can be edited (roles on the
 club's page, which keeps an owner), so a superuser can repair a club whose owner has
 left."""
@@ -20,7 +20,10 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from matches import rules, selectors, services
+from matches import rules
+from matches.clubs.services import LAST_OWNER
+from matches.history.services import match_delete
+from matches.leagues.selectors import scorepad_closure
 from matches.models import (
     Adjustment,
     Change,
@@ -48,7 +51,9 @@ from matches.models import (
     Seat,
     Side,
 )
-from matches.services.clubs import LAST_OWNER
+from matches.scoring.services.closure import ScorepadClosed
+from matches.scoring.services.lifecycle import match_delete_recorded
+from matches.scoring.services.play import grant_revoke
 
 
 class SeatInline(admin.TabularInline):
@@ -126,7 +131,7 @@ class MatchAdmin(admin.ModelAdmin):
         """Not a closed league game: its fixture's result holds its score. (A selection
         holding one is refused whole by the "Delete selected" action, as Django refuses
         any object the user may not delete.)"""
-        if isinstance(obj, Match) and selectors.scorepad_closure(obj) is not None:
+        if isinstance(obj, Match) and scorepad_closure(obj) is not None:
             return False
         return super().has_delete_permission(request, obj)
 
@@ -148,11 +153,11 @@ class MatchAdmin(admin.ModelAdmin):
     def _delete(request: HttpRequest, match: Match) -> None:
         user = request.user if isinstance(request.user, User) else None
         try:
-            services.match_delete_recorded(match=match, user=user)
-        except services.ScorepadClosed:  # (has_delete_permission offers none)
+            match_delete_recorded(match=match, user=user)
+        except ScorepadClosed:  # (has_delete_permission offers none)
             raise
         except rules.RulesError:  # broken by hand (the reason to delete it): no record
-            services.match_delete(match=match)
+            match_delete(match=match)
 
     def get_deleted_objects(self, objs: Any, request: HttpRequest) -> tuple[Any, ...]:
         """A match's rows (events, changes…) go with it, through the service: the rows'
@@ -224,7 +229,7 @@ class ChangeAdmin(ShownNeverEdited):
 @admin.register(ScorerGrant)
 class ScorerGrantAdmin(ShownNeverEdited):
     """Phones that may score a match: shown, and revoked with the "Revoke the selected
-    phones" action (``services.grant_revoke``: a revoked phone stays revoked, and the
+    phones" action (``grant_revoke``: a revoked phone stays revoked, and the
     changes it made keep naming it). Named on the match's scorers page."""
 
     list_display = ["match", "label", "name", "is_creator", "created_at", "last_used_at",
@@ -243,7 +248,7 @@ class ScorerGrantAdmin(ShownNeverEdited):
         revoked = 0
         for grant in queryset:
             revoked += grant.active
-            services.grant_revoke(grant=grant, by=request.user)
+            grant_revoke(grant=grant, by=request.user)
         self.message_user(request, ngettext("%(count)d phone revoked.",
                                             "%(count)d phones revoked.",
                                             revoked) % {"count": revoked})
@@ -294,7 +299,7 @@ CLUBS_START_ON_THE_SITE = _(
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
     """Its name, visibility and members' roles, to repair a club (an owner who left).
-    Never added here: a club is started on the site, by ``services.club_create``, which
+    Never added here: a club is started on the site, by ``club_create``, which
     gives it its address (slug) and its first owner. Never deleted here: its seasons,
     fixtures, players and ratings would go with it."""
 

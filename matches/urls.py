@@ -2,12 +2,12 @@
 
 from django.urls import path
 
-from matches.views import clubs as club_views
-from matches.views import history as history_views
-from matches.views import leagues as league_views
-from matches.views import management as management_views
-from matches.views import records as views_records
-from matches.views import scoring as views
+from matches.clubs import views as club_views
+from matches.history import views as history_views
+from matches.leagues import views as league_views
+from matches.records import views as views_records
+from matches.scoring.views import lifecycle as management_views
+from matches.scoring.views import play as views
 
 app_name = "matches"
 

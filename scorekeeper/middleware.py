@@ -12,7 +12,7 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.middleware import common
 
-from matches import engine_cache
+from matches.scoring import engine_cache
 from scorekeeper.views import healthz
 
 logger = logging.getLogger(__name__)
@@ -87,7 +87,7 @@ class ServerTimingMiddleware:
     that span), ``db`` (the time inside database statements, and how many: a
     persistent connection's health-check ping is not among them) and ``engine`` (how
     the match's engine was come by: kept, caught up from the change log, or replayed
-    from the rows; :mod:`matches.engine_cache`).
+    from the rows; :mod:`matches.scoring.engine_cache`).
 
     For measuring only (``SERVER_TIMING=1``; bench/load.py turns it on): it tells any
     client how long the server's parts took.

@@ -195,7 +195,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-# Django's own auth views, mounted at accounts/ (matches/urls_accounts.py). Logging out
+# Django's own auth views, mounted at accounts/ (matches/accounts/urls.py). Logging out
 # is a POST (Django 5+) and goes home, so no "logged out" page is needed.
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
@@ -227,7 +227,7 @@ AXES_USERNAME_CALLABLE = "scorekeeper.auth.lockout_username"
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_CALLABLE = "matches.views.accounts.locked_out"
+AXES_LOCKOUT_CALLABLE = "matches.accounts.views.locked_out"
 # Not verbose: no "AXES: BEGIN" banner on stderr at every start (management commands
 # included), and failures are logged with username and address only, no user agent.
 AXES_VERBOSE = False

@@ -14,7 +14,7 @@ urlpatterns = [
     # the service worker, at the root so that its scope is the whole site
     path("sw.js", offline.service_worker, name="service_worker"),
     path("offline/", offline.offline_page, name="offline"),
-    path("accounts/", include("matches.urls_accounts")),
+    path("accounts/", include("matches.accounts.urls")),
     # set_language: the header's language switch posts here
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("matches.urls")),

@@ -41,8 +41,8 @@ def _language_back_to_english():
 
 @pytest.fixture(autouse=True)
 def _no_engines_kept():
-    """Each test starts with no match engine kept from another (matches.engine_cache)."""
-    from matches.engine_cache import forget_engines
+    """Each test starts with no match engine kept from another (matches.scoring.engine_cache)."""
+    from matches.scoring.engine_cache import forget_engines
 
     forget_engines()
 

@@ -27,9 +27,27 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import formats, translation
 
-from matches import rules, services
+from matches import rules
+from matches.clubs import services as clubs_services
+from matches.history.services import ratings_recompute
+from matches.leagues.services import (
+    entrant_add,
+    fixture_games_enter,
+    fixture_redate,
+    fixture_submit,
+    fixtures_generate,
+    season_create,
+)
 from matches.models import Fixture, Match, Membership, Player, RecordImport, Season
 from matches.rules.simulate import simulated_record
+from matches.scoring.services.lifecycle import match_abandon, match_resume
+from matches.scoring.services.play import (
+    event_record,
+    match_create,
+    match_restore,
+    round_settle,
+    round_start,
+)
 from tests.matches.helpers import A, T, drawn_key, night, site_admin, won_at_once
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -135,7 +153,7 @@ def every_page(lang: str, django_user_model) -> tuple[list[tuple[str, str]], set
     iryna = django_user_model.objects.create_user("ірина", password="пароль-довгий-3")
     created = {"олена", "тарас", "ірина", "olena@example.com"}
 
-    club = services.club_create(name="Тисменицький клуб", by=olena)
+    club = clubs_services.club_create(name="Тисменицький клуб", by=olena)
     Membership.objects.create(club=club, user=taras, role="captain")
     Membership.objects.create(club=club, user=iryna, role="member")
     players = ["Олена Коваль", "Тарас Бойко", "Ірина Шевчук", "Петро Мельник"]
@@ -144,9 +162,9 @@ def every_page(lang: str, django_user_model) -> tuple[list[tuple[str, str]], set
         won_at_once(players[:2], opener=day % 2, played_at=night(day), club=club,
                     players_of=club)
     won_at_once(players, opener=0, played_at=night(4), club=club, players_of=club)
-    services.ratings_recompute(club=club, game="all-fives")
+    ratings_recompute(club=club, game="all-fives")
 
-    season = services.season_create(
+    season = season_create(
         club=club, by=olena, name="Осінь 2026", starts_on=datetime.date(2026, 9, 7),
         game="fives-and-threes", options={"deal": "short"}, fixture_format="games",
         singles=3, scoring={"win": 2, "draw": 1, "loss": 0}, tiebreaks=["game_difference"],
@@ -154,18 +172,18 @@ def every_page(lang: str, django_user_model) -> tuple[list[tuple[str, str]], set
     division = season.divisions.get(name="Перша ліга")
     for name, captain, players_of in (("Дуб", olena, squad[:2]), ("Верба", taras, squad[2:]),
                                       ("Калина", None, [])):
-        services.entrant_add(division=division, by=olena, name=name, captain=captain,
+        entrant_add(division=division, by=olena, name=name, captain=captain,
                              players=players_of)
-    services.fixtures_generate(division=division, by=olena)
+    fixtures_generate(division=division, by=olena)
     fixture = Fixture.objects.filter(division=division, home__name="Дуб",
                                      away__name="Верба").first() or \
         Fixture.objects.filter(division=division, away__name="Дуб").first()
     assert fixture is not None
     home_captain = olena if fixture.home.name == "Дуб" else taras
     away_captain = taras if home_captain == olena else olena
-    services.fixture_games_enter(fixture=fixture, by=home_captain,
+    fixture_games_enter(fixture=fixture, by=home_captain,
                                  scores=[(61, 40), (30, 61), (61, 12)])
-    services.fixture_submit(fixture=fixture, by=home_captain)
+    fixture_submit(fixture=fixture, by=home_captain)
     created |= {"Тисменицький клуб", "Осінь 2026", "Перша ліга", "Друга ліга", "Дуб",
                 "Верба", "Калина", *players}
 
@@ -193,17 +211,17 @@ def every_page(lang: str, django_user_model) -> tuple[list[tuple[str, str]], set
     # the scorepad: a tile placed, the round's end with its count, the next round
     phone = client_for(lang)
     playing = new_match(phone, ["Ірина", "Тарас"], hand_size="2")
-    services.event_record(match=playing, action=rules.Play(0, T("5-5")))
+    event_record(match=playing, action=rules.Play(0, T("5-5")))
     created |= {"Ірина", "Тарас"}
     get("scorepad, a tile placed", phone, playing.get_scorer_url())
     get("scorepad, a tile chosen", phone, playing.get_scorer_url() + "?tile=0-5")
-    services.event_record(match=playing, action=rules.Play(1, T("0-5"), A("5-5:5")))
-    services.event_record(match=playing, action=rules.Play(0, T("5-6"), A("5-5:5")))
+    event_record(match=playing, action=rules.Play(1, T("0-5"), A("5-5:5")))
+    event_record(match=playing, action=rules.Play(0, T("5-6"), A("5-5:5")))
     get("scorepad, the count", phone, playing.get_scorer_url())
     get("scorepad, the count by tiles", phone, playing.get_scorer_url() + "?entry=tiles")
-    services.round_settle(match=playing, pips=(0, 9))
+    round_settle(match=playing, pips=(0, 9))
     get("scorepad, the next round", phone, playing.get_scorer_url())
-    services.round_start(match=playing, starter=0)
+    round_start(match=playing, starter=0)
     get("scorepad, watching", client_for(lang), playing.get_absolute_url())
     get("scorepad, not a scorer", client_for(lang), playing.get_scorer_url(), status=403)
     get("change history", phone, url("history", public_id=playing.public_id))
@@ -215,12 +233,12 @@ def every_page(lang: str, django_user_model) -> tuple[list[tuple[str, str]], set
 
     called = new_match(phone, ["Ірина", "Тарас", "Олена Коваль"], mode="ends")
     get("scorepad, a called round", phone, called.get_scorer_url())
-    services.match_abandon(match=called)
+    match_abandon(match=called)
     get("abandon, abandoned", phone, url("abandon", public_id=called.public_id))
     get("scorepad, abandoned", phone, called.get_scorer_url())
 
     won = new_match(phone, ["Ірина", "Тарас"], hand_size="2", target="10")
-    services.event_record(match=won, action=rules.Play(0, T("5-5")))
+    event_record(match=won, action=rules.Play(0, T("5-5")))
     get("scorepad, the match won", phone, won.get_scorer_url())
     get("match page", anonymous, won.get_absolute_url())
     get("match page, a replay step", anonymous, won.get_absolute_url() + "?round=1&step=1")
@@ -246,7 +264,7 @@ def every_page(lang: str, django_user_model) -> tuple[list[tuple[str, str]], set
     get("club, a member", member, club.get_absolute_url())
     pages.append(("club, an invite made", owner.post(url("club_invite", slug=club.slug),
                                                        {"role": "member"}).content.decode()))
-    token = services.club_invite(club=club, by=olena, role="member")
+    token = clubs_services.club_invite(club=club, by=olena, role="member")
     newcomer = django_user_model.objects.create_user("петро", password="пароль-довгий-4")
     created.add("петро")
     get("club invite", client_for(lang, newcomer), url("club_join", slug=club.slug,
@@ -448,7 +466,7 @@ def test_the_board_geometry_stays_in_dots_in_ukrainian():
     """SVG coordinates are for the browser: "0,5" would break the drawing."""
     phone = Client(HTTP_ACCEPT_LANGUAGE="uk")
     match = new_match(phone, ["Ірина", "Тарас"])
-    services.event_record(match=match, action=rules.Play(0, T("5-6")))
+    event_record(match=match, action=rules.Play(0, T("5-6")))
     html = phone.get(match.get_scorer_url()).content.decode()
     numbers = re.findall(r' (?:x|y|cx|cy|x1|y1|x2|y2|width|height)="([^"]*)"', html)
     assert numbers and not [n for n in numbers if "," in n]
@@ -470,7 +488,7 @@ def test_every_msgid_is_translated_in_the_catalogue(lang):
 
 @pytest.mark.django_db
 def test_on_a_scorers_link_the_switch_goes_back_by_the_referer_not_the_secret():
-    match = services.match_create(game="all-fives", players=["Ірина", "Тарас"])
+    match = match_create(game="all-fives", players=["Ірина", "Тарас"])
     link = match.get_join_url()
     secret = link.rstrip("/").rsplit("/", 1)[1]
     client = Client()
@@ -497,8 +515,8 @@ def test_a_change_written_in_english_is_read_in_the_readers_language(lang, said)
     language of the phone that made it; a wrong call with the rules' points beside it."""
     phone = client_for("en")
     match = new_match(phone, ["Ірина", "Тарас"], hand_size="2")
-    services.event_record(match=match, action=rules.Play(0, T("5-5")))
-    services.event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5"), 15))
+    event_record(match=match, action=rules.Play(0, T("5-5")))
+    event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5"), 15))
     assert "miscalled" in match.changes.get(version=3).description  # written in English
     phone.cookies["django_language"] = lang
 
@@ -517,25 +535,25 @@ def test_an_abandon_a_resume_a_restore_and_a_fixtures_log_are_read_in_the_reader
     a restore, and each line of a fixture's log."""
     phone = client_for("en")
     match = new_match(phone, ["Ірина", "Тарас"], hand_size="2")
-    services.event_record(match=match, action=rules.Play(0, T("5-5")))
-    services.event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5")))
-    services.match_restore(match=match, to_version=2, user=site_admin())
-    services.match_abandon(match=match)
-    services.match_resume(match=match)
+    event_record(match=match, action=rules.Play(0, T("5-5")))
+    event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5")))
+    match_restore(match=match, to_version=2, user=site_admin())
+    match_abandon(match=match)
+    match_resume(match=match)
     assert match.changes.get(version=5).description == "stopped at 10 – 0, without a winner"
 
     olena = django_user_model.objects.create_user("olena", password="a-long-password-1")
-    club = services.club_create(name="Tysmenytsia", by=olena)
-    season = services.season_create(
+    club = clubs_services.club_create(name="Tysmenytsia", by=olena)
+    season = season_create(
         club=club, by=olena, name="Autumn", starts_on=datetime.date(2026, 9, 7),
         game="all-fives", divisions=["First"])
     division = season.divisions.get()
     for name in ("Oak", "Willow"):
-        services.entrant_add(division=division, by=olena, name=name, captain=olena)
-    services.fixtures_generate(division=division, by=olena)
+        entrant_add(division=division, by=olena, name=name, captain=olena)
+    fixtures_generate(division=division, by=olena)
     fixture = Fixture.objects.filter(division=division).first()
     assert fixture is not None
-    services.fixture_redate(fixture=fixture, by=olena, date=datetime.date(2026, 10, 1),
+    fixture_redate(fixture=fixture, by=olena, date=datetime.date(2026, 10, 1),
                             postponed=True)
 
     phone.cookies["django_language"] = "uk"

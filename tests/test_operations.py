@@ -134,9 +134,9 @@ def test_a_form_sent_without_any_cookie_says_the_site_needs_them():
 
 @pytest.mark.django_db
 def test_a_scorepad_tap_from_a_stale_page_reloads_it_saying_the_tap_was_not_recorded():
-    from matches import services
+    from matches.scoring.services.play import match_create
 
-    match = services.match_create(game="all-fives", players=["Ann", "Bo"])
+    match = match_create(game="all-fives", players=["Ann", "Bo"])
     client = Client(enforce_csrf_checks=True)
 
     response = client.post(match.get_scorer_url() + "play/", {"tile": "5-5"},

@@ -19,8 +19,10 @@ from django.template import RequestContext, Template
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
-from matches import rules, selectors, services
+from matches import rules
 from matches.models import Match
+from matches.scoring.selectors.play import match_engine
+from matches.scoring.services.play import event_record, round_settle, round_start
 from scorekeeper.middleware import PERMISSIONS_POLICY
 from tests.matches.helpers import T, play_short_round, two_player_all_fives
 from tests.test_settings import run_python
@@ -89,15 +91,15 @@ def scorer_url(match: Match, name: str = "scorepad") -> str:
 
 def tracked_with_a_board(client: Client) -> str:
     match = two_player_all_fives()
-    services.round_start(match=match, starter=0)
-    services.event_record(match=match, action=rules.Play(0, T("5-5")))
+    round_start(match=match, starter=0)
+    event_record(match=match, action=rules.Play(0, T("5-5")))
     join(client, match)
     return scorer_url(match)
 
 
 def called(client: Client) -> str:
     match = two_player_all_fives()
-    services.round_start(match=match, starter=None, mode="ends")
+    round_start(match=match, starter=None, mode="ends")
     join(client, match)
     return scorer_url(match)
 
@@ -105,21 +107,21 @@ def called(client: Client) -> str:
 def finished(client: Client) -> str:
     match = two_player_all_fives(target=20)
     play_short_round(match)
-    services.round_settle(match=match, pips=(0, 9))
+    round_settle(match=match, pips=(0, 9))
     return match.get_absolute_url()
 
 
 def watched(client: Client) -> str:
     match = two_player_all_fives()
-    services.round_start(match=match, starter=0)
-    services.event_record(match=match, action=rules.Play(0, T("5-5")))
+    round_start(match=match, starter=0)
+    event_record(match=match, action=rules.Play(0, T("5-5")))
     return match.get_absolute_url()
 
 
 def finished_on_the_scorepad(client: Client) -> str:
     match = two_player_all_fives(target=20)
     play_short_round(match)
-    services.round_settle(match=match, pips=(0, 9))
+    round_settle(match=match, pips=(0, 9))
     join(client, match)
     return scorer_url(match)
 
@@ -156,10 +158,10 @@ def test_pages_meet_the_content_security_policy(client, make):
 @pytest.mark.django_db
 def test_a_scorepad_fragment_swapped_by_htmx_has_no_inline_script_or_style(client):
     match = two_player_all_fives()
-    services.round_start(match=match, starter=0)
+    round_start(match=match, starter=0)
     join(client, match)
     match.refresh_from_db()
-    rnd = selectors.match_engine(match).current_round
+    rnd = match_engine(match).current_round
     assert rnd is not None
 
     response = client.post(scorer_url(match, "play"), {

@@ -13,7 +13,9 @@ from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from matches import engine_cache, rules, services
+from matches import rules
+from matches.scoring import engine_cache
+from matches.scoring.services.play import event_record, round_start
 from tests.matches.helpers import A, T, two_player_all_fives
 from tests.matches.views.test_scorepad import join, scorer_url, w
 from tests.test_settings import run_python
@@ -66,7 +68,7 @@ def test_a_trivial_request_says_its_one_statement_and_no_engine(client):
 @pytest.mark.usefixtures("timed")
 def test_a_tap_says_how_its_engine_was_come_by(client):
     match = two_player_all_fives()
-    services.round_start(match=match, starter=0)
+    round_start(match=match, starter=0)
     join(client, match)
     engine_cache.forget_engines()  # a process that kept nothing of this match
 
@@ -87,14 +89,14 @@ def test_a_tap_says_how_its_engine_was_come_by(client):
     assert tap("play", tile="5-5", at="")["engine"]["desc"] == "replayed"
     assert tap("draw", tiles="1")["engine"]["desc"] == "kept"
     with mock.patch.object(engine_cache, "_kept", OrderedDict()):  # another process's tap
-        services.event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5")))
+        event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5")))
     assert tap("play", tile="5-6", at="5-5:5")["engine"]["desc"] == "caught-up"
 
 
 @pytest.mark.usefixtures("timed")
 def test_a_watchers_page_says_it_too():
     match = two_player_all_fives()
-    services.round_start(match=match, starter=0)
+    round_start(match=match, starter=0)
     engine_cache.forget_engines()
 
     assert timing(Client().get(match.get_absolute_url()))["engine"]["desc"] == "replayed"

@@ -23,7 +23,7 @@ def _claim(value):
 
 def seed_change_log(apps, schema_editor):
     """Each stored match's history starts with one change holding its actions so far
-    (the document of ``matches.actions``), as an import's does."""
+    (the document of ``matches.scoring.changelog``), as an import's does."""
     Match = apps.get_model("matches", "Match")
     Change = apps.get_model("matches", "Change")
     for match in Match.objects.iterator():

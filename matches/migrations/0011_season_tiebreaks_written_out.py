@@ -1,6 +1,6 @@
 from django.db import migrations, models
 
-import matches.models.leagues
+import matches.leagues.models
 
 # What domino-league/1 applies when a document names no tie-breakers (frozen here: the
 # rules may change their default, the seasons stored before this migration may not).
@@ -29,7 +29,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='season',
             name='tiebreaks',
-            field=models.JSONField(blank=True, default=matches.models.leagues.default_tiebreaks, verbose_name='tie-breakers'),
+            field=models.JSONField(blank=True, default=matches.leagues.models.default_tiebreaks, verbose_name='tie-breakers'),
         ),
         migrations.RunPython(written_out, migrations.RunPython.noop),
     ]

@@ -3,15 +3,9 @@ rounds, events, changes and scorer grants, deleted matches), ``clubs`` (clubs, m
 players), ``leagues`` (seasons, divisions, entrants, fixtures), ``ratings`` and
 ``imports`` (record imports, their files and lines)."""
 
-from matches.models.clubs import ROLE_RANK, Club, Membership, Player, Role, Visibility
-from matches.models.imports import (
-    ImportStatus,
-    LineOutcome,
-    RecordImport,
-    RecordImportFile,
-    RecordImportLine,
-)
-from matches.models.leagues import (
+from matches.clubs.models import ROLE_RANK, Club, Membership, Player, Role, Visibility
+from matches.history.models import PROVISIONAL_BELOW, Rating, RatingStep
+from matches.leagues.models import (
     MAX_FIXTURE_GAMES,
     MAX_RACE_TO,
     OPEN_FOR_ENTRY,
@@ -28,8 +22,14 @@ from matches.models.leagues import (
     FixtureStatus,
     Season,
 )
-from matches.models.ratings import PROVISIONAL_BELOW, Rating, RatingStep
-from matches.models.scoring import (
+from matches.records.models import (
+    ImportStatus,
+    LineOutcome,
+    RecordImport,
+    RecordImportFile,
+    RecordImportLine,
+)
+from matches.scoring.models import (
     ABANDONED_WITH_WINNER,
     FINISHED_WITHOUT_WINNER,
     HANDS_AND_PIPS,

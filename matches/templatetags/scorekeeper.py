@@ -17,10 +17,10 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext, pgettext
 
-from matches.creation_keys import creation_key_for
 from matches.models import FixtureStatus, Match, ScorerGrant
-from matches.presenters import Board, phone_name, show_score, tile_svg
-from matches.scorepad import Choice, PickTile, TileChoices
+from matches.scoring.creation_keys import creation_key_for
+from matches.scoring.presenters import Board, phone_name, show_score, tile_svg
+from matches.scoring.scorepad import Choice, PickTile, TileChoices
 
 register = template.Library()
 
@@ -169,7 +169,7 @@ def winner_names(match: Match) -> str:
 def fresh_key(context: template.Context) -> str:
     """A new key for a form that must act once however often it is sent (a rematch's
     ``creation_key``), made when the page is drawn and good in this browser's session
-    only (matches/creation_keys.py)."""
+    only (matches/scoring/creation_keys.py)."""
     return str(creation_key_for(context["request"]))
 
 

@@ -32,9 +32,29 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from matches import rules, services
+from matches import rules
+from matches.clubs.services import club_create, club_invite
+from matches.leagues.services import (
+    adjustment_add,
+    entrant_add,
+    fixture_game_start,
+    fixture_games_enter,
+    fixture_submit,
+    season_create,
+)
 from matches.models import Club, Fixture, Match, Membership, Player, ScorerGrant, Season
-from matches.views.scoring import GRANTS_KEY
+from matches.records.services import record_import_start
+from matches.scoring.services.lifecycle import match_abandon
+from matches.scoring.services.play import (
+    MatchStarted,
+    event_record,
+    grant_create,
+    match_start,
+    round_settle,
+    round_start,
+    scorer_link_rotate,
+)
+from matches.scoring.views.play import GRANTS_KEY
 from tests.browser.test_match_page import finished_match
 from tests.matches.helpers import (
     league_night,
@@ -83,7 +103,7 @@ class World:
 
     @cached_property
     def club(self) -> Club:
-        club = services.club_create(name="Teesdale Dominoes Club", by=self.secretary)
+        club = club_create(name="Teesdale Dominoes Club", by=self.secretary)
         Membership.objects.create(club=club, user=self.captain, role="captain")
         Membership.objects.create(club=club, user=self.away_captain, role="captain")
         for name in ("Ann Dale", "Bob Hart", "Cath Lowe"):
@@ -97,24 +117,24 @@ class World:
 
     @cached_property
     def season(self) -> Season:
-        season = services.season_create(club=self.club, by=self.secretary,
+        season = season_create(club=self.club, by=self.secretary,
                                         name="Monday League",
                                         starts_on=datetime.date(2026, 9, 7),
                                         game="all-fives", fixture_format="games", singles=3,
                                         scoring={"per_game": 1})
         division = season.divisions.get()
-        home = services.entrant_add(division=division, by=self.secretary, name="Royal Oak",
+        home = entrant_add(division=division, by=self.secretary, name="Royal Oak",
                                     captain=self.captain, player_names=["Ann Dale"])
-        away = services.entrant_add(division=division, by=self.secretary, name="Bowes",
+        away = entrant_add(division=division, by=self.secretary, name="Bowes",
                                     captain=self.away_captain, player_names=["Bob Hart"])
-        third = services.entrant_add(division=division, by=self.secretary, name="Black Bull",
+        third = entrant_add(division=division, by=self.secretary, name="Black Bull",
                                      player_names=["Cath Lowe"])
         played = Fixture.objects.create(division=division, week=1, home=home, away=away,
                                         date=datetime.date(2026, 9, 7))
-        services.fixture_games_enter(fixture=played, by=self.captain,
+        fixture_games_enter(fixture=played, by=self.captain,
                                      scores=[(250, 40), (35, 250), (250, 245)])
-        services.fixture_submit(fixture=played, by=self.captain)
-        services.adjustment_add(entrant=third, by=self.secretary, points=-1,
+        fixture_submit(fixture=played, by=self.captain)
+        adjustment_add(entrant=third, by=self.secretary, points=-1,
                                 reason="Late start")
         Fixture.objects.create(division=division, week=2, home=home, away=third,
                                date=datetime.date(2026, 9, 14))
@@ -131,7 +151,7 @@ class World:
     @cached_property
     def divisions(self) -> Season:
         """A second season of two divisions, each with its entrants."""
-        season = services.season_create(club=self.club, by=self.secretary,
+        season = season_create(club=self.club, by=self.secretary,
                                         name="Thursday League",
                                         starts_on=datetime.date(2026, 9, 10),
                                         game="all-fives", divisions=("North", "South"))
@@ -139,7 +159,7 @@ class World:
                                    (("Red Lion", "Swan"), ("King's Head", "Crown")),
                                    strict=True):
             for name in names:
-                services.entrant_add(division=division, by=self.secretary, name=name)
+                entrant_add(division=division, by=self.secretary, name=name)
         return season
 
     @cached_property
@@ -147,11 +167,11 @@ class World:
         return self.club.players.get(name="Ann Dale")
 
     @cached_property
-    def tracked(self) -> services.MatchStarted:
+    def tracked(self) -> MatchStarted:
         """All Fives in its first round: Olena opened with 5-5, Taras's turn."""
-        started = services.match_start(game="all-fives", players=["Olena", "Taras"],
+        started = match_start(game="all-fives", players=["Olena", "Taras"],
                                        starter=0, phone="Android phone")
-        services.event_record(match=started.match, action=rules.Play(0, T("5-5")))
+        event_record(match=started.match, action=rules.Play(0, T("5-5")))
         return started
 
     @cached_property
@@ -159,29 +179,29 @@ class World:
         """Round 1 is over (Olena went out): the hands are to be counted."""
         match = two_player_all_fives()
         play_short_round(match)
-        return match, services.grant_create(match=match, phone="Android phone")
+        return match, grant_create(match=match, phone="Android phone")
 
     @cached_property
-    def called(self) -> services.MatchStarted:
+    def called(self) -> MatchStarted:
         """A called round: the scorer keys in only the scoring ends."""
-        return services.match_start(game="all-fives", players=["Olena", "Taras"],
+        return match_start(game="all-fives", players=["Olena", "Taras"],
                                     starter=0, mode="ends", phone="Android phone")
 
     @cached_property
     def settled(self) -> tuple[Match, ScorerGrant]:
         """Round 1 counted: the next round is to be started."""
         match, grant = self.settling
-        services.round_settle(match=match, pips=(0, 3))
+        round_settle(match=match, pips=(0, 3))
         return match, grant
 
     @cached_property
-    def twelve(self) -> services.MatchStarted:
+    def twelve(self) -> MatchStarted:
         """Fives and Threes for twelve, double-twelve, opened: the widest rounds table."""
-        started = services.match_start(game="fives-and-threes",
+        started = match_start(game="fives-and-threes",
                                        players=[f"Player {n}" for n in range(1, 13)],
                                        options={"set": "double-twelve"}, starter=0,
                                        phone="Android phone")
-        services.event_record(match=started.match, action=rules.Play(0, T("12-12")))
+        event_record(match=started.match, action=rules.Play(0, T("12-12")))
         return started
 
     @cached_property
@@ -190,7 +210,7 @@ class World:
         match = won_at_once(["Olena Kovalenko-Shevchenko", "Taras Bondarenko",
                              "Iryna Melnychenko", "Petro Hryhorenko"],
                             opener=0, played_at=night(3))
-        return match, services.grant_create(match=match, phone="Android phone")
+        return match, grant_create(match=match, phone="Android phone")
 
 
 class Visit:
@@ -293,7 +313,7 @@ def match_replay(v: Visit, w: World) -> Page:  # five rounds: a round and a step
 
 
 def match_abandoned(v: Visit, w: World) -> Page:  # its scorer stopped it: the summary
-    services.match_abandon(match=w.tracked.match, grant=w.tracked.grant)
+    match_abandon(match=w.tracked.match, grant=w.tracked.grant)
     page = v.open(w.tracked.match.get_absolute_url())
     expect(page.locator("#match-end")).to_have_attribute("data-status", "abandoned")
     return page
@@ -395,9 +415,9 @@ def scorepad_finished(v: Visit, w: World) -> Page:
 
 def scorepad_closed(v: Visit, w: World) -> Page:  # a league game whose night was sent
     league = league_night(target=10)
-    services.round_start(match=league.match, starter=0)
-    services.event_record(match=league.match, action=rules.Play(0, T("5-5")))
-    services.fixture_submit(fixture=league.fixture, by=league.home_captain)
+    round_start(match=league.match, starter=0)
+    event_record(match=league.match, action=rules.Play(0, T("5-5")))
+    fixture_submit(fixture=league.fixture, by=league.home_captain)
     page = v.open(league.match.get_scorer_url(), grants=[league.grant])
     expect(page.locator("#scorepad-closed")).to_be_visible()
     return page
@@ -408,7 +428,7 @@ def scorepad_not_scorer(v: Visit, w: World) -> Page:  # no grant: how to get one
 
 
 def scorepad_creator(v: Visit, w: World) -> Page:  # its account, no grant here: the offer
-    started = services.match_start(game="all-fives", players=["Olena", "Taras"], starter=0,
+    started = match_start(game="all-fives", players=["Olena", "Taras"], starter=0,
                                    created_by=w.newcomer, phone="Android phone")
     page = v.open(started.match.get_scorer_url(), user=w.newcomer)
     expect(page.locator("#claim-button")).to_be_visible()
@@ -430,7 +450,7 @@ def stale_form(v: Visit, w: World) -> Page:  # a form sent from a page whose tok
 def scorers(v: Visit, w: World) -> Page:
     # a second phone to revoke, named by its scorer: as long as a name may be, and with
     # nowhere to break, so that the list must wrap it
-    services.grant_create(match=w.tracked.match, phone="iPhone", name="W" * 40)
+    grant_create(match=w.tracked.match, phone="iPhone", name="W" * 40)
     return v.open(reverse("matches:scorers", args=[w.tracked.match.public_id]),
                   grants=[w.tracked.grant])
 
@@ -446,7 +466,7 @@ def join(v: Visit, w: World) -> Page:
 
 def join_replaced(v: Visit, w: World) -> Page:  # the scorers made a new link: the old one
     old = w.tracked.match.get_join_url()
-    services.scorer_link_rotate(match=w.tracked.match)
+    scorer_link_rotate(match=w.tracked.match)
     page = v.open(old)
     expect(page.locator("h1")).to_have_text(
         {"en": "This scorer's link no longer works",
@@ -464,9 +484,9 @@ def _manage(name: str) -> Callable[[Visit, World], Page]:
 
 def delete_closed(v: Visit, w: World) -> Page:  # a sent night's game: not deleted, saying why
     league = league_night(target=10)
-    services.round_start(match=league.match, starter=0)
-    services.event_record(match=league.match, action=rules.Play(0, T("5-5")))
-    services.fixture_submit(fixture=league.fixture, by=league.home_captain)
+    round_start(match=league.match, starter=0)
+    event_record(match=league.match, action=rules.Play(0, T("5-5")))
+    fixture_submit(fixture=league.fixture, by=league.home_captain)
     page = v.open(reverse("matches:delete", args=[league.match.public_id]),
                   grants=[league.grant])
     expect(page.locator("#scorepad-closed")).to_be_visible()
@@ -474,7 +494,7 @@ def delete_closed(v: Visit, w: World) -> Page:  # a sent night's game: not delet
 
 
 def forbidden(v: Visit, w: World) -> Page:  # a later phone may not delete the match: 403
-    grant = services.grant_create(match=w.tracked.match, phone="iPhone")
+    grant = grant_create(match=w.tracked.match, phone="iPhone")
     page = v.open(reverse("matches:delete", args=[w.tracked.match.public_id]), grants=[grant])
     expect(page.locator("h1")).to_have_text(
         {"en": "Not allowed", "uk": "Заборонено", "ru": "Запрещено"}[v.lang])
@@ -509,7 +529,7 @@ def club_made(v: Visit, w: World) -> Page:  # a message after an action: "Club c
 
 
 def club_join(v: Visit, w: World) -> Page:
-    token = services.club_invite(club=w.club, by=w.secretary)
+    token = club_invite(club=w.club, by=w.secretary)
     return v.open(reverse("matches:club_join", kwargs={"slug": w.club.slug, "token": token}),
                   user=w.newcomer)
 
@@ -559,7 +579,7 @@ def fixture(v: Visit, w: World) -> Page:  # its home captain keys in the scores
 
 def fixture_game_on_scorepad(v: Visit, w: World) -> Page:  # its first game being scored
     club = w.club
-    services.fixture_game_start(fixture=w.fixture, by=w.captain, number=1,
+    fixture_game_start(fixture=w.fixture, by=w.captain, number=1,
                                 home_players=[club.players.get(name="Ann Dale")],
                                 away_players=[club.players.get(name="Cath Lowe")])
     page = v.open(w.fixture.get_absolute_url(), user=w.captain)
@@ -612,7 +632,7 @@ def import_progress(v: Visit, w: World) -> Page:
     record = {"format": "domino-match/1", "game": "all-fives", "players": ["A", "B"],
               "rounds": [{"starter": 0, "events": [{"seat": 0, "play": "5-5"}]}]}
     upload = SimpleUploadedFile("night.jsonl", (json.dumps(record) + "\nnot json\n").encode())
-    done = services.record_import_start(files=[upload], created_by=w.newcomer)
+    done = record_import_start(files=[upload], created_by=w.newcomer)
     return v.open(done.get_absolute_url(), user=w.newcomer)
 
 

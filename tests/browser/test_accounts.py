@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
-from matches import services
+from matches.clubs.services import club_create, club_invite
 from matches.models import Membership, Role, Visibility
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -20,8 +20,8 @@ def test_a_newcomer_signs_up_from_an_invite_link_and_lands_in_the_club(live_serv
                                                                        page: Page):
     owner = User.objects.create_user("sec", password=PASSWORD)
     # members only: a page that says nothing to anyone else (404) shows this is a member
-    club = services.club_create(name="Teesdale", by=owner, visibility=Visibility.MEMBERS)
-    token = services.club_invite(club=club, by=owner, role=Role.MEMBER)
+    club = club_create(name="Teesdale", by=owner, visibility=Visibility.MEMBERS)
+    token = club_invite(club=club, by=owner, role=Role.MEMBER)
     invite = reverse("matches:club_join", kwargs={"slug": club.slug, "token": token})
 
     page.goto(live_server.url + invite)  # signed out: the sign-in page, then sign-up

@@ -9,19 +9,21 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
-from matches import rules, services
+from matches import rules
+from matches.clubs.services import club_create
 from matches.models import Match
 from matches.rules.simulate import simulated_record
+from matches.scoring.services.play import match_import
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_a_match_is_found_by_a_players_name_and_its_round_replayed(live_server, page: Page):
-    club = services.club_create(name="Teesdale", by=User.objects.create_user("sec"))
+    club = club_create(name="Teesdale", by=User.objects.create_user("sec"))
     for seed, names in ((1, ["Olena", "Taras"]), (2, ["Iryna", "Bohdan"])):
         record = simulated_record(rules.ALL_FIVES, 2, seed=seed)
         record["players"] = names
-        match = services.match_import(document=record)
+        match = match_import(document=record)
         Match.objects.filter(pk=match.pk).update(club=club)
     wanted = Match.objects.get(seats__name="Iryna")
 

@@ -10,7 +10,8 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 from playwright.sync_api import Browser, Page, expect
 
-from matches import services
+from matches.clubs.services import club_create, player_add
+from matches.leagues.services import entrant_add, season_create
 from matches.models import Fixture, Membership
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -28,17 +29,17 @@ def test_a_captain_enters_a_fixture_night_and_the_other_captain_confirms(
         live_server, page: Page, browser: Browser):
     users = {name: User.objects.create_user(name, password="a long pass phrase")
              for name in ("sec", "oak", "bowes")}
-    club = services.club_create(name="Teesdale", by=users["sec"])
+    club = club_create(name="Teesdale", by=users["sec"])
     for name in ("oak", "bowes"):
         Membership.objects.create(club=club, user=users[name], role="captain")
-    season = services.season_create(club=club, by=users["sec"], name="Monday",
+    season = season_create(club=club, by=users["sec"], name="Monday",
                                     starts_on=datetime.date(2026, 9, 7),
                                     game="fives-and-threes", fixture_format="games", singles=3,
                                     scoring={"per_game": 1})
     division = season.divisions.get()
-    oak = services.entrant_add(division=division, by=users["sec"], name="Royal Oak",
+    oak = entrant_add(division=division, by=users["sec"], name="Royal Oak",
                                captain=users["oak"])
-    bowes = services.entrant_add(division=division, by=users["sec"], name="Bowes",
+    bowes = entrant_add(division=division, by=users["sec"], name="Bowes",
                                  captain=users["bowes"])
     fixture = Fixture.objects.create(division=division, week=1, home=oak, away=bowes,
                                      date=datetime.date(2026, 9, 7))
@@ -72,8 +73,8 @@ def test_a_captain_enters_a_fixture_night_and_the_other_captain_confirms(
 def season_admin(live_server, page: Page):
     """A club whose admin is signed in on ``page``, with Ann Dale among its players."""
     admin = User.objects.create_user("sec", password="a long pass phrase")
-    club = services.club_create(name="Teesdale", by=admin)
-    services.player_add(club=club, name="Ann Dale", by=admin)
+    club = club_create(name="Teesdale", by=admin)
+    player_add(club=club, name="Ann Dale", by=admin)
     new_season = reverse("matches:season_new", kwargs={"slug": club.slug})
     sign_in(page, live_server, "sec", new_season)
     return club
@@ -120,7 +121,7 @@ def test_a_new_season_sent_as_it_opens_is_made(live_server, page: Page):
 
 def test_a_refused_entrant_opens_on_the_field_its_reason_is_about(live_server, page: Page):
     club = season_admin(live_server, page)
-    season = services.season_create(club=club, by=User.objects.get(username="sec"),
+    season = season_create(club=club, by=User.objects.get(username="sec"),
                                     name="Monday", starts_on=datetime.date(2026, 9, 7),
                                     game="all-fives")
     page.goto(live_server.url + season.get_absolute_url())

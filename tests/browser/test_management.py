@@ -11,8 +11,8 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
-from matches import services
 from matches.models import Match, MatchStatus
+from matches.scoring.services.play import match_start
 from tests.browser.test_pages import check
 from tests.matches.helpers import night, won_at_once
 
@@ -32,7 +32,7 @@ def no_sideways_scroll(page: Page) -> None:
 
 def test_a_scorer_abandons_through_the_confirmation_page(page: Page, live_server):
     olena = User.objects.create_user("olena", password="a long pass phrase")
-    match = services.match_start(game="all-fives", players=["Olena", "Taras"], starter=0,
+    match = match_start(game="all-fives", players=["Olena", "Taras"], starter=0,
                                  created_by=olena).match
     base = live_server.url
     page.goto(base + "/accounts/login/")

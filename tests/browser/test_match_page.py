@@ -8,9 +8,10 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from matches import rules, services
+from matches import rules
 from matches.models import Match, MatchStatus
 from matches.rules.simulate import simulated_match
+from matches.scoring.services.play import actions_record, match_create
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -21,9 +22,9 @@ def finished_match() -> Match:
     """A simulated All Fives match (seed 0: five rounds), stored through the services."""
     played = simulated_match(rules.ALL_FIVES, 2, seed=0, options=OPTIONS, max_rounds=12)
     assert played.names is not None and played.finished
-    match = services.match_create(game="all-fives", players=list(played.names),
+    match = match_create(game="all-fives", players=list(played.names),
                                   options=OPTIONS)
-    services.actions_record(match=match, actions=played.log)
+    actions_record(match=match, actions=played.log)
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED
     return match

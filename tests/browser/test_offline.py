@@ -506,9 +506,9 @@ def expect_blocked_offline(page: Page) -> None:
 def expect_blocked_on_the_server(page: Page, version: int) -> None:
     expect(page.locator("#queue-box")).to_have_count(0, timeout=15_000)
     wait_seq(page, version)
-    from matches import selectors
+    from matches.scoring.selectors.play import match_engine
 
-    rnd = selectors.match_engine(the_match()).current_round
+    rnd = match_engine(the_match()).current_round
     assert rnd is not None and rnd.blocked
     expect(page.get_by_role("heading", name="Round 1 is blocked — count the hands")).to_be_visible()
     expect(page.locator('#history tr[data-round="1"]')).to_contain_text("blocked")
@@ -616,13 +616,14 @@ def test_a_draw_offline_of_more_tiles_than_the_boneyard_holds_is_refused_at_once
 
 
 def test_an_entry_made_on_a_table_another_phone_changed_is_refused(live_server, page):
-    from matches import rules, services
+    from matches import rules
+    from matches.scoring.services.play import placement_record
 
     version = opened_and_kept(page, live_server)
 
     two_tiles_offline(page)
     # meanwhile another phone records Bo's tile
-    services.placement_record(match=the_match(), seat=1, tile=rules.Tile.parse("1-5"),
+    placement_record(match=the_match(), seat=1, tile=rules.Tile.parse("1-5"),
                               at=rules.AttachmentPoint.parse("5-5:5"), version=version)
     page.context.set_offline(False)
 
@@ -687,12 +688,12 @@ def test_called_entries_wait_with_the_next_caller_and_a_round_end_waits_for_the_
 
 
 def test_entries_from_a_phone_that_no_longer_scores_are_refused_not_lost(live_server, page):
-    from matches import services
+    from matches.scoring.services.play import grant_revoke
 
     version = opened_and_kept(page, live_server)
     two_tiles_offline(page)
     for grant in the_match().grants.all():  # the other scorers took this phone's right back
-        services.grant_revoke(grant=grant, by=grant)  # (as only the phone itself may)
+        grant_revoke(grant=grant, by=grant)  # (as only the phone itself may)
     page.context.set_offline(False)
 
     refusal = page.get_by_role("alert").filter(has_text="Not recorded: Bo · 0-5")
@@ -717,10 +718,10 @@ SYNC = re.compile(r".*/score/\?sync=.*")
 
 def server_table() -> tuple[int, list[str], int | None]:
     """The match as the server records it: its version, each side's score, whose turn."""
-    from matches import selectors
+    from matches.scoring.selectors.play import match_engine
 
     match = the_match()
-    rnd = selectors.match_engine(match).current_round
+    rnd = match_engine(match).current_round
     scores = match.sides.order_by("index").values_list("score", flat=True)
     return match.version, [f"{float(score):g}" for score in scores], \
         None if rnd is None else rnd.turn

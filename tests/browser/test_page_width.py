@@ -17,9 +17,23 @@ from django.test import Client
 from django.urls import reverse
 from playwright.sync_api import Browser, Page, expect
 
-from matches import rules, services
+from matches import rules
+from matches.clubs.services import club_create, player_add
+from matches.leagues.services import (
+    adjustment_add,
+    entrant_add,
+    fixture_game_start,
+    fixture_games_enter,
+    fixture_resolve,
+    fixture_submit,
+    fixture_void,
+    fixture_walkover,
+    season_create,
+)
 from matches.models import Club, Fixture, Match, Player, RecordImport, ScorerGrant, Season
-from matches.views.scoring import GRANTS_KEY
+from matches.records.services import record_import_start
+from matches.scoring.services.play import MatchStarted, event_record, grant_create, match_start
+from matches.scoring.views.play import GRANTS_KEY
 from tests.matches.helpers import night, won_at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -46,9 +60,9 @@ class World:
 
     @cached_property
     def club(self) -> Club:
-        club = services.club_create(name=CLUB, by=self.secretary)
+        club = club_create(name=CLUB, by=self.secretary)
         for name in PLAYERS:
-            services.player_add(club=club, name=name, by=self.secretary)
+            player_add(club=club, name=name, by=self.secretary)
         return club
 
     def player(self, index: int) -> Player:
@@ -64,24 +78,24 @@ class World:
     def season(self) -> Season:
         """Two divisions; in the first, a confirmed night (so the table has its form
         column), a points adjustment, and a night with a game on the scorepad."""
-        season = services.season_create(
+        season = season_create(
             club=self.club, by=self.secretary, name=SEASON,
             starts_on=datetime.date(2026, 9, 7), game="all-fives", fixture_format="games",
             singles=2, pairs=1, scoring={"per_game": 1}, divisions=DIVISIONS)
         division = season.divisions.get(name=DIVISIONS[0])
-        home = services.entrant_add(division=division, by=self.secretary, name=HOME,
+        home = entrant_add(division=division, by=self.secretary, name=HOME,
                                     players=[self.player(0), self.player(2)])
-        away = services.entrant_add(division=division, by=self.secretary, name=AWAY,
+        away = entrant_add(division=division, by=self.secretary, name=AWAY,
                                     players=[self.player(1), self.player(3)])
-        third = services.entrant_add(division=division, by=self.secretary, name=THIRD,
+        third = entrant_add(division=division, by=self.secretary, name=THIRD,
                                      players=[self.player(4), self.player(5)])
         played = Fixture.objects.create(division=division, week=1, home=home, away=away,
                                         date=datetime.date(2026, 9, 7))
-        services.fixture_games_enter(fixture=played, by=self.secretary,
+        fixture_games_enter(fixture=played, by=self.secretary,
                                      scores=[(250, 40), (35, 250), (250, 245)])
-        services.fixture_submit(fixture=played, by=self.secretary)
-        services.fixture_resolve(fixture=played, by=self.secretary)
-        services.adjustment_add(entrant=third, by=self.secretary, points=-1,
+        fixture_submit(fixture=played, by=self.secretary)
+        fixture_resolve(fixture=played, by=self.secretary)
+        adjustment_add(entrant=third, by=self.secretary, points=-1,
                                 reason="Late start")
         Fixture.objects.create(division=division, week=2, home=home, away=third,
                                date=datetime.date(2026, 9, 14))
@@ -91,17 +105,17 @@ class World:
     def fixture(self) -> Fixture:
         """Next week's night: its pairs game is being scored on the scorepad."""
         fixture = Fixture.objects.get(division__season=self.season, week=2)
-        services.fixture_game_start(fixture=fixture, by=self.secretary, number=3,
+        fixture_game_start(fixture=fixture, by=self.secretary, number=3,
                                     home_players=[self.player(0), self.player(2)],
                                     away_players=[self.player(4), self.player(5)])
         return fixture
 
     @cached_property
-    def tracked(self) -> services.MatchStarted:
+    def tracked(self) -> MatchStarted:
         """Four long names in their first round: the first opened with 5-5."""
-        started = services.match_start(game="all-fives", players=PLAYERS[:4], starter=0,
+        started = match_start(game="all-fives", players=PLAYERS[:4], starter=0,
                                        created_by=self.secretary, phone="Android phone")
-        services.event_record(match=started.match, action=rules.Play(0, T("5-5")))
+        event_record(match=started.match, action=rules.Play(0, T("5-5")))
         return started
 
     @cached_property
@@ -111,7 +125,7 @@ class World:
                   "rounds": [{"starter": 0, "events": [{"seat": 0, "play": "5-5"}]}]}
         upload = SimpleUploadedFile(long_name("Ж") + ".jsonl",
                                     (json.dumps(record) + "\nnot json\n").encode())
-        return services.record_import_start(files=[upload], created_by=self.secretary)
+        return record_import_start(files=[upload], created_by=self.secretary)
 
 
 def session_for(user: User, grants: list[ScorerGrant]) -> str:
@@ -192,7 +206,7 @@ def scorepad(open_: Open, w: World) -> Page:
 
 
 def scorepad_finished(open_: Open, w: World) -> Page:  # the end: the scores, a rematch
-    grant = services.grant_create(match=w.finished, phone="Android phone")
+    grant = grant_create(match=w.finished, phone="Android phone")
     page = open_(w.finished.get_scorer_url(), grants=[grant])
     expect(page.locator("#match-end")).to_be_visible()
     return page
@@ -201,8 +215,8 @@ def scorepad_finished(open_: Open, w: World) -> Page:  # the end: the scores, a 
 def scorepad_closed(open_: Open, w: World) -> Page:  # its night voided: the note names it
     match = w.fixture.games.get(number=3).match
     assert match is not None
-    services.fixture_void(fixture=w.fixture, by=w.secretary)
-    grant = services.grant_create(match=match, phone="Android phone")
+    fixture_void(fixture=w.fixture, by=w.secretary)
+    grant = grant_create(match=match, phone="Android phone")
     page = open_(match.get_scorer_url(), grants=[grant])
     expect(page.locator("#scorepad-closed")).to_be_visible()
     return page
@@ -306,14 +320,14 @@ def test_the_league_table_scrolls_in_its_own_box_and_the_page_stays_put(live_ser
     """Ordinary names, and a result that counts: the table's form column has its words
     for screen readers (visually hidden); they stay inside the table's scroll box."""
     secretary = User.objects.create_user("secretary")
-    club = services.club_create(name="Teesdale Dominoes Club", by=secretary)
-    season = services.season_create(club=club, by=secretary, name="Monday League",
+    club = club_create(name="Teesdale Dominoes Club", by=secretary)
+    season = season_create(club=club, by=secretary, name="Monday League",
                                     starts_on=datetime.date(2026, 9, 7), game="all-fives")
     division = season.divisions.get()
-    home = services.entrant_add(division=division, by=secretary, name="Royal Oak A")
-    away = services.entrant_add(division=division, by=secretary, name="Bowes Dragons")
+    home = entrant_add(division=division, by=secretary, name="Royal Oak A")
+    away = entrant_add(division=division, by=secretary, name="Bowes Dragons")
     played = Fixture.objects.create(division=division, week=1, home=home, away=away)
-    services.fixture_walkover(fixture=played, by=secretary, side="home")
+    fixture_walkover(fixture=played, by=secretary, side="home")
 
     page.goto(live_server.url + season.get_absolute_url())
     expect(page.locator(".form-guide .visually-hidden").first).to_have_text("won")

@@ -11,8 +11,10 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
-from matches import services
+from matches.clubs.services import club_create, club_invite
+from matches.leagues.services import entrant_add, season_create
 from matches.models import Fixture, Player
+from matches.scoring.services.play import match_start
 from tests.matches.helpers import night, won_at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -34,20 +36,20 @@ def check(page: Page, url: str) -> None:
 
 def test_each_new_page_fits_a_phone_and_names_its_controls(live_server, page: Page):
     secretary = User.objects.create_user("secretary", password="a long pass phrase")
-    club = services.club_create(name="Teesdale Dominoes Club", by=secretary)
+    club = club_create(name="Teesdale Dominoes Club", by=secretary)
     for name in ("Ann Dale", "Bob Hart"):
         Player.objects.create(club=club, name=name)
     won_at_once(["Ann Dale", "Bob Hart"], opener=0, played_at=night(1), club=club,
                 players_of=club)
-    season = services.season_create(club=club, by=secretary, name="Monday League",
+    season = season_create(club=club, by=secretary, name="Monday League",
                                     starts_on=datetime.date(2026, 9, 7), game="all-fives")
     division = season.divisions.get()
-    home = services.entrant_add(division=division, by=secretary, name="Royal Oak A")
-    away = services.entrant_add(division=division, by=secretary, name="Bowes Dragons")
+    home = entrant_add(division=division, by=secretary, name="Royal Oak A")
+    away = entrant_add(division=division, by=secretary, name="Bowes Dragons")
     Fixture.objects.create(division=division, week=1, home=home, away=away)
-    started = services.match_start(game="all-fives", players=["Olena", "Taras"])
+    started = match_start(game="all-fives", players=["Olena", "Taras"])
     ann = club.players.get(name="Ann Dale")
-    invite = services.club_invite(club=club, by=secretary)
+    invite = club_invite(club=club, by=secretary)
     base = live_server.url
 
     for path in ("/accounts/login/", "/accounts/signup/", "/accounts/password_reset/",

@@ -13,7 +13,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from matches import rules, services
+from matches import rules
+from matches.scoring.services.play import event_record, match_create, round_start
 from tests.browser.test_management import take_grant
 from tests.browser.test_scorepad import choice, expect_scores, place, seq, start_match, wait_seq
 
@@ -165,18 +166,18 @@ LINES = """el => { const range = document.createRange(); range.selectNodeContent
 def test_keys_and_tile_names_never_break_on_a_phone(live_server, page):
     """A "1" over a "0" reads as two keys: every key, "Double" and a counted tile's name
     stays on one line at 360 px, with double-twelve's keys 0 to 12."""
-    match = services.match_create(game="fives-and-threes", players=["Ann", "Bo", "Cy", "Di"],
+    match = match_create(game="fives-and-threes", players=["Ann", "Bo", "Cy", "Di"],
                                   options={"set": "double-twelve"})
-    services.round_start(match=match, starter=0, mode="ends")
+    round_start(match=match, starter=0, mode="ends")
     take_grant(page, live_server.url, match)
     keys = page.locator(".keypad button")
     expect(keys.first).to_be_visible()
     assert keys.count() == 15  # 0 to 12, Double, take back
     assert [keys.nth(i).evaluate(LINES) for i in range(keys.count())] == [1] * 15
-    tracked = services.match_create(game="all-fives", players=["Ann", "Bo", "Cy"],
+    tracked = match_create(game="all-fives", players=["Ann", "Bo", "Cy"],
                                     options={"hand_size": 1})
-    services.round_start(match=tracked, starter=0)
-    services.event_record(match=tracked, action=rules.Play(0, rules.Tile.parse("1-4")))
+    round_start(match=tracked, starter=0)
+    event_record(match=tracked, action=rules.Play(0, rules.Tile.parse("1-4")))
     take_grant(page, live_server.url, tracked)
     page.goto(live_server.url + tracked.get_scorer_url() + "?entry=tiles")
     names = page.locator(".pick-check span")
@@ -186,10 +187,10 @@ def test_keys_and_tile_names_never_break_on_a_phone(live_server, page):
 
 def test_a_called_sum_says_when_its_award_would_pass_the_target(live_server, page):
     """Fives and Threes to 5: Ann has 3 (a 9), so going out on a 6 (2 + 1) passes 5."""
-    match = services.match_create(game="fives-and-threes", players=["Ann", "Bo"],
+    match = match_create(game="fives-and-threes", players=["Ann", "Bo"],
                                   options={"target": 5})
-    services.round_start(match=match, starter=0, mode="ends")
-    services.event_record(match=match, action=rules.Call(0, (rules.ScoringEnd.parse("4"),
+    round_start(match=match, starter=0, mode="ends")
+    event_record(match=match, action=rules.Call(0, (rules.ScoringEnd.parse("4"),
                                                              rules.ScoringEnd.parse("5"))))
     take_grant(page, live_server.url, match)
     page.get_by_role("radio", name="Ann").check()
@@ -274,9 +275,9 @@ def test_a_called_rounds_keys_are_all_above_the_bar_without_a_scroll(live_server
                                                                      players):
     """Three players' score cards share one row: a third on its own row pushed the keys
     5, 6, Double and take-back under the bar, so every placement needed a scroll."""
-    match = services.match_create(game="all-fives",
+    match = match_create(game="all-fives",
                                   players=["Ann", "Bob", "Cat", "Dan"][:players])
-    services.round_start(match=match, starter=0, mode="ends")
+    round_start(match=match, starter=0, mode="ends")
     take_grant(page, live_server.url, match)
     keys = page.locator(".keypad button")
     expect(keys.first).to_be_visible()
@@ -291,12 +292,12 @@ def test_counting_by_tiles_keeps_a_tile_to_one_hand_and_fills_in_the_rest(live_s
                                                                            page):
     """Two tiles each; Bob draws the whole boneyard (24), and the round is blocked: Ann
     holds one tile, Bob 26. Once Ann's is ticked, Bob's hand is every tile left."""
-    match = services.match_create(game="all-fives", players=["Ann", "Bob"],
+    match = match_create(game="all-fives", players=["Ann", "Bob"],
                                   options={"hand_size": 2})
-    services.round_start(match=match, starter=0)
+    round_start(match=match, starter=0)
     for action in (rules.Play(0, rules.Tile.parse("5-5")), rules.Draw(1, 24), rules.Pass(1),
                    rules.Pass(0)):
-        services.event_record(match=match, action=action)
+        event_record(match=match, action=action)
     take_grant(page, live_server.url, match)
     page.goto(live_server.url + match.get_scorer_url() + "?entry=tiles")
     ann = page.locator('fieldset.hand[data-seat="0"]')

@@ -10,9 +10,22 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
-from matches import rules, selectors, services
-from matches.creation_keys import creation_key_draw
+from matches import rules
+from matches.clubs.services import club_create, player_add
+from matches.leagues.services import (
+    entrant_add,
+    fixture_confirm,
+    fixture_dispute,
+    fixture_game_start,
+    fixture_redate,
+    fixture_submit,
+    fixture_void,
+    season_create,
+)
 from matches.models import Club, Event, Fixture, FixtureStatus, Match, Membership, ScorerGrant
+from matches.scoring.creation_keys import creation_key_draw
+from matches.scoring.selectors.play import match_engine, match_record
+from matches.scoring.services.play import event_record, event_undo, match_create, round_start
 
 T = rules.Tile.parse
 A = rules.AttachmentPoint.parse
@@ -27,7 +40,7 @@ SHAPES = [
 
 
 def site_admin() -> User:
-    """A staff account, who may restore or delete any match (``selectors.can_restore``):
+    """A staff account, who may restore or delete any match (``can_restore``):
     for tests of what a restore or a deletion does, not of who may do it."""
     return (User.objects.filter(username="site-admin").first()
             or User.objects.create_user("site-admin", is_staff=True))
@@ -35,7 +48,7 @@ def site_admin() -> User:
 
 def two_player_all_fives(**options: Any) -> Match:
     """Olena and Taras, All Fives, two tiles each so a round ends in three plays."""
-    return services.match_create(game="all-fives", players=["Olena", "Taras"],
+    return match_create(game="all-fives", players=["Olena", "Taras"],
                                  options={"hand_size": 2, **options})
 
 
@@ -50,15 +63,15 @@ def won_at_once(names: list[str], *, opener: int, played_at: datetime.datetime,
     """An All Fives match to 10 that ``opener`` wins at once: 5-5 makes 10. Played at
     ``played_at``; a game of ``club``'s league if given; its seats are ``players_of``'s
     players of those names if given (so it is rated and on their pages)."""
-    match = services.match_create(game="all-fives", players=names,
+    match = match_create(game="all-fives", players=names,
                                   options={"target": 10, "hand_size": 2})
     if players_of is not None:
         players = {p.name: p for p in players_of.players.all()}
         for seat in match.seats.all():
             seat.player = players[seat.name]
             seat.save(update_fields=["player"])
-    services.round_start(match=match, starter=opener)
-    services.event_record(match=match, action=rules.Play(opener, T("5-5")))
+    round_start(match=match, starter=opener)
+    event_record(match=match, action=rules.Play(opener, T("5-5")))
     match.refresh_from_db()
     assert match.status == "finished" and match.winner_side == opener % 2
     Match.objects.filter(pk=match.pk).update(started_at=played_at, finished_at=played_at,
@@ -83,24 +96,24 @@ def league_night(*, target: int = 61) -> LeagueNight:
     its first round not started (the draw of lots taken back)."""
     admin, home_captain, away_captain = (User.objects.create_user(name)
                                          for name in ("league-admin", "oak", "bowes"))
-    club = services.club_create(name="Teesdale", by=admin)
+    club = club_create(name="Teesdale", by=admin)
     for captain in (home_captain, away_captain):
         Membership.objects.create(club=club, user=captain, role="captain")
-    season = services.season_create(club=club, by=admin, name="Monday League",
+    season = season_create(club=club, by=admin, name="Monday League",
                                     game="all-fives", starts_on=datetime.date(2026, 9, 7),
                                     options={"hand_size": 2, "target": target},
                                     divisions=["Only"])
     division = season.divisions.get()
-    home, away = (services.entrant_add(
+    home, away = (entrant_add(
         division=division, by=admin, name=name, captain=captain,
-        players=[services.player_add(club=club, name=player, by=admin)])
+        players=[player_add(club=club, name=player, by=admin)])
         for name, captain, player in (("Royal Oak A", home_captain, "Ann"),
                                       ("Bowes Dragons", away_captain, "Bob")))
     fixture = division.fixtures.create(week=1, home=home, away=away)
-    started = services.fixture_game_start(fixture=fixture, by=home_captain, number=1,
+    started = fixture_game_start(fixture=fixture, by=home_captain, number=1,
                                           home_players=list(home.players.all()),
                                           away_players=list(away.players.all()))
-    services.event_undo(match=started.match)  # the starter is chosen, not drawn
+    event_undo(match=started.match)  # the starter is chosen, not drawn
     started.match.refresh_from_db()
     return LeagueNight(fixture=fixture, admin=admin, home_captain=home_captain,
                        away_captain=away_captain, match=started.match, grant=started.grant)
@@ -108,10 +121,10 @@ def league_night(*, target: int = 61) -> LeagueNight:
 
 def play_short_round(match: Match) -> None:
     """Round 1: 5-5 (10), 0-5 (10), 5-6 (0): Olena goes out; Taras is left with 1-2."""
-    services.round_start(match=match, starter=0)
-    services.event_record(match=match, action=rules.Play(0, T("5-5")))
-    services.event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5"), 10))
-    services.event_record(match=match, action=rules.Play(0, T("5-6"), A("5-5:5")))
+    round_start(match=match, starter=0)
+    event_record(match=match, action=rules.Play(0, T("5-5")))
+    event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5"), 10))
+    event_record(match=match, action=rules.Play(0, T("5-6"), A("5-5:5")))
 
 
 def live(rows: Any) -> Any:
@@ -123,7 +136,7 @@ def snapshot(match: Match) -> dict[str, Any]:
     """Everything a failed write must leave exactly as it was."""
     match.refresh_from_db()
     return {
-        "record": selectors.match_record(match),
+        "record": match_record(match),
         "version": match.version,
         "changes": match.changes.count(),
         "events": Event.objects.filter(match=match).count(),
@@ -143,7 +156,7 @@ def snapshot(match: Match) -> dict[str, Any]:
 def assert_cache_equals_replay(match: Match) -> None:
     """Side scores, RoundSide rows and status equal a fresh replay's summary."""
     match.refresh_from_db()
-    summary = rules.summary(selectors.match_engine(match))
+    summary = rules.summary(match_engine(match))
     assert list(match.sides.order_by("index").values_list("score", flat=True)) == \
         summary["scores"]
     rounds = list(match.rounds.filter(undone_by=None).order_by("number"))
@@ -168,18 +181,18 @@ def league_night_at(status: str) -> LeagueNight:
     night = league_night(target=10)
     fixture = night.fixture
     if status == FixtureStatus.POSTPONED:
-        services.fixture_redate(fixture=fixture, by=night.home_captain, date=None,
+        fixture_redate(fixture=fixture, by=night.home_captain, date=None,
                                 postponed=True)
     elif status == FixtureStatus.VOID:
-        services.fixture_void(fixture=fixture, by=night.admin)
+        fixture_void(fixture=fixture, by=night.admin)
     elif status != FixtureStatus.SCHEDULED:
-        services.round_start(match=night.match, starter=0)
-        services.event_record(match=night.match, action=rules.Play(0, T("5-5")))
-        services.fixture_submit(fixture=fixture, by=night.home_captain)
+        round_start(match=night.match, starter=0)
+        event_record(match=night.match, action=rules.Play(0, T("5-5")))
+        fixture_submit(fixture=fixture, by=night.home_captain)
         if status == FixtureStatus.CONFIRMED:
-            services.fixture_confirm(fixture=fixture, by=night.away_captain)
+            fixture_confirm(fixture=fixture, by=night.away_captain)
         elif status == FixtureStatus.DISPUTED:
-            services.fixture_dispute(fixture=fixture, by=night.away_captain,
+            fixture_dispute(fixture=fixture, by=night.away_captain,
                                      message="Bob had 5-5, not Ann")
     fixture.refresh_from_db()
     assert fixture.status == status
@@ -196,7 +209,7 @@ def fixture_state(fixture: Fixture) -> tuple[Any, ...]:
 def drawn_key(client: Client) -> str:
     """A creation key as the new-match form or a rematch button draws it: held by
     ``client``'s session, as only the browser that drew a form may send its key
-    (matches/creation_keys.py)."""
+    (matches/scoring/creation_keys.py)."""
     session = client.session
     key = creation_key_draw(session)
     session.save()

@@ -14,10 +14,12 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import escape
 
-from matches import rules, services
+from matches import rules
 from matches.admin import CLUBS_START_ON_THE_SITE
+from matches.clubs import services as clubs_services
 from matches.models import Club, Match, Player, ScorerGrant
 from matches.rules.simulate import simulated_record
+from matches.scoring.services import play as scoring_services
 
 pytestmark = pytest.mark.django_db
 
@@ -28,12 +30,12 @@ def _url(model, view: str, *args) -> str:
 
 @pytest.fixture
 def club(admin_user) -> Club:
-    return services.club_create(name="Teesdale", by=admin_user)
+    return clubs_services.club_create(name="Teesdale", by=admin_user)
 
 
 @pytest.fixture
 def match() -> Match:
-    return services.match_import(document=simulated_record(rules.ALL_FIVES, 2, seed=7))
+    return scoring_services.match_import(document=simulated_record(rules.ALL_FIVES, 2, seed=7))
 
 
 def _inputs(page, *names: str) -> list[str]:
@@ -48,7 +50,7 @@ def _inputs(page, *names: str) -> list[str]:
 def test_the_admin_does_not_add_clubs_and_says_where_they_are_started(admin_client):
     """An "Add club" form once answered 500: a club's address (slug) was read-only, so
     it was stored blank against the club_slug_not_blank constraint. Clubs are started
-    on the site, by services.club_create, which makes the starter the owner."""
+    on the site, by clubs_services.club_create, which makes the starter the owner."""
     assert admin_client.get(_url(Club, "add")).status_code == 403
     assert admin_client.post(_url(Club, "add"), {"name": "Oak",
                                                  "visibility": "public"}).status_code == 403
@@ -65,7 +67,7 @@ def test_a_players_name_club_and_member_are_shown_never_edited(admin_client, adm
                                                                 club):
     """player_add checks the name is the club's only one; player_claim that the member
     is in the club and is no other player: the admin's form checked neither."""
-    player = services.player_add(club=club, name="Ann Dale", by=admin_user)
+    player = clubs_services.player_add(club=club, name="Ann Dale", by=admin_user)
     page = admin_client.get(_url(Player, "change", player.pk))
     assert page.status_code == 200
     assert _inputs(page, "name", "club", "user", "_save") == []
@@ -80,7 +82,7 @@ def test_a_players_name_club_and_member_are_shown_never_edited(admin_client, adm
 
 
 def test_the_admin_neither_adds_nor_deletes_players(admin_client, admin_user, club):
-    player = services.player_add(club=club, name="Ann Dale", by=admin_user)
+    player = clubs_services.player_add(club=club, name="Ann Dale", by=admin_user)
 
     assert admin_client.get(_url(Player, "add")).status_code == 403
     assert admin_client.post(_url(Player, "add"), {"name": "Nobody's"}).status_code == 403
@@ -119,8 +121,8 @@ def test_the_admin_adds_no_match(admin_client):
 
 def test_a_phones_grant_is_shown_never_edited_nor_un_revoked(admin_client, match):
     """A revoked phone once came back by clearing "revoked" on its admin page."""
-    phone = services.grant_create(match=match, phone="Pixel")
-    grant = services.grant_revoke(grant=phone, by=phone)
+    phone = scoring_services.grant_create(match=match, phone="Pixel")
+    grant = scoring_services.grant_revoke(grant=phone, by=phone)
     page = admin_client.get(_url(ScorerGrant, "change", grant.pk))
     assert page.status_code == 200
     assert _inputs(page, "name", "revoked_at_0", "revoked_at_1", "_save") == []
@@ -137,18 +139,18 @@ def test_a_phones_grant_is_shown_never_edited_nor_un_revoked(admin_client, match
 
 def test_revoking_phones_in_the_admin_goes_through_the_service(admin_client, match,
                                                                monkeypatch):
-    live = services.grant_create(match=match, phone="Pixel")
+    live = scoring_services.grant_create(match=match, phone="Pixel")
     earlier = timezone.now() - datetime.timedelta(days=1)
-    gone = services.grant_create(match=match, phone="iPhone")
+    gone = scoring_services.grant_create(match=match, phone="iPhone")
     ScorerGrant.objects.filter(pk=gone.pk).update(revoked_at=earlier)
     revoked = []
-    real = services.grant_revoke
+    real = scoring_services.grant_revoke
 
     def grant_revoke(*, grant: ScorerGrant, by: User) -> ScorerGrant:
         revoked.append((grant.pk, by))
         return real(grant=grant, by=by)
 
-    monkeypatch.setattr(services, "grant_revoke", grant_revoke)
+    monkeypatch.setattr("matches.admin.grant_revoke", grant_revoke)
 
     answer = admin_client.post(_url(ScorerGrant, "changelist"), {
         "action": "revoke_phones", "_selected_action": [str(live.pk), str(gone.pk)]},
@@ -165,7 +167,7 @@ def test_revoking_phones_in_the_admin_goes_through_the_service(admin_client, mat
 
 
 def test_only_who_may_change_grants_may_revoke_them(client, match):
-    grant = services.grant_create(match=match, phone="Pixel")
+    grant = scoring_services.grant_create(match=match, phone="Pixel")
     viewer = User.objects.create_user("viewer", is_staff=True)
     viewer.user_permissions.add(Permission.objects.get(codename="view_scorergrant"))
     client.force_login(viewer)

@@ -1,4 +1,4 @@
-"""matches.engine_cache: the engine kept between requests equals a replay of the rows,
+"""matches.scoring.engine_cache: the engine kept between requests equals a replay of the rows,
 whatever was written since it was kept, by this process or another."""
 
 from __future__ import annotations
@@ -15,10 +15,23 @@ from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from matches import engine_cache, rules, selectors, services
+from matches import rules
+from matches.history.services import match_delete
 from matches.models import Change, Match
 from matches.rules.simulate import simulated_match
-from matches.services import scoring
+from matches.scoring import engine_cache
+from matches.scoring.selectors.play import match_engine, match_miscalls
+from matches.scoring.services import play as scoring
+from matches.scoring.services.lifecycle import seats_rename
+from matches.scoring.services.play import (
+    actions_record,
+    event_record,
+    event_undo,
+    match_create,
+    match_restore,
+    round_settle,
+    round_start,
+)
 from tests.matches.helpers import (
     SHAPES,
     A,
@@ -39,7 +52,7 @@ def read(match: Match) -> rules.Match:
 
 
 def same_table(kept: rules.Match, match: Match) -> None:
-    fresh = selectors.match_engine(match)
+    fresh = match_engine(match)
     assert kept.log == fresh.log
     assert kept.scores == fresh.scores and kept.winner == fresh.winner
     assert kept.names == fresh.names and kept.phase == fresh.phase
@@ -55,13 +68,13 @@ def another_process() -> Iterator[None]:
 
 def test_added_actions_and_undos_are_caught_up_from_the_change_log_without_a_replay():
     match = two_player_all_fives(hand_size=7)
-    services.round_start(match=match, starter=0)
+    round_start(match=match, starter=0)
     first = read(match)
     with another_process():
-        services.event_record(match=match, action=rules.Play(0, T("5-5")))
-        services.event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5"), 15))
-        services.event_undo(match=match)  # the miscalled 0-5 taken back
-        services.event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5"), 10))
+        event_record(match=match, action=rules.Play(0, T("5-5")))
+        event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5"), 15))
+        event_undo(match=match)  # the miscalled 0-5 taken back
+        event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5"), 10))
 
     match.refresh_from_db()
     with CaptureQueriesContext(connection) as queries, \
@@ -76,9 +89,9 @@ def test_added_actions_and_undos_are_caught_up_from_the_change_log_without_a_rep
 @pytest.mark.django_db(transaction=True)  # the engine is handed on when the write commits
 def test_a_write_hands_its_engine_on_to_the_next_read_of_this_process():
     match = two_player_all_fives(hand_size=7)
-    services.round_start(match=match, starter=0)
+    round_start(match=match, starter=0)
     first = read(match)
-    services.event_record(match=match, action=rules.Play(0, T("5-5")))
+    event_record(match=match, action=rules.Play(0, T("5-5")))
 
     match.refresh_from_db()
     with CaptureQueriesContext(connection) as queries, \
@@ -91,10 +104,10 @@ def test_a_write_hands_its_engine_on_to_the_next_read_of_this_process():
 
 def test_a_refused_write_gives_the_engine_back_as_it_was():
     match = two_player_all_fives(hand_size=7)
-    services.round_start(match=match, starter=0)
+    round_start(match=match, starter=0)
     first = read(match)
     with pytest.raises(rules.NotYourTurn):
-        services.event_record(match=match, action=rules.Play(1, T("5-5")))
+        event_record(match=match, action=rules.Play(1, T("5-5")))
 
     with CaptureQueriesContext(connection) as queries:
         again = read(match)
@@ -105,11 +118,11 @@ def test_a_refused_write_gives_the_engine_back_as_it_was():
 
 def test_a_write_that_fails_after_the_engine_moved_leaves_no_engine_behind():
     match = two_player_all_fives(hand_size=7)
-    services.round_start(match=match, starter=0)
+    round_start(match=match, starter=0)
     first = read(match)
     with mock.patch.object(Change.objects, "create", side_effect=IntegrityError("lost")), \
             pytest.raises(IntegrityError):
-        services.event_record(match=match, action=rules.Play(0, T("5-5")))
+        event_record(match=match, action=rules.Play(0, T("5-5")))
 
     again = read(match)
 
@@ -124,15 +137,15 @@ def test_any_other_change_replays_and_the_kept_engine_agrees(write):
     play_short_round(match)
     read(match)
     if write == "undo":
-        services.event_undo(match=match)
+        event_undo(match=match)
     elif write == "restore":
-        services.match_restore(match=match, to_version=2, user=site_admin())
+        match_restore(match=match, to_version=2, user=site_admin())
     elif write == "rename":
         # back before the first tile
-        services.match_restore(match=match, to_version=1, user=site_admin())
-        services.seats_rename(match=match, names=["Olha", "Taras"])
+        match_restore(match=match, to_version=1, user=site_admin())
+        seats_rename(match=match, names=["Olha", "Taras"])
     else:
-        services.round_settle(match=match, pips=(0, 9))
+        round_settle(match=match, pips=(0, 9))
 
     same_table(read(match), match)
 
@@ -141,9 +154,9 @@ def test_a_deleted_match_leaves_nothing_that_another_could_take():
     match = two_player_all_fives()
     play_short_round(match)
     read(match)
-    services.match_delete(match=match)
+    match_delete(match=match)
     other = two_player_all_fives()
-    services.round_start(match=other, starter=1)
+    round_start(match=other, starter=1)
 
     same_table(read(other), other)
 
@@ -153,11 +166,11 @@ def test_a_reader_whose_match_is_older_than_its_rows_keeps_them_at_their_version
     the rows: the engine holds that tap, so it must be kept at the tap's version (at the
     older one, the next catch-up would apply the tap a second time)."""
     match = two_player_all_fives(hand_size=7)
-    services.round_start(match=match, starter=0)
-    services.event_record(match=match, action=rules.Play(0, T("5-5")))
+    round_start(match=match, starter=0)
+    event_record(match=match, action=rules.Play(0, T("5-5")))
     page = Match.objects.get(pk=match.pk)  # read at version 2
     with another_process():
-        services.event_undo(match=match)  # version 3: the 5-5 taken back
+        event_undo(match=match)  # version 3: the 5-5 taken back
 
     with engine_cache.engine_for_reading(page) as engine:
         pass
@@ -181,7 +194,7 @@ def test_two_processes_taking_turns_keep_what_the_rows_are_and_the_scores_right(
     game, players, options = shape
     played = simulated_match(game, players, seed=seed, options=options, max_rounds=2)
     assert played.names is not None
-    match = services.match_create(game=game.slug, players=list(played.names), options=options)
+    match = match_create(game=game.slug, players=list(played.names), options=options)
     processes: list[OrderedDict] = [OrderedDict(), OrderedDict()]
 
     def as_process(index: int, write: Callable[[], object]) -> None:
@@ -200,21 +213,21 @@ def test_two_processes_taking_turns_keep_what_the_rows_are_and_the_scores_right(
             if kept.rows is not None:
                 assert kept.rows == scoring._rows(match)
             if kept.miscalls is not None:
-                assert kept.miscalls == selectors.match_miscalls(match)
+                assert kept.miscalls == match_miscalls(match)
             if kept.side_ids is not None:
                 assert kept.side_ids == side_ids(match)
 
     for action in played.log:
-        record = partial(services.actions_record, match=match, actions=[action])
+        record = partial(actions_record, match=match, actions=[action])
         as_process(data.draw(st.integers(0, 1)), record)
         rows_known_are_the_rows()
         if data.draw(st.booleans()):
-            as_process(data.draw(st.integers(0, 1)), partial(services.event_undo, match=match))
+            as_process(data.draw(st.integers(0, 1)), partial(event_undo, match=match))
             rows_known_are_the_rows()
             as_process(data.draw(st.integers(0, 1)), record)  # again
             rows_known_are_the_rows()
         assert_cache_equals_replay(match)
-    assert rules.summary(selectors.match_engine(match)) == rules.summary(played)
+    assert rules.summary(match_engine(match)) == rules.summary(played)
     numbers = list(match.events.order_by("pk").values_list("number", flat=True))
     assert numbers == list(range(1, len(numbers) + 1))  # each write took the next number
 
@@ -225,12 +238,12 @@ def side_ids(match: Match) -> list[int]:
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_a_replay_knows_the_rows_the_sides_and_the_miscalls_from_what_it_read(players):
-    match = services.match_create(game="all-fives", players=["Ann", "Bo", "Cy", "Di"][:players],
+    match = match_create(game="all-fives", players=["Ann", "Bo", "Cy", "Di"][:players],
                                   options={"hand_size": 5})
-    services.round_start(match=match, starter=0)
-    services.event_record(match=match, action=rules.Play(0, T("5-5"), None, 5))  # 10
-    services.event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5")))
-    services.event_undo(match=match)  # event 2 taken back: the next is number 3
+    round_start(match=match, starter=0)
+    event_record(match=match, action=rules.Play(0, T("5-5"), None, 5))  # 10
+    event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5")))
+    event_undo(match=match)  # event 2 taken back: the next is number 3
     engine_cache.forget_engines()
 
     match.refresh_from_db()
@@ -243,7 +256,7 @@ def test_a_replay_knows_the_rows_the_sides_and_the_miscalls_from_what_it_read(pl
     live_round = match.rounds.get().pk
     assert kept.rows == scoring._rows(match) == engine_cache.Rows(live_round, 2)
     assert kept.side_ids == side_ids(match)
-    assert miscalls == selectors.match_miscalls(match) and len(miscalls[1]) == 1
+    assert miscalls == match_miscalls(match) and len(miscalls[1]) == 1
 
 
 def test_a_replay_before_the_first_round_knows_the_rows_the_start_makes(
@@ -251,9 +264,9 @@ def test_a_replay_before_the_first_round_knows_the_rows_the_start_makes(
     match = two_player_all_fives()
     read(match)  # kept with no round yet
     with django_capture_on_commit_callbacks(execute=True):  # handed on as it commits
-        services.round_start(match=match, starter=0)
+        round_start(match=match, starter=0)
     with CaptureQueriesContext(connection) as queries:
-        services.event_record(match=match, action=rules.Play(0, T("5-5")))
+        event_record(match=match, action=rules.Play(0, T("5-5")))
 
     assert not [q for q in queries.captured_queries if "subquery" in q["sql"].lower()]
     assert match.events.get().round == match.rounds.get()
@@ -261,22 +274,22 @@ def test_a_replay_before_the_first_round_knows_the_rows_the_start_makes(
 
 def test_a_catch_up_keeps_the_miscalls_unless_one_came_or_went():
     match = two_player_all_fives(hand_size=7)
-    services.round_start(match=match, starter=0)
-    services.event_record(match=match, action=rules.Play(0, T("5-5"), None, 5))  # 10
+    round_start(match=match, starter=0)
+    event_record(match=match, action=rules.Play(0, T("5-5"), None, 5))  # 10
     match.refresh_from_db()
     with engine_cache.scorepad_for_reading(match) as (_, miscalls):
         assert len(miscalls[1]) == 1
     with another_process():
-        services.event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5")))
-        services.event_record(match=match, action=rules.Play(0, T("5-6"), A("5-5:5"), 0))
+        event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5")))
+        event_record(match=match, action=rules.Play(0, T("5-6"), A("5-5:5"), 0))
 
     uncalled, kept_notes = read_miscalls(match)
     with another_process():
-        services.event_record(match=match, action=rules.Draw(1, 1))
-        services.event_record(match=match, action=rules.Play(1, T("6-6"), A("5-6:6"), 5))
+        event_record(match=match, action=rules.Draw(1, 1))
+        event_record(match=match, action=rules.Play(1, T("6-6"), A("5-6:6"), 5))
     miscalled, more_notes = read_miscalls(match)
     with another_process():
-        services.event_undo(match=match)  # the miscalled 6-6
+        event_undo(match=match)  # the miscalled 6-6
     undone, after_undo = read_miscalls(match)
 
     assert uncalled == 1 and kept_notes == miscalls  # called right: the catch-up alone

@@ -1,4 +1,4 @@
-"""matches.league_files: what the fixtures CSV writer writes, its reader reads back (names
+"""matches.leagues.files: what the fixtures CSV writer writes, its reader reads back (names
 a spreadsheet would run as formulas and the byte-order mark included); the table CSV; and
 the domino-league/1 documents it writes, as the league rules read them."""
 
@@ -13,10 +13,11 @@ from django.core.exceptions import ValidationError
 from hypothesis import given
 from hypothesis import strategies as st
 
-from matches import league_files, services
-from matches.league_files import FixtureLine
+from matches.core.cells import BYTE_ORDER_MARK
+from matches.leagues import files as league_files
+from matches.leagues.files import FixtureLine
+from matches.leagues.services import season_scheme_check
 from matches.rules import league as league_rules
-from matches.spreadsheets import BYTE_ORDER_MARK
 
 HOME, AWAY = "=HYPERLINK(\"x\")", "-Bowes Dragons"  # both run as formulas, unescaped
 
@@ -173,9 +174,9 @@ def test_no_scheme_and_no_tiebreakers_are_the_formats_defaults_but_none_is_none(
 
 def test_the_season_scheme_is_checked_once_as_a_document_the_rules_read():
     # the new season form and season_create both ask this one check
-    league = services.season_scheme_check(game="fives-and-threes", options={"deal": "short"},
+    league = season_scheme_check(game="fives-and-threes", options={"deal": "short"},
                                           scoring={"walkover": [5, 4]}, tiebreaks=["wins"])
     assert (league.scoring.walkover, league.tiebreaks) == ((5, 4), ("wins",))
     with pytest.raises(ValidationError) as refused:
-        services.season_scheme_check(game="five-up", scoring={"walkover": [4, 5]})
+        season_scheme_check(game="five-up", scoring={"walkover": [4, 5]})
     assert refused.value.code == "walkover_order"  # the form says it beside its own field

@@ -8,8 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matches import presenters, rules
+from matches import rules
 from matches.rules.simulate import simulated_match
+from matches.scoring import presenters
 
 
 @pytest.mark.parametrize(("value", "shown"), [

@@ -1,4 +1,4 @@
-"""The rules engine's words in the reader's language (matches/rules_messages.py).
+"""The rules engine's words in the reader's language (matches/core/messages.py).
 
 The engine gives every error it raises, every settlement step and every refused award a
 code and parameters; the app says each code with a translatable text. These tests hold
@@ -20,10 +20,13 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from matches import rules, rules_messages, services
+from matches import rules
+from matches.core import messages as rules_messages
+from matches.core.messages import PLURALS, TEMPLATES, explain, say
+from matches.records.services import record_store
 from matches.rules.errors import MESSAGES
 from matches.rules.league import read_league
-from matches.rules_messages import PLURALS, TEMPLATES, explain, say
+from matches.scoring.services.play import event_record, round_start
 from tests.matches.helpers import T, two_player_all_fives
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -273,21 +276,21 @@ def test_settlement_steps_and_a_refused_award_are_said_in_the_readers_language()
 
 @pytest.mark.django_db
 def test_a_record_file_that_is_refused_says_why_in_the_readers_language():
-    from matches.record_files import record_sources
+    from matches.records.files import record_sources
 
     text = json.dumps(record_with_a_miscall())
     with translation.override("ru"):
         (source,) = record_sources("match.json", text)
         assert source.error is None  # read; refused only when replayed
-        why = services.record_store(source=source).message
+        why = record_store(source=source).message
     assert why == "раунд 1, событие 2: названо 15, а по правилам 0 (сумма концов 16)"
 
 
 @pytest.mark.django_db
 def test_the_scorepad_refuses_a_tap_in_the_readers_language(client):
     match = two_player_all_fives()
-    services.round_start(match=match, starter=0)
-    services.event_record(match=match, action=rules.Play(0, T("5-5")))
+    round_start(match=match, starter=0)
+    event_record(match=match, action=rules.Play(0, T("5-5")))
     response = client.post(match.get_join_url())
     assert response.status_code == 302
     match.refresh_from_db()

@@ -1,19 +1,22 @@
-"""matches.scorepad: what the scorer's page says, read from the engine."""
+"""matches.scoring.scorepad: what the scorer's page says, read from the engine."""
 
 from __future__ import annotations
 
 import pytest
 
-from matches import rules, scorepad, selectors, services
+from matches import rules
+from matches.scoring import scorepad
+from matches.scoring.selectors.play import match_engine
+from matches.scoring.services.play import event_record, match_create, round_settle, round_start
 from tests.matches.helpers import A, T, two_player_all_fives
 
 pytestmark = pytest.mark.django_db
 
 
 def test_sides_at_the_target_are_told_why_play_goes_on_level_or_mid_round():
-    match = services.match_create(game="five-up", players=["Olena", "Taras"],
+    match = match_create(game="five-up", players=["Olena", "Taras"],
                                   options={"target": 61})
-    engine = selectors.match_engine(match)
+    engine = match_engine(match)
     engine.scores = [61, 61]  # level at the target after a round: no winner yet
 
     view = scorepad.build(match, engine)
@@ -30,10 +33,10 @@ def test_sides_at_the_target_are_told_why_play_goes_on_level_or_mid_round():
 
 
 def test_five_up_sides_level_at_the_target_mid_round_wait_for_the_count_not_play_on():
-    match = services.match_create(game="five-up", players=["Olena", "Taras"],
+    match = match_create(game="five-up", players=["Olena", "Taras"],
                                   options={"target": 61})
-    services.round_start(match=match, starter=0)
-    engine = selectors.match_engine(match)
+    round_start(match=match, starter=0)
+    engine = match_engine(match)
     engine.scores = [61, 61]  # level in the middle of a round: its count may part them
 
     assert scorepad.build(match, engine).tie_note == (
@@ -42,10 +45,10 @@ def test_five_up_sides_level_at_the_target_mid_round_wait_for_the_count_not_play
 
 
 def test_all_fives_sides_level_at_the_target_mid_round_play_on_to_the_next_award():
-    match = services.match_create(game="all-fives", players=["Olena", "Taras", "Iryna"],
+    match = match_create(game="all-fives", players=["Olena", "Taras", "Iryna"],
                                   options={"target": 61})
-    services.round_start(match=match, starter=0)
-    engine = selectors.match_engine(match)
+    round_start(match=match, starter=0)
+    engine = match_engine(match)
     engine.scores = [61, 61, 40]  # a split took both at once: the next award decides
 
     assert scorepad.build(match, engine).tie_note == (
@@ -54,12 +57,12 @@ def test_all_fives_sides_level_at_the_target_mid_round_play_on_to_the_next_award
 
 
 def test_the_going_out_bonus_is_named_apart_from_the_placements_points():
-    match = services.match_create(game="fives-and-threes", players=["Olena", "Taras"],
+    match = match_create(game="fives-and-threes", players=["Olena", "Taras"],
                                   options={"hand_size": 1})
-    services.round_start(match=match, starter=0)
-    services.event_record(match=match, action=rules.Play(0, T("3-6")))  # 9: 3, +1 out
+    round_start(match=match, starter=0)
+    event_record(match=match, action=rules.Play(0, T("3-6")))  # 9: 3, +1 out
 
-    award = scorepad.build(match, selectors.match_engine(match)).last_award
+    award = scorepad.build(match, match_engine(match)).last_award
 
     assert award is not None
     assert (award.points, award.bonus, award.total) == ("3", 1, "4")
@@ -67,11 +70,11 @@ def test_the_going_out_bonus_is_named_apart_from_the_placements_points():
 
 def test_every_playable_tile_carries_its_ends_and_what_each_would_make():
     match = two_player_all_fives(hand_size=7)
-    services.round_start(match=match, starter=0)
-    services.event_record(match=match, action=rules.Play(0, T("5-5")))
-    services.event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5")))
+    round_start(match=match, starter=0)
+    event_record(match=match, action=rules.Play(0, T("5-5")))
+    event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5")))
 
-    view = scorepad.build(match, selectors.match_engine(match))
+    view = scorepad.build(match, match_engine(match))
 
     offered = {choices.tile: [(c.point, c.end_sum, c.points) for c in choices.choices]
                for choices in view.tile_choices}
@@ -83,18 +86,18 @@ def test_every_playable_tile_carries_its_ends_and_what_each_would_make():
 
 
 def test_the_next_round_offers_the_mode_of_the_last_and_the_games_starter():
-    match = services.match_create(game="fives-and-threes", players=["Olena", "Taras"])
-    services.round_start(match=match, starter=None, mode="ends")
-    services.round_settle(match=match, result=rules.RoundEnd.BLOCKED)
+    match = match_create(game="fives-and-threes", players=["Olena", "Taras"])
+    round_start(match=match, starter=None, mode="ends")
+    round_settle(match=match, result=rules.RoundEnd.BLOCKED)
 
-    view = scorepad.build(match, selectors.match_engine(match))
+    view = scorepad.build(match, match_engine(match))
 
     assert (view.phase, view.last_mode, view.starter_rule) == ("start", "ends", "double")
 
 
 def test_five_up_scores_are_shown_with_their_raw_points_and_tally():
-    match = services.match_create(game="five-up", players=["Olena", "Taras"])
-    engine = selectors.match_engine(match)
+    match = match_create(game="five-up", players=["Olena", "Taras"])
+    engine = match_engine(match)
     engine.scores = [3, 0]  # display points: 15 and 0 pips counted at the table
 
     sides = scorepad.build(match, engine).sides
@@ -105,7 +108,7 @@ def test_five_up_scores_are_shown_with_their_raw_points_and_tally():
 
 def test_all_fives_scores_are_raw_points_already():
     match = two_player_all_fives()
-    engine = selectors.match_engine(match)
+    engine = match_engine(match)
     engine.scores = [15, 0]
 
     sides = scorepad.build(match, engine).sides

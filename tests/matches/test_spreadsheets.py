@@ -1,4 +1,4 @@
-"""matches.spreadsheets: what the CSV exports write is never run as a formula, and the
+"""matches.core.cells: what the CSV exports write is never run as a formula, and the
 imports read it back as it was."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from matches.spreadsheets import read_text_cell, text_cell
+from matches.core.cells import read_text_cell, text_cell
 
 
 def test_text_a_spreadsheet_would_run_is_written_as_text():

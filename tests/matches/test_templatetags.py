@@ -7,8 +7,9 @@ import re
 
 from django.utils import translation
 
-from matches import presenters, rules
-from matches.scorepad import Choice, PickTile, TileChoices
+from matches import rules
+from matches.scoring import presenters
+from matches.scoring.scorepad import Choice, PickTile, TileChoices
 from matches.templatetags.scorekeeper import (
     board_tiles,
     choice_sets,

@@ -7,12 +7,12 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from matches import services
+from matches.leagues.services import fixtures_confirm_due
 
 
 class Command(BaseCommand):
     help = "Confirm submitted fixture results left a day without an answer."
 
     def handle(self, *args: Any, **options: Any) -> None:
-        count = services.fixtures_confirm_due()
+        count = fixtures_confirm_due()
         self.stdout.write(f"{count} fixture result(s) confirmed.")

@@ -1,7 +1,7 @@
 """``manage.py export_all FILE``: the whole site as one ``scorekeeper-backup/2`` file.
 
 Users (with their password hashes), clubs, players, league seasons, every match and the
-records of deleted ones; the format is described in :mod:`matches.services.backup`.
+records of deleted ones; the format is described in :mod:`matches.records.backup`.
 ``-`` writes to stdout. FILE appears only once it is whole: the backup is written beside
 it first, and removed if it fails.
 """
@@ -14,7 +14,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from matches.services.backup import BackupFailed, backup_export
+from matches.records.backup import BackupFailed, backup_export
 
 
 class Command(BaseCommand):

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from matches import selectors
+from matches.leagues.selectors import division_document, season_divisions
 from matches.models import Season
 
 
@@ -28,12 +28,12 @@ class Command(BaseCommand):
                                        slug=options["season"]).first()
         if season is None:
             raise CommandError(f"no season {options['season']!r} in club {options['club']!r}")
-        divisions = list(selectors.season_divisions(season))
+        divisions = list(season_divisions(season))
         wanted = options.get("division")
         if wanted is not None:
             divisions = [d for d in divisions if d.name.casefold() == wanted.casefold()]
             if not divisions:
                 raise CommandError(f"no division {wanted!r} in season {options['season']!r}")
         for division in divisions:
-            self.stdout.write(json.dumps(selectors.division_document(division, season),
+            self.stdout.write(json.dumps(division_document(division, season),
                                          ensure_ascii=False))

@@ -9,7 +9,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from matches.models import Match
-from matches.selectors import match_record
+from matches.scoring.selectors.play import match_record
 
 NO_SUCH_MATCH = "There is no match with id {id}."
 BIGINT_MAX = 2**63 - 1

@@ -15,9 +15,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.http import Http404
 
+from matches.clubs.selectors import club_matches, club_season, season_matches
 from matches.models import Club
-from matches.selectors import match_record
-from matches.selectors.clubs import club_matches, club_season, season_matches
+from matches.scoring.selectors.play import match_record
 
 
 class Command(BaseCommand):

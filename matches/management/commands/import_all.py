@@ -19,7 +19,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from matches.services.backup import BackupInvalid, DatabaseNotEmpty, backup_import
+from matches.records.backup import BackupInvalid, DatabaseNotEmpty, backup_import
 
 
 class Command(BaseCommand):

@@ -10,7 +10,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from matches import services
+from matches.leagues.services import league_import
 from matches.models import Club
 from matches.rules import league as league_rules
 
@@ -30,7 +30,7 @@ class Command(BaseCommand):
         for name in options["files"]:
             try:
                 document = league_rules.loads(Path(name).read_bytes())
-                season = services.league_import(club=club, document=document)
+                season = league_import(club=club, document=document)
             except (OSError, ValueError) as error:  # RulesError is a ValueError too
                 refused += 1
                 self.stderr.write(f"{name}: refused: {error}")

@@ -2,7 +2,7 @@
 
 Prints one line per record, in input order, then exits 1 if any record was refused. Its
 matches belong to no account, and a record already stored as such a match (the same
-record by its hash, as an upload knows its account's: ``services.record_store``) is not
+record by its hash, as an upload knows its account's: ``record_store``) is not
 stored again: its line names that match, and the summary on stderr counts it apart from
 the refusals (it is no failure: running the command twice on a file is harmless).
 ``--dry-run`` stores nothing and never opens a database connection: it replays each
@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from matches.record_files import RecordSource, record_sources
+from matches.records.files import RecordSource, record_sources
 
 UNREADABLE = "cannot read the file: {error}"
 
@@ -80,17 +80,19 @@ class Command(BaseCommand):
     def _import(self, source: RecordSource, *, dry_run: bool) -> Outcome:
         if source.document is None:
             return Outcome(error=source.error)
-        from matches import selectors, services
         from matches.models import LineOutcome
+        from matches.records.services import record_store
+        from matches.scoring.selectors.play import match_summary
+        from matches.scoring.services.play import record_check
 
         if dry_run:  # the store's own checks, with nothing stored
-            summary, refusal = services.record_check(document=source.document)
+            summary, refusal = record_check(document=source.document)
             return Outcome(summary=summary, error=refusal)
 
-        result = services.record_store(source=source)  # no account: the command line's own
+        result = record_store(source=source)  # no account: the command line's own
         if result.match is None:
             return Outcome(error=result.message)
-        return Outcome(summary=selectors.match_summary(result.match), match_id=result.match.pk,
+        return Outcome(summary=match_summary(result.match), match_id=result.match.pk,
                        already_stored=result.outcome == LineOutcome.DUPLICATE)
 
     def _line(self, source: RecordSource, outcome: Outcome, *, as_json: bool,

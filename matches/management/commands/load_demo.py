@@ -23,10 +23,25 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
-from matches import rules, selectors, services
+from matches import rules
+from matches.accounts.services import account_create
+from matches.clubs.services import club_create, club_invite, club_join, player_add
+from matches.leagues.services import (
+    adjustment_add,
+    entrant_add,
+    fixture_confirm,
+    fixture_dispute,
+    fixture_game_start,
+    fixture_games_enter,
+    fixture_redate,
+    fixture_submit,
+    fixtures_generate,
+    season_create,
+)
 from matches.models import Fixture, Match, MatchStatus, Role
 from matches.rules.simulate import simulated_match
-from matches.services.accounts import account_create
+from matches.scoring.selectors.play import match_names
+from matches.scoring.services.play import actions_record, match_import
 
 DEMO_DIR = Path(__file__).resolve().parents[2] / "demo"
 SITE = "http://127.0.0.1:8000"  # where scripts/run serves it (--site: elsewhere)
@@ -72,8 +87,8 @@ class Command(BaseCommand):
     def _load(self) -> None:
         self._league()
         for path in sorted(DEMO_DIR.glob("*.json")):
-            match = services.match_import(document=json.loads(path.read_text("utf-8")))
-            names = ", ".join(selectors.match_names(match))
+            match = match_import(document=json.loads(path.read_text("utf-8")))
+            names = ", ".join(match_names(match))
             self.stdout.write(f"Loaded match {match.pk}: {match.get_game_display()}, "
                               f"{match.get_status_display().lower()} ({names}).")
             self.stdout.write(f"  watch: {self.site}{match.get_absolute_url()}")
@@ -91,12 +106,12 @@ class Command(BaseCommand):
             return account_create(username=username, password=passwords[username])
 
         secretary = person("secretary")
-        club = services.club_create(name="Teesdale Dominoes Club", by=secretary)
+        club = club_create(name="Teesdale Dominoes Club", by=secretary)
         # half a season in whenever it is loaded: week 3 was last Monday (or today)
         today = timezone.localdate()
         starts_on = today - datetime.timedelta(days=today.weekday(), weeks=2)
         year = starts_on.year if starts_on.month >= 8 else starts_on.year - 1
-        season = services.season_create(
+        season = season_create(
             club=club, by=secretary, name=f"Monday League {year}/{(year + 1) % 100:02d}",
             starts_on=starts_on, game="fives-and-threes",
             fixture_format="games", singles=3,
@@ -109,14 +124,14 @@ class Command(BaseCommand):
         for team, squad in DEMO_TEAMS.items():
             captain = person(captain_username(team))
             # as on the site: the secretary invites each captain, who joins
-            services.club_join(user=captain, token=services.club_invite(
+            club_join(user=captain, token=club_invite(
                 club=club, by=secretary, role=Role.CAPTAIN))
-            players = [services.player_add(club=club, name=name, by=secretary)
+            players = [player_add(club=club, name=name, by=secretary)
                        for name in squad]
             captains[team] = captain
-            services.entrant_add(division=division, by=secretary, name=team,
+            entrant_add(division=division, by=secretary, name=team,
                                  players=players, captain=captain)
-        services.fixtures_generate(division=division, by=secretary, legs=2)
+        fixtures_generate(division=division, by=secretary, legs=2)
         fixtures = list(division.fixtures.select_related("home", "away")
                         .order_by("week", "id"))
         # weeks 1 and 2 are played and confirmed; the first night's opening game was
@@ -125,22 +140,22 @@ class Command(BaseCommand):
             home, away = captains[fixture.home.name], captains[fixture.away.name]
             if n == 0:
                 self._scorepad_game(fixture, home)
-                services.fixture_games_enter(fixture=fixture, by=home,
+                fixture_games_enter(fixture=fixture, by=home,
                                              scores=[None, (61, 47), (38, 61)])
             else:
-                services.fixture_games_enter(fixture=fixture, by=home,
+                fixture_games_enter(fixture=fixture, by=home,
                                              scores=DEMO_SCORES[n % len(DEMO_SCORES)])
-            services.fixture_submit(fixture=fixture, by=home)
-            services.fixture_confirm(fixture=fixture, by=away)
+            fixture_submit(fixture=fixture, by=home)
+            fixture_confirm(fixture=fixture, by=away)
         # week 3: one result disputed, one fixture postponed
         disputed, postponed = fixtures[4], fixtures[5]
-        services.fixture_games_enter(fixture=disputed, by=captains[disputed.home.name],
+        fixture_games_enter(fixture=disputed, by=captains[disputed.home.name],
                                      scores=[(61, 52), (61, 58), (44, 61)])
-        services.fixture_submit(fixture=disputed, by=captains[disputed.home.name])
-        services.fixture_dispute(fixture=disputed, by=captains[disputed.away.name],
+        fixture_submit(fixture=disputed, by=captains[disputed.home.name])
+        fixture_dispute(fixture=disputed, by=captains[disputed.away.name],
                                  message="Game 2 was 61-58 to us, not to them.")
-        services.fixture_redate(fixture=postponed, by=secretary, date=None, postponed=True)
-        services.adjustment_add(entrant=fixtures[0].away, by=secretary, points=-1,
+        fixture_redate(fixture=postponed, by=secretary, date=None, postponed=True)
+        adjustment_add(entrant=fixtures[0].away, by=secretary, points=-1,
                                 reason="result card sent in late")
         self.stdout.write(f"Loaded the demo league: {self.site}{season.get_absolute_url()}")
         self.stdout.write("  demo accounts (this database only): " + ", ".join(
@@ -150,11 +165,11 @@ class Command(BaseCommand):
         """Game 1 of the night, scored tile by tile on the scorepad (a simulated match)."""
         home, away = fixture.home.players.order_by("name")[0], \
             fixture.away.players.order_by("name")[0]
-        started = services.fixture_game_start(fixture=fixture, by=captain, number=1,
+        started = fixture_game_start(fixture=fixture, by=captain, number=1,
                                               home_players=[home], away_players=[away])
         match = started.match  # no round yet: the highest double's holder starts it
         played = simulated_match(rules.FIVES_AND_THREES, 2, seed=7)
-        services.actions_record(match=match, actions=played.log)
+        actions_record(match=match, actions=played.log)
 
 
 def captain_username(team: str) -> str:

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from matches.services import record_imports_resume
+from matches.records.services import record_imports_resume
 
 
 class Command(BaseCommand):

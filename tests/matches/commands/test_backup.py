@@ -16,8 +16,16 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.utils import timezone
 
-from matches import rules, selectors, services
-from matches.actions import action_doc
+from matches import rules
+from matches.clubs.services import club_create, player_add
+from matches.leagues.selectors import division_table, season_divisions
+from matches.leagues.services import (
+    entrant_add,
+    fixture_redate,
+    fixtures_csv_import,
+    fixtures_generate,
+    season_create,
+)
 from matches.models import (
     Adjustment,
     Change,
@@ -36,8 +44,22 @@ from matches.models import (
     ScorerGrant,
     Season,
 )
+from matches.records import services as records_services
+from matches.records.backup import FORMAT
 from matches.rules import league as league_rules
-from matches.services.backup import FORMAT
+from matches.scoring.changelog import action_doc
+from matches.scoring.selectors.play import actions_at, match_actions, match_record, match_summary
+from matches.scoring.services.lifecycle import match_delete_recorded
+from matches.scoring.services.play import (
+    event_record,
+    event_undo,
+    grant_create,
+    match_create,
+    match_import,
+    match_restore,
+    round_settle,
+    round_start,
+)
 from tests.matches.helpers import site_admin
 
 T = rules.Tile.parse
@@ -50,13 +72,13 @@ def rated_match(club: Club, names: list[str], *, winner: int, when: int,
     """A finished All Fives match between club players (as in test_ratings): the
     winner opens 5-5 for 10, the target, ``when`` hours into the season."""
     players = {p.name: p for p in club.players.all()}
-    match = services.match_create(game="all-fives", players=names,
+    match = match_create(game="all-fives", players=names,
                                   options={"target": 10, "hand_size": 2})
     for seat in match.seats.all():
         seat.player = players[seat.name]
         seat.save(update_fields=["player"])
-    services.round_start(match=match, starter=winner, key=key)
-    services.event_record(match=match, action=rules.Play(winner, T("5-5")))
+    round_start(match=match, starter=winner, key=key)
+    event_record(match=match, action=rules.Play(winner, T("5-5")))
     played = timezone.make_aware(datetime.datetime(2026, 9, 7)) + datetime.timedelta(hours=when)
     Match.objects.filter(pk=match.pk).update(started_at=played, finished_at=played)
     match.refresh_from_db()
@@ -70,12 +92,12 @@ def add_rated_matches(club: Club) -> None:
     rated_match(club, ["Ann Dale", "Dev Patel"], winner=0, when=1, key=uuid.uuid4())
     rated_match(club, ["Bob Hart", "Edna Moss", "Gwen Rowe", "Jack Pyle"], winner=1, when=2)
     undone = rated_match(club, ["Cath Lund", "Ann Dale"], winner=1, when=3)
-    grant = services.grant_create(match=undone, phone="iPhone", name="Cath's phone")
+    grant = grant_create(match=undone, phone="iPhone", name="Cath's phone")
     # the phone that started it, which may restore (the match was made without a phone)
     ScorerGrant.objects.filter(pk=grant.pk).update(is_creator=True)
     grant.refresh_from_db()
-    services.event_undo(match=undone, grant=grant)  # in play again…
-    services.match_restore(match=undone, to_version=2, grant=grant)  # …and won again
+    event_undo(match=undone, grant=grant)  # in play again…
+    match_restore(match=undone, to_version=2, grant=grant)  # …and won again
     rated_match(club, ["Dev Patel", "Gwen Rowe"], winner=1, when=4)
 
 
@@ -108,8 +130,8 @@ def snapshot() -> dict[str, Any]:
     for match in Match.objects.order_by("pk"):
         game = FixtureGame.objects.filter(match=match).first()
         matches[str(match.public_id)] = {
-            "summary": selectors.match_summary(match),
-            "record": selectors.match_record(match),
+            "summary": match_summary(match),
+            "record": match_record(match),
             "status": (match.status, match.winner_side),
             "version": match.version,
             "token": match.scorer_token,
@@ -123,7 +145,7 @@ def snapshot() -> dict[str, Any]:
                          when(c.made_at), c.key, c.user.username if c.user else None,
                          c.grant.label if c.grant else None)
                         for c in match.changes.order_by("version")],
-            "actions at each version": [selectors.actions_at(match, version)
+            "actions at each version": [actions_at(match, version)
                                         for version in range(match.version + 1)],
             "fixture game": (str(game.fixture), game.number) if game else None,
             # a league game's club and season, where the model has them (kept ids)
@@ -131,9 +153,9 @@ def snapshot() -> dict[str, Any]:
         }
     tables = {}
     for season in Season.objects.all():
-        for division in selectors.season_divisions(season):
+        for division in season_divisions(season):
             tables[f"{season.club.slug}/{season.slug}/{division.name}"] = \
-                league_rules.table_json(selectors.division_table(division, season))
+                league_rules.table_json(division_table(division, season))
     return {
         "matches": matches,
         "tables": tables,
@@ -202,11 +224,11 @@ def test_export_then_import_into_a_flushed_database_restores_everything(tmp_path
     # the restored match in progress goes on from where it stood
     playing = Match.objects.get(status="in-progress")
     version = playing.version
-    services.event_undo(match=playing)
+    event_undo(match=playing)
     playing.refresh_from_db()
     assert playing.version == version + 1
     # and new rows take new ids (the id sequences moved past the restored ones)
-    services.player_add(club=Club.objects.get(), name="Newcomer",
+    player_add(club=Club.objects.get(), name="Newcomer",
                         by=User.objects.get(username="secretary"))
 
 
@@ -214,12 +236,12 @@ def test_export_then_import_into_a_flushed_database_restores_everything(tmp_path
 def small_site(django_user_model) -> Club:
     """A club with players, two rated matches and a casual imported match."""
     owner = django_user_model.objects.create_user("owner", password="pw-owner-1")
-    club = services.club_create(name="Oak", by=owner)
+    club = club_create(name="Oak", by=owner)
     for name in ("Ann Dale", "Dev Patel", "Cath Lund"):
         Player.objects.create(club=club, name=name)
     rated_match(club, ["Ann Dale", "Dev Patel"], winner=0, when=1)
     rated_match(club, ["Cath Lund", "Ann Dale"], winner=1, when=2)
-    services.match_import(document=json.loads(DEMO.read_text("utf-8")))
+    match_import(document=json.loads(DEMO.read_text("utf-8")))
     return club
 
 
@@ -322,12 +344,12 @@ def test_import_all_at_verbosity_0_prints_no_progress(small_site, tmp_path):
 def autumn(club: Club) -> Division:
     """The club's Autumn season: one division, Oak v Willow, its fixtures generated."""
     owner = User.objects.get(username="owner")
-    season = services.season_create(club=club, by=owner, name="Autumn", game="all-fives",
+    season = season_create(club=club, by=owner, name="Autumn", game="all-fives",
                                     starts_on=datetime.date(2026, 9, 7))
     division = season.divisions.get()
     for name in ("Oak", "Willow"):
-        services.entrant_add(division=division, by=owner, name=name)
-    services.fixtures_generate(division=division, by=owner)
+        entrant_add(division=division, by=owner, name=name)
+    fixtures_generate(division=division, by=owner)
     return division
 
 
@@ -335,7 +357,7 @@ def autumn(club: Club) -> Division:
 def test_a_fixtures_log_keeps_its_kinds_and_a_backup_made_before_them_still_imports(
         small_site, tmp_path):
     autumn(small_site)
-    services.fixture_redate(fixture=Fixture.objects.get(), by=User.objects.get(
+    fixture_redate(fixture=Fixture.objects.get(), by=User.objects.get(
         username="owner"), date=None, postponed=True)
     path = tmp_path / "site.jsonl"
     snap = restored(path)
@@ -367,18 +389,18 @@ def test_a_record_imports_hash_and_a_deleted_match_round_trip(small_site, tmp_pa
     record of a match deleted by mistake, which is the only way to take it back."""
     owner = User.objects.get(username="owner")
     record = json.loads(DEMO.read_text("utf-8"))
-    imported = services.match_import(document=record, created_by=owner,
-                                     record_hash=services.record_hash(record))
+    imported = match_import(document=record, created_by=owner,
+                                     record_hash=records_services.record_hash(record))
     doomed = Match.objects.exclude(pk=imported.pk).order_by("pk").first()
     assert doomed is not None
-    services.match_delete_recorded(match=doomed, user=site_admin())
+    match_delete_recorded(match=doomed, user=site_admin())
     path = tmp_path / "site.jsonl"
     snap = restored(path)
     assert snap["deleted matches"] and any(m["record hash"] for m in snap["matches"].values())
     assert snapshot() == snap
     # the same file imported again after the restore stores nothing
     assert Match.objects.filter(created_by__username="owner",
-                                record_hash=services.record_hash(record)).count() == 1
+                                record_hash=records_services.record_hash(record)).count() == 1
 
     older = tmp_path / "older.jsonl"  # as written before backups kept either
     lines = [json.loads(line) for line in path.read_text().splitlines()]
@@ -424,7 +446,7 @@ def test_a_phones_name_round_trips_and_a_backup_made_before_names_still_imports(
         small_site, tmp_path):
     match = Match.objects.order_by("pk").first()
     assert match is not None
-    services.grant_create(match=match, phone="Android phone", name="Table 3")
+    grant_create(match=match, phone="Android phone", name="Table 3")
     path = tmp_path / "site.jsonl"
     snap = restored(path)
     assert ("Android phone", "Table 3") in [g[:2] for g in snap["grants"]]
@@ -447,7 +469,7 @@ def test_a_fixture_a_spreadsheet_added_round_trips(small_site, tmp_path):
     division = autumn(small_site)
     planned = Fixture.objects.count()
     rows = "home,away,home_games,away_games\n" + "Oak,Willow,2,1\n" * (planned + 1)
-    services.fixtures_csv_import(division=division, by=User.objects.get(username="owner"),
+    fixtures_csv_import(division=division, by=User.objects.get(username="owner"),
                                  text=rows)
     assert Fixture.objects.count() > planned
     assert FixtureChange.objects.filter(before={}).exists()
@@ -461,7 +483,7 @@ def test_a_fixture_a_spreadsheet_added_round_trips(small_site, tmp_path):
 def test_a_season_with_no_tie_breakers_round_trips_and_a_format_1_backups_means_the_default(
         small_site, tmp_path):
     owner = User.objects.get(username="owner")
-    services.season_create(club=small_site, by=owner, name="Level", game="all-fives",
+    season_create(club=small_site, by=owner, name="Level", game="all-fives",
                            starts_on=datetime.date(2026, 9, 7), tiebreaks=[])
     path = tmp_path / "site.jsonl"
     export(path)
@@ -485,26 +507,26 @@ def test_a_season_with_no_tie_breakers_round_trips_and_a_format_1_backups_means_
 def test_rounds_settled_without_a_count_or_in_two_taps_round_trip(small_site, tmp_path):
     # The record holds a called round's result and count together; the log may hold them
     # as two taps, and a Fives and Threes round may have no count at all.
-    apart = services.match_create(game="all-fives", players=["Ann", "Dev"])
-    services.round_start(match=apart, starter=0, mode="ends")
-    services.event_record(match=apart, action=rules.Call(0, (rules.ScoringEnd.parse("5"),)))
-    services.round_settle(match=apart, result=rules.RoundEnd.DOMINO, domino_seat=1)
-    services.round_settle(match=apart, pips=(12, 0))
-    services.round_start(match=apart, starter=1, mode="ends")
-    services.round_settle(match=apart, result=rules.RoundEnd.BLOCKED)  # waits for its count
-    uncounted = services.match_create(game="fives-and-threes", players=["Ann", "Dev"])
-    services.round_start(match=uncounted, starter=None, mode="ends")
-    services.round_settle(match=uncounted, result=rules.RoundEnd.BLOCKED)
-    services.round_start(match=uncounted, starter=None, mode="ends")
-    services.round_settle(match=uncounted, result=rules.RoundEnd.BLOCKED)
-    services.round_settle(match=uncounted, pips=(3, 4))
+    apart = match_create(game="all-fives", players=["Ann", "Dev"])
+    round_start(match=apart, starter=0, mode="ends")
+    event_record(match=apart, action=rules.Call(0, (rules.ScoringEnd.parse("5"),)))
+    round_settle(match=apart, result=rules.RoundEnd.DOMINO, domino_seat=1)
+    round_settle(match=apart, pips=(12, 0))
+    round_start(match=apart, starter=1, mode="ends")
+    round_settle(match=apart, result=rules.RoundEnd.BLOCKED)  # waits for its count
+    uncounted = match_create(game="fives-and-threes", players=["Ann", "Dev"])
+    round_start(match=uncounted, starter=None, mode="ends")
+    round_settle(match=uncounted, result=rules.RoundEnd.BLOCKED)
+    round_start(match=uncounted, starter=None, mode="ends")
+    round_settle(match=uncounted, result=rules.RoundEnd.BLOCKED)
+    round_settle(match=uncounted, pips=(3, 4))
     snap = restored(tmp_path / "site.jsonl")
     assert snapshot() == snap
     for match in Match.objects.filter(public_id__in=[apart.public_id, uncounted.public_id]):
-        services.event_undo(match=match)  # the rows give back the log's last action
+        event_undo(match=match)  # the rows give back the log's last action
         match.refresh_from_db()
-        assert selectors.actions_at(match, match.version) == [
-            action_doc(action) for action in selectors.match_actions(match)]
+        assert actions_at(match, match.version) == [
+            action_doc(action) for action in match_actions(match)]
 
 
 def _bad_json(lines: list[str]) -> tuple[list[str], str]:
@@ -574,7 +596,7 @@ def test_a_corrupted_file_is_refused_naming_the_line_and_stores_nothing(small_si
 @pytest.mark.django_db
 def test_export_matches_prints_one_valid_record_per_club_match_and_no_other_clubs(
         small_site, django_user_model):
-    other = services.club_create(name="Elm", by=django_user_model.objects.create_user("elm"))
+    other = club_create(name="Elm", by=django_user_model.objects.create_user("elm"))
     for name in ("Zed", "Yan"):
         Player.objects.create(club=other, name=name)
     theirs = rated_match(other, ["Zed", "Yan"], winner=0, when=5)
@@ -591,7 +613,7 @@ def test_export_matches_prints_one_valid_record_per_club_match_and_no_other_club
         rules.replay(record)  # each one replays
     assert sorted(tuple(r["players"]) for r in records) == [
         ("Ann Dale", "Dev Patel"), ("Cath Lund", "Ann Dale")]
-    assert selectors.match_record(theirs)["players"] not in [r["players"] for r in records]
+    assert match_record(theirs)["players"] not in [r["players"] for r in records]
 
 
 @pytest.mark.django_db
@@ -603,6 +625,6 @@ def test_export_matches_of_a_season_prints_its_scorepad_games():
     records = [json.loads(line) for line in out.getvalue().splitlines()]
     game = FixtureGame.objects.get(match__isnull=False)
     assert game.match is not None
-    assert records == [selectors.match_record(game.match)]
+    assert records == [match_record(game.match)]
     with pytest.raises(CommandError, match="no season 'nope'"):
         call_command("export_matches", "--club", DEMO_CLUB, "--season", "nope")

@@ -8,9 +8,11 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from matches import rules, selectors, services
+from matches import rules
 from matches.models import Event
 from matches.rules.simulate import simulated_record
+from matches.scoring.selectors.play import match_record, match_summary
+from matches.scoring.services.play import match_import
 
 pytestmark = pytest.mark.django_db
 
@@ -30,19 +32,19 @@ def export(key) -> str:
                      pips=True),
 ], ids=["all-fives-4", "fives-and-threes-pips"])
 def test_export_then_import_gives_identical_events_and_summary(document):
-    original = services.match_import(document=document)
+    original = match_import(document=document)
 
     text = export(original.pk)
-    copy = services.match_import(document=json.loads(text))
+    copy = match_import(document=json.loads(text))
 
-    assert json.loads(text) == selectors.match_record(original)
+    assert json.loads(text) == match_record(original)
     assert list(Event.objects.filter(match=copy).values_list(*EVENT_FIELDS)) == \
         list(Event.objects.filter(match=original).values_list(*EVENT_FIELDS))
-    assert selectors.match_summary(copy) == selectors.match_summary(original)
+    assert match_summary(copy) == match_summary(original)
 
 
 def test_export_prints_indented_json():
-    match = services.match_import(document=simulated_record(rules.ALL_FIVES, 2, seed=1))
+    match = match_import(document=simulated_record(rules.ALL_FIVES, 2, seed=1))
 
     text = export(match.pk)
 
@@ -50,7 +52,7 @@ def test_export_prints_indented_json():
 
 
 def test_export_accepts_the_public_id():
-    match = services.match_import(document=simulated_record(rules.ALL_FIVES, 2, seed=1))
+    match = match_import(document=simulated_record(rules.ALL_FIVES, 2, seed=1))
 
     assert export(match.public_id) == export(match.pk)
 

@@ -13,9 +13,9 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from matches import rules
+from matches.core.messages import explain
 from matches.models import Match
 from matches.rules.simulate import simulated_record
-from matches.rules_messages import explain
 from tests.samples import REPO_ROOT
 
 VALID = simulated_record(rules.ALL_FIVES, 2, seed=7)
@@ -57,7 +57,7 @@ def run(*args: str) -> tuple[str, CommandError | None]:
 
 
 def malformed_error() -> str:
-    """As the import says it: in the reader's words (matches.rules_messages)."""
+    """As the import says it: in the reader's words (matches.core.messages)."""
     try:
         rules.loads('{"format": "domino-match/1",')
     except rules.RecordInvalid as error:
@@ -289,12 +289,12 @@ def test_the_summary_counts_records_already_stored_apart_from_refusals(mixed):
 
 @pytest.mark.django_db
 def test_a_record_an_account_uploaded_is_still_stored_by_the_command(all_valid, django_user_model):
-    from matches import services
-    from matches.record_files import record_sources
+    from matches.records.files import record_sources
+    from matches.records.services import record_store
 
     user = django_user_model.objects.create_user("uploader")
     for source in record_sources(str(all_valid), all_valid.read_bytes()):
-        services.record_store(source=source, created_by=user)
+        record_store(source=source, created_by=user)
 
     out, err, _ = run_with_stderr(str(all_valid))
 

@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
 
-from matches import services
+from matches.clubs.services import club_create, player_add
 from matches.models import Fixture, Season
 from matches.rules import league as league_rules
 from tests.rules.test_league import SPEC_DOCUMENT, SPEC_STANDINGS
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def club(django_user_model):
-    return services.club_create(name="Teesdale",
+    return club_create(name="Teesdale",
                                 by=django_user_model.objects.create_user("sec"))
 
 
@@ -134,7 +134,7 @@ def test_a_hostile_league_document_is_refused_and_stores_nothing(club, tmp_path,
 
 
 def test_an_import_uses_the_clubs_own_players_and_a_long_division_name_fits(club, tmp_path):
-    services.player_add(club=club, name="Ann Dale", by=club.created_by)
+    player_add(club=club, name="Ann Dale", by=club.created_by)
     document = json.loads(json.dumps(SPEC_DOCUMENT))
     document["name"] = "Teesdale Monday League — " + "Division " * 20
     document["entrants"][0]["players"] = ["ann   DALE", "Bob Hart"]

@@ -11,9 +11,11 @@ from django.core.management.base import CommandError
 from django.db import connection
 from django.utils import timezone
 
-from matches import rules, selectors
+from matches import rules
+from matches.leagues.selectors import division_table, season_divisions
 from matches.management.commands.load_demo import ALREADY_LOADED, DEMO_DIR, NAMES_TAKEN, RESET
 from matches.models import Club, Fixture, FixtureStatus, Match, MatchStatus, Membership, Season
+from matches.scoring.selectors.play import match_record, match_summary
 
 pytestmark = pytest.mark.django_db
 
@@ -53,8 +55,8 @@ def test_demo_matches_equal_their_records():
     load_demo()
 
     for match in Match.objects.all():
-        record = selectors.match_record(match)
-        assert rules.summary(rules.replay(record)) == selectors.match_summary(match)
+        record = match_record(match)
+        assert rules.summary(rules.replay(record)) == match_summary(match)
 
 
 def test_load_demo_twice_does_not_duplicate():
@@ -132,6 +134,6 @@ def test_the_demo_league_has_a_real_table_to_look_at():
     scorepad_match = on_scorepad.games.get(number=1).match
     assert scorepad_match is not None and scorepad_match.status == MatchStatus.FINISHED
     assert on_scorepad.games.count() == 3
-    table = selectors.division_table(selectors.season_divisions(season).get(), season)
+    table = division_table(season_divisions(season).get(), season)
     assert sum(row.played for row in table.rows) == 8
     assert [row.adjustment for row in table.rows if row.adjustment] == [-1]

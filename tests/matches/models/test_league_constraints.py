@@ -1,4 +1,4 @@
-"""matches.models.clubs and .leagues: every named constraint holds in the database."""
+"""matches.clubs.models and .leagues: every named constraint holds in the database."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ from django.apps import apps
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from matches import services
+from matches.clubs.services import club_create
+from matches.leagues.models import FIXTURE_ONE_ENTRANT, GAME_LEVEL, RESULT_IFF_PLAYED
+from matches.leagues.services import entrant_add, season_create
 from matches.models import (
     Adjustment,
     Club,
@@ -30,7 +32,7 @@ from matches.models import (
     RecordImportLine,
     Season,
 )
-from matches.models.leagues import FIXTURE_ONE_ENTRANT, GAME_LEVEL, RESULT_IFF_PLAYED
+from matches.scoring.services.play import match_create
 
 pytestmark = pytest.mark.django_db
 
@@ -38,12 +40,12 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def league(django_user_model) -> dict[str, Any]:
     owner = django_user_model.objects.create_user("owner")
-    club = services.club_create(name="Oak", by=owner)
-    season = services.season_create(club=club, by=owner, name="Monday",
+    club = club_create(name="Oak", by=owner)
+    season = season_create(club=club, by=owner, name="Monday",
                                     starts_on=datetime.date(2026, 9, 7), game="all-fives")
     division = season.divisions.get()
-    home = services.entrant_add(division=division, by=owner, name="Home")
-    away = services.entrant_add(division=division, by=owner, name="Away")
+    home = entrant_add(division=division, by=owner, name="Home")
+    away = entrant_add(division=division, by=owner, name="Away")
     fixture = Fixture.objects.create(division=division, week=1, home=home, away=away)
     player = Player.objects.create(club=club, name="Ann", user=owner)
     return {"owner": owner, "club": club, "season": season, "division": division,
@@ -146,7 +148,7 @@ def _saved_rating(x: dict[str, Any]) -> Rating:
 
 
 def _match() -> Match:
-    return services.match_create(game="all-fives", players=["A", "B"])
+    return match_create(game="all-fives", players=["A", "B"])
 MODELS: list[Any] = [Club, Membership, Player, Season, Division, Entrant, Fixture, FixtureGame,
           Adjustment]
 

@@ -15,9 +15,15 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from matches import presenters, rules, selectors, services
-from matches.actions import action_doc
+from matches import rules
+from matches.clubs.services import club_create
+from matches.leagues.services import entrant_add, fixtures_generate, season_create
 from matches.models import Fixture, FixtureChange, Match, Season
+from matches.scoring import presenters
+from matches.scoring.changelog import action_doc
+from matches.scoring.selectors.play import actions_at, match_engine, match_names
+from matches.scoring.services.lifecycle import match_abandon, match_resume
+from matches.scoring.services.play import event_record, event_undo, match_restore, round_start
 from tests.matches.helpers import T, assert_cache_equals_replay, site_admin, two_player_all_fives
 
 BEFORE = [("matches", "0002_seat_player_and_draw_count")]
@@ -65,20 +71,20 @@ def test_0003_names_the_seats_and_seeds_the_change_log(back_to_latest):
     executor.migrate(executor.loader.graph.leaf_nodes())
 
     stored = Match.objects.get(pk=match.pk)
-    assert selectors.match_names(stored) == ["Olena", "Taras"]
+    assert match_names(stored) == ["Olena", "Taras"]
     assert stored.version == 1 and Match.objects.get(pk=empty.pk).version == 0
     seeded = stored.changes.get()
     assert (seeded.kind, seeded.version) == ("import", 1)
     assert all(event.change == seeded for event in stored.events.all())
-    engine = selectors.match_engine(stored)
-    assert selectors.actions_at(stored, 1) == [action_doc(a) for a in engine.log]
+    engine = match_engine(stored)
+    assert actions_at(stored, 1) == [action_doc(a) for a in engine.log]
     assert [type(a) for a in engine.log] == [rules.StartRound, rules.Play, rules.Play,
                                              rules.Play, rules.Settle]
     # the old match goes on as any other: undo, then restore what the undo took back
-    services.event_undo(match=stored)
-    services.match_restore(match=stored, to_version=1, user=site_admin())
+    event_undo(match=stored)
+    match_restore(match=stored, to_version=1, user=site_admin())
     assert_cache_equals_replay(stored)
-    assert rules.summary(selectors.match_engine(stored))["scores"] == [15, 10]
+    assert rules.summary(match_engine(stored))["scores"] == [15, 10]
 
 
 @pytest.mark.django_db
@@ -91,13 +97,13 @@ def test_0009_gives_the_changes_logged_before_it_what_each_reader_needs(django_u
     kinds_from_words = importlib.import_module(
         "matches.migrations.0009_fixture_change_kind").kinds_from_words
     match = two_player_all_fives()
-    services.round_start(match=match, starter=0)
-    services.event_record(match=match, action=rules.Play(0, T("5-5")))
-    services.match_restore(match=match, to_version=1, user=site_admin())
-    services.event_record(match=match, action=rules.Play(0, T("5-5")))
-    services.match_abandon(match=match)
-    services.match_resume(match=match)
-    services.match_restore(match=match, to_version=2, user=site_admin())
+    round_start(match=match, starter=0)
+    event_record(match=match, action=rules.Play(0, T("5-5")))
+    match_restore(match=match, to_version=1, user=site_admin())
+    event_record(match=match, action=rules.Play(0, T("5-5")))
+    match_abandon(match=match)
+    match_resume(match=match)
+    match_restore(match=match, to_version=2, user=site_admin())
     written = {3: "матч у стані версії 1", 5: "зупинено на 10 – 0, без переможця",
                6: "продолжен: матч в том состоянии, в котором его прервали",
                7: "back to how it was"}  # an older wording: no language knows it
@@ -109,12 +115,12 @@ def test_0009_gives_the_changes_logged_before_it_what_each_reader_needs(django_u
         change.save()
 
     olena = django_user_model.objects.create_user("olena", password="a-long-password-1")
-    season = services.season_create(club=services.club_create(name="Oak", by=olena),
+    season = season_create(club=club_create(name="Oak", by=olena),
                                     by=olena, name="Autumn", game="all-fives",
                                     starts_on=datetime.date(2026, 9, 7))
     for name in ("Oak", "Willow"):
-        services.entrant_add(division=season.divisions.get(), by=olena, name=name)
-    services.fixtures_generate(division=season.divisions.get(), by=olena)
+        entrant_add(division=season.divisions.get(), by=olena, name=name)
+    fixtures_generate(division=season.divisions.get(), by=olena)
     fixture = Fixture.objects.first()
     assert fixture is not None
     for what in ("перенесено", "решено лигой", "made void", "put off"):
@@ -144,9 +150,9 @@ def test_0011_writes_out_the_default_order_where_a_season_left_it_to_the_format(
     written_out = importlib.import_module(
         "matches.migrations.0011_season_tiebreaks_written_out").written_out
     olena = django_user_model.objects.create_user("olena")
-    club = services.club_create(name="Oak", by=olena)
+    club = club_create(name="Oak", by=olena)
     for name, tiebreaks in (("Left to the format", []), ("Chosen", ["wins"])):
-        season = services.season_create(club=club, by=olena, name=name, game="all-fives",
+        season = season_create(club=club, by=olena, name=name, game="all-fives",
                                         starts_on=datetime.date(2026, 9, 7))
         Season.objects.filter(pk=season.pk).update(tiebreaks=tiebreaks)  # as stored before
 

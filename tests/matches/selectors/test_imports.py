@@ -1,4 +1,4 @@
-"""matches.selectors.imports: what the record-import pages read."""
+"""matches.records.selectors: what the record-import pages read."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from matches.models import ImportStatus, RecordImport
-from matches.selectors import record_imports_ahead
+from matches.records.selectors import record_imports_ahead
 
 pytestmark = pytest.mark.django_db
 

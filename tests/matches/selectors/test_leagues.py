@@ -1,4 +1,4 @@
-"""matches.selectors.leagues: a season's divisions and fixtures as the pages find them,
+"""matches.leagues.selectors: a season's divisions and fixtures as the pages find them,
 and what a reader may do on a fixture (fixture_rights)."""
 
 from __future__ import annotations
@@ -11,7 +11,9 @@ from django.db import connection
 from django.http import Http404
 from django.test.utils import CaptureQueriesContext
 
-from matches import selectors, services
+from matches.clubs.services import club_create, player_add
+from matches.leagues import selectors as leagues_selectors
+from matches.leagues.services import entrant_add, fixtures_generate, season_create
 from matches.models import Fixture, FixtureStatus, Membership, Season
 
 pytestmark = pytest.mark.django_db
@@ -25,25 +27,25 @@ def people(django_user_model):
 
 @pytest.fixture
 def season(people) -> Season:
-    club = services.club_create(name="Teesdale", by=people["admin"])
+    club = club_create(name="Teesdale", by=people["admin"])
     for name in ("oak", "bowes"):
         Membership.objects.create(club=club, user=people[name], role="captain")
     Membership.objects.create(club=club, user=people["member"], role="member")
-    season = services.season_create(club=club, by=people["admin"], name="Monday League",
+    season = season_create(club=club, by=people["admin"], name="Monday League",
                                     game="all-fives", starts_on=datetime.date(2026, 9, 7),
                                     divisions=["A", "B"])
     division = season.divisions.get(name="A")
     for name, captain in (("Royal Oak", "oak"), ("Bowes", "bowes")):
-        services.entrant_add(division=division, by=people["admin"], name=name,
+        entrant_add(division=division, by=people["admin"], name=name,
                              captain=people[captain])
-    services.fixtures_generate(division=division, by=people["admin"])
+    fixtures_generate(division=division, by=people["admin"])
     return season
 
 
 def home_fixture(season: Season) -> Fixture:
     """The division's one fixture, as the fixture page loads it."""
     pk = Fixture.objects.get(division__season=season).pk
-    return selectors.fixture_for_viewer(season=season, pk=pk)
+    return leagues_selectors.fixture_for_viewer(season=season, pk=pk)
 
 
 def captain(fixture: Fixture, who: str):
@@ -53,10 +55,10 @@ def captain(fixture: Fixture, who: str):
 
 def test_fixture_for_viewer_is_the_seasons_own(season, people):
     fixture = home_fixture(season)
-    other = services.season_create(club=season.club, by=people["admin"], name="Summer",
+    other = season_create(club=season.club, by=people["admin"], name="Summer",
                                    game="all-fives", starts_on=datetime.date(2027, 6, 7))
     with pytest.raises(Http404):
-        selectors.fixture_for_viewer(season=other, pk=fixture.pk)
+        leagues_selectors.fixture_for_viewer(season=other, pk=fixture.pk)
 
 
 @pytest.mark.parametrize(("who", "enters", "signs", "admin"), [
@@ -69,14 +71,14 @@ def test_fixture_for_viewer_is_the_seasons_own(season, people):
 def test_fixture_rights_by_side_and_role(season, people, who, enters, signs, admin):
     fixture = home_fixture(season)
     user = (captain(fixture, who) or people[who]) if who else AnonymousUser()
-    rights = selectors.fixture_rights(fixture=fixture, season=season, user=user)
+    rights = leagues_selectors.fixture_rights(fixture=fixture, season=season, user=user)
     assert (rights.enters, rights.signs, rights.admin) == (enters, signs, admin)
 
 
 def test_a_home_captains_right_costs_no_query(season, people):
     fixture = home_fixture(season)
     with CaptureQueriesContext(connection) as queries:
-        assert selectors.fixture_rights(fixture=fixture, season=season,
+        assert leagues_selectors.fixture_rights(fixture=fixture, season=season,
                                         user=fixture.home.captain).enters
     assert len(queries) == 0
 
@@ -85,7 +87,7 @@ def test_a_captain_of_both_sides_never_signs(season, people):
     fixture = home_fixture(season)
     fixture.away.captain = fixture.home.captain
     fixture.status = FixtureStatus.SUBMITTED
-    rights = selectors.fixture_rights(fixture=fixture, season=season,
+    rights = leagues_selectors.fixture_rights(fixture=fixture, season=season,
                                       user=fixture.home.captain)
     assert rights.both_captains and not rights.signs and not rights.can_sign
 
@@ -97,7 +99,7 @@ def test_a_captain_of_both_sides_is_told_why_only_while_a_result_awaits_signing(
     fixture = home_fixture(season)
     fixture.away.captain = fixture.home.captain
     fixture.status = status
-    rights = selectors.fixture_rights(fixture=fixture, season=season,
+    rights = leagues_selectors.fixture_rights(fixture=fixture, season=season,
                                       user=fixture.home.captain)
     assert not rights.both_captains
 
@@ -106,7 +108,7 @@ def test_the_pages_flags_add_the_fixtures_state(season, people):
     fixture = home_fixture(season)
 
     def flags(who: str) -> tuple[bool, bool, bool]:
-        rights = selectors.fixture_rights(fixture=fixture, season=season,
+        rights = leagues_selectors.fixture_rights(fixture=fixture, season=season,
                                           user=captain(fixture, who) or people[who])
         return rights.can_enter, rights.can_sign, rights.can_resolve
 
@@ -120,25 +122,25 @@ def test_the_pages_flags_add_the_fixtures_state(season, people):
 
 
 def test_a_division_of_another_season_is_a_404(season, people):
-    other = services.season_create(club=season.club, by=people["admin"], name="Summer",
+    other = season_create(club=season.club, by=people["admin"], name="Summer",
                                    game="all-fives", starts_on=datetime.date(2027, 6, 7))
     division = season.divisions.get(name="B")
-    assert selectors.season_division(season=season, pk=division.pk) == division
+    assert leagues_selectors.season_division(season=season, pk=division.pk) == division
     with pytest.raises(Http404):
-        selectors.season_division(season=other, pk=division.pk)
-    assert [d.name for d in selectors.season_division_list(season=season)] == ["A", "B"]
+        leagues_selectors.season_division(season=other, pk=division.pk)
+    assert [d.name for d in leagues_selectors.season_division_list(season=season)] == ["A", "B"]
 
 
 def test_an_entrants_division_and_a_divisions_entrant(season):
     division = season.divisions.get(name="A")
     oak = division.entrants.get(name="Royal Oak")
-    assert selectors.entrant_division(season=season, entrant_pk=oak.pk) == division
-    assert selectors.division_entrant(division=division, pk=oak.pk) == oak
-    assert selectors.division_entrant(division=season.divisions.get(name="B"),
+    assert leagues_selectors.entrant_division(season=season, entrant_pk=oak.pk) == division
+    assert leagues_selectors.division_entrant(division=division, pk=oak.pk) == oak
+    assert leagues_selectors.division_entrant(division=season.divisions.get(name="B"),
                                       pk=oak.pk) is None
 
 
 def test_players_chosen_keep_the_order_chosen_and_leave_unknown_ones_out(season, people):
-    ann = services.player_add(club=season.club, name="Ann Dale", by=people["admin"])
-    bob = services.player_add(club=season.club, name="Bob Hay", by=people["admin"])
-    assert selectors.players_chosen(pks=[bob.pk, 999_999, ann.pk]) == [bob, ann]
+    ann = player_add(club=season.club, name="Ann Dale", by=people["admin"])
+    bob = player_add(club=season.club, name="Bob Hay", by=people["admin"])
+    assert leagues_selectors.players_chosen(pks=[bob.pk, 999_999, ann.pk]) == [bob, ann]

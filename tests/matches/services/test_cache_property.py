@@ -6,8 +6,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from matches import rules, selectors, services
+from matches import rules
 from matches.rules.simulate import simulated_match
+from matches.scoring.selectors.play import match_actions, match_engine
+from matches.scoring.services.play import (
+    actions_record,
+    event_record,
+    event_undo,
+    match_create,
+    match_restore,
+    round_settle,
+    round_start,
+)
 from tests.matches.helpers import SHAPES, assert_cache_equals_replay, live, site_admin
 
 
@@ -19,26 +29,26 @@ def test_every_step_and_every_undo_keeps_the_cache_equal_to_a_replay(shape, seed
     game, players, options = shape
     played = simulated_match(game, players, seed=seed, options=options, max_rounds=3)
     assert played.names is not None
-    match = services.match_create(game=game.slug, players=list(played.names), options=options)
+    match = match_create(game=game.slug, players=list(played.names), options=options)
     for action in played.log:
         if isinstance(action, rules.StartRound):
-            services.round_start(match=match, starter=action.starter)
+            round_start(match=match, starter=action.starter)
         elif isinstance(action, rules.Settle):
-            services.round_settle(match=match, hands=action.hands, pips=action.pips)
+            round_settle(match=match, hands=action.hands, pips=action.pips)
         else:
-            services.event_record(match=match, action=action)
+            event_record(match=match, action=action)
         assert_cache_equals_replay(match)
-    assert rules.summary(selectors.match_engine(match)) == rules.summary(played)
+    assert rules.summary(match_engine(match)) == rules.summary(played)
     for _ in played.log:
-        services.event_undo(match=match)
+        event_undo(match=match)
         assert_cache_equals_replay(match)
     assert live(match.rounds).count() == 0 and live(match.events).count() == 0
     # nothing was erased: restoring the last version before the undos brings it all back
     match.refresh_from_db()
     played_version = len(played.log)
-    services.match_restore(match=match, to_version=played_version, user=site_admin())
+    match_restore(match=match, to_version=played_version, user=site_admin())
     assert_cache_equals_replay(match)
-    assert rules.summary(selectors.match_engine(match)) == rules.summary(played)
+    assert rules.summary(match_engine(match)) == rules.summary(played)
     assert match.version == 2 * len(played.log) + 1
 
 
@@ -50,20 +60,20 @@ def test_restoring_any_version_gives_the_match_as_it_stood_then(shape, seed, dat
     game, players, options = shape
     played = simulated_match(game, players, seed=seed, options=options, max_rounds=2)
     assert played.names is not None
-    match = services.match_create(game=game.slug, players=list(played.names), options=options)
-    summaries = [rules.summary(selectors.match_engine(match))]
+    match = match_create(game=game.slug, players=list(played.names), options=options)
+    summaries = [rules.summary(match_engine(match))]
     for action in played.log:
-        services.actions_record(match=match, actions=[action])
-        summaries.append(rules.summary(selectors.match_engine(match)))
+        actions_record(match=match, actions=[action])
+        summaries.append(rules.summary(match_engine(match)))
     for _ in range(data.draw(st.integers(0, 3))):  # some undos, recorded as versions too
         match.refresh_from_db()
-        if selectors.match_actions(match):
-            services.event_undo(match=match)
-            summaries.append(rules.summary(selectors.match_engine(match)))
+        if match_actions(match):
+            event_undo(match=match)
+            summaries.append(rules.summary(match_engine(match)))
     for _ in range(3):
         match.refresh_from_db()
         to = data.draw(st.integers(0, match.version - 1))
-        services.match_restore(match=match, to_version=to, user=site_admin())
-        assert rules.summary(selectors.match_engine(match)) == summaries[to]
+        match_restore(match=match, to_version=to, user=site_admin())
+        assert rules.summary(match_engine(match)) == summaries[to]
         assert_cache_equals_replay(match)
         summaries.append(summaries[to])

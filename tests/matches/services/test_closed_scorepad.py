@@ -1,4 +1,4 @@
-"""matches.services.scoring.write_begin: a league game's scorepad closes once its fixture
+"""matches.scoring.services.play.write_begin: a league game's scorepad closes once its fixture
 is no longer open for entry (submitted, disputed, confirmed, void) or its season is
 locked. Every scoring write is refused then, with words that name the fixture, and
 changes nothing; a scheduled or postponed fixture's game is scored as before, and a
@@ -16,9 +16,24 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from matches import rules, selectors, services
+from matches import rules
+from matches.leagues.selectors import fixture_game_score, scorepad_closure
+from matches.leagues.services import (
+    fixture_confirm,
+    fixture_dispute,
+    fixture_game_start,
+    fixture_redate,
+    fixture_resolve,
+    fixture_submit,
+    fixture_void,
+    season_lock,
+)
 from matches.models import DeletedMatch, Fixture, FixtureStatus, Match, MatchStatus, RoundMode
-from matches.services import (
+from matches.scoring.selectors.play import can_restore, match_record
+from matches.scoring.services import lifecycle as lifecycle_services
+from matches.scoring.services import play as scoring_services
+from matches.scoring.services.closure import (
+    MATCH_WRITES,
     SCOREPAD_CLOSED,
     SCOREPAD_CLOSED_LOCKED,
     SCOREPAD_CLOSED_VOID,
@@ -43,31 +58,31 @@ E = rules.ScoringEnd.parse
 
 
 def submitted(night: LeagueNight) -> None:
-    services.fixture_submit(fixture=night.fixture, by=night.home_captain)
+    fixture_submit(fixture=night.fixture, by=night.home_captain)
 
 
 def confirmed(night: LeagueNight) -> None:
     submitted(night)
-    services.fixture_confirm(fixture=night.fixture, by=night.away_captain)
+    fixture_confirm(fixture=night.fixture, by=night.away_captain)
 
 
 def disputed(night: LeagueNight) -> None:
     submitted(night)
-    services.fixture_dispute(fixture=night.fixture, by=night.away_captain,
+    fixture_dispute(fixture=night.fixture, by=night.away_captain,
                              message="Bob had 5-5, not Ann")
 
 
 def resolved(night: LeagueNight) -> None:
     disputed(night)
-    services.fixture_resolve(fixture=night.fixture, by=night.admin)
+    fixture_resolve(fixture=night.fixture, by=night.admin)
 
 
 def voided(night: LeagueNight) -> None:
-    services.fixture_void(fixture=night.fixture, by=night.admin)
+    fixture_void(fixture=night.fixture, by=night.admin)
 
 
 def locked(night: LeagueNight) -> None:
-    services.season_lock(season=night.fixture.division.season, by=night.admin)
+    season_lock(season=night.fixture.division.season, by=night.admin)
 
 
 def confirmed_then_locked(night: LeagueNight) -> None:
@@ -100,58 +115,59 @@ ANY_TIME: dict[str, tuple[Callable[[LeagueNight], None], str]] = {
 
 
 def started(night: LeagueNight) -> None:
-    services.round_start(match=night.match, starter=0)
+    scoring_services.round_start(match=night.match, starter=0)
 
 
 def opened(night: LeagueNight) -> None:  # Ann opens with 5-5: 10 (the game, if to 10)
     started(night)
-    services.event_record(match=night.match, action=rules.Play(0, T("5-5")))
+    scoring_services.event_record(match=night.match, action=rules.Play(0, T("5-5")))
 
 
 def boneyard_drawn(night: LeagueNight) -> None:  # Bob can only pass
     opened(night)
-    services.draw_record(match=night.match, seat=1, tiles=24)
+    scoring_services.draw_record(match=night.match, seat=1, tiles=24)
 
 
 def called_round(night: LeagueNight) -> None:
-    services.round_start(match=night.match, starter=0, mode=RoundMode.CALLED)
+    scoring_services.round_start(match=night.match, starter=0, mode=RoundMode.CALLED)
 
 
 def gone_out(night: LeagueNight) -> None:  # Ann goes out: the round waits for its count
     opened(night)
     for seat, tile in ((1, "0-5"), (0, "5-6")):
-        services.event_record(match=night.match,
+        scoring_services.event_record(match=night.match,
                               action=rules.Play(seat, T(tile), A("5-5:5")))
 
 
 def abandoned(night: LeagueNight) -> None:
     opened(night)
-    services.match_abandon(match=night.match)
+    lifecycle_services.match_abandon(match=night.match)
 
 
 def _restore(night: LeagueNight) -> Any:
     night.match.refresh_from_db()
-    return services.match_restore(match=night.match, to_version=night.match.version - 1,
+    return scoring_services.match_restore(match=night.match, to_version=night.match.version - 1,
                                   user=night.admin)
 
 
 Write = tuple[Callable[[LeagueNight], None], Callable[[LeagueNight], Any]]
 WRITES: dict[str, Write] = {
     "round start": (lambda night: None,
-                    lambda night: services.round_start(match=night.match, starter=0)),
-    "placement": (started, lambda night: services.placement_record(
+                    lambda night: scoring_services.round_start(match=night.match, starter=0)),
+    "placement": (started, lambda night: scoring_services.placement_record(
         match=night.match, seat=0, tile=T("5-5"))),
-    "draw": (opened, lambda night: services.draw_record(match=night.match, seat=1, tiles=1)),
-    "pass": (boneyard_drawn, lambda night: services.pass_record(match=night.match, seat=1)),
-    "call": (called_round, lambda night: services.event_record(
+    "draw": (opened, lambda night: scoring_services.draw_record(match=night.match, seat=1,
+                                                                tiles=1)),
+    "pass": (boneyard_drawn, lambda night: scoring_services.pass_record(match=night.match, seat=1)),
+    "call": (called_round, lambda night: scoring_services.event_record(
         match=night.match, action=rules.Call(0, (E("5-5"),)))),
-    "settlement": (gone_out, lambda night: services.round_settle(match=night.match,
+    "settlement": (gone_out, lambda night: scoring_services.round_settle(match=night.match,
                                                                  pips=(0, 9))),
-    "undo": (opened, lambda night: services.event_undo(match=night.match)),
+    "undo": (opened, lambda night: scoring_services.event_undo(match=night.match)),
     "restore": (opened, _restore),
-    "abandon": (opened, lambda night: services.match_abandon(match=night.match)),
-    "resume": (abandoned, lambda night: services.match_resume(match=night.match)),
-    "names": (lambda night: None, lambda night: services.seats_rename(
+    "abandon": (opened, lambda night: lifecycle_services.match_abandon(match=night.match)),
+    "resume": (abandoned, lambda night: lifecycle_services.match_resume(match=night.match)),
+    "names": (lambda night: None, lambda night: lifecycle_services.seats_rename(
         match=night.match, names=["Ann", "Bob"])),
 }
 
@@ -203,7 +219,7 @@ def test_every_scoring_write_on_a_voided_or_locked_game_in_play_is_refused(close
 def test_every_scoring_write_on_an_open_nights_game_is_made(postponed, write):
     night = league_night()
     if postponed:
-        services.fixture_redate(fixture=night.fixture, by=night.home_captain, date=None,
+        fixture_redate(fixture=night.fixture, by=night.home_captain, date=None,
                                 postponed=True)
     prepare, act = WRITES[write]
     prepare(night)
@@ -225,12 +241,12 @@ def test_a_resent_tap_of_a_sent_night_answers_with_what_it_recorded():
     started(night)
     night.match.refresh_from_db()
     key, version = uuid.uuid4(), night.match.version
-    first = services.placement_record(match=night.match, seat=0, tile=T("5-5"),
+    first = scoring_services.placement_record(match=night.match, seat=0, tile=T("5-5"),
                                       version=version, key=key)
     submitted(night)
     before = snapshot(night.match)
 
-    again = services.placement_record(match=night.match, seat=0, tile=T("5-5"),
+    again = scoring_services.placement_record(match=night.match, seat=0, tile=T("5-5"),
                                       version=version, key=key)
 
     assert again.replayed and again.pk == first.pk
@@ -247,19 +263,19 @@ def test_a_confirmed_games_result_stays_with_its_fixture_and_the_season_lock_hol
     game = night.fixture.games.get()
     assert (game.home_score, game.away_score) == (10, 0)
 
-    for write in (lambda: services.event_undo(match=night.match),
+    for write in (lambda: scoring_services.event_undo(match=night.match),
                   lambda: _restore(night),
-                  lambda: services.round_start(match=night.match, starter=1)):
+                  lambda: scoring_services.round_start(match=night.match, starter=1)):
         with pytest.raises(ScorepadClosed, match="A league admin resolves the fixture"):
             write()
     locked(night)
     with pytest.raises(ScorepadClosed) as refused:
-        services.event_undo(match=night.match)
+        scoring_services.event_undo(match=night.match)
 
     assert str(refused.value) == LOCKED
     night.match.refresh_from_db()
     assert (night.match.status, night.match.winner_side) == (MatchStatus.FINISHED, 0)
-    assert selectors.fixture_game_score(game) == (10, 0)
+    assert fixture_game_score(game) == (10, 0)
 
 
 def test_an_earlier_game_of_the_season_no_longer_in_a_fixture_is_open_until_the_lock():
@@ -267,22 +283,22 @@ def test_an_earlier_game_of_the_season_no_longer_in_a_fixture_is_open_until_the_
     fixture's score, so only the season's lock closes it."""
     night = league_night(target=10)
     started(night)
-    services.event_record(match=night.match, action=rules.Play(0, T("1-2")))  # no score
-    services.match_abandon(match=night.match)
-    again = services.fixture_game_start(fixture=night.fixture, by=night.home_captain,
+    scoring_services.event_record(match=night.match, action=rules.Play(0, T("1-2")))  # no score
+    lifecycle_services.match_abandon(match=night.match)
+    again = fixture_game_start(fixture=night.fixture, by=night.home_captain,
                                         number=1,
                                         home_players=list(night.fixture.home.players.all()),
                                         away_players=list(night.fixture.away.players.all()))
-    services.event_undo(match=again.match)
-    services.round_start(match=again.match, starter=0)
-    services.event_record(match=again.match, action=rules.Play(0, T("5-5")))  # Ann: 10–0
+    scoring_services.event_undo(match=again.match)
+    scoring_services.round_start(match=again.match, starter=0)
+    scoring_services.event_record(match=again.match, action=rules.Play(0, T("5-5")))  # Ann: 10–0
     submitted(night)
 
-    assert selectors.scorepad_closure(again.match) is not None
-    assert selectors.scorepad_closure(night.match) is None
-    services.match_resume(match=night.match)
+    assert scorepad_closure(again.match) is not None
+    assert scorepad_closure(night.match) is None
+    lifecycle_services.match_resume(match=night.match)
     locked(night)
-    assert_refused(night, lambda night: services.event_undo(match=night.match), LOCKED)
+    assert_refused(night, lambda night: scoring_services.event_undo(match=night.match), LOCKED)
 
 
 # -- what it costs -----------------------------------------------------------------------
@@ -297,9 +313,9 @@ def test_a_casual_matchs_write_asks_nothing_of_leagues():
     match = two_player_all_fives()
 
     with CaptureQueriesContext(connection) as queries:
-        services.round_start(match=match, starter=0)
-        services.event_record(match=match, action=rules.Play(0, T("5-5")))
-        services.event_undo(match=match)
+        scoring_services.round_start(match=match, starter=0)
+        scoring_services.event_record(match=match, action=rules.Play(0, T("5-5")))
+        scoring_services.event_undo(match=match)
 
     assert _league_statements(queries) == []
 
@@ -308,12 +324,12 @@ def test_an_open_league_games_write_asks_once_whether_its_scorepad_is_closed():
     night = league_night()
 
     with CaptureQueriesContext(connection) as queries:
-        services.round_start(match=night.match, starter=0)
+        scoring_services.round_start(match=night.match, starter=0)
 
     assert len(_league_statements(queries)) == 1
 
 
-# -- the one list of writes on a match (services.MATCH_WRITES) ---------------------------
+# -- the one list of writes on a match (MATCH_WRITES) ---------------------------
 
 # what each listed write needs besides the match and who makes it; on a closed game the
 # closure is asked before anything else, so they need not make a legal action. A write
@@ -341,7 +357,7 @@ NOT_WRITES_ON_A_MATCH = {
 def call_write(name: str, night: LeagueNight, **who: Any) -> Any:
     """Call the listed write ``name`` on the night's game, as ``who`` (where it takes
     ``grant`` or ``user``)."""
-    write = services.MATCH_WRITES[name]
+    write = MATCH_WRITES[name]
     parameters = inspect.signature(write).parameters
     arguments = ARGUMENTS[name](night) if name in ARGUMENTS else {}
     needed = [parameter for parameter, spec in parameters.items()
@@ -357,7 +373,7 @@ CLOSERS = {name: SENT[name] for name in ("submitted", "confirmed", "disputed")} 
 
 
 @pytest.mark.parametrize("closer", list(CLOSERS))
-@pytest.mark.parametrize("name", sorted(services.MATCH_WRITES))
+@pytest.mark.parametrize("name", sorted(MATCH_WRITES))
 def test_every_listed_write_on_a_closed_game_is_refused_and_changes_nothing(name, closer):
     """Each write on a match, made by those who may make it (the phone that started the
     game, a site admin), on a finished game once its fixture is sent, voided or its
@@ -379,10 +395,10 @@ def test_every_public_service_that_takes_a_match_is_a_listed_write_or_said_why_n
     game, and tested above), or named here with the reason it is not a write on it.
     Services take their arguments by keyword; helpers that take a match first
     (``write_begin``, ``change_log``) serve the listed writes."""
-    modules = [getattr(services, name) for name in
-               ("scoring", "management", "ratings", "leagues", "clubs", "imports")]
-    modules += [importlib.import_module(f"matches.services.{name}")
-                for name in ("accounts", "backup", "closure")]
+    modules = [importlib.import_module(f"matches.{name}") for name in (
+        "scoring.services.play", "scoring.services.lifecycle", "scoring.services.closure",
+        "history.services", "leagues.services", "clubs.services", "records.services",
+        "records.backup", "accounts.services")]
     taking_a_match = {
         name for module in modules for name, function in vars(module).items()
         if inspect.isfunction(function) and not name.startswith("_")
@@ -390,7 +406,7 @@ def test_every_public_service_that_takes_a_match_is_a_listed_write_or_said_why_n
         and (match := inspect.signature(function).parameters.get("match")) is not None
         and match.kind == inspect.Parameter.KEYWORD_ONLY}
 
-    assert taking_a_match - set(NOT_WRITES_ON_A_MATCH) == set(services.MATCH_WRITES)
+    assert taking_a_match - set(NOT_WRITES_ON_A_MATCH) == set(MATCH_WRITES)
     assert set(NOT_WRITES_ON_A_MATCH) <= taking_a_match  # (no stale excuse)
 
 
@@ -408,9 +424,9 @@ def test_nobody_deletes_a_sent_nights_game(actor, closer):
                    "starting phone": (night.grant, None),
                    "club owner": (None, night.admin),
                    "site admin": (None, site_admin())}[actor]
-    assert selectors.can_restore(night.match, grant=grant, user=user)
+    assert can_restore(night.match, grant=grant, user=user)
 
-    assert_refused(night, lambda night: services.match_delete_recorded(
+    assert_refused(night, lambda night: lifecycle_services.match_delete_recorded(
         match=night.match, grant=grant, user=user), words)
     assert not DeletedMatch.objects.exists()
 
@@ -419,7 +435,7 @@ def test_an_open_nights_game_is_still_deleted_by_its_starting_phone():
     night = league_night()
     opened(night)
 
-    services.match_delete_recorded(match=night.match, grant=night.grant)
+    lifecycle_services.match_delete_recorded(match=night.match, grant=night.grant)
 
     assert not Match.objects.filter(pk=night.match.pk).exists()
     assert DeletedMatch.objects.get().public_id == night.match.public_id
@@ -433,9 +449,9 @@ def test_a_closed_games_record_imported_again_is_a_new_casual_match_and_changes_
     confirmed(night)
     before, fixture_before = snapshot(night.match), fixture_state(night.fixture)
 
-    copy = services.match_import(document=selectors.match_record(night.match))
+    copy = scoring_services.match_import(document=match_record(night.match))
 
     assert copy.pk != night.match.pk and copy.season_id is None
-    assert selectors.scorepad_closure(copy) is None
+    assert scorepad_closure(copy) is None
     assert snapshot(night.match) == before
     assert fixture_state(night.fixture) == fixture_before

@@ -1,4 +1,4 @@
-"""matches.services.leagues: who may do what to an entrant and a fixture, checked by the
+"""matches.leagues.services: who may do what to an entrant and a fixture, checked by the
 services themselves (the pages' flags ask the same selectors)."""
 
 from __future__ import annotations
@@ -8,7 +8,28 @@ import datetime
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from matches import services
+from matches.clubs.services import club_create, player_add
+from matches.leagues.services import (
+    CAPTAIN_OUTSIDE,
+    OWN_FIXTURE,
+    PLAYERS_UNKNOWN,
+    WRONG_STATUS,
+    adjustment_add,
+    entrant_add,
+    entrant_remove,
+    entrant_rename,
+    fixture_confirm,
+    fixture_dispute,
+    fixture_game_key,
+    fixture_game_start,
+    fixture_games_enter,
+    fixture_resolve,
+    fixture_submit,
+    fixture_void,
+    fixture_walkover,
+    fixtures_generate,
+    season_create,
+)
 from matches.models import (
     Division,
     Entrant,
@@ -18,7 +39,6 @@ from matches.models import (
     Membership,
     Player,
 )
-from matches.services.leagues import CAPTAIN_OUTSIDE, OWN_FIXTURE, PLAYERS_UNKNOWN, WRONG_STATUS
 from tests.matches.helpers import fixture_state, league_night_at
 
 pytestmark = pytest.mark.django_db
@@ -32,17 +52,17 @@ def people(django_user_model):
 
 @pytest.fixture
 def division(people) -> Division:
-    club = services.club_create(name="Teesdale", by=people["admin"])
+    club = club_create(name="Teesdale", by=people["admin"])
     for name in ("oak", "bowes"):
         Membership.objects.create(club=club, user=people[name], role="captain")
     Membership.objects.create(club=club, user=people["member"], role="member")
-    return services.season_create(club=club, by=people["admin"], name="Monday League",
+    return season_create(club=club, by=people["admin"], name="Monday League",
                                   game="fives-and-threes",
                                   starts_on=datetime.date(2026, 9, 7)).divisions.get()
 
 
 def test_entrant_add_takes_its_captain_by_a_members_username(division, people):
-    entrant = services.entrant_add(division=division, by=people["admin"], name="Black Bull",
+    entrant = entrant_add(division=division, by=people["admin"], name="Black Bull",
                                    captain_username="member")
     assert entrant.captain == people["member"]
 
@@ -51,7 +71,7 @@ def test_entrant_add_takes_its_captain_by_a_members_username(division, people):
 def test_entrant_add_refuses_a_username_outside_the_club_alike_whether_or_not_it_exists(
         division, people, username):
     with pytest.raises(ValidationError) as refused:
-        services.entrant_add(division=division, by=people["admin"], name="Black Bull",
+        entrant_add(division=division, by=people["admin"], name="Black Bull",
                              captain_username=username)
     assert refused.value.message_dict == {"captain": [CAPTAIN_OUTSIDE % {"name": username}]}
     assert not division.entrants.exists()
@@ -59,17 +79,17 @@ def test_entrant_add_refuses_a_username_outside_the_club_alike_whether_or_not_it
 
 def test_entrant_add_takes_its_squad_by_the_clubs_players_names(division, people):
     club = division.season.club
-    ann = services.player_add(club=club, name="Ann Dale", by=people["admin"])
-    bob = services.player_add(club=club, name="Bob Hay", by=people["admin"])
-    entrant = services.entrant_add(division=division, by=people["admin"], name="Black Bull",
+    ann = player_add(club=club, name="Ann Dale", by=people["admin"])
+    bob = player_add(club=club, name="Bob Hay", by=people["admin"])
+    entrant = entrant_add(division=division, by=people["admin"], name="Black Bull",
                                    player_names=[" bob  hay", "ann dale", " "])
     assert list(entrant.players.order_by("name")) == [ann, bob]
 
 
 def test_entrant_add_refuses_names_that_are_not_the_clubs_players(division, people):
-    services.player_add(club=division.season.club, name="Ann Dale", by=people["admin"])
+    player_add(club=division.season.club, name="Ann Dale", by=people["admin"])
     with pytest.raises(ValidationError) as refused:
-        services.entrant_add(division=division, by=people["admin"], name="Black Bull",
+        entrant_add(division=division, by=people["admin"], name="Black Bull",
                              player_names=["Ann Dale", "Nobody", "Somebody"])
     assert refused.value.message_dict == {
         "players": [PLAYERS_UNKNOWN % {"names": "Nobody, Somebody"}]}
@@ -78,16 +98,16 @@ def test_entrant_add_refuses_names_that_are_not_the_clubs_players(division, peop
 def night_of(people, game="fives-and-threes", **season_format) -> Fixture:
     """Royal Oak v Bowes in a ``game`` season whose nights are ``season_format`` (as the
     season form makes it), each captain's squad of two."""
-    club = services.club_create(name="Night Club", by=people["admin"])
+    club = club_create(name="Night Club", by=people["admin"])
     for name in ("oak", "bowes"):
         Membership.objects.create(club=club, user=people[name], role="captain")
-    season = services.season_create(club=club, by=people["admin"], name="Nights",
+    season = season_create(club=club, by=people["admin"], name="Nights",
                                     game=game, starts_on=datetime.date(2026, 9, 7),
                                     **season_format)
     division = season.divisions.get()
-    home, away = (services.entrant_add(
+    home, away = (entrant_add(
         division=division, by=people["admin"], name=name, captain=people[captain],
-        players=[services.player_add(club=club, name=f"{name} {n}", by=people["admin"])
+        players=[player_add(club=club, name=f"{name} {n}", by=people["admin"])
                  for n in (1, 2)])
         for name, captain in (("Royal Oak", "oak"), ("Bowes", "bowes")))
     return Fixture.objects.create(division=division, week=1, home=home, away=away)
@@ -101,20 +121,20 @@ def unchanged(fixture: Fixture) -> tuple[object, ...]:
 
 def test_a_night_of_three_singles_is_sent_only_with_every_game_scored(people):
     fixture = night_of(people, fixture_format="games", singles=3)
-    services.fixture_games_enter(fixture=fixture, by=people["oak"],
+    fixture_games_enter(fixture=fixture, by=people["oak"],
                                  scores=[(61, 40), (20, 61)])
     before = unchanged(fixture)
 
     with pytest.raises(ValidationError) as refused:
-        services.fixture_submit(fixture=fixture, by=people["oak"])
+        fixture_submit(fixture=fixture, by=people["oak"])
 
     assert refused.value.messages == [
         "The night is not finished: game 3 has no score yet (a night of 3 games)."]
     assert refused.value.params == {"n": 3}  # the page marks game 3's row
     assert unchanged(fixture) == before and before[0] == FixtureStatus.SCHEDULED
-    services.fixture_games_enter(fixture=fixture, by=people["oak"],
+    fixture_games_enter(fixture=fixture, by=people["oak"],
                                  scores=[(61, 40), (20, 61), (61, 0)])
-    sent = services.fixture_submit(fixture=fixture, by=people["oak"])
+    sent = fixture_submit(fixture=fixture, by=people["oak"])
     assert (sent.status, sent.home_games, sent.away_games) == (FixtureStatus.SUBMITTED, 2, 1)
 
 
@@ -127,19 +147,19 @@ def test_a_game_beyond_the_night_is_refused_however_it_comes(people):
     message = ["Game 4 is not a game of the night: it has at most 3."]
 
     for write in (
-            lambda: services.fixture_games_enter(fixture=fixture, by=oak, scores=[
+            lambda: fixture_games_enter(fixture=fixture, by=oak, scores=[
                 (61, 1), (61, 2), (61, 3), (61, 4)]),
-            lambda: services.fixture_game_key(fixture=fixture, by=oak, number=4,
+            lambda: fixture_game_key(fixture=fixture, by=oak, number=4,
                                               home_players=home[:1], away_players=away[:1],
                                               score=(61, 4)),
-            lambda: services.fixture_game_start(fixture=fixture, by=oak, number=4,
+            lambda: fixture_game_start(fixture=fixture, by=oak, number=4,
                                                 home_players=home[:1], away_players=away[:1])):
         with pytest.raises(ValidationError) as refused:
             write()
         assert refused.value.messages == message
 
     assert unchanged(fixture) == before and not Match.objects.exists()
-    services.fixture_game_key(fixture=fixture, by=oak, number=3, home_players=home,
+    fixture_game_key(fixture=fixture, by=oak, number=3, home_players=home,
                               away_players=away, score=(61, 4))  # the pairs game
     assert fixture.games.get().number == 3
 
@@ -151,15 +171,15 @@ def test_a_race_is_sent_once_a_side_has_its_games_and_not_with_games_after(peopl
             ([(61, 40), (3, 61)], "neither side has won 2 games yet (1-1)"),
             ([(61, 40), (61, 3), (5, 61)], "game 3 comes after the race to 2 was won in "
                                            "game 2")):
-        services.fixture_games_enter(fixture=fixture, by=oak, scores=scores)
+        fixture_games_enter(fixture=fixture, by=oak, scores=scores)
         before = unchanged(fixture)
         with pytest.raises(ValidationError) as refused:
-            services.fixture_submit(fixture=fixture, by=oak)
+            fixture_submit(fixture=fixture, by=oak)
         assert refused.value.messages == [f"The night is not finished: {message}."]
         assert unchanged(fixture) == before
 
-    services.fixture_games_enter(fixture=fixture, by=oak, scores=[(61, 40), (3, 61), (5, 61)])
-    sent = services.fixture_submit(fixture=fixture, by=oak)
+    fixture_games_enter(fixture=fixture, by=oak, scores=[(61, 40), (3, 61), (5, 61)])
+    sent = fixture_submit(fixture=fixture, by=oak)
     assert (sent.status, sent.home_games, sent.away_games) == (FixtureStatus.SUBMITTED, 1, 2)
 
 
@@ -167,15 +187,15 @@ def test_the_league_may_settle_a_night_cut_short(people):
     """Only the captains' submission waits for the whole night: an admin's resolution
     is the league's word on a night that could not be finished."""
     fixture = night_of(people, fixture_format="games", singles=3)
-    services.fixture_games_enter(fixture=fixture, by=people["oak"],
+    fixture_games_enter(fixture=fixture, by=people["oak"],
                                  scores=[(61, 40), (61, 20), (61, 30)])
-    services.fixture_submit(fixture=fixture, by=people["oak"])
-    services.fixture_dispute(fixture=fixture, by=people["bowes"], message="game 3 not played")
+    fixture_submit(fixture=fixture, by=people["oak"])
+    fixture_dispute(fixture=fixture, by=people["bowes"], message="game 3 not played")
     with pytest.raises(ValidationError, match="Game 4 is not a game of the night"):
-        services.fixture_resolve(fixture=fixture, by=people["admin"],
+        fixture_resolve(fixture=fixture, by=people["admin"],
                                  scores=[(61, 40), (61, 20), (61, 1), (61, 2)])
 
-    resolved = services.fixture_resolve(fixture=fixture, by=people["admin"],
+    resolved = fixture_resolve(fixture=fixture, by=people["admin"],
                                         scores=[(61, 40), (61, 20)])
 
     assert (resolved.status, resolved.home_games, resolved.away_games) == (
@@ -188,7 +208,7 @@ def test_a_keyed_in_score_no_game_of_the_season_can_end_with_is_refused_naming_t
     oak, players = people["oak"], list(Player.objects.order_by("name"))
     home, away = [p for p in players if p.name.startswith("Royal")], \
         [p for p in players if p.name.startswith("Bowes")]
-    services.fixture_games_enter(fixture=fixture, by=oak, scores=[(61, 40)])
+    fixture_games_enter(fixture=fixture, by=oak, scores=[(61, 40)])
     before = unchanged(fixture)
     past = ("Game 2: Fives and Threes is won exactly on the target 61 (an award that would "
             "pass it does not count), so 64 is past it.")
@@ -197,14 +217,14 @@ def test_a_keyed_in_score_no_game_of_the_season_can_end_with_is_refused_naming_t
             "as one side reaches it (61-62).")
 
     for write, message, number in (
-            (lambda: services.fixture_games_enter(fixture=fixture, by=oak, scores=[
+            (lambda: fixture_games_enter(fixture=fixture, by=oak, scores=[
                 (61, 40), (64, 20), (40, 50)]), past, 2),
-            (lambda: services.fixture_games_enter(fixture=fixture, by=oak, scores=[
+            (lambda: fixture_games_enter(fixture=fixture, by=oak, scores=[
                 (61, 40), None, (40, 50)]), short, 3),
-            (lambda: services.fixture_game_key(fixture=fixture, by=oak, number=2,
+            (lambda: fixture_game_key(fixture=fixture, by=oak, number=2,
                                                home_players=home[:1], away_players=away[:1],
                                                score=(61, 62)), both, 2),
-            (lambda: services.fixture_game_key(fixture=fixture, by=oak, number=3,
+            (lambda: fixture_game_key(fixture=fixture, by=oak, number=3,
                                                home_players=home, away_players=away,
                                                score=(40, 50)), short, 3)):
         with pytest.raises(ValidationError) as refused:
@@ -214,11 +234,11 @@ def test_a_keyed_in_score_no_game_of_the_season_can_end_with_is_refused_naming_t
         assert refused.value.code == "score"
 
     assert unchanged(fixture) == before
-    services.fixture_games_enter(fixture=fixture, by=oak, scores=[(61, 40), (12, 61), (61, 60)])
-    services.fixture_submit(fixture=fixture, by=oak)
-    services.fixture_dispute(fixture=fixture, by=people["bowes"], message="game 3 was 58-65")
+    fixture_games_enter(fixture=fixture, by=oak, scores=[(61, 40), (12, 61), (61, 60)])
+    fixture_submit(fixture=fixture, by=oak)
+    fixture_dispute(fixture=fixture, by=people["bowes"], message="game 3 was 58-65")
     with pytest.raises(ValidationError, match="'Game 3: Fives and Threes is won exactly"):
-        services.fixture_resolve(fixture=fixture, by=people["admin"],
+        fixture_resolve(fixture=fixture, by=people["admin"],
                                  scores=[(61, 40), (12, 61), (58, 65)])
     assert unchanged(fixture)[0] == FixtureStatus.DISPUTED
 
@@ -231,23 +251,23 @@ def test_a_keyed_in_score_is_held_to_its_line_ups_target(people, django_user_mod
         [p for p in players if p.name.startswith("Bowes")]
 
     with pytest.raises(ValidationError) as refused:
-        services.fixture_game_key(fixture=fixture, by=oak, number=1, home_players=home[:1],
+        fixture_game_key(fixture=fixture, by=oak, number=1, home_players=home[:1],
                                   away_players=away[:1], score=(200, 150))
     assert refused.value.messages == [
         "Game 1: neither side has reached the target 250, so 200-150 is not a final score."]
     with pytest.raises(ValidationError, match="'Game 1: All Fives scores go in fives"):
-        services.fixture_game_key(fixture=fixture, by=oak, number=1, home_players=home,
+        fixture_game_key(fixture=fixture, by=oak, number=1, home_players=home,
                                   away_players=away, score=(201, 150))
 
-    services.fixture_game_key(fixture=fixture, by=oak, number=1, home_players=home,
+    fixture_game_key(fixture=fixture, by=oak, number=1, home_players=home,
                               away_players=away, score=(200, 150))  # the pairs game
-    services.fixture_game_key(fixture=fixture, by=oak, number=2, home_players=home[:1],
+    fixture_game_key(fixture=fixture, by=oak, number=2, home_players=home[:1],
                               away_players=away[:1], score=(95, 265))  # 95 + 170 pips
     # the scores table knows each game's line-up: game 1 is a pairs game
-    services.fixture_games_enter(fixture=fixture, by=oak, scores=[(150, 205), (95, 265)])
+    fixture_games_enter(fixture=fixture, by=oak, scores=[(150, 205), (95, 265)])
     with pytest.raises(ValidationError, match="'Game 2: neither side has reached the "
                                               "target 250"):
-        services.fixture_games_enter(fixture=fixture, by=oak, scores=[(150, 205), (95, 200)])
+        fixture_games_enter(fixture=fixture, by=oak, scores=[(150, 205), (95, 200)])
 
 
 @pytest.mark.parametrize(("season_format", "errors"), [
@@ -257,9 +277,9 @@ def test_a_keyed_in_score_is_held_to_its_line_ups_target(people, django_user_mod
      {"race_to": ["A race is to at most 20 games (it may take twice as many, less one)."]}),
 ])
 def test_a_season_whose_nights_could_not_be_stored_is_refused(people, season_format, errors):
-    club = services.club_create(name="Long Nights", by=people["admin"])
+    club = club_create(name="Long Nights", by=people["admin"])
     with pytest.raises(ValidationError) as refused:
-        services.season_create(club=club, by=people["admin"], name="Too long",
+        season_create(club=club, by=people["admin"], name="Too long",
                                game="all-fives", starts_on=datetime.date(2026, 9, 7),
                                **season_format)
     assert refused.value.message_dict == errors
@@ -271,9 +291,9 @@ def test_a_games_line_up_fits_the_nights_singles_and_pairs_in_any_order(people):
     oak, players = people["oak"], list(Player.objects.order_by("name"))
     home = [p for p in players if p.name.startswith("Royal")]
     away = [p for p in players if p.name.startswith("Bowes")]
-    services.fixture_game_key(fixture=fixture, by=oak, number=1, home_players=home[:1],
+    fixture_game_key(fixture=fixture, by=oak, number=1, home_players=home[:1],
                               away_players=away[:1], score=(61, 1))
-    services.fixture_game_start(fixture=fixture, by=oak, number=3, home_players=home[:1],
+    fixture_game_start(fixture=fixture, by=oak, number=3, home_players=home[:1],
                                 away_players=away[:1])
     before = unchanged(fixture)
 
@@ -282,16 +302,16 @@ def test_a_games_line_up_fits_the_nights_singles_and_pairs_in_any_order(people):
                                     "have their players already."),
             (2, [home[0], home[0]], away, "A pair is two different players.")):
         with pytest.raises(ValidationError) as refused:
-            services.fixture_game_key(fixture=fixture, by=oak, number=number,
+            fixture_game_key(fixture=fixture, by=oak, number=number,
                                       home_players=home_players, away_players=away_players,
                                       score=(61, 2))
         assert refused.value.messages == [message]
 
     assert unchanged(fixture) == before
-    services.fixture_game_key(fixture=fixture, by=oak, number=2, home_players=home,
+    fixture_game_key(fixture=fixture, by=oak, number=2, home_players=home,
                               away_players=away, score=(61, 2))
     # game 1 may be played again as it was: its own line-up does not count against it
-    services.fixture_game_key(fixture=fixture, by=oak, number=1, home_players=home[1:],
+    fixture_game_key(fixture=fixture, by=oak, number=1, home_players=home[1:],
                               away_players=away[1:], score=(61, 3))
     assert sorted(fixture.games.values_list("number", "home_score")) == [
         (1, 61), (2, 61), (3, None)]
@@ -304,13 +324,13 @@ def test_a_games_line_up_fits_the_nights_singles_and_pairs_in_any_order(people):
 def test_a_single_or_a_pair_has_no_more_players_than_it_is(division, people, kind, names,
                                                             message):
     for name in ("Ann Dale", "Bob Hay", "Cy Lund"):
-        services.player_add(club=division.season.club, name=name, by=people["admin"])
+        player_add(club=division.season.club, name=name, by=people["admin"])
     with pytest.raises(ValidationError) as refused:
-        services.entrant_add(division=division, by=people["admin"], name="Ann & co",
+        entrant_add(division=division, by=people["admin"], name="Ann & co",
                              kind=kind, player_names=names)
     assert refused.value.message_dict == {"players": [message]}
     assert not division.entrants.exists()
-    pair = services.entrant_add(division=division, by=people["admin"], name="Ann & Bob",
+    pair = entrant_add(division=division, by=people["admin"], name="Ann & Bob",
                                 kind="pair", player_names=["Ann Dale", "bob hay", "ANN DALE"])
     assert pair.players.count() == 2  # a name given twice is one player
 
@@ -318,33 +338,33 @@ def test_a_single_or_a_pair_has_no_more_players_than_it_is(division, people, kin
 def test_a_player_plays_for_one_entrant_of_a_division(division, people):
     club = division.season.club
     for name in ("Ann Dale", "Bob Hay", "Cy Lund"):
-        services.player_add(club=club, name=name, by=people["admin"])
-    services.entrant_add(division=division, by=people["admin"], name="Royal Oak",
+        player_add(club=club, name=name, by=people["admin"])
+    entrant_add(division=division, by=people["admin"], name="Royal Oak",
                          player_names=["Ann Dale", "Bob Hay"])
 
     with pytest.raises(ValidationError) as refused:
-        services.entrant_add(division=division, by=people["admin"], name="Bowes",
+        entrant_add(division=division, by=people["admin"], name="Bowes",
                              player_names=["Cy Lund", "bob hay", "ann dale"])
 
     assert refused.value.message_dict == {"players": [
         "Already in another squad of this division: Ann Dale (Royal Oak), Bob Hay "
         "(Royal Oak)."]}
     assert division.entrants.count() == 1
-    other = services.season_create(club=club, by=people["admin"], name="Summer League",
+    other = season_create(club=club, by=people["admin"], name="Summer League",
                                    game="all-fives", starts_on=datetime.date(2027, 4, 5))
-    services.entrant_add(division=other.divisions.get(), by=people["admin"], name="Bowes",
+    entrant_add(division=other.divisions.get(), by=people["admin"], name="Bowes",
                          player_names=["Ann Dale"])  # another season's division: free
 
 
 def test_an_entrant_added_by_mistake_goes_with_its_unplayed_fixtures(division, people):
     for name in ("Royal Oak", "Bowes", "Dupe squad"):
-        services.entrant_add(division=division, by=people["admin"], name=name)
-    services.fixtures_generate(division=division, by=people["admin"], legs=2)
+        entrant_add(division=division, by=people["admin"], name=name)
+    fixtures_generate(division=division, by=people["admin"], legs=2)
     dupe = division.entrants.get(name="Dupe squad")
     with pytest.raises(PermissionDenied):
-        services.entrant_remove(entrant=dupe, by=people["oak"])
+        entrant_remove(entrant=dupe, by=people["oak"])
 
-    gone = services.entrant_remove(entrant=dupe, by=people["admin"])
+    gone = entrant_remove(entrant=dupe, by=people["admin"])
 
     assert gone == 4  # home and away against each of the two others
     assert sorted(division.entrants.values_list("name", flat=True)) == ["Bowes", "Royal Oak"]
@@ -353,18 +373,18 @@ def test_an_entrant_added_by_mistake_goes_with_its_unplayed_fixtures(division, p
 
 @pytest.mark.parametrize("history", ["played", "keyed", "adjusted"])
 def test_an_entrant_that_has_played_stays(division, people, history):
-    oak, bowes = (services.entrant_add(division=division, by=people["admin"], name=name)
+    oak, bowes = (entrant_add(division=division, by=people["admin"], name=name)
                   for name in ("Royal Oak", "Bowes"))
     fixture = Fixture.objects.create(division=division, week=1, home=oak, away=bowes)
     if history in ("played", "keyed"):
-        services.fixture_games_enter(fixture=fixture, by=people["admin"], scores=[(61, 40)])
+        fixture_games_enter(fixture=fixture, by=people["admin"], scores=[(61, 40)])
     if history == "played":
-        services.fixture_submit(fixture=fixture, by=people["admin"])
+        fixture_submit(fixture=fixture, by=people["admin"])
     if history == "adjusted":
-        services.adjustment_add(entrant=bowes, by=people["admin"], points=-1, reason="late")
+        adjustment_add(entrant=bowes, by=people["admin"], points=-1, reason="late")
 
     with pytest.raises(ValidationError) as refused:
-        services.entrant_remove(entrant=bowes, by=people["admin"])
+        entrant_remove(entrant=bowes, by=people["admin"])
 
     assert refused.value.messages == [
         "Bowes has fixtures played, settled or begun, or points adjusted: it stays in the "
@@ -376,32 +396,32 @@ def test_an_entrant_that_has_played_stays(division, people, history):
 def test_an_entrant_with_a_fixture_settled_without_games_stays(division, people, settled):
     """A walkover or a voiding has no games: the fixture's status alone says it is no
     longer open for entry."""
-    oak, bowes = (services.entrant_add(division=division, by=people["admin"], name=name)
+    oak, bowes = (entrant_add(division=division, by=people["admin"], name=name)
                   for name in ("Royal Oak", "Bowes"))
     fixture = Fixture.objects.create(division=division, week=1, home=oak, away=bowes)
     if settled == "walkover":
-        services.fixture_walkover(fixture=fixture, by=people["admin"], side="home")
+        fixture_walkover(fixture=fixture, by=people["admin"], side="home")
     else:
-        services.fixture_void(fixture=fixture, by=people["admin"])
+        fixture_void(fixture=fixture, by=people["admin"])
 
     with pytest.raises(ValidationError, match="Bowes has fixtures played, settled or begun"):
-        services.entrant_remove(entrant=bowes, by=people["admin"])
+        entrant_remove(entrant=bowes, by=people["admin"])
 
     assert division.entrants.count() == 2 and division.fixtures.count() == 1
 
 
 def test_an_entrant_is_renamed_and_keeps_its_fixtures(division, people):
-    oak, bowes = (services.entrant_add(division=division, by=people["admin"], name=name)
+    oak, bowes = (entrant_add(division=division, by=people["admin"], name=name)
                   for name in ("Royal Oak", "Bowes"))
     Fixture.objects.create(division=division, week=1, home=oak, away=bowes)
 
-    renamed = services.entrant_rename(entrant=bowes, by=people["admin"],
+    renamed = entrant_rename(entrant=bowes, by=people["admin"],
                                       name="  Bowes   Dragons ")
 
     assert renamed.name == "Bowes Dragons" and renamed.home_fixtures.count() == 0
     assert renamed.away_fixtures.get().home == oak
     with pytest.raises(ValidationError) as refused:
-        services.entrant_rename(entrant=bowes, by=people["admin"], name="royal oak")
+        entrant_rename(entrant=bowes, by=people["admin"], name="royal oak")
     assert refused.value.messages == [
         "This division already has an entrant of that name (in any case)."]
     bowes.refresh_from_db()
@@ -412,8 +432,8 @@ def test_an_entrant_is_renamed_and_keeps_its_fixtures(division, people):
 
 NOT_AWAITING = [status for status in FixtureStatus.values if status != FixtureStatus.SUBMITTED]
 SIGN_OFF = {
-    "confirm": lambda night, by: services.fixture_confirm(fixture=night.fixture, by=by),
-    "dispute": lambda night, by: services.fixture_dispute(fixture=night.fixture, by=by,
+    "confirm": lambda night, by: fixture_confirm(fixture=night.fixture, by=by),
+    "dispute": lambda night, by: fixture_dispute(fixture=night.fixture, by=by,
                                                           message="Not what we played"),
 }
 

@@ -1,4 +1,4 @@
-"""matches.services.management: abandon and resume, rename before play, rematch, delete
+"""matches.scoring.services.lifecycle: abandon and resume, rename before play, rematch, delete
 kept as its record — each recorded, each refused plainly when it cannot be done."""
 
 from __future__ import annotations
@@ -10,7 +10,18 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from matches import rules, selectors, services
+from matches import rules
+from matches.clubs.services import club_create
+from matches.history.player_selectors import player_stats
+from matches.history.selectors import HistoryFilters, history_queryset
+from matches.leagues.selectors import fixture_game_score
+from matches.leagues.services import (
+    NO_GAMES,
+    entrant_add,
+    fixture_game_start,
+    fixture_submit,
+    season_create,
+)
 from matches.models import (
     Change,
     ChangeKind,
@@ -22,9 +33,41 @@ from matches.models import (
     Player,
     Rating,
 )
-from matches.selectors.history import HistoryFilters, history_queryset
-from matches.selectors.players import player_stats
-from matches.services.leagues import NO_GAMES
+from matches.scoring.selectors.outcome import duration_words, match_end_summary
+from matches.scoring.selectors.play import (
+    actions_at,
+    match_engine,
+    match_names,
+    match_record,
+    match_summary,
+)
+from matches.scoring.services.lifecycle import (
+    NOT_ABANDONED,
+    NOT_IN_PROGRESS,
+    NOT_OVER,
+    RENAME_AFTER_PLAY,
+    RENAME_CLUB_PLAYER,
+    match_abandon,
+    match_delete_recorded,
+    match_rematch,
+    match_resume,
+    seats_rename,
+)
+from matches.scoring.services.play import (
+    MATCH_ABANDONED,
+    MatchAbandoned,
+    MatchStarted,
+    OutOfDate,
+    event_record,
+    event_undo,
+    grant_rename,
+    match_create,
+    match_import,
+    match_restore,
+    match_start,
+    round_settle,
+    round_start,
+)
 from tests.matches.helpers import (
     A,
     T,
@@ -40,16 +83,16 @@ from tests.matches.helpers import (
 pytestmark = pytest.mark.django_db
 
 
-def started(names: list[str] | None = None, **options: object) -> services.MatchStarted:
+def started(names: list[str] | None = None, **options: object) -> MatchStarted:
     """A match as the new-match form starts it: Olena opens round 1, nothing played."""
-    return services.match_start(game="all-fives", players=names or ["Olena", "Taras"],
+    return match_start(game="all-fives", players=names or ["Olena", "Taras"],
                                 options={"hand_size": 2, **options}, starter=0,
                                 phone="Olena's phone")
 
 
 def current(match: Match) -> rules.Round:
     """The round in play, replayed from the stored events."""
-    rnd = selectors.match_engine(match).current_round
+    rnd = match_engine(match).current_round
     assert rnd is not None
     return rnd
 
@@ -57,7 +100,7 @@ def current(match: Match) -> rules.Round:
 @pytest.fixture
 def club(django_user_model) -> Club:
     owner = django_user_model.objects.create_user("owner")
-    club = services.club_create(name="Oak", by=owner)
+    club = club_create(name="Oak", by=owner)
     for name in ("Ann", "Bob"):
         Player.objects.create(club=club, name=name)
     return club
@@ -65,14 +108,14 @@ def club(django_user_model) -> Club:
 
 def club_match_in_play(club: Club) -> Match:
     """Ann and Bob, the club's players, one tile into an All Fives match to 10."""
-    match = services.match_create(game="all-fives", players=["Ann", "Bob"],
+    match = match_create(game="all-fives", players=["Ann", "Bob"],
                                   options={"target": 10, "hand_size": 3})
     players = {p.name: p for p in club.players.all()}
     for seat in match.seats.all():
         seat.player = players[seat.name]
         seat.save(update_fields=["player"])
-    services.round_start(match=match, starter=0)
-    services.event_record(match=match, action=rules.Play(0, T("1-2")))
+    round_start(match=match, starter=0)
+    event_record(match=match, action=rules.Play(0, T("1-2")))
     return match
 
 
@@ -85,7 +128,7 @@ def test_abandoning_stops_the_match_without_a_winner_and_is_recorded(django_user
     user = django_user_model.objects.create_user("olena")
     before = timezone.now()
 
-    change = services.match_abandon(match=match, version=1, key=uuid.uuid4(),
+    change = match_abandon(match=match, version=1, key=uuid.uuid4(),
                                     grant=first.grant, user=user)
 
     match.refresh_from_db()
@@ -101,10 +144,10 @@ def test_a_finished_match_cannot_be_abandoned():
     before = snapshot(match)
 
     with pytest.raises(ValidationError) as refused:
-        services.match_abandon(match=match)
+        match_abandon(match=match)
 
     assert refused.value.code == "not_in_progress"
-    assert refused.value.messages == [services.NOT_IN_PROGRESS % {"status": "finished"}]
+    assert refused.value.messages == [NOT_IN_PROGRESS % {"status": "finished"}]
     assert snapshot(match) == before
 
 
@@ -112,8 +155,8 @@ def test_abandoning_twice_with_one_key_is_one_change():
     match = started().match
     key = uuid.uuid4()
 
-    first = services.match_abandon(match=match, version=1, key=key)
-    again = services.match_abandon(match=match, version=1, key=key)
+    first = match_abandon(match=match, version=1, key=key)
+    again = match_abandon(match=match, version=1, key=key)
 
     assert again.pk == first.pk and again.replayed
     assert Change.objects.filter(match=match, kind=ChangeKind.ABANDON).count() == 1
@@ -121,10 +164,10 @@ def test_abandoning_twice_with_one_key_is_one_change():
 
 def test_abandoning_from_an_older_page_is_refused():
     match = started().match
-    services.event_record(match=match, action=rules.Play(0, T("5-5")))
+    event_record(match=match, action=rules.Play(0, T("5-5")))
 
-    with pytest.raises(services.OutOfDate):
-        services.match_abandon(match=match, version=1, key=uuid.uuid4())
+    with pytest.raises(OutOfDate):
+        match_abandon(match=match, version=1, key=uuid.uuid4())
 
     match.refresh_from_db()
     assert match.status == MatchStatus.IN_PROGRESS
@@ -133,42 +176,42 @@ def test_abandoning_from_an_older_page_is_refused():
 @pytest.mark.parametrize("write", ["tap", "round", "undo", "restore", "abandon", "rename"])
 def test_an_abandoned_match_refuses_every_scoring_write(write):
     match = started().match
-    services.event_record(match=match, action=rules.Play(0, T("5-5")))
-    services.match_abandon(match=match)
+    event_record(match=match, action=rules.Play(0, T("5-5")))
+    match_abandon(match=match)
     before = snapshot(match)
     act = {
-        "tap": lambda: services.event_record(match=match, action=rules.Play(1, T("0-5"),
+        "tap": lambda: event_record(match=match, action=rules.Play(1, T("0-5"),
                                                                             A("5-5:5"))),
-        "round": lambda: services.round_start(match=match, starter=0),
-        "undo": lambda: services.event_undo(match=match),
-        "restore": lambda: services.match_restore(match=match, to_version=1, user=site_admin()),
-        "abandon": lambda: services.match_abandon(match=match),
-        "rename": lambda: services.seats_rename(match=match, names=["Olga", "Taras"]),
+        "round": lambda: round_start(match=match, starter=0),
+        "undo": lambda: event_undo(match=match),
+        "restore": lambda: match_restore(match=match, to_version=1, user=site_admin()),
+        "abandon": lambda: match_abandon(match=match),
+        "rename": lambda: seats_rename(match=match, names=["Olga", "Taras"]),
     }[write]
 
-    with pytest.raises(services.MatchAbandoned, match="abandoned"):
+    with pytest.raises(MatchAbandoned, match="abandoned"):
         act()
 
-    assert str(services.MatchAbandoned()) == services.MATCH_ABANDONED
+    assert str(MatchAbandoned()) == MATCH_ABANDONED
     assert snapshot(match) == before
 
 
 def test_resuming_plays_on_from_where_it_stopped():
     first = started()
     match = first.match
-    services.event_record(match=match, action=rules.Play(0, T("5-5")))
-    abandon = services.match_abandon(match=match)
+    event_record(match=match, action=rules.Play(0, T("5-5")))
+    abandon = match_abandon(match=match)
 
-    change = services.match_resume(match=match, version=abandon.version, key=uuid.uuid4(),
+    change = match_resume(match=match, version=abandon.version, key=uuid.uuid4(),
                                    grant=first.grant)
 
     match.refresh_from_db()
     assert (match.status, match.finished_at) == (MatchStatus.IN_PROGRESS, None)
     assert (change.kind, change.restored_to) == (ChangeKind.RESTORE, abandon.version - 1)
-    assert selectors.actions_at(match, change.version) == \
-        selectors.actions_at(match, abandon.version - 1)
-    services.event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5")))
-    services.event_undo(match=match)  # undo takes back the play, not the resume
+    assert actions_at(match, change.version) == \
+        actions_at(match, abandon.version - 1)
+    event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5")))
+    event_undo(match=match)  # undo takes back the play, not the resume
     assert current(match).events == [rules.Play(0, T("5-5"))]
     assert_cache_equals_replay(match)
 
@@ -177,19 +220,19 @@ def test_only_an_abandoned_match_can_be_resumed():
     match = started().match
 
     with pytest.raises(ValidationError) as refused:
-        services.match_resume(match=match)
+        match_resume(match=match)
 
-    assert refused.value.messages == [services.NOT_ABANDONED]
+    assert refused.value.messages == [NOT_ABANDONED]
 
 
 def test_restoring_a_version_before_an_abandon_and_a_resume_reads_past_them():
     match = started().match
-    services.event_record(match=match, action=rules.Play(0, T("5-5")))  # version 2
-    services.match_abandon(match=match)  # 3
-    services.match_resume(match=match)  # 4
-    services.event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5")))  # 5
+    event_record(match=match, action=rules.Play(0, T("5-5")))  # version 2
+    match_abandon(match=match)  # 3
+    match_resume(match=match)  # 4
+    event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5")))  # 5
 
-    services.match_restore(match=match, to_version=3, user=site_admin())
+    match_restore(match=match, to_version=3, user=site_admin())
 
     assert current(match).events == [rules.Play(0, T("5-5"))]
     assert_cache_equals_replay(match)
@@ -198,7 +241,7 @@ def test_restoring_a_version_before_an_abandon_and_a_resume_reads_past_them():
 def test_an_abandoned_club_match_is_neither_rated_nor_counted_on_a_players_page(club):
     match = club_match_in_play(club)
 
-    services.match_abandon(match=match)
+    match_abandon(match=match)
 
     assert not Rating.objects.exists()
     ann = club.players.get(name="Ann")
@@ -208,7 +251,7 @@ def test_an_abandoned_club_match_is_neither_rated_nor_counted_on_a_players_page(
 
 def test_the_history_shows_abandoned_matches_by_their_status():
     kept = started().match
-    services.match_abandon(match=kept)
+    match_abandon(match=kept)
     started(["Iryna", "Bohdan"])
 
     rows = history_queryset(user=None, own=[str(m.public_id) for m in Match.objects.all()],
@@ -224,16 +267,16 @@ def test_the_history_shows_abandoned_matches_by_their_status():
 def league_night(club, django_user_model):
     """A fixture night of Oak v Bowes at All Fives to 10, Ann against Bob in game 1."""
     admin = club.memberships.get().user
-    season = services.season_create(club=club, by=admin, name="Quick",
+    season = season_create(club=club, by=admin, name="Quick",
                                     starts_on=datetime.date(2026, 9, 7), game="all-fives",
                                     options={"hand_size": 3, "target": 10}, divisions=["Only"])
     division = season.divisions.get()
-    home = services.entrant_add(division=division, by=admin, name="Oak",
+    home = entrant_add(division=division, by=admin, name="Oak",
                                 players=[club.players.get(name="Ann")])
-    away = services.entrant_add(division=division, by=admin, name="Bowes",
+    away = entrant_add(division=division, by=admin, name="Bowes",
                                 players=[club.players.get(name="Bob")])
     fixture = division.fixtures.create(week=1, home=home, away=away)
-    game = services.fixture_game_start(fixture=fixture, by=admin, number=1,
+    game = fixture_game_start(fixture=fixture, by=admin, number=1,
                                        home_players=list(home.players.all()),
                                        away_players=list(away.players.all()))
     return fixture, admin, game.match
@@ -243,15 +286,15 @@ def test_an_abandoned_league_game_is_no_result_and_may_be_played_again(league_ni
     fixture, admin, match = league_night
     turn = current(match).turn
     assert turn is not None
-    services.event_record(match=match, action=rules.Play(turn, T("1-2")))
-    services.match_abandon(match=match)
+    event_record(match=match, action=rules.Play(turn, T("1-2")))
+    match_abandon(match=match)
     game = fixture.games.get(number=1)
 
-    assert selectors.fixture_game_score(game) is None
+    assert fixture_game_score(game) is None
     with pytest.raises(ValidationError) as refused:  # nothing to submit yet
-        services.fixture_submit(fixture=fixture, by=admin)
+        fixture_submit(fixture=fixture, by=admin)
     assert refused.value.messages == [NO_GAMES]
-    again = services.fixture_game_start(fixture=fixture, by=admin, number=1,
+    again = fixture_game_start(fixture=fixture, by=admin, number=1,
                                         home_players=list(fixture.home.players.all()),
                                         away_players=list(fixture.away.players.all()))
 
@@ -264,7 +307,7 @@ def test_a_league_game_in_play_still_cannot_be_started_twice(league_night):
     fixture, admin, _match = league_night
 
     with pytest.raises(ValidationError, match="already has its score"):
-        services.fixture_game_start(fixture=fixture, by=admin, number=1,
+        fixture_game_start(fixture=fixture, by=admin, number=1,
                                     home_players=list(fixture.home.players.all()),
                                     away_players=list(fixture.away.players.all()))
 
@@ -276,28 +319,28 @@ def test_names_change_before_the_first_tile_and_the_change_says_which():
     first = started(["Olena", "Tars"])
     match = first.match
 
-    change = services.seats_rename(match=match, names=["Olena", " Taras  Shevchenko "],
+    change = seats_rename(match=match, names=["Olena", " Taras  Shevchenko "],
                                    version=1, key=uuid.uuid4(), grant=first.grant)
 
     assert change is not None
-    assert selectors.match_names(match) == ["Olena", "Taras Shevchenko"]
+    assert match_names(match) == ["Olena", "Taras Shevchenko"]
     assert (change.kind, change.version, change.description) == (
         ChangeKind.RENAME, 2, "Tars → Taras Shevchenko")
     assert change.action == {"rename": {"from": ["Olena", "Tars"],
                                         "to": ["Olena", "Taras Shevchenko"]}}
-    assert selectors.match_engine(match).names == ("Olena", "Taras Shevchenko")
+    assert match_engine(match).names == ("Olena", "Taras Shevchenko")
     # the log replays past the rename: undo, then restore to the renamed version
-    services.event_undo(match=match)
-    services.match_restore(match=match, to_version=2, user=site_admin())
+    event_undo(match=match)
+    match_restore(match=match, to_version=2, user=site_admin())
     assert current(match).starter == 0
 
 
 def test_two_players_may_swap_names():
     match = started().match
 
-    services.seats_rename(match=match, names=["taras", "OLENA"])
+    seats_rename(match=match, names=["taras", "OLENA"])
 
-    assert selectors.match_names(match) == ["taras", "OLENA"]
+    assert match_names(match) == ["taras", "OLENA"]
 
 
 @pytest.mark.parametrize(("names", "field", "code"), [
@@ -311,7 +354,7 @@ def test_names_are_checked_as_the_new_match_form_checks_them(names, field, code)
     before = snapshot(match)
 
     with pytest.raises(ValidationError) as refused:
-        services.seats_rename(match=match, names=names)
+        seats_rename(match=match, names=names)
 
     assert [e.code for e in refused.value.error_dict[field]] == [code]
     assert snapshot(match) == before
@@ -319,39 +362,39 @@ def test_names_are_checked_as_the_new_match_form_checks_them(names, field, code)
 
 def test_names_cannot_change_once_a_tile_is_played():
     match = started().match
-    services.event_record(match=match, action=rules.Play(0, T("5-5")))
+    event_record(match=match, action=rules.Play(0, T("5-5")))
     before = snapshot(match)
 
     with pytest.raises(ValidationError) as refused:
-        services.seats_rename(match=match, names=["Olga", "Taras"])
+        seats_rename(match=match, names=["Olga", "Taras"])
 
     assert refused.value.error_dict["players"][0].code == "rename_after_play"
-    assert refused.value.message_dict == {"players": [services.RENAME_AFTER_PLAY]}
+    assert refused.value.message_dict == {"players": [RENAME_AFTER_PLAY]}
     assert snapshot(match) == before
 
 
 def test_nothing_is_logged_when_no_name_changed():
     match = started().match
 
-    assert services.seats_rename(match=match, names=["Olena", " Taras"]) is None
+    assert seats_rename(match=match, names=["Olena", " Taras"]) is None
 
     match.refresh_from_db()
     assert match.version == 1
 
 
 def test_a_club_players_seat_keeps_its_name(club):
-    match = services.match_create(game="all-fives", players=["Ann", "Bob"])
+    match = match_create(game="all-fives", players=["Ann", "Bob"])
     ann = match.seats.get(position=0)
     ann.player = club.players.get(name="Ann")
     ann.save(update_fields=["player"])
 
     with pytest.raises(ValidationError) as refused:
-        services.seats_rename(match=match, names=["Annie", "Bobby"])
+        seats_rename(match=match, names=["Annie", "Bobby"])
 
     assert refused.value.message_dict == {
-        "player_0": [services.RENAME_CLUB_PLAYER % {"name": "Ann"}]}
-    services.seats_rename(match=match, names=["Ann", "Bobby"])  # the other seat may change
-    assert selectors.match_names(match) == ["Ann", "Bobby"]
+        "player_0": [RENAME_CLUB_PLAYER % {"name": "Ann"}]}
+    seats_rename(match=match, names=["Ann", "Bobby"])  # the other seat may change
+    assert match_names(match) == ["Ann", "Bobby"]
 
 
 # -- rematch --------------------------------------------------------------------------
@@ -360,24 +403,24 @@ def test_a_club_players_seat_keeps_its_name(club):
 def test_a_rematch_has_the_same_game_names_options_and_club(club):
     match = won_at_once(["Olena", "Taras"], opener=1, played_at=night(1), club=club)
 
-    rematch = services.match_rematch(match=match, creation_key=uuid.uuid4(), phone="Mine")
+    rematch = match_rematch(match=match, creation_key=uuid.uuid4(), phone="Mine")
 
     new = rematch.match
     assert rematch.created and new.pk != match.pk
     assert (new.game, new.options, new.club_id, new.season_id) == (
         "all-fives", {"target": 10, "hand_size": 2}, club.pk, None)
-    assert selectors.match_names(new) == ["Olena", "Taras"]
+    assert match_names(new) == ["Olena", "Taras"]
     assert new.status == MatchStatus.IN_PROGRESS and new.rounds.count() == 1
     assert rematch.grant.is_creator and rematch.grant.label == "Mine"
 
 
 def test_a_rematch_sent_twice_with_one_key_starts_one_match():
     match = started().match
-    services.match_abandon(match=match)
+    match_abandon(match=match)
     key = uuid.uuid4()
 
-    first = services.match_rematch(match=match, creation_key=key)
-    again = services.match_rematch(match=match, creation_key=key)
+    first = match_rematch(match=match, creation_key=key)
+    again = match_rematch(match=match, creation_key=key)
 
     assert (again.match, again.grant, again.created) == (first.match, first.grant, False)
     assert Match.objects.count() == 2
@@ -387,9 +430,9 @@ def test_no_rematch_while_the_match_is_played():
     match = started().match
 
     with pytest.raises(ValidationError) as refused:
-        services.match_rematch(match=match, creation_key=uuid.uuid4())
+        match_rematch(match=match, creation_key=uuid.uuid4())
 
-    assert refused.value.messages == [services.NOT_OVER]
+    assert refused.value.messages == [NOT_OVER]
     assert Match.objects.count() == 1
 
 
@@ -402,11 +445,11 @@ def test_deleting_keeps_the_record_who_and_when_and_the_record_imports_back(
     match = first.match
     play_rest = [rules.Play(0, T("5-5")), rules.Play(1, T("0-5"), A("5-5:5"), 10)]
     for action in play_rest:
-        services.event_record(match=match, action=action)
-    summary, record = selectors.match_summary(match), selectors.match_record(match)
+        event_record(match=match, action=action)
+    summary, record = match_summary(match), match_record(match)
     user = django_user_model.objects.create_user("olena")
 
-    deleted = services.match_delete_recorded(match=match, grant=first.grant, user=user)
+    deleted = match_delete_recorded(match=match, grant=first.grant, user=user)
 
     assert not Match.objects.filter(public_id=match.public_id).exists()
     stored = DeletedMatch.objects.get()
@@ -415,13 +458,13 @@ def test_deleting_keeps_the_record_who_and_when_and_the_record_imports_back(
         match.public_id, "all-fives", "Olena, Taras")
     assert (stored.grant_label, stored.user) == ("Olena's phone", user)
     named = started()  # a phone its scorer named is recorded by name and kind
-    services.grant_rename(grant=named.grant, name="Table 3")
-    assert services.match_delete_recorded(match=named.match, grant=named.grant) \
+    grant_rename(grant=named.grant, name="Table 3")
+    assert match_delete_recorded(match=named.match, grant=named.grant) \
         .grant_label == "Table 3 (Olena's phone)"
     assert stored.record == record
     assert timezone.now() - stored.deleted_at < datetime.timedelta(minutes=1)
-    back = services.match_import(document=stored.record)
-    assert selectors.match_summary(back) == summary
+    back = match_import(document=stored.record)
+    assert match_summary(back) == summary
 
 
 def test_deleting_a_rated_match_rebuilds_the_ratings_without_it(club):
@@ -429,7 +472,7 @@ def test_deleting_a_rated_match_rebuilds_the_ratings_without_it(club):
     gone = won_at_once(["Bob", "Ann"], opener=0, played_at=night(2), players_of=club)
     assert Rating.objects.get(player__name="Ann").matches == 2
 
-    services.match_delete_recorded(match=gone, user=site_admin())
+    match_delete_recorded(match=gone, user=site_admin())
 
     assert Rating.objects.get(player__name="Ann").matches == 1
     assert DeletedMatch.objects.get().names == "Bob, Ann"
@@ -439,7 +482,7 @@ def test_deleting_a_rated_match_rebuilds_the_ratings_without_it(club):
 def test_deleting_a_league_game_frees_its_place_on_the_fixture(league_night):
     fixture, _admin, match = league_night
 
-    services.match_delete_recorded(match=match, user=site_admin())
+    match_delete_recorded(match=match, user=site_admin())
 
     assert FixtureGame.objects.get(fixture=fixture, number=1).match is None
 
@@ -450,32 +493,32 @@ def test_deleting_a_league_game_frees_its_place_on_the_fixture(league_night):
 def test_the_end_summary_of_a_won_match():
     match = two_player_all_fives(target=15)
     play_short_round(match)  # 10 – 10
-    services.round_settle(match=match, pips=[0, 3])  # Taras's 1-2: 5 to Olena, 15: won
+    round_settle(match=match, pips=[0, 3])  # Taras's 1-2: 5 to Olena, 15: won
     match.refresh_from_db()
     assert match.finished_at is not None
     Match.objects.filter(pk=match.pk).update(
         started_at=match.finished_at - datetime.timedelta(minutes=42, seconds=30))
     match.refresh_from_db()
 
-    end = selectors.match_end_summary(match)
+    end = match_end_summary(match)
 
     assert end is not None and not end.abandoned
     assert end.winner == "Olena"
     assert [(s.names, s.winner) for s in end.sides] == [("Olena", True), ("Taras", False)]
     assert [s.score for s in end.sides] == [
-        rules.show_points(score) for score in selectors.match_engine(match).scores]
+        rules.show_points(score) for score in match_engine(match).scores]
     assert (end.rounds, end.played, end.unit) == (1, "42 min", "raw points")
     assert end.public_url == match.get_absolute_url()
 
 
 def test_the_end_summary_of_an_abandoned_match_names_no_winner():
     match = started().match
-    services.event_record(match=match, action=rules.Play(0, T("5-5")))
-    assert selectors.match_end_summary(match) is None  # played: no end yet
-    services.match_abandon(match=match)
+    event_record(match=match, action=rules.Play(0, T("5-5")))
+    assert match_end_summary(match) is None  # played: no end yet
+    match_abandon(match=match)
     match.refresh_from_db()
 
-    end = selectors.match_end_summary(match)
+    end = match_end_summary(match)
 
     assert end is not None and end.abandoned and end.winner is None
     assert [(s.score, s.winner) for s in end.sides] == [("10", False), ("0", False)]
@@ -487,7 +530,7 @@ def test_the_end_summary_of_an_abandoned_match_names_no_winner():
     (24 * 60, "1 day"), (2 * 24 * 60 + 180, "2 days 3 h"),
 ])
 def test_time_played_in_words(minutes, words):
-    assert selectors.duration_words(datetime.timedelta(minutes=minutes, seconds=20)) == words
+    assert duration_words(datetime.timedelta(minutes=minutes, seconds=20)) == words
 
 
 # -- backups keep all this ----------------------------------------------------------
@@ -498,11 +541,11 @@ def test_a_backup_keeps_an_abandoned_renamed_resumed_match(tmp_path):
     from tests.matches.commands.test_backup import snapshot as site
 
     renamed = started(["Olena", "Tars"]).match
-    services.seats_rename(match=renamed, names=["Olena", "Taras"])
-    services.event_record(match=renamed, action=rules.Play(0, T("5-5")))
-    services.match_abandon(match=renamed)
-    services.match_resume(match=renamed)
-    services.match_abandon(match=started(["Iryna", "Bohdan"]).match)
+    seats_rename(match=renamed, names=["Olena", "Taras"])
+    event_record(match=renamed, action=rules.Play(0, T("5-5")))
+    match_abandon(match=renamed)
+    match_resume(match=renamed)
+    match_abandon(match=started(["Iryna", "Bohdan"]).match)
     path = tmp_path / "site.jsonl"
     export(path)
     before = site()

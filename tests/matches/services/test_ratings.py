@@ -6,8 +6,12 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from matches import rules, selectors, services
+from matches import rules
+from matches.clubs import selectors as clubs_selectors
+from matches.clubs.services import club_create
+from matches.history.services import match_delete, ratings_recompute
 from matches.models import Match, Player, Rating
+from matches.scoring.services.play import event_record, event_undo, match_create, round_start
 from tests.matches.helpers import T, night, won_at_once
 
 pytestmark = pytest.mark.django_db
@@ -16,7 +20,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def club(django_user_model):
     owner = django_user_model.objects.create_user("owner")
-    club = services.club_create(name="Oak", by=owner)
+    club = club_create(name="Oak", by=owner)
     for name in ("Ann", "Bob", "Cat", "Dan"):
         Player.objects.create(club=club, name=name)
     return club
@@ -29,7 +33,7 @@ def league_match(club, names: list[str], *, winner: int, when: int) -> Match:
 
 def table(club) -> list[tuple[str, float, int]]:
     return [(r.player.name, round(r.ordinal, 6), r.matches)
-            for r in selectors.club_ratings(club, "all-fives")]
+            for r in clubs_selectors.club_ratings(club, "all-fives")]
 
 
 def test_a_finished_club_match_rates_its_players_and_the_winner_goes_up(club):
@@ -51,34 +55,34 @@ def test_ratings_do_not_depend_on_the_order_matches_were_stored(club):
              (["Dan", "Ann"], 1, 4)]
     for names, winner, when in games:
         league_match(club, names, winner=winner, when=when)
-    assert services.ratings_recompute(club=club, game="all-fives") == 4
+    assert ratings_recompute(club=club, game="all-fives") == 4
     first = table(club)
     Match.objects.all().delete()
     # stored the other way round, as results of past nights typed in late would be
     for names, winner, when in reversed(games):
         league_match(club, names, winner=winner, when=when)
-    assert services.ratings_recompute(club=club, game="all-fives") == 4
+    assert ratings_recompute(club=club, game="all-fives") == 4
     assert table(club) == first
     # the order played decides: the same results played in another order rate otherwise
     Match.objects.all().delete()
     for names, winner, when in games:
         league_match(club, names, winner=winner, when=10 - when)
-    services.ratings_recompute(club=club, game="all-fives")
+    ratings_recompute(club=club, game="all-fives")
     assert table(club) != first
 
 
 def test_undoing_the_winning_tile_takes_the_match_out_of_the_ratings(club):
     first = league_match(club, ["Ann", "Bob"], winner=0, when=1)
     league_match(club, ["Ann", "Cat"], winner=1, when=2)
-    services.event_undo(match=first)  # the result is gone: the match is in play again
+    event_undo(match=first)  # the result is gone: the match is in play again
     assert {r.player.name: r.matches for r in Rating.objects.all()} == {"Ann": 1, "Cat": 1}
 
 
 def test_casual_matches_are_never_rated(club):
-    match = services.match_create(game="all-fives", players=["Ann", "Bob"],
+    match = match_create(game="all-fives", players=["Ann", "Bob"],
                                   options={"target": 10, "hand_size": 2})
-    services.round_start(match=match, starter=0)
-    services.event_record(match=match, action=rules.Play(0, T("5-5")))
+    round_start(match=match, starter=0)
+    event_record(match=match, action=rules.Play(0, T("5-5")))
     assert not Rating.objects.exists()
 
 
@@ -106,9 +110,9 @@ def test_partners_with_the_same_rating_share_their_rank(club):
 def test_deleting_a_match_rebuilds_the_ratings_without_it(club):
     first = league_match(club, ["Ann", "Bob"], winner=0, when=1)
     league_match(club, ["Ann", "Cat"], winner=0, when=2)
-    services.match_delete(match=first)
+    match_delete(match=first)
     assert {r.player.name: r.matches for r in Rating.objects.all()} == {"Ann": 1, "Cat": 1}
-    services.match_delete(match=Match.objects.get())
+    match_delete(match=Match.objects.get())
     assert not Match.objects.exists() and not Rating.objects.exists()
 
 

@@ -1,5 +1,5 @@
-"""matches.services.imports: record imports run as tasks, streamed, in batches, capped
-and deduplicated; and matches.record_files.stream_record_sources."""
+"""matches.records.services: record imports run as tasks, streamed, in batches, capped
+and deduplicated; and matches.records.files.stream_record_sources."""
 
 from __future__ import annotations
 
@@ -12,16 +12,17 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.utils import translation
 
-from matches import rules, services
+from matches import rules
 from matches.models import ImportStatus, LineOutcome, Match, RecordImport
-from matches.record_files import (
+from matches.records import services as imports
+from matches.records import services as records_services
+from matches.records.files import (
     NOT_ONE_LINE,
     NOT_UTF8,
     record_sources,
     stream_record_sources,
 )
 from matches.rules.simulate import simulated_record
-from matches.services import imports
 
 RECORDS = [simulated_record(rules.ALL_FIVES, 2, seed=seed) for seed in (7, 8, 9, 10, 11)]
 
@@ -96,9 +97,9 @@ def test_stream_reads_a_json_file_as_one_record():
 
 
 def test_record_hash_ignores_formatting():
-    assert services.record_hash({"b": 1, "a": [1, 2]}) == \
-        services.record_hash(json.loads('{ "a": [1,2],\n "b": 1 }'))
-    assert services.record_hash({"a": 1}) != services.record_hash({"a": 2})
+    assert records_services.record_hash({"b": 1, "a": [1, 2]}) == \
+        records_services.record_hash(json.loads('{ "a": [1,2],\n "b": 1 }'))
+    assert records_services.record_hash({"a": 1}) != records_services.record_hash({"a": 2})
 
 
 # -- record_import_start / record_import_run ------------------------------------------
@@ -106,7 +107,7 @@ def test_record_hash_ignores_formatting():
 
 @pytest.mark.django_db
 def test_start_keeps_the_file_and_the_immediate_backend_imports_it(user):
-    record_import = services.record_import_start(
+    record_import = records_services.record_import_start(
         files=[jsonl("night.jsonl", RECORDS[:3])], created_by=user)
 
     record_import.refresh_from_db()
@@ -130,13 +131,13 @@ def run_stopped_on_the_third(record_import: RecordImport, stop: BaseException) -
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(imports, "match_import", stopped_on_the_third)
         with pytest.raises(type(stop)):
-            services.record_import_run(record_import=record_import, batch_size=2)
+            records_services.record_import_run(record_import=record_import, batch_size=2)
 
 
 @pytest.mark.django_db
 def test_records_are_committed_in_batches_and_a_failure_keeps_the_earlier_ones(
         user, queued):
-    record_import = services.record_import_start(
+    record_import = records_services.record_import_start(
         files=[jsonl("night.jsonl", RECORDS)], created_by=user)
 
     run_stopped_on_the_third(record_import, RuntimeError("the worker was killed"))
@@ -151,7 +152,7 @@ def test_records_are_committed_in_batches_and_a_failure_keeps_the_earlier_ones(
 
 def test_an_import_a_killed_worker_left_running_is_queued_again_and_resumes(
         user, queued, settings):
-    record_import = services.record_import_start(
+    record_import = records_services.record_import_start(
         files=[jsonl("night.jsonl", RECORDS)], created_by=user)
 
     run_stopped_on_the_third(record_import, SystemExit())  # a kill: nothing marks it stopped
@@ -176,21 +177,21 @@ def test_an_import_a_killed_worker_left_running_is_queued_again_and_resumes(
 def test_the_worker_says_each_refusal_in_the_uploaders_language(user, queued):
     wrong_turn = {**RECORDS[0], "rounds": [{"starter": 0, "events": [
         {"seat": 0, "play": "5-5"}, {"seat": 0, "play": "5-6", "at": "5-5:5"}]}]}
-    record_import = services.record_import_start(
+    record_import = records_services.record_import_start(
         files=[jsonl("night.jsonl", [wrong_turn])], created_by=user, language="uk")
 
     with translation.override("en"):  # the worker's own language is the site's
-        services.record_import_run(record_import=record_import)
+        records_services.record_import_run(record_import=record_import)
 
     assert record_import.lines.get().message == (
         "раунд 1, подія 2: зараз хід: місце 1, а не місце 0")
 
 
 def test_an_upload_over_the_cap_refuses_the_rest_by_line_number(user, queued):
-    record_import = services.record_import_start(
+    record_import = records_services.record_import_start(
         files=[jsonl("night.jsonl", RECORDS[:4])], created_by=user, max_records=2)
 
-    services.record_import_run(record_import=record_import)
+    records_services.record_import_run(record_import=record_import)
 
     record_import.refresh_from_db()
     assert (record_import.lines_read, record_import.stored, record_import.refused) == (2, 2, 1)
@@ -204,7 +205,7 @@ def test_an_upload_over_the_cap_refuses_the_rest_by_line_number(user, queued):
 def test_the_cap_defaults_to_the_setting(user, queued, settings):
     settings.RECORD_IMPORT_MAX_RECORDS = 7
 
-    record_import = services.record_import_start(files=[jsonl("a.jsonl", RECORDS[:1])],
+    record_import = records_services.record_import_start(files=[jsonl("a.jsonl", RECORDS[:1])],
                                                  created_by=user)
 
     assert record_import.max_records == 7
@@ -219,7 +220,7 @@ def test_record_store_stores_a_record_or_says_why_it_was_refused(user):
                                  {"seat": 0, "play": "5-5"}, {"seat": 0, "play": "5-6",
                                                               "at": "5-5:5"}]}]})
     text = "\n".join([valid, "{", wrong_turn, long_name])
-    outcomes = [services.record_store(source=source, created_by=user)
+    outcomes = [records_services.record_store(source=source, created_by=user)
                 for source in record_sources("night.jsonl", text)]
 
     stored = Match.objects.get()
@@ -239,10 +240,10 @@ def test_record_store_without_an_account_finds_the_same_record_stored_without_on
     text = json.dumps(RECORDS[0])
     [source] = record_sources("a.json", text)
     [reformatted] = record_sources("b.json", json.dumps(RECORDS[0], indent=2))
-    uploaded = services.record_store(source=source, created_by=user)
+    uploaded = records_services.record_store(source=source, created_by=user)
 
-    first = services.record_store(source=source)
-    again = services.record_store(source=reformatted)
+    first = records_services.record_store(source=source)
+    again = records_services.record_store(source=reformatted)
 
     assert first.outcome == LineOutcome.STORED
     assert first.match is not None and first.match.created_by is None
@@ -253,10 +254,10 @@ def test_record_store_without_an_account_finds_the_same_record_stored_without_on
 
 @pytest.mark.django_db
 def test_the_same_records_uploaded_again_are_already_imported(user):
-    first = services.record_import_start(files=[jsonl("a.jsonl", RECORDS[:2])],
+    first = records_services.record_import_start(files=[jsonl("a.jsonl", RECORDS[:2])],
                                          created_by=user)
 
-    again = services.record_import_start(
+    again = records_services.record_import_start(
         files=[jsonl("b.jsonl", RECORDS[:3])], created_by=user)
 
     again.refresh_from_db()
@@ -272,9 +273,9 @@ def test_the_same_records_uploaded_again_are_already_imported(user):
 def test_another_account_importing_the_same_record_gets_its_own_match(
         user, django_user_model):
     other = django_user_model.objects.create_user("other", password="pw")
-    services.record_import_start(files=[jsonl("a.jsonl", RECORDS[:1])], created_by=user)
+    records_services.record_import_start(files=[jsonl("a.jsonl", RECORDS[:1])], created_by=user)
 
-    record_import = services.record_import_start(files=[jsonl("a.jsonl", RECORDS[:1])],
+    record_import = records_services.record_import_start(files=[jsonl("a.jsonl", RECORDS[:1])],
                                                  created_by=other)
 
     record_import.refresh_from_db()
@@ -288,10 +289,10 @@ def test_the_database_backend_enqueues_a_row_and_the_worker_runs_it(user, settin
 
     settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend",
                                   "QUEUES": ["default"]}}
-    record_import = services.record_import_start(files=[jsonl("a.jsonl", RECORDS[:2])],
+    record_import = records_services.record_import_start(files=[jsonl("a.jsonl", RECORDS[:2])],
                                                  created_by=user)
     [row] = DBTaskResult.objects.all()
-    assert row.task_path == "matches.tasks.record_import_task"
+    assert row.task_path == "matches.records.tasks.record_import_task"
     assert RecordImport.objects.get().status == ImportStatus.QUEUED
 
     call_command("db_worker", "--batch", "--no-startup-delay", "--no-reload")

@@ -13,9 +13,23 @@ from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
-from matches import rules, selectors, services
+from matches import rules
+from matches.leagues.selectors import fixture_for_viewer, fixture_rights
+from matches.leagues.services import (
+    fixture_confirm,
+    fixture_dispute,
+    fixture_game_key,
+    fixture_game_start,
+    fixture_games_enter,
+    fixture_redate,
+    fixture_resolve,
+    fixture_submit,
+    fixture_void,
+    fixture_walkover,
+)
 from matches.models import Entrant, Fixture, FixtureStatus, Membership, Season
 from matches.rules import signoff
+from matches.scoring.services.play import event_record, round_start
 from tests.matches.helpers import LeagueNight, T, league_night_at
 
 pytestmark = pytest.mark.django_db
@@ -23,20 +37,20 @@ pytestmark = pytest.mark.django_db
 Write = Callable[[Fixture, User], Any]
 # each action as its service takes it, with what the service needs besides the guard
 SERVICES: dict[signoff.Action, Write] = {
-    signoff.Action.ENTER: lambda f, by: services.fixture_games_enter(fixture=f, by=by,
+    signoff.Action.ENTER: lambda f, by: fixture_games_enter(fixture=f, by=by,
                                                                      scores=[]),
-    signoff.Action.REDATE: lambda f, by: services.fixture_redate(
+    signoff.Action.REDATE: lambda f, by: fixture_redate(
         fixture=f, by=by, date=f.division.season.starts_on),
-    signoff.Action.POSTPONE: lambda f, by: services.fixture_redate(fixture=f, by=by,
+    signoff.Action.POSTPONE: lambda f, by: fixture_redate(fixture=f, by=by,
                                                                    date=None, postponed=True),
-    signoff.Action.SUBMIT: lambda f, by: services.fixture_submit(fixture=f, by=by),
-    signoff.Action.CONFIRM: lambda f, by: services.fixture_confirm(fixture=f, by=by),
-    signoff.Action.DISPUTE: lambda f, by: services.fixture_dispute(fixture=f, by=by,
+    signoff.Action.SUBMIT: lambda f, by: fixture_submit(fixture=f, by=by),
+    signoff.Action.CONFIRM: lambda f, by: fixture_confirm(fixture=f, by=by),
+    signoff.Action.DISPUTE: lambda f, by: fixture_dispute(fixture=f, by=by,
                                                                    message="Not so"),
-    signoff.Action.RESOLVE: lambda f, by: services.fixture_resolve(fixture=f, by=by),
-    signoff.Action.WALKOVER: lambda f, by: services.fixture_walkover(fixture=f, by=by,
+    signoff.Action.RESOLVE: lambda f, by: fixture_resolve(fixture=f, by=by),
+    signoff.Action.WALKOVER: lambda f, by: fixture_walkover(fixture=f, by=by,
                                                                      side="home"),
-    signoff.Action.VOID: lambda f, by: services.fixture_void(fixture=f, by=by),
+    signoff.Action.VOID: lambda f, by: fixture_void(fixture=f, by=by),
 }
 # the fixture page's flag that offers each action
 FLAGS = {signoff.Action.ENTER: "can_enter", signoff.Action.REDATE: "can_redate",
@@ -57,8 +71,8 @@ def ready_at(status: str) -> LeagueNight:
     yet sent has its one game played (Ann's 5-5 wins it 10–0), so it can be submitted."""
     night = league_night_at(status)
     if status in (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED):
-        services.round_start(match=night.match, starter=0)
-        services.event_record(match=night.match, action=rules.Play(0, T("5-5")))
+        round_start(match=night.match, starter=0)
+        event_record(match=night.match, action=rules.Play(0, T("5-5")))
     return night
 
 
@@ -89,8 +103,8 @@ def offered_and_accepted(night: LeagueNight, who: str, locked: bool,
             Season.objects.filter(pk=night.fixture.division.season_id).update(locked=locked)
             season = Season.objects.select_related("club").get(
                 pk=night.fixture.division.season_id)
-            fixture = selectors.fixture_for_viewer(season=season, pk=night.fixture.pk)
-            offered = getattr(selectors.fixture_rights(fixture=fixture, season=season,
+            fixture = fixture_for_viewer(season=season, pk=night.fixture.pk)
+            offered = getattr(fixture_rights(fixture=fixture, season=season,
                                                        user=by), FLAGS[action])
             try:
                 SERVICES[action](fixture, by)
@@ -132,10 +146,10 @@ def test_the_page_offers_an_action_exactly_when_its_service_accepts_it(status):
 # has its score already, so the service refuses it after its guard; what the page's
 # flag must match is whether the guard let it through
 GAME_WRITES: dict[str, Write] = {
-    "play on the scorepad": lambda f, by: services.fixture_game_start(
+    "play on the scorepad": lambda f, by: fixture_game_start(
         fixture=f, by=by, number=1, home_players=list(f.home.players.all()),
         away_players=list(f.away.players.all())),
-    "keep a paper score": lambda f, by: services.fixture_game_key(
+    "keep a paper score": lambda f, by: fixture_game_key(
         fixture=f, by=by, number=1, home_players=list(f.home.players.all()),
         away_players=list(f.away.players.all()), score=(10, 0)),
 }
@@ -156,9 +170,9 @@ def test_a_game_of_the_night_passes_the_guard_exactly_when_the_page_offers_entry
                             locked=locked)
                         season = Season.objects.select_related("club").get(
                             pk=night.fixture.division.season_id)
-                        fixture = selectors.fixture_for_viewer(season=season,
+                        fixture = fixture_for_viewer(season=season,
                                                                pk=night.fixture.pk)
-                        offered = selectors.fixture_rights(fixture=fixture, season=season,
+                        offered = fixture_rights(fixture=fixture, season=season,
                                                            user=by).can_enter
                         try:
                             write(fixture, by)

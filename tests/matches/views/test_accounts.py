@@ -1,4 +1,4 @@
-"""matches.views.accounts (sign up), Django's auth views with our templates, the
+"""matches.accounts.views (sign up), Django's auth views with our templates, the
 header's account area, and the e-mail settings behind password reset."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from django.core.exceptions import ValidationError
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
+from matches.accounts.services import account_create
 from matches.models import Match
-from matches.services.accounts import account_create
 from tests.matches.helpers import drawn_key, two_player_all_fives
 from tests.test_settings import run_python
 

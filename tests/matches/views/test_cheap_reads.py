@@ -12,7 +12,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from matches import engine_cache, rules, services
+from matches import rules
+from matches.scoring import engine_cache
+from matches.scoring.services.play import event_record, round_settle, round_start
 from tests.matches.helpers import (
     A,
     T,
@@ -28,7 +30,7 @@ pytestmark = pytest.mark.django_db
 
 def test_a_watchers_poll_answers_304_until_the_table_changes(client):
     match = two_player_all_fives()
-    services.round_start(match=match, starter=0)
+    round_start(match=match, starter=0)
     url = match.get_absolute_url()
 
     first = client.get(url, **HTMX)
@@ -36,7 +38,7 @@ def test_a_watchers_poll_answers_304_until_the_table_changes(client):
     assert first.status_code == 200 and first["Cache-Control"] == "no-cache"
     again = client.get(url, **HTMX, HTTP_IF_NONE_MATCH=etag)
     assert again.status_code == 304 and again.content == b""
-    services.event_record(match=match, action=rules.Play(0, T("5-5")))
+    event_record(match=match, action=rules.Play(0, T("5-5")))
     changed = client.get(url, **HTMX, HTTP_IF_NONE_MATCH=etag)
     assert changed.status_code == 200 and changed["ETag"] != etag
 
@@ -44,7 +46,7 @@ def test_a_watchers_poll_answers_304_until_the_table_changes(client):
 def test_a_watchers_poll_naming_the_version_it_shows_gets_no_content_until_it_changes(
         client):
     match = two_player_all_fives()
-    services.round_start(match=match, starter=0)
+    round_start(match=match, starter=0)
     page = client.get(match.get_absolute_url()).content.decode()
     poll = re.search(r'hx-get="([^"]*\?seen=\d+)" hx-trigger="every 5s"', page)
     assert poll is not None
@@ -52,7 +54,7 @@ def test_a_watchers_poll_naming_the_version_it_shows_gets_no_content_until_it_ch
     # nothing to swap: htmx leaves the page, its focus and open details, as they are
     unchanged = client.get(poll[1], **HTMX)
     assert unchanged.status_code == 204 and unchanged.content == b""
-    services.event_record(match=match, action=rules.Play(0, T("5-5")))
+    event_record(match=match, action=rules.Play(0, T("5-5")))
     changed = client.get(poll[1], **HTMX)
     match.refresh_from_db()
     assert changed.status_code == 200 and "5-5 to open" in changed.content.decode()
@@ -109,7 +111,7 @@ def test_a_scorepad_tap_runs_at_most_ten_statements_however_long_the_match(clien
     long = two_player_all_fives(target=1000)
     for _ in range(12):  # twelve rounds of three plays and a settlement
         play_short_round(long)
-        services.round_settle(match=long, pips=(0, 9))
+        round_settle(match=long, pips=(0, 9))
     join(client, short)
     join(client, long)
 
@@ -137,14 +139,14 @@ def test_a_league_games_tap_asks_one_statement_more_whether_its_scorepad_is_clos
 
 def test_a_scorepad_page_costs_the_same_queries_however_long_the_match(client):
     short = two_player_all_fives(hand_size=7)
-    services.round_start(match=short, starter=0)
-    services.event_record(match=short, action=rules.Play(0, T("5-5")))
+    round_start(match=short, starter=0)
+    event_record(match=short, action=rules.Play(0, T("5-5")))
     long = two_player_all_fives(hand_size=2)
     for _ in range(6):  # six rounds of three plays and a settlement
         play_short_round(long)
-        services.round_settle(match=long, pips=(0, 9))
-    services.round_start(match=long, starter=0)
-    services.event_record(match=long, action=rules.Play(0, T("5-5")))
+        round_settle(match=long, pips=(0, 9))
+    round_start(match=long, starter=0)
+    event_record(match=long, action=rules.Play(0, T("5-5")))
     join(client, short)
     join(client, long)
     counted = []
@@ -158,14 +160,14 @@ def test_a_scorepad_page_costs_the_same_queries_however_long_the_match(client):
 
 def test_a_placement_that_scores_nothing_leaves_the_score_rows_alone():
     match = two_player_all_fives(hand_size=7)
-    services.round_start(match=match, starter=0)
-    services.event_record(match=match, action=rules.Play(0, T("5-5")))  # 10
+    round_start(match=match, starter=0)
+    event_record(match=match, action=rules.Play(0, T("5-5")))  # 10
     score_rows = ('UPDATE "matches_side"', 'UPDATE "matches_roundside"')
 
     with CaptureQueriesContext(connection) as scoring:
-        services.event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5")))  # 10
+        event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5")))  # 10
     with CaptureQueriesContext(connection) as nothing:
-        services.event_record(match=match, action=rules.Play(0, T("5-6"), A("5-5:5")))  # 0
+        event_record(match=match, action=rules.Play(0, T("5-6"), A("5-5:5")))  # 0
 
     assert [next(table for table in score_rows if q["sql"].startswith(table))
             for q in scoring.captured_queries if q["sql"].startswith(score_rows)] == \
@@ -180,7 +182,7 @@ def _history(html: str) -> str:
 
 def test_the_rounds_table_is_drawn_again_only_when_what_it_shows_changes(client):
     match = two_player_all_fives(hand_size=7)
-    services.round_start(match=match, starter=0)
+    round_start(match=match, starter=0)
     join(client, match)
     client.get(scorer_url(match), **HTMX)
     fragments = caches["default"]

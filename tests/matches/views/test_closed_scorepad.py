@@ -14,9 +14,18 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from matches import rules, selectors, services
+from matches import rules
+from matches.leagues.selectors import scorepad_closure
+from matches.leagues.services import fixture_submit, fixture_void, season_lock
 from matches.models import DeletedMatch, Match, MatchStatus
-from matches.services import SCOREPAD_CLOSED, SCOREPAD_CLOSED_LOCKED, SCOREPAD_CLOSED_VOID
+from matches.scoring.services.closure import (
+    SCOREPAD_CLOSED,
+    SCOREPAD_CLOSED_LOCKED,
+    SCOREPAD_CLOSED_VOID,
+    closed_reason,
+)
+from matches.scoring.services.lifecycle import match_abandon
+from matches.scoring.services.play import event_record, round_start
 from tests.matches.helpers import (
     LeagueNight,
     T,
@@ -44,21 +53,21 @@ def won_and_sent(client: Client) -> LeagueNight:
     """The night's game won 10–0 on ``client``'s phone, then the night submitted."""
     night = league_night(target=10)
     join(client, night.match)
-    services.round_start(match=night.match, starter=0)
-    services.event_record(match=night.match, action=rules.Play(0, T("5-5")))
-    services.fixture_submit(fixture=night.fixture, by=night.home_captain)
+    round_start(match=night.match, starter=0)
+    event_record(match=night.match, action=rules.Play(0, T("5-5")))
+    fixture_submit(fixture=night.fixture, by=night.home_captain)
     return night
 
 
 def test_a_sent_nights_scorepad_says_it_is_closed_and_offers_no_controls(client):
     night = league_night(target=10)
     join(client, night.match)
-    services.round_start(match=night.match, starter=0)
-    services.event_record(match=night.match, action=rules.Play(0, T("5-5")))
+    round_start(match=night.match, starter=0)
+    event_record(match=night.match, action=rules.Play(0, T("5-5")))
     before = client.get(scorer_url(night.match)).content.decode()
     assert closed_note(before) is None and 'id="undo-button"' in before
 
-    services.fixture_submit(fixture=night.fixture, by=night.home_captain)
+    fixture_submit(fixture=night.fixture, by=night.home_captain)
     page = client.get(scorer_url(night.match)).content.decode()
 
     assert closed_note(page) == f"{SENT} The fixture's page"
@@ -91,9 +100,9 @@ def test_the_refusal_is_said_in_the_pages_language():
     phone = Client(HTTP_ACCEPT_LANGUAGE="uk")
     night = won_and_sent(phone)
     with translation.override("uk"):
-        closure = selectors.scorepad_closure(night.match)
+        closure = scorepad_closure(night.match)
         assert closure is not None
-        words = services.closed_reason(closure)
+        words = closed_reason(closure)
     assert words.startswith("Ця гра входить у результат зустрічі Royal Oak A — Bowes Dragons")
 
     answer = phone.post(scorer_url(night.match, "undo"), w(night.match),
@@ -124,8 +133,8 @@ def test_a_restore_from_the_history_is_refused_and_the_history_offers_none(clien
 def test_a_voided_nights_game_in_play_is_not_abandoned(client):
     night = league_night()
     join(client, night.match)
-    services.round_start(match=night.match, starter=0)
-    services.fixture_void(fixture=night.fixture, by=night.admin)
+    round_start(match=night.match, starter=0)
+    fixture_void(fixture=night.fixture, by=night.admin)
     void = SCOREPAD_CLOSED_VOID % {"home": "Royal Oak A", "away": "Bowes Dragons"}
     abandon = reverse("matches:abandon", kwargs={"public_id": night.match.public_id})
 
@@ -140,9 +149,9 @@ def test_a_voided_nights_game_in_play_is_not_abandoned(client):
 def test_an_abandoned_game_of_a_locked_season_offers_no_resume(client):
     night = league_night()
     join(client, night.match)
-    services.round_start(match=night.match, starter=0)
-    services.match_abandon(match=night.match)
-    services.season_lock(season=night.fixture.division.season, by=night.admin)
+    round_start(match=night.match, starter=0)
+    match_abandon(match=night.match)
+    season_lock(season=night.fixture.division.season, by=night.admin)
     locked = SCOREPAD_CLOSED_LOCKED % {"season": "Monday League"}
 
     scorepad = client.get(scorer_url(night.match)).content.decode()
@@ -180,7 +189,7 @@ def test_an_open_nights_scorepad_and_a_casual_ones_are_scored_as_before(client):
 def test_a_voided_nights_game_not_yet_begun_offers_no_renaming(client):
     night = league_night()
     join(client, night.match)
-    services.fixture_void(fixture=night.fixture, by=night.admin)
+    fixture_void(fixture=night.fixture, by=night.admin)
     void = SCOREPAD_CLOSED_VOID % {"home": "Royal Oak A", "away": "Bowes Dragons"}
     rename = reverse("matches:rename", kwargs={"public_id": night.match.public_id})
 
@@ -234,10 +243,10 @@ def test_a_staff_scorer_is_offered_delete_on_an_open_game_only(client):
     night = league_night()
     client.force_login(site_admin())
     join(client, night.match)
-    services.round_start(match=night.match, starter=0)
+    round_start(match=night.match, starter=0)
     assert ">Delete match<" in client.get(scorer_url(night.match)).content.decode()
 
-    services.fixture_void(fixture=night.fixture, by=night.admin)
+    fixture_void(fixture=night.fixture, by=night.admin)
 
     page = client.get(scorer_url(night.match)).content.decode()
     assert ">Delete match<" not in page and closed_note(page) is not None

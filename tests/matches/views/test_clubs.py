@@ -12,9 +12,9 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.test import Client
 from django.urls import reverse
 
-from matches import selectors, services
+from matches.clubs.selectors import INVITE_SALT, RUNS_LEAGUE
+from matches.clubs.services import club_create, club_update, membership_set_role, require_role
 from matches.models import Club, Membership, Player, Role, Visibility
-from matches.selectors.clubs import RUNS_LEAGUE
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +27,7 @@ def people(django_user_model):
 
 @pytest.fixture
 def club(people) -> Club:
-    club = services.club_create(name="Royal Oak Dominoes", by=people["owner"])
+    club = club_create(name="Royal Oak Dominoes", by=people["owner"])
     for role in ("admin", "captain", "scorer", "member"):
         Membership.objects.create(club=club, user=people[role], role=role)
     return club
@@ -95,7 +95,7 @@ def test_invites_join_with_the_role_they_give_and_expire(club, people):
     token = link.rstrip("/").rsplit("/", 1)[1]
     bad = link.replace(token, token[:-2] + "xx")
     assert "not valid" in newcomer.get(bad).content.decode()
-    old = signing.dumps({"club": club.pk, "role": "member"}, salt=selectors.clubs.INVITE_SALT,
+    old = signing.dumps({"club": club.pk, "role": "member"}, salt=INVITE_SALT,
                         compress=True)
     with mock.patch.object(time, "time", return_value=time.time() + 8 * 24 * 3600):
         expired = newcomer.get(url("club_join", club, token=old))
@@ -172,13 +172,13 @@ def test_the_club_page_offers_only_the_roles_its_reader_may_give(club, people):
 def test_the_last_owner_stays_an_owner(club, people):
     owner = Membership.objects.get(club=club, user=people["owner"])
     with pytest.raises(ValidationError, match="at least one owner"):
-        services.membership_set_role(membership=owner, role="member", by=people["owner"])
+        membership_set_role(membership=owner, role="member", by=people["owner"])
     owner.refresh_from_db()
     assert owner.role == Role.OWNER
 
 
 def test_a_member_cannot_edit_another_club(club, people, django_user_model):
-    other = services.club_create(name="Elsewhere", by=people["outsider"])
+    other = club_create(name="Elsewhere", by=people["outsider"])
     assert as_(people["owner"]).post(url("club_player_add", other),
                                      {"name": "Intruder"}).status_code == 403
     assert as_(people["owner"]).post(url("club_invite", other),
@@ -241,9 +241,9 @@ def test_the_club_page_offers_settings_and_a_new_season_exactly_to_whom_the_serv
             return False
         return True
 
-    sets_up = accepts(lambda: services.club_update(club=club, by=people[who],
+    sets_up = accepts(lambda: club_update(club=club, by=people[who],
                                                    name=club.name, visibility=club.visibility))
-    runs_league = accepts(lambda: services.require_role(club=club, user=people[who],
+    runs_league = accepts(lambda: require_role(club=club, user=people[who],
                                                         role=RUNS_LEAGUE))
     assert ('id="save-club"' in page) == sets_up
     assert ('id="new-season"' in page) == runs_league

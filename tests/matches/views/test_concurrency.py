@@ -20,8 +20,10 @@ from django.db import connection, connections
 from django.test import Client
 from django.urls import reverse
 
-from matches import rules, selectors, services
+from matches import rules
 from matches.models import Change, ChangeKind, Event, Match
+from matches.scoring.selectors.play import actions_at, match_engine
+from matches.scoring.services.play import match_create, round_start
 from tests.matches.helpers import assert_cache_equals_replay
 
 PHONES = 8
@@ -73,7 +75,7 @@ class Phone:
         """What a page drawn now would send: a legal placement mostly, else undo or draw;
         a new round when none is in play (an accepted undo may take back its start)."""
         match = Match.objects.get(pk=self.match.pk)
-        engine = selectors.match_engine(match)
+        engine = match_engine(match)
         page: dict[str, Any] = {"version": match.version, "key": str(uuid.uuid4())}
         rnd = engine.current_round
         if engine.phase == "start":  # e.g. an undo took back the round's start
@@ -101,8 +103,8 @@ class Phone:
 
 
 def test_racing_phones_lose_nothing_and_double_nothing():
-    match = services.match_create(game="all-fives", players=["Olena", "Taras", "Iryna"])
-    services.round_start(match=match, starter=0)
+    match = match_create(game="all-fives", players=["Olena", "Taras", "Iryna"])
+    round_start(match=match, starter=0)
     phones = [Phone(match, seed) for seed in range(PHONES)]
     threads = [threading.Thread(target=phone.run) for phone in phones]
     for thread in threads:
@@ -144,13 +146,13 @@ def test_racing_phones_lose_nothing_and_double_nothing():
     assert Event.objects.filter(match=match).count() == \
         Change.objects.filter(match=match, kind__in=[ChangeKind.PLAY, ChangeKind.DRAW]).count()
     # the undos took back exactly the rows the log says they did
-    engine = selectors.match_engine(match)
+    engine = match_engine(match)
     assert [selectors_doc(action) for action in engine.log] == \
-        selectors.actions_at(match, match.version)
+        actions_at(match, match.version)
     assert_cache_equals_replay(match)
 
 
 def selectors_doc(action: rules.Action) -> dict[str, Any]:
-    from matches.actions import action_doc
+    from matches.scoring.changelog import action_doc
 
     return action_doc(action)

@@ -29,7 +29,7 @@ call_command("migrate", verbosity=0)
 DOUBLE_START = PREAMBLE + """
 import json, threading, uuid
 from django.db import connections
-from matches import services
+from matches.scoring.services.play import match_start
 
 results = []
 for _ in range(5):
@@ -38,7 +38,7 @@ for _ in range(5):
     def start():
         barrier.wait()
         try:
-            started = services.match_start(game="all-fives", players=["Olena", "Taras"],
+            started = match_start(game="all-fives", players=["Olena", "Taras"],
                                            starter=0, creation_key=key)
             outcome = [started.match.pk, started.grant.pk, started.created]
         except Exception as error:

@@ -1,6 +1,6 @@
 """Every CSV the site writes: a name a spreadsheet would run as a formula (starting with
 ``=``, ``+``, ``-`` or ``@``) is written as text, after an apostrophe, in every column
-that holds a name, of every export (matches.spreadsheets.text_cell). Each export's
+that holds a name, of every export (matches.core.cells.text_cell). Each export's
 columns are sorted into names and the rest, so a new column is looked at too."""
 
 from __future__ import annotations
@@ -16,9 +16,10 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from matches import services
+from matches.clubs.services import club_create
+from matches.core.cells import read_text_cell
+from matches.leagues.services import entrant_add, season_create
 from matches.models import Club
-from matches.spreadsheets import read_text_cell
 from tests.matches.helpers import night, won_at_once
 
 pytestmark = pytest.mark.django_db
@@ -37,17 +38,17 @@ class Export:
 
 def _club(start: str) -> tuple[Club, User]:
     owner = User.objects.create_user("owner")
-    return services.club_create(name=f"{start}Teesdale", by=owner), owner
+    return club_create(name=f"{start}Teesdale", by=owner), owner
 
 
 def _season_export(what: str) -> Callable[[str], str]:
     def make(start: str) -> str:
         club, owner = _club(start)
-        season = services.season_create(club=club, by=owner, name="Monday League",
+        season = season_create(club=club, by=owner, name="Monday League",
                                         game="all-fives", starts_on=datetime.date(2026, 9, 7),
                                         divisions=["Only"])
         division = season.divisions.get()
-        home, away = (services.entrant_add(division=division, by=owner, name=f"{start}{name}")
+        home, away = (entrant_add(division=division, by=owner, name=f"{start}{name}")
                       for name in ("Royal Oak A", "Bowes Dragons"))
         division.fixtures.create(week=1, home=home, away=away)
         answer = Client().get(reverse("matches:season_export", kwargs={

@@ -11,8 +11,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from matches import rules, services
+from matches import rules
+from matches.clubs.services import club_create
 from matches.models import Match, Membership, Player, Visibility
+from matches.scoring.services.play import match_create
 from tests.matches.helpers import night, won_at_once
 
 pytestmark = pytest.mark.django_db
@@ -26,8 +28,8 @@ def finished(players: list[str], *, day: int, club=None) -> Match:  # noqa: ANN0
 @pytest.fixture
 def clubs(django_user_model):
     owner = django_user_model.objects.create_user("owner")
-    public = services.club_create(name="Oak", by=owner)
-    private = services.club_create(name="Hidden", by=owner, visibility=Visibility.MEMBERS)
+    public = club_create(name="Oak", by=owner)
+    private = club_create(name="Hidden", by=owner, visibility=Visibility.MEMBERS)
     return {"owner": owner, "public": public, "private": private}
 
 
@@ -66,7 +68,7 @@ def test_filters_are_links_and_combine(clubs):
     a = finished(["Ann", "Bob"], day=1, club=clubs["public"])
     b = finished(["Ann", "Cat"], day=5, club=clubs["public"])
     c = finished(["Dan", "Bob"], day=9, club=clubs["public"])
-    in_play = services.match_create(game="five-up", players=["Ann", "Eve"])
+    in_play = match_create(game="five-up", players=["Ann", "Eve"])
     Match.objects.filter(pk=in_play.pk).update(started_at=night(7), club=clubs["public"])
     client = Client()
     assert rows(client, player="ann") == [str(in_play.public_id), str(b.public_id),

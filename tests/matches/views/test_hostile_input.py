@@ -27,7 +27,8 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from matches import services
+from matches.clubs import services as clubs_services
+from matches.leagues.services import entrant_add, fixture_games_enter, fixture_submit, season_create
 from matches.models import (
     Adjustment,
     Club,
@@ -45,6 +46,8 @@ from matches.models import (
     Role,
     Season,
 )
+from matches.scoring.services.lifecycle import match_abandon
+from matches.scoring.services.play import round_settle, round_start
 from tests.matches.helpers import drawn_key, play_short_round, snapshot, two_player_all_fives
 from tests.matches.views.test_scorepad import join
 
@@ -68,11 +71,11 @@ def field(valid: object) -> st.SearchStrategy[object]:
 
 
 def tracked(match: Match) -> None:
-    services.round_start(match=match, starter=0)
+    round_start(match=match, starter=0)
 
 
 def called(match: Match) -> None:
-    services.round_start(match=match, starter=0, mode="called")
+    round_start(match=match, starter=0, mode="called")
 
 
 def round_over(match: Match) -> None:
@@ -81,11 +84,11 @@ def round_over(match: Match) -> None:
 
 def settled(match: Match) -> None:
     play_short_round(match)
-    services.round_settle(match=match, pips=(0, 3))
+    round_settle(match=match, pips=(0, 3))
 
 
 def abandoned(match: Match) -> None:
-    services.match_abandon(match=match)
+    match_abandon(match=match)
 
 
 # endpoint: (the match's state, the fields the page sends beside version and key)
@@ -291,22 +294,22 @@ def a_league(people: dict[str, User], fixture: str | None,
     """A club and its season; ``fixture`` is None (no fixtures yet), ``scheduled``,
     ``entered`` (its games' scores in) or ``submitted``."""
     owner = people["owner"]
-    club = services.club_create(name="Royal Oak", by=owner)
+    club = clubs_services.club_create(name="Royal Oak", by=owner)
     for name in ("home", "away"):
         Membership.objects.create(club=club, user=people[name], role=Role.CAPTAIN)
     member = Membership.objects.create(club=club, user=people["member"], role=Role.MEMBER)
-    squads = {side: [services.player_add(club=club, name=name, by=owner) for name in names]
+    squads = {side: [clubs_services.player_add(club=club, name=name, by=owner) for name in names]
               for side, names in (("home", ["Ann", "Bob"]), ("away", ["Cat", "Dan"]))}
-    guest = services.player_add(club=club, name="Eve", by=owner)
-    season = services.season_create(
+    guest = clubs_services.player_add(club=club, name="Eve", by=owner)
+    season = season_create(
         club=club, by=owner, name="Winter", starts_on=starts_on,
         game="fives-and-threes", fixture_format="games", singles=1, pairs=1,
         divisions=["Only"])
     division = season.divisions.get()
     for name in ("home", "away"):
-        services.entrant_add(division=division, by=owner, name=name.title(),
+        entrant_add(division=division, by=owner, name=name.title(),
                              captain=people[name], players=squads[name])
-    services.entrant_add(division=division, by=owner, name="Third")
+    entrant_add(division=division, by=owner, name="Third")
     meeting = None
     if fixture is not None:
         meeting = Fixture.objects.create(division=division, week=1,
@@ -314,9 +317,9 @@ def a_league(people: dict[str, User], fixture: str | None,
                                          home=division.entrants.get(name="Home"),
                                          away=division.entrants.get(name="Away"))
         if fixture in ("entered", "submitted"):
-            services.fixture_games_enter(fixture=meeting, by=owner, scores=[(61, 40), (35, 61)])
+            fixture_games_enter(fixture=meeting, by=owner, scores=[(61, 40), (35, 61)])
         if fixture == "submitted":
-            services.fixture_submit(fixture=meeting, by=owner)
+            fixture_submit(fixture=meeting, by=owner)
     return League(club, season, division, meeting, member, guest, squads)
 
 
@@ -483,7 +486,7 @@ def test_a_spreadsheet_upload_never_fails_and_a_refusal_changes_nothing(people, 
 @given(data=st.data(), method=st.sampled_from(["get", "post"]))
 def test_an_invite_link_never_fails_and_a_bad_one_changes_nothing(people, data, method):
     league = a_league(people, None)
-    token = services.club_invite(club=league.club, by=people["owner"], role="captain")
+    token = clubs_services.club_invite(club=league.club, by=people["owner"], role="captain")
     sent = data.draw(field(token) | st.just(token[:-1] + ("A" if token[-1] != "A" else "B")),
                      label="token")
     client = Client()

@@ -19,7 +19,26 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 
-from matches import rules, selectors, services
+from matches import rules
+from matches.clubs.services import club_create, player_add
+from matches.leagues.selectors import division_table, fixture_game_score, season_divisions
+from matches.leagues.services import (
+    OWN_FIXTURE,
+    WRONG_STATUS,
+    CsvImported,
+    adjustment_add,
+    entrant_add,
+    fixture_dispute,
+    fixture_game_start,
+    fixture_games_enter,
+    fixture_resolve,
+    fixture_submit,
+    fixtures_confirm_due,
+    fixtures_csv_import,
+    fixtures_generate,
+    league_import,
+    season_create,
+)
 from matches.models import (
     Club,
     Division,
@@ -32,7 +51,9 @@ from matches.models import (
     Season,
 )
 from matches.rules import league as league_rules
-from matches.services.leagues import OWN_FIXTURE, WRONG_STATUS
+from matches.scoring.selectors.play import match_engine, match_names
+from matches.scoring.services.lifecycle import match_abandon
+from matches.scoring.services.play import event_record, event_undo, round_start
 from tests.matches.helpers import fixture_state, league_night_at
 from tests.rules.test_league import SPEC_STANDINGS
 
@@ -49,7 +70,7 @@ def people(django_user_model):
 
 @pytest.fixture
 def club(people) -> Club:
-    club = services.club_create(name="Teesdale", by=people["admin"])
+    club = club_create(name="Teesdale", by=people["admin"])
     for name in ("oak", "bowes", "middleton"):
         Membership.objects.create(club=club, user=people[name], role="captain")
     Membership.objects.create(club=club, user=people["member"], role="member")
@@ -58,7 +79,7 @@ def club(people) -> Club:
 
 @pytest.fixture
 def season(club, people) -> Season:
-    season = services.season_create(
+    season = season_create(
         club=club, by=people["admin"], name="Teesdale Monday League 2026/27",
         starts_on=datetime.date(2026, 9, 7), game="fives-and-threes",
         options={"deal": "short"}, fixture_format="games", singles=3,
@@ -69,7 +90,7 @@ def season(club, people) -> Season:
     division = season.divisions.get()
     for name, captain in (("Royal Oak A", "oak"), ("Bowes Dragons", "bowes"),
                           ("Middleton Club", "middleton")):
-        services.entrant_add(division=division, by=people["admin"], name=name,
+        entrant_add(division=division, by=people["admin"], name=name,
                              captain=people[captain])
     return season
 
@@ -126,8 +147,8 @@ def test_the_specs_example_table_from_stored_fixtures(season, people):
         "entrant": season.divisions.get().entrants.get(name="Bowes Dragons").pk,
         "points": "-3", "reason": "result sent late"})
 
-    division = selectors.season_divisions(season).get()
-    table = selectors.division_table(division, season)
+    division = season_divisions(season).get()
+    table = division_table(division, season)
     assert league_rules.table_json(table) == SPEC_STANDINGS
     page = Client().get(season.get_absolute_url()).content.decode()
     assert "result sent late" in page and "Middleton Club" in page
@@ -201,21 +222,21 @@ def test_the_fixtures_export_imports_back_into_a_season_with_the_same_table(seas
         "slug": season.club.slug, "season": season.slug, "what": "fixtures.csv"})).content
     assert "61-40 61-12 58-61" in exported.decode()  # as the import reads game scores
     assert ",'=Middleton Club," in exported.decode()
-    copy = services.season_create(
+    copy = season_create(
         club=season.club, by=people["admin"], name="Copy", starts_on=season.starts_on,
         game=season.game, options=season.options, scoring=season.scoring,
         tiebreaks=season.tiebreaks)
     division = copy.divisions.get()
     for entrant in season.divisions.get().entrants.all():
-        services.entrant_add(division=division, by=people["admin"], name=entrant.name)
+        entrant_add(division=division, by=people["admin"], name=entrant.name)
 
-    imported = services.fixtures_csv_import(division=division, by=people["admin"],
+    imported = fixtures_csv_import(division=division, by=people["admin"],
                                             text=exported.decode())
 
     # the submitted one is not signed off: it has no result to import
-    assert imported == services.CsvImported(rows=2, unread=())
-    original = selectors.division_table(season.divisions.get(), season)
-    copied = selectors.division_table(division, copy)
+    assert imported == CsvImported(rows=2, unread=())
+    original = division_table(season.divisions.get(), season)
+    copied = division_table(division, copy)
     assert league_rules.table_json(copied)["standings"] == \
         league_rules.table_json(original)["standings"]
 
@@ -224,7 +245,7 @@ def test_a_spreadsheets_game_scores_are_read_as_written_or_refused_saying_how(se
     division = season.divisions.get()
     with pytest.raises(ValidationError, match=r"Row 2, games: '\[\[61,' is not a game "
                                               r"score: write them like 61-40 61-12"):
-        services.fixtures_csv_import(
+        fixtures_csv_import(
             division=division, by=people["admin"],
             text='home,away,home_games,away_games,games\nRoyal Oak A,Bowes Dragons,1,0,'
                  '"[[61, 40]]"\n')
@@ -256,7 +277,7 @@ def test_the_sign_off_with_a_dispute_resolved_by_the_league(season, people):
     fixture.refresh_from_db()
     assert (fixture.status, fixture.home_games, fixture.away_games) == ("submitted", 3, 0)
     # only confirmed results count
-    table = selectors.division_table(selectors.season_divisions(season).get(), season)
+    table = division_table(season_divisions(season).get(), season)
     assert all(row.played == 0 for row in table.rows)
 
     empty = bowes.post(fixture_url(fixture, "dispute"), {"message": " "})
@@ -438,29 +459,29 @@ def test_the_season_page_runs_a_fixed_number_of_queries(season, people,
     page_queries()
     more = Division.objects.create(season=season, name="Division B", order=1)
     for n in range(8):
-        services.entrant_add(division=more, by=people["admin"], name=f"Team {n}")
-    services.fixtures_generate(division=more, by=people["admin"], legs=2)
-    services.fixtures_generate(division=division, by=people["admin"], legs=2)
+        entrant_add(division=more, by=people["admin"], name=f"Team {n}")
+    fixtures_generate(division=more, by=people["admin"], legs=2)
+    fixtures_generate(division=division, by=people["admin"], legs=2)
     for fixture in Fixture.objects.filter(division=more)[:20]:
-        services.fixture_games_enter(fixture=fixture, by=people["admin"],
+        fixture_games_enter(fixture=fixture, by=people["admin"],
                                      scores=[(61, 10), (20, 61), (61, 5)])
-        services.fixture_submit(fixture=fixture, by=people["admin"])
-        services.fixture_resolve(fixture=fixture, by=people["admin"])
+        fixture_submit(fixture=fixture, by=people["admin"])
+        fixture_resolve(fixture=fixture, by=people["admin"])
     assert Fixture.objects.filter(division=more).count() == 56
     page_queries()
 
 
 def test_a_game_played_on_the_scorepad_flows_to_the_fixture(club, people):
-    season = services.season_create(
+    season = season_create(
         club=club, by=people["admin"], name="Quick Fives", starts_on=datetime.date(2026, 9, 7),
         game="all-fives", options={"hand_size": 2, "target": 10}, divisions=["Only"])
     division = season.divisions.get()
     squads = {}
     for name, captain, players in (("Oak", "oak", ["Ann", "Bob"]),
                                    ("Bowes", "bowes", ["Cat", "Dan"])):
-        squad = [services.player_add(club=club, name=p, by=people["admin"]) for p in players]
+        squad = [player_add(club=club, name=p, by=people["admin"]) for p in players]
         squads[name] = squad
-        services.entrant_add(division=division, by=people["admin"], name=name,
+        entrant_add(division=division, by=people["admin"], name=name,
                              captain=people[captain], players=squad)
     fixture = meeting(season, "Oak", "Bowes")
     oak = as_(people["oak"])
@@ -477,17 +498,17 @@ def test_a_game_played_on_the_scorepad_flows_to_the_fixture(club, people):
     assert game.match is not None
     assert response["Location"] == game.match.get_scorer_url()
     assert oak.get(response["Location"]).status_code == 200  # the captain's phone scores it
-    assert selectors.match_names(game.match) == ["Ann", "Dan"]
+    assert match_names(game.match) == ["Ann", "Dan"]
     assert game.match.game == "all-fives" and game.match.options == {"hand_size": 2,
                                                                       "target": 10}
     page = oak.get(fixture_url(fixture)).content.decode()
     assert "on the scorepad" in page and "in play" in page
 
     from matches import rules
-    engine = selectors.match_engine(game.match)
+    engine = match_engine(game.match)
     assert engine.current_round is not None and engine.current_round.turn is not None
     opener = engine.current_round.turn
-    services.event_record(match=game.match, action=rules.Play(opener, rules.Tile.parse("5-5")))
+    event_record(match=game.match, action=rules.Play(opener, rules.Tile.parse("5-5")))
     game.match.refresh_from_db()
     assert game.match.status == "finished"  # 10 points: All Fives is won at once
 
@@ -534,10 +555,10 @@ def test_the_fixtures_export_read_back_into_its_own_season_changes_nothing(seaso
     upload(as_(people["admin"]), season, CSV)  # a result, a walkover, a postponement
     before = log_and_results(season)
 
-    imported = services.fixtures_csv_import(division=season.divisions.get(),
+    imported = fixtures_csv_import(division=season.divisions.get(),
                                             by=people["admin"], text=fixtures_csv(season))
 
-    assert imported == services.CsvImported(rows=0, unread=(), unchanged=3)
+    assert imported == CsvImported(rows=0, unread=(), unchanged=3)
     assert log_and_results(season) == before
     page = upload(as_(people["admin"]), season, fixtures_csv(season)).content.decode()
     assert "0 fixture rows imported." in page
@@ -551,7 +572,7 @@ def test_a_result_corrected_in_the_exported_sheet_replaces_that_dates_result(sea
                                              ",confirmed,1,2,,61-40 12-61 58-61")
     assert corrected != fixtures_csv(season)
 
-    imported = services.fixtures_csv_import(division=season.divisions.get(),
+    imported = fixtures_csv_import(division=season.divisions.get(),
                                             by=people["admin"], text=corrected)
 
     assert (imported.rows, imported.unchanged) == (1, 2)
@@ -569,7 +590,7 @@ def test_a_result_typed_into_the_exported_sheets_unplayed_row_is_imported(season
     typed = exported.replace(",Middleton Club,Bowes Dragons,scheduled,,,,",
                              ",Middleton Club,Bowes Dragons,scheduled,2,1,,")
 
-    imported = services.fixtures_csv_import(division=season.divisions.get(),
+    imported = fixtures_csv_import(division=season.divisions.get(),
                                             by=people["admin"], text=typed)
 
     assert imported.rows == 1  # once dropped without a word: "the file has no rows"
@@ -585,7 +606,7 @@ def test_a_row_for_a_result_awaiting_confirmation_is_refused_so_it_cannot_count_
     before = log_and_results(season)
 
     with pytest.raises(ValidationError) as refused:
-        services.fixtures_csv_import(
+        fixtures_csv_import(
             division=season.divisions.get(), by=people["admin"],
             text="date,home,away,home_games,away_games\n2026-11-30,Middleton Club,"
                  "Royal Oak A,1,0\n")
@@ -602,9 +623,9 @@ def test_results_kept_in_a_spreadsheet_come_in_as_csv(season, people):
     page = upload(admin, season, CSV).content.decode()
     assert "3 fixture rows imported." in page
     assert "walkover (Middleton Club turned up) · Confirmed" in page
-    services.adjustment_add(entrant=season.divisions.get().entrants.get(name="Bowes Dragons"),
+    adjustment_add(entrant=season.divisions.get().entrants.get(name="Bowes Dragons"),
                             by=people["admin"], points=-3, reason="result sent late")
-    table = selectors.division_table(selectors.season_divisions(season).get(), season)
+    table = division_table(season_divisions(season).get(), season)
     assert league_rules.table_json(table) == SPEC_STANDINGS
     assert FixtureChange.objects.filter(what="imported from a spreadsheet").count() == 3
 
@@ -634,11 +655,11 @@ def test_a_spreadsheet_cell_past_the_csv_readers_limit_is_refused_in_words(seaso
 
 def test_a_name_with_a_quote_and_a_comma_reads_back_from_the_export(season, people):
     """The export writes a quote in a cell twice ("The ""Red"" Lion, B"): read so."""
-    services.entrant_add(division=season.divisions.get(), by=people["admin"],
+    entrant_add(division=season.divisions.get(), by=people["admin"],
                          name='The "Red" Lion, B')
     text = ('date,home,away,home_games,away_games\n'
             '2026-09-07,Royal Oak A,"The ""Red"" Lion, B",2,1\n')
-    imported = services.fixtures_csv_import(division=season.divisions.get(),
+    imported = fixtures_csv_import(division=season.divisions.get(),
                                             by=people["admin"], text=text)
     assert imported.rows == 1
     assert Fixture.objects.get(away__name='The "Red" Lion, B').home_games == 2
@@ -678,7 +699,7 @@ def test_a_refused_spreadsheet_names_the_row_and_stores_nothing(season, people, 
 def test_a_spreadsheet_row_replaces_the_games_keyed_in_before_it(season, people, row,
                                                                  result, walkover):
     fixture = meeting(season, "Royal Oak A", "Bowes Dragons")
-    services.fixture_games_enter(fixture=fixture, by=people["oak"],
+    fixture_games_enter(fixture=fixture, by=people["oak"],
                                  scores=[(61, 40), (61, 30)])
     admin = as_(people["admin"])
 
@@ -701,21 +722,21 @@ def test_a_spreadsheet_row_replaces_the_games_keyed_in_before_it(season, people,
 def quick_season(club: Club, people: dict) -> tuple[Season, Fixture, dict[str, list[Player]]]:
     """A two-tile All Fives season of one division: Oak (Ann) and Bowes (Cat), captained
     by oak and bowes, and their fixture, for games played on the scorepad."""
-    season = services.season_create(
+    season = season_create(
         club=club, by=people["admin"], name="Quick", starts_on=datetime.date(2026, 9, 7),
         game="all-fives", options={"hand_size": 2}, divisions=["Only"])
     division = season.divisions.get()
     squads = {}
     for name, captain, player in (("Oak", "oak", "Ann"), ("Bowes", "bowes", "Cat")):
-        squads[name] = [services.player_add(club=club, name=player, by=people["admin"])]
-        services.entrant_add(division=division, by=people["admin"], name=name,
+        squads[name] = [player_add(club=club, name=player, by=people["admin"])]
+        entrant_add(division=division, by=people["admin"], name=name,
                              captain=people[captain], players=squads[name])
     return season, meeting(season, "Oak", "Bowes"), squads
 
 
 def test_a_spreadsheet_row_over_a_game_scored_on_the_scorepad_is_refused(club, people):
     season, fixture, squads = quick_season(club, people)
-    services.fixture_game_start(fixture=fixture, by=people["oak"], number=1,
+    fixture_game_start(fixture=fixture, by=people["oak"], number=1,
                                 home_players=squads["Oak"], away_players=squads["Bowes"])
 
     page = upload(as_(people["admin"]), season,
@@ -730,7 +751,7 @@ def test_a_spreadsheet_row_over_a_game_scored_on_the_scorepad_is_refused(club, p
     # abandoned, the game gave no result: the row is the fixture's result after all
     match = fixture.games.get().match
     assert match is not None
-    services.match_abandon(match=match, user=people["oak"])
+    match_abandon(match=match, user=people["oak"])
     page = upload(as_(people["admin"]), season,
                   "home,away,home_games,away_games,games\nOak,Bowes,1,0,61-12\n")
     assert "1 fixture row imported." in page.content.decode()
@@ -747,15 +768,15 @@ def test_submitted_results_confirm_themselves_after_a_day_when_the_season_says_s
     from django.core.management import call_command
 
     fixture = meeting(season, "Royal Oak A", "Bowes Dragons")
-    services.fixture_games_enter(fixture=fixture, by=people["oak"],
+    fixture_games_enter(fixture=fixture, by=people["oak"],
                                  scores=[(61, 40), (61, 12), (58, 61)])
-    fixture = services.fixture_submit(fixture=fixture, by=people["oak"])
+    fixture = fixture_submit(fixture=fixture, by=people["oak"])
     assert fixture.submitted_at is not None
     now = fixture.submitted_at + datetime.timedelta(hours=25)
-    assert services.fixtures_confirm_due(now=now) == 0  # the season waits for the captain
+    assert fixtures_confirm_due(now=now) == 0  # the season waits for the captain
     Season.objects.filter(pk=season.pk).update(count_submitted=True)
-    assert services.fixtures_confirm_due(now=now - datetime.timedelta(hours=2)) == 0
-    assert services.fixtures_confirm_due(now=now) == 1
+    assert fixtures_confirm_due(now=now - datetime.timedelta(hours=2)) == 0
+    assert fixtures_confirm_due(now=now) == 1
     fixture.refresh_from_db()
     assert fixture.status == FixtureStatus.CONFIRMED
     assert list(fixture.changes.values_list("what", flat=True))[-1] == \
@@ -765,11 +786,11 @@ def test_submitted_results_confirm_themselves_after_a_day_when_the_season_says_s
 
 def test_a_club_admin_restores_a_league_match_without_scoring_it(club, people):
     season, fixture, squads = quick_season(club, people)
-    started = services.fixture_game_start(fixture=fixture, by=people["oak"], number=1,
+    started = fixture_game_start(fixture=fixture, by=people["oak"], number=1,
                                           home_players=squads["Oak"],
                                           away_players=squads["Bowes"])
     match = started.match
-    services.event_undo(match=match, grant=started.grant)  # someone takes the start back
+    event_undo(match=match, grant=started.grant)  # someone takes the start back
     history = reverse("matches:history", kwargs={"public_id": match.public_id})
     restore = reverse("matches:restore", kwargs={"public_id": match.public_id})
     assert as_(people["member"]).get(history).status_code == 403
@@ -794,15 +815,15 @@ def test_the_fixture_page_runs_a_fixed_number_of_queries(season, people,
 
     page()
     Season.objects.filter(pk=season.pk).update(singles=20)  # a long night
-    services.fixture_games_enter(fixture=fixture, by=people["oak"],
+    fixture_games_enter(fixture=fixture, by=people["oak"],
                                  scores=[(61, n) for n in range(20)])
-    services.fixture_submit(fixture=fixture, by=people["oak"])
-    services.fixture_dispute(fixture=fixture, by=people["bowes"], message="no")
+    fixture_submit(fixture=fixture, by=people["oak"])
+    fixture_dispute(fixture=fixture, by=people["bowes"], message="no")
     page()
 
 
 def test_an_entrant_gets_its_squad_from_the_clubs_players(season, people):
-    services.player_add(club=season.club, name="Ann Dale", by=people["admin"])
+    player_add(club=season.club, name="Ann Dale", by=people["admin"])
     url = reverse("matches:season_entrant_add", kwargs={"slug": season.club.slug,
                                                         "season": season.slug})
     division = season.divisions.get()
@@ -1041,11 +1062,11 @@ def test_a_season_with_no_tie_breakers_lets_level_entrants_share_a_rank(club, pe
     assert season.tiebreaks == []
     division = season.divisions.get()
     for name in ("Oak", "Bowes", "Middleton"):
-        services.entrant_add(division=division, by=people["admin"], name=name)
-    services.fixtures_csv_import(division=division, by=people["admin"],
+        entrant_add(division=division, by=people["admin"], name=name)
+    fixtures_csv_import(division=division, by=people["admin"],
                                  text="home,away,home_games,away_games\nOak,Middleton,1,0\n")
 
-    table = selectors.division_table(division, season)
+    table = division_table(division, season)
 
     # level on points; the default order would have put Bowes (games 0-0) above
     assert [(row.rank, row.entrant) for row in table.rows] == [
@@ -1056,9 +1077,9 @@ def test_a_season_with_no_tie_breakers_lets_level_entrants_share_a_rank(club, pe
 
 
 def test_a_season_made_without_a_choice_keeps_the_formats_order_written_out(club, people):
-    season = services.season_create(club=club, by=people["admin"], name="Plain",
+    season = season_create(club=club, by=people["admin"], name="Plain",
                                     starts_on=datetime.date(2026, 9, 7), game="all-fives")
-    imported = services.league_import(club=club, by=people["admin"], document={
+    imported = league_import(club=club, by=people["admin"], document={
         "format": "domino-league/1", "name": "None at all", "game": "all-fives",
         "entrants": [{"name": "Oak"}, {"name": "Bowes"}], "fixtures": [], "tiebreaks": []})
 
@@ -1068,7 +1089,7 @@ def test_a_season_made_without_a_choice_keeps_the_formats_order_written_out(club
 
 def test_the_season_admin_forms_stay_on_their_division_and_keep_what_was_refused(
         club, people):
-    season = services.season_create(club=club, by=people["admin"], name="Two Tiers",
+    season = season_create(club=club, by=people["admin"], name="Two Tiers",
                                     starts_on=datetime.date(2026, 9, 7), game="all-fives",
                                     divisions=["Premier", "Second"])
     second = season.divisions.get(name="Second")
@@ -1114,7 +1135,7 @@ def test_the_season_admin_forms_stay_on_their_division_and_keep_what_was_refused
 
 def _new_division_and_its_entrant_form(club, people) -> tuple[Division, str]:
     """A new season's division, and the address its "add an entrant" form posts to."""
-    division = services.season_create(
+    division = season_create(
         club=club, by=people["admin"], name="Members Only", game="all-fives",
         starts_on=datetime.date(2026, 9, 7)).divisions.get()
     return division, reverse("matches:season_entrant_add", kwargs={
@@ -1170,10 +1191,10 @@ def test_no_league_write_for_those_it_is_not_theirs_to_make(season, people, who,
     scorer = django_user_model.objects.create_user("a-scorer")
     Membership.objects.create(club=season.club, user=scorer, role="scorer")
     fixture = meeting(season, "Royal Oak A", "Bowes Dragons")
-    services.fixture_games_enter(fixture=fixture, by=people["oak"],
+    fixture_games_enter(fixture=fixture, by=people["oak"],
                                  scores=[(61, 40), (61, 12), (58, 61)])
     if write in ("confirm", "dispute", "resolve"):
-        services.fixture_submit(fixture=fixture, by=people["oak"])
+        fixture_submit(fixture=fixture, by=people["oak"])
     client = Client() if who == "anonymous" else as_(
         scorer if who == "scorer" else people[who])
     kwargs = {"slug": season.club.slug, "season": season.slug}
@@ -1203,15 +1224,15 @@ def oak_and_bowes(club: Club, people: dict, oak: list[str], bowes: list[str], *,
     """A Fives and Threes season of games (``scheme``: singles, pairs, options) with two
     entrants, Oak and Bowes, captained by oak and bowes, their squads the club's players
     named ``oak`` and ``bowes``."""
-    season = services.season_create(
+    season = season_create(
         club=club, by=people["admin"], name=name, starts_on=datetime.date(2026, 9, 7),
         game="fives-and-threes", fixture_format="games", divisions=["Only"], **scheme)
     division = season.divisions.get()
     squads = {}
     for entrant, captain, players in (("Oak", "oak", oak), ("Bowes", "bowes", bowes)):
-        squads[entrant] = [services.player_add(club=club, name=p, by=people["admin"])
+        squads[entrant] = [player_add(club=club, name=p, by=people["admin"])
                            for p in players]
-        services.entrant_add(division=division, by=people["admin"], name=entrant,
+        entrant_add(division=division, by=people["admin"], name=entrant,
                              captain=people[captain], players=squads[entrant])
     return season, squads
 
@@ -1220,20 +1241,20 @@ def test_a_pairs_game_without_partnerships_goes_to_the_pair_whose_player_won(clu
     season, squads = oak_and_bowes(club, people, ["Gwen", "Harry"], ["Dev", "Edna"],
                                    name="Pairs", options={"target": 4}, pairs=1)
     fixture = meeting(season, "Oak", "Bowes")
-    match = services.fixture_game_start(fixture=fixture, by=people["oak"], number=1,
+    match = fixture_game_start(fixture=fixture, by=people["oak"], number=1,
                                         home_players=squads["Oak"],
                                         away_players=squads["Bowes"]).match
-    assert selectors.match_names(match) == ["Gwen", "Dev", "Harry", "Edna"]
+    assert match_names(match) == ["Gwen", "Dev", "Harry", "Edna"]
 
-    services.round_start(match=match, starter=3)
-    services.event_record(match=match, action=rules.Play(3, rules.Tile(6, 6)))  # 12 → 4
+    round_start(match=match, starter=3)
+    event_record(match=match, action=rules.Play(3, rules.Tile(6, 6)))  # 12 → 4
 
     match.refresh_from_db()
     assert match.status == "finished" and [s.score for s in match.sides.all()] == [0, 0, 0, 4]
-    assert selectors.fixture_game_score(fixture.games.get()) == (0, 4)  # Edna won it for Bowes
+    assert fixture_game_score(fixture.games.get()) == (0, 4)  # Edna won it for Bowes
     night = as_(people["oak"]).get(fixture_url(fixture)).content.decode()
     assert "· <strong>0–4</strong>" in night  # as counted, not each seat's score
-    fixture = services.fixture_submit(fixture=fixture, by=people["oak"])
+    fixture = fixture_submit(fixture=fixture, by=people["oak"])
     assert (fixture.home_games, fixture.away_games) == (0, 1)
     # its score is in the submitted result now: the match is no longer deleted
     page = as_(people["oak"]).get(reverse("matches:delete", args=[match.public_id]))
@@ -1269,7 +1290,7 @@ def test_a_game_kept_on_paper_names_who_played_it(club, people):
 def test_a_game_keyed_out_of_order_keeps_its_number_on_the_page_and_in_the_log(
         season, people):
     fixture = meeting(season, "Royal Oak A", "Bowes Dragons")
-    squads = {side: services.player_add(club=season.club, name=name, by=people["admin"])
+    squads = {side: player_add(club=season.club, name=name, by=people["admin"])
               for side, name in (("home", "Ann Dale"), ("away", "Dev Patel"))}
     fixture.home.players.add(squads["home"])
     fixture.away.players.add(squads["away"])
@@ -1295,11 +1316,11 @@ def test_a_game_keyed_out_of_order_keeps_its_number_on_the_page_and_in_the_log(
 
 def test_a_night_is_not_sent_while_one_of_its_games_is_on_the_scorepad(season, people):
     fixture = meeting(season, "Royal Oak A", "Bowes Dragons")
-    squads = {side: services.player_add(club=season.club, name=name, by=people["admin"])
+    squads = {side: player_add(club=season.club, name=name, by=people["admin"])
               for side, name in (("home", "Ann Dale"), ("away", "Dev Patel"))}
     fixture.home.players.add(squads["home"])
     fixture.away.players.add(squads["away"])
-    services.fixture_game_start(fixture=fixture, by=people["oak"], number=1,
+    fixture_game_start(fixture=fixture, by=people["oak"], number=1,
                                 home_players=[squads["home"]], away_players=[squads["away"]])
     oak = as_(people["oak"])
     oak.post(fixture_url(fixture, "games"), {"home_2": "61", "away_2": "50",
@@ -1354,7 +1375,7 @@ def test_a_league_admin_renames_or_removes_an_entrant_from_the_season_page(seaso
     division = season.divisions.get()
     url = reverse("matches:season_entrant_change", kwargs={"slug": season.club.slug,
                                                            "season": season.slug})
-    dupe = services.entrant_add(division=division, by=people["admin"], name="Dupe squad")
+    dupe = entrant_add(division=division, by=people["admin"], name="Dupe squad")
     page = admin.get(season.get_absolute_url()).content.decode()
     assert "Rename or remove an entrant" in page
     assert "Rename or remove an entrant" not in as_(people["oak"]).get(
@@ -1406,12 +1427,12 @@ def test_a_refused_rename_or_removal_is_said_beside_its_own_field_not_another_fo
 
 
 def test_a_race_nights_page_says_when_it_can_be_sent(club, people):
-    season = services.season_create(
+    season = season_create(
         club=club, by=people["admin"], name="Race Night", starts_on=datetime.date(2026, 9, 7),
         game="all-fives", fixture_format="race", race_to=3, divisions=["Only"])
     division = season.divisions.get()
     for name in ("Oak", "Bowes"):
-        services.entrant_add(division=division, by=people["admin"], name=name)
+        entrant_add(division=division, by=people["admin"], name=name)
     html = as_(people["admin"]).get(fixture_url(meeting(season, "Oak", "Bowes"))).content \
         .decode()
     assert "A race to 3 games won: send the night once a side has them." in html

@@ -17,9 +17,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from matches import services
 from matches.models import Match
-from matches.scoring_forms import LONGEST_VALUE, NAME_LENGTH
+from matches.scoring.forms.play import LONGEST_VALUE, NAME_LENGTH
+from matches.scoring.services.lifecycle import match_abandon
 from tests.matches.helpers import play_short_round, snapshot, two_player_all_fives
 from tests.matches.views.test_hostile_input import called, settled, tracked
 from tests.matches.views.test_scorepad import join
@@ -279,7 +279,7 @@ def test_a_name_too_long_for_its_field_is_refused_on_the_names_page(name):
 
 
 def abandoned(match: Match) -> None:
-    services.match_abandon(match=match)
+    match_abandon(match=match)
 
 
 # the other writes of a match's scorers, each from its own page: the state, the fields

@@ -13,10 +13,20 @@ from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
 
-from matches import rules, selectors, services
-from matches.creation_keys import NOT_HERE as CREATION_KEY_NOT_HERE
+from matches import rules
+from matches.clubs.services import club_create, player_add
+from matches.leagues.services import entrant_add, fixture_game_start, season_create
 from matches.models import Club, DeletedMatch, Match, MatchStatus, Membership, Role
-from matches.views.management import DELETE_NOT_ALLOWED
+from matches.scoring.creation_keys import NOT_HERE as CREATION_KEY_NOT_HERE
+from matches.scoring.selectors.play import match_engine, match_names, match_record, match_summary
+from matches.scoring.services.lifecycle import (
+    NOT_OVER,
+    RENAME_AFTER_PLAY,
+    match_abandon,
+    match_delete_recorded,
+)
+from matches.scoring.services.play import MATCH_ABANDONED, OUT_OF_DATE, match_import
+from matches.scoring.views.lifecycle import DELETE_NOT_ALLOWED
 from tests.matches.helpers import T, drawn_key, night, site_admin, snapshot, won_at_once
 
 pytestmark = pytest.mark.django_db
@@ -61,7 +71,7 @@ def html_of(response) -> str:  # noqa: ANN001
 def test_a_watcher_gets_403_and_changes_nothing(client, name, method):
     match = start(Client())
     if name == "resume":
-        services.match_abandon(match=match)
+        match_abandon(match=match)
     before = snapshot(match)
 
     response = getattr(client, method)(url(match, name), {
@@ -134,7 +144,7 @@ def test_an_abandoned_match_refuses_a_tap_with_a_message(client):
     response = client.post(url(match, "play"), {**w(match), "seat": 0, "tile": "5-5"},
                            follow=True)
 
-    assert str(services.MATCH_ABANDONED) in html_of(response)
+    assert str(MATCH_ABANDONED) in html_of(response)
     assert snapshot(match) == before
 
 
@@ -160,7 +170,7 @@ def test_an_abandoned_matchs_history_offers_no_restore_but_says_to_resume_first(
 
 def test_a_watchers_poll_of_an_abandoned_match_reloads_into_the_match_page(client):
     match = start(Client())
-    services.match_abandon(match=match)
+    match_abandon(match=match)
 
     poll = client.get(match.get_absolute_url(), HTTP_HX_REQUEST="true",
                       HTTP_HX_TARGET="scorepad")
@@ -183,7 +193,7 @@ def test_resume_plays_on(client):
     assert response["Location"] == match.get_scorer_url()
     assert match.status == MatchStatus.IN_PROGRESS
     client.post(url(match, "play"), {**w(match), "seat": 0, "tile": "5-5"})
-    rnd = selectors.match_engine(match).current_round
+    rnd = match_engine(match).current_round
     assert rnd is not None and rnd.events == [rules.Play(0, T("5-5"))]
 
 
@@ -207,7 +217,7 @@ def test_a_stale_abandon_page_is_refused(client):
 
     response = client.post(url(match, "abandon"), stale, follow=True)
 
-    assert str(services.OUT_OF_DATE) in html_of(response)
+    assert str(OUT_OF_DATE) in html_of(response)
     match.refresh_from_db()
     assert match.status == MatchStatus.IN_PROGRESS
 
@@ -225,7 +235,7 @@ def test_renaming_before_play_changes_the_names_and_logs_it(client):
 
     assert response.redirect_chain == [(match.get_scorer_url(), 302)]
     assert "Renamed: Tars → Taras." in html_of(response)
-    assert selectors.match_names(match) == ["Olena", "Taras"]
+    assert match_names(match) == ["Olena", "Taras"]
     history = html_of(client.get(url(match, "history")))
     assert "Players renamed</strong>: Tars → Taras" in history
 
@@ -239,7 +249,7 @@ def test_renaming_is_refused_once_round_one_is_under_way(client):
                                                    "player_1": "Taras"})
 
     assert response.status_code == 200
-    assert str(services.RENAME_AFTER_PLAY) in html_of(response)
+    assert str(RENAME_AFTER_PLAY) in html_of(response)
     assert 'id="rename-error"' in html_of(response)
     assert snapshot(match) == before
     page = html_of(client.get(url(match, "rename")))
@@ -256,7 +266,7 @@ def test_a_name_twice_is_refused_on_its_field(client):
     assert 'aria-invalid="true"' in page and "Each player needs a different name." in page
     field = page.split('for="id_player_1"')[1].split("</p>")[0]
     assert "Each player needs a different name." in field
-    assert selectors.match_names(match) == ["Olena", "Taras"]
+    assert match_names(match) == ["Olena", "Taras"]
 
 
 def test_an_empty_name_is_refused(client):
@@ -266,12 +276,12 @@ def test_an_empty_name_is_refused(client):
                                                    "player_1": "Taras"})
 
     assert "This field is required." in html_of(response)
-    assert selectors.match_names(match) == ["Olena", "Taras"]
+    assert match_names(match) == ["Olena", "Taras"]
 
 
 def test_a_league_games_club_players_keep_their_names(client):
     match = start(client)
-    club = services.club_create(name="Oak", by=User.objects.create_user("owner"))
+    club = club_create(name="Oak", by=User.objects.create_user("owner"))
     olena = club.players.create(name="Olena")
     match.seats.filter(position=0).update(player=olena)
 
@@ -280,7 +290,7 @@ def test_a_league_games_club_players_keep_their_names(client):
 
     assert 'name="player_0"' in page and "disabled" in page.split('name="player_0"')[1][:80]
     assert "A club&#x27;s player: named by the club." in page
-    assert selectors.match_names(match) == ["Olena", "Tara"]  # the disabled field stays
+    assert match_names(match) == ["Olena", "Tara"]  # the disabled field stays
 
 
 # -- rematch ---------------------------------------------------------------------------
@@ -299,7 +309,7 @@ def test_rematch_is_one_post_to_a_new_scorepad_and_exactly_once(client):
 
     new = Match.objects.exclude(pk=match.pk).get()
     assert first["Location"] == again["Location"] == new.get_scorer_url()
-    assert selectors.match_names(new) == ["Olena", "Taras", "Iryna"]
+    assert match_names(new) == ["Olena", "Taras", "Iryna"]
     assert (new.game, new.options) == (match.game, match.options)
     assert client.get(new.get_scorer_url()).status_code == 200  # this phone scores it
     assert new.grants.get().is_creator
@@ -342,7 +352,7 @@ def test_no_rematch_of_a_match_still_played(client):
     response = client.post(url(match, "rematch"), {"creation_key": drawn_key(client)},
                            follow=True)
 
-    assert str(services.NOT_OVER) in html_of(response)
+    assert str(NOT_OVER) in html_of(response)
     assert Match.objects.count() == 1
 
 
@@ -366,7 +376,7 @@ def test_the_public_page_of_a_finished_match_sums_it_up(client):
 def test_the_starting_phone_deletes_after_asking_and_lands_home(client):
     match = start(client)
     client.post(url(match, "play"), {**w(match), "seat": 0, "tile": "5-5"})
-    summary, record = selectors.match_summary(match), selectors.match_record(match)
+    summary, record = match_summary(match), match_record(match)
     page = html_of(client.get(url(match, "delete")))
     assert "<h1>Delete this match?</h1>" in page and 'id="delete-button"' in page
 
@@ -379,7 +389,7 @@ def test_the_starting_phone_deletes_after_asking_and_lands_home(client):
     deleted = DeletedMatch.objects.get()
     assert deleted.record == record and deleted.public_id == match.public_id
     assert deleted.grant_label and deleted.user is None
-    assert selectors.match_summary(services.match_import(document=deleted.record)) == summary
+    assert match_summary(match_import(document=deleted.record)) == summary
 
 
 def test_a_phone_that_joined_may_abandon_but_not_delete(client):
@@ -408,7 +418,7 @@ def test_the_creators_account_deletes_without_the_phone(client):
 
 def test_a_club_admin_deletes_a_league_game(client):
     admin, member = User.objects.create_user("admin"), User.objects.create_user("member")
-    club = services.club_create(name="Oak", by=admin)
+    club = club_create(name="Oak", by=admin)
     Membership.objects.create(club=club, user=member, role=Role.MEMBER)
     game = league_game(club, admin)
     as_member, as_admin = Client(), Client()
@@ -424,21 +434,21 @@ def test_a_club_admin_deletes_a_league_game(client):
 
 def league_game(club: Club, admin: User) -> Match:
     """Game 1 of a fixture night, Ann against Bob, started on the scorepad."""
-    season = services.season_create(club=club, by=admin, name="Quick",
+    season = season_create(club=club, by=admin, name="Quick",
                                     starts_on=datetime.date(2026, 9, 7), game="all-fives",
                                     options={"hand_size": 2}, divisions=["Only"])
     division = season.divisions.get()
-    ann, bob = (services.player_add(club=club, name=n, by=admin) for n in ("Ann", "Bob"))
-    home = services.entrant_add(division=division, by=admin, name="Home", players=[ann])
-    away = services.entrant_add(division=division, by=admin, name="Away", players=[bob])
+    ann, bob = (player_add(club=club, name=n, by=admin) for n in ("Ann", "Bob"))
+    home = entrant_add(division=division, by=admin, name="Home", players=[ann])
+    away = entrant_add(division=division, by=admin, name="Away", players=[bob])
     fixture = division.fixtures.create(week=1, home=home, away=away)
-    return services.fixture_game_start(fixture=fixture, by=admin, number=1,
+    return fixture_game_start(fixture=fixture, by=admin, number=1,
                                        home_players=[ann], away_players=[bob]).match
 
 
 def test_the_admin_lists_deleted_matches_read_only(client):
     match = start(Client())
-    services.match_delete_recorded(match=match, user=site_admin())
+    match_delete_recorded(match=match, user=site_admin())
     client.force_login(User.objects.create_superuser("root", password="pw"))
 
     listing = client.get(reverse("admin:matches_deletedmatch_changelist"))

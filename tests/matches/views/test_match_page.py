@@ -8,8 +8,10 @@ from typing import Any
 
 import pytest
 
-from matches import rules, selectors, services
-from matches.match_page import (
+from matches import rules
+from matches.models import Match, MatchStatus
+from matches.rules.simulate import simulated_match
+from matches.scoring.match_page import (
     CHART_HEIGHT,
     CHART_WIDTH,
     PLOT_BOTTOM,
@@ -17,8 +19,14 @@ from matches.match_page import (
     PLOT_RIGHT,
     PLOT_TOP,
 )
-from matches.models import Match, MatchStatus
-from matches.rules.simulate import simulated_match
+from matches.scoring.selectors.play import match_actions, match_engine, match_names
+from matches.scoring.services.play import (
+    actions_record,
+    event_record,
+    match_create,
+    round_settle,
+    round_start,
+)
 from tests.matches.helpers import T, play_short_round, two_player_all_fives
 
 pytestmark = pytest.mark.django_db
@@ -37,7 +45,7 @@ def finished_short_match() -> Match:
     """Olena 20 – 10 Taras after one round (see ``play_short_round``)."""
     match = two_player_all_fives(target=20)
     play_short_round(match)
-    services.round_settle(match=match, pips=(0, 9))
+    round_settle(match=match, pips=(0, 9))
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED
     return match
@@ -48,8 +56,8 @@ def stored_simulation(game: rules.Game, players: int, options: dict[str, Any],
     """A simulated match, stored action by action through the services."""
     played = simulated_match(game, players, seed=seed, options=options, max_rounds=12)
     assert played.names is not None and played.finished
-    match = services.match_create(game=game.slug, players=list(played.names), options=options)
-    services.actions_record(match=match, actions=played.log)
+    match = match_create(game=game.slug, players=list(played.names), options=options)
+    actions_record(match=match, actions=played.log)
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED
     return match
@@ -123,7 +131,7 @@ def test_the_log_shows_each_rounds_settlement_steps_and_running_scores(
         client, game, players, options, seed):
     match = stored_simulation(game, players, options, seed)
     html = html_lib.unescape(client.get(match.get_absolute_url()).content.decode())
-    engine = selectors.match_engine(match)
+    engine = match_engine(match)
     articles = re.split(r'<article class="card log-round" id="round-\d+"', html)[1:]
     assert len(articles) == len(engine.rounds)
     for article, rnd in zip(articles, engine.rounds, strict=True):
@@ -135,12 +143,12 @@ def test_the_log_shows_each_rounds_settlement_steps_and_running_scores(
 
 def test_a_called_round_shows_the_scoring_ends_of_each_call(client):
     match = two_player_all_fives(target=20)
-    services.round_start(match=match, starter=None, mode="ends")
-    services.event_record(match=match, action=rules.Call(
+    round_start(match=match, starter=None, mode="ends")
+    event_record(match=match, action=rules.Call(
         1, (rules.ScoringEnd(6, double=True), rules.ScoringEnd(3)), 15))
-    services.event_record(match=match, action=rules.Call(0, (rules.ScoringEnd(5),
+    event_record(match=match, action=rules.Call(0, (rules.ScoringEnd(5),
                                                              rules.ScoringEnd(5)), 10))
-    services.round_settle(match=match, pips=(0, 8), result=rules.RoundEnd.DOMINO,
+    round_settle(match=match, pips=(0, 8), result=rules.RoundEnd.DOMINO,
                           domino_seat=0)  # Taras's 8 pips: 10 more for Olena, 20
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED
@@ -160,7 +168,7 @@ def test_the_chart_has_one_polyline_per_side_through_its_running_scores(
         client, game, players, options, seed):
     match = stored_simulation(game, players, options, seed)
     html = client.get(match.get_absolute_url()).content.decode()
-    engine = selectors.match_engine(match)
+    engine = match_engine(match)
     series = [[0.0] + [float(engine.scores_after(rnd)[side]) for rnd in engine.rounds]
               for side in range(len(engine.sides))]
     top = max(engine.options.target, *(max(s) for s in series))
@@ -202,8 +210,8 @@ def test_the_chart_is_labelled_for_screen_readers(client):
 def test_the_replay_shows_the_engines_board_and_points_at_every_step(
         client, game, players, options, seed):
     match = stored_simulation(game, players, options, seed)
-    names = selectors.match_names(match)
-    actions = selectors.match_actions(match)
+    names = match_names(match)
+    actions = match_actions(match)
     url = match.get_absolute_url()
     starts = [i for i, action in enumerate(actions) if isinstance(action, rules.StartRound)]
     checked = 0
@@ -286,11 +294,11 @@ def test_out_of_range_query_values_give_the_nearest_valid_step(
 def test_a_called_round_is_skipped_for_the_nearest_tracked_one(client):
     match = two_player_all_fives(target=30)
     play_short_round(match)  # round 1, tracked: Olena 10 + 10 = 20, Taras 10
-    services.round_settle(match=match, pips=(0, 3))  # 3 pips round to nothing
-    services.round_start(match=match, starter=0, mode="ends")
-    services.event_record(match=match, action=rules.Call(0, (rules.ScoringEnd(5),
+    round_settle(match=match, pips=(0, 3))  # 3 pips round to nothing
+    round_start(match=match, starter=0, mode="ends")
+    event_record(match=match, action=rules.Call(0, (rules.ScoringEnd(5),
                                                              rules.ScoringEnd(5)), 10))
-    services.round_settle(match=match, pips=(0, 3), result=rules.RoundEnd.DOMINO,
+    round_settle(match=match, pips=(0, 3), result=rules.RoundEnd.DOMINO,
                           domino_seat=0)
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED

@@ -9,9 +9,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from matches import rules, services
+from matches import rules
+from matches.clubs.services import club_create
+from matches.history.player_selectors import player_stats
 from matches.models import Player
-from matches.selectors.players import player_stats
+from matches.scoring.services.play import event_record, match_create, round_start
 from tests.matches.helpers import A, T, night, won_at_once
 
 pytestmark = pytest.mark.django_db
@@ -19,7 +21,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def club(django_user_model):
-    club = services.club_create(name="Oak", by=django_user_model.objects.create_user("o"))
+    club = club_create(name="Oak", by=django_user_model.objects.create_user("o"))
     for name in ("Ann", "Bob", "Cat", "Dan"):
         Player.objects.create(club=club, name=name)
     return club
@@ -69,15 +71,15 @@ def test_a_rating_of_one_match_is_said_without_a_chart_of_one_point(club):
 def test_the_best_placement_links_to_its_step_of_the_replay_which_counts_placements_only(
         club):
     ann = club.players.get(name="Ann")
-    match = services.match_create(game="all-fives", players=["Ann", "Bob"],
+    match = match_create(game="all-fives", players=["Ann", "Bob"],
                                   options={"target": 20, "hand_size": 14})
     for seat in match.seats.all():
         seat.player = club.players.get(name=seat.name)
         seat.save(update_fields=["player"])
-    services.round_start(match=match, starter=0)
+    round_start(match=match, starter=0)
     for action in (rules.Play(0, T("4-4")), rules.Pass(1), rules.Play(0, T("4-6"), A("4-4:4")),
                    rules.Pass(1), rules.Play(0, T("6-6"), A("4-6:6"))):  # 0, 0, then 20
-        services.event_record(match=match, action=action)
+        event_record(match=match, action=action)
 
     stats = player_stats(ann)
 

@@ -1,4 +1,4 @@
-"""matches.views.records (record.json, the import page) and the admin for every model."""
+"""matches.records.views (record.json, the import page) and the admin for every model."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.utils.html import escape
 
-from matches import rules, selectors, services
+from matches import rules
+from matches.clubs.services import club_create
 from matches.models import (
     Change,
     Event,
@@ -27,6 +28,8 @@ from matches.models import (
     Visibility,
 )
 from matches.rules.simulate import simulated_record
+from matches.scoring.selectors.play import match_record
+from matches.scoring.services.play import match_import
 from tests.matches.helpers import night, won_at_once
 
 pytestmark = pytest.mark.django_db
@@ -42,7 +45,7 @@ IMPORT_URL = "/import/"
 
 @pytest.fixture
 def match() -> Match:
-    return services.match_import(document=VALID)
+    return match_import(document=VALID)
 
 
 @pytest.fixture
@@ -73,7 +76,7 @@ def test_record_json_downloads_the_match_record(client, match):
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json"
     assert response["Content-Disposition"] == f'attachment; filename="match-{match.public_id}.json"'
-    assert json.loads(response.content) == selectors.match_record(match)
+    assert json.loads(response.content) == match_record(match)
 
 
 def test_record_json_needs_no_login(client, match):
@@ -85,7 +88,7 @@ def test_record_json_needs_no_login(client, match):
 def test_record_json_of_a_members_only_clubs_match_is_only_for_members_and_scorers(
         client, django_user_model):
     owner = django_user_model.objects.create_user("owner")
-    hidden = services.club_create(name="Hidden", by=owner, visibility=Visibility.MEMBERS)
+    hidden = club_create(name="Hidden", by=owner, visibility=Visibility.MEMBERS)
     match = won_at_once(["Cat", "Dan"], opener=0, played_at=night(1), club=hidden)
     url = reverse("matches:record_json", args=[match.public_id])
     assert client.get(url).status_code == 404  # signed out
@@ -166,7 +169,7 @@ def test_uploading_a_valid_json_record_stores_it_and_links_to_it(client, scorer)
     assert_template_used(response, "matches/record_import.html")
     match = Match.objects.get()
     assert match.created_by == scorer
-    assert selectors.match_record(match) == rules.export(rules.replay(VALID))
+    assert match_record(match) == rules.export(rules.replay(VALID))
     html = response.content.decode()
     assert f'<a href="{match.get_absolute_url()}">Match {match.pk}</a>' in html
     assert "1 stored, 0 refused" in html
@@ -201,7 +204,7 @@ def test_the_importer_scores_an_imported_match_in_play_on_this_phone_after_askin
 def test_a_members_only_clubs_match_is_a_404_on_its_scorer_pages_to_strangers(
         client, django_user_model):
     owner = django_user_model.objects.create_user("owner")
-    hidden = services.club_create(name="Hidden", by=owner, visibility=Visibility.MEMBERS)
+    hidden = club_create(name="Hidden", by=owner, visibility=Visibility.MEMBERS)
     match = won_at_once(["Cat", "Dan"], opener=0, played_at=night(1), club=hidden)
 
     assert client.get(match.get_scorer_url()).status_code == 404  # as its public page
@@ -246,8 +249,8 @@ def test_a_jsonl_name_holding_a_line_separator_is_one_record(client, scorer):
 
 def test_the_progress_page_lists_the_first_refusals_and_says_so(client, scorer,
                                                                  monkeypatch):
-    from matches.selectors import imports as import_reads
-    from matches.views import records as record_views
+    from matches.records import selectors as import_reads
+    from matches.records import views as record_views
 
     monkeypatch.setattr(import_reads, "OTHERS_SHOWN", 2)
     monkeypatch.setattr(record_views, "OTHERS_SHOWN", 2)
@@ -266,7 +269,7 @@ def test_the_progress_page_lists_the_first_refusals_and_says_so(client, scorer,
 def test_a_refusal_is_listed_before_records_already_imported(client, scorer, monkeypatch):
     """Line 5001 refused after 5,000 duplicates was never shown: the list stopped at the
     first hundred, in line order."""
-    from matches.selectors import imports as import_reads
+    from matches.records import selectors as import_reads
 
     monkeypatch.setattr(import_reads, "OTHERS_SHOWN", 2)
     records = "\n".join(json.dumps(record) for record in (VALID, OTHER, TURN_ORDER))
@@ -456,7 +459,7 @@ def test_uploading_another_kind_of_file_is_a_form_error_naming_the_file(client, 
 
 
 def test_an_upload_over_the_size_limit_is_named_once(client, scorer, monkeypatch):
-    from matches import forms as record_forms
+    from matches.core import forms as record_forms
 
     monkeypatch.setattr(record_forms, "RECORD_FILE_MAX_BYTES", 10)
     response = client.post(IMPORT_URL, {"files": [upload("big.json", json.dumps(VALID))]})
@@ -526,13 +529,13 @@ def test_every_model_is_in_the_admin_and_a_superuser_can_repair_a_clubs_roles(
         admin_client, admin_user):
     from django.apps import apps
 
-    from matches import services
+    from matches.clubs.services import club_create
     from matches.models import Club
 
     registered = set(admin.site._registry)
     assert [m.__name__ for m in apps.get_app_config("matches").get_models()
             if m not in registered] == []
-    club = services.club_create(name="Teesdale", by=admin_user)
+    club = club_create(name="Teesdale", by=admin_user)
     for model in apps.get_app_config("matches").get_models():
         assert admin_client.get(_url(model, "changelist")).status_code == 200, model
     page = admin_client.get(_url(Club, "change", club.pk))
@@ -540,10 +543,10 @@ def test_every_model_is_in_the_admin_and_a_superuser_can_repair_a_clubs_roles(
 
 
 def test_the_admin_keeps_a_clubs_owner_and_never_deletes_a_club(admin_client, admin_user):
-    from matches import services
+    from matches.clubs.services import club_create
     from matches.models import Club, Membership
 
-    club = services.club_create(name="Teesdale", by=admin_user)
+    club = club_create(name="Teesdale", by=admin_user)
     owner = Membership.objects.get(club=club)
     form = {"name": "Teesdale", "visibility": "public",
             "memberships-TOTAL_FORMS": "1", "memberships-INITIAL_FORMS": "1",

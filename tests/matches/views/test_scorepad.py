@@ -11,10 +11,19 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from matches import rules, selectors, services
-from matches.creation_keys import NOT_HERE as CREATION_KEY_NOT_HERE
+from matches import rules
+from matches.clubs.services import club_create, club_update
 from matches.models import Event, Match, MatchStatus, Visibility
-from matches.services import OUT_OF_DATE
+from matches.scoring.creation_keys import NOT_HERE as CREATION_KEY_NOT_HERE
+from matches.scoring.selectors.play import match_engine
+from matches.scoring.services.play import (
+    OUT_OF_DATE,
+    event_record,
+    grant_revoke,
+    match_create,
+    round_settle,
+    round_start,
+)
 from tests.matches.helpers import (
     A,
     T,
@@ -47,7 +56,7 @@ def w(match: Match, *, turn: bool = False) -> dict[str, object]:
     match.refresh_from_db()
     fields: dict[str, object] = {"version": match.version, "key": str(uuid.uuid4())}
     if turn:
-        rnd = selectors.match_engine(match).current_round
+        rnd = match_engine(match).current_round
         assert rnd is not None and rnd.turn is not None
         fields["seat"] = rnd.turn
     return fields
@@ -88,7 +97,7 @@ def test_new_match_starts_the_first_round_and_lands_on_the_scorer_link(client):
     match = Match.objects.get()
     assert response.status_code == 302
     assert response["Location"] == scorer_url(match)
-    engine = selectors.match_engine(match)
+    engine = match_engine(match)
     assert engine.names == ("Olena", "Taras")
     assert engine.current_round is not None and engine.current_round.starter == 1
     assert match.target == 250
@@ -98,7 +107,7 @@ def test_new_match_by_a_draw_of_lots_says_who_starts(client):
     response = client.post(reverse("matches:new"), {"creation_key": drawn_key(client),
         "game": "five-up", "player_0": "Olena", "player_1": "Taras", "player_2": "Iryna",
         "starter": "lots", "mode": "tracked"}, follow=True)
-    first = selectors.match_engine(Match.objects.get()).current_round
+    first = match_engine(Match.objects.get()).current_round
     assert first is not None and first.starter is not None
     starter = first.starter
     assert f"Drawn by lots: {['Olena', 'Taras', 'Iryna'][starter]} starts." in \
@@ -116,7 +125,7 @@ def test_fives_and_threes_is_started_by_the_holder_of_the_highest_double(client)
     assert ("In Fives and Threes the player holding the highest double starts: choose who "
             "it is.") in response.content.decode()
     client.post(reverse("matches:new"), {**new, "double_holder": "1"})
-    first = selectors.match_engine(Match.objects.get()).current_round
+    first = match_engine(Match.objects.get()).current_round
     assert first is not None and first.starter == 1
 
 
@@ -140,12 +149,12 @@ def test_new_match_keeps_fives_and_threes_options(client):
         "tile_set": "double-nine", "deal": "short", "drawing": "on", "advanced": "on",
         "double_holder": "2", "mode": "tracked", "target": "101"})
     match = Match.objects.get()
-    first = selectors.match_engine(match).current_round
+    first = match_engine(match).current_round
     assert first is not None and first.starter == 2
     assert match.options == {"target": 101, "set": "double-nine", "deal": "short",
                              "drawing": True, "divisors": [3, 5, 7, 11, 13],
                              "immediate_end": False}
-    assert selectors.match_engine(match).options.hand_size == 10
+    assert match_engine(match).options.hand_size == 10
 
 
 @pytest.mark.parametrize(("data", "field", "message"), [
@@ -343,9 +352,9 @@ def test_names_that_differ_only_by_case_are_one_name_however_the_database_folds(
 
 def test_tapping_a_tile_offers_only_its_legal_ends_with_what_they_make(client):
     match = two_player_all_fives()
-    services.round_start(match=match, starter=0)
-    services.event_record(match=match, action=rules.Play(0, T("1-4")))
-    services.event_record(match=match, action=rules.Play(1, T("1-1"), A("1-4:1")))
+    round_start(match=match, starter=0)
+    event_record(match=match, action=rules.Play(0, T("1-4")))
+    event_record(match=match, action=rules.Play(1, T("1-1"), A("1-4:1")))
     join(client, match)
     # one page holds every playable tile's ends: choosing a tile asks the server nothing
     html = client.get(scorer_url(match)).content.decode()
@@ -375,9 +384,9 @@ def test_a_doubles_end_says_how_many_more_tiles_it_takes_for_the_page_offline(cl
     """All Fives: 5-5 opens and spins (two line sides, then two flanks); 6-6, the
     second double, does not (one side left besides its link)."""
     match = two_player_all_fives(hand_size=7)
-    services.round_start(match=match, starter=0)
-    services.event_record(match=match, action=rules.Play(0, T("5-5")))
-    services.event_record(match=match, action=rules.Play(1, T("5-6"), A("5-5:5")))
+    round_start(match=match, starter=0)
+    event_record(match=match, action=rules.Play(0, T("5-5")))
+    event_record(match=match, action=rules.Play(1, T("5-6"), A("5-5:5")))
     join(client, match)
 
     html = client.get(scorer_url(match)).content.decode()
@@ -385,8 +394,8 @@ def test_a_doubles_end_says_how_many_more_tiles_it_takes_for_the_page_offline(cl
     assert '<button type="submit" name="at" value="5-5:5" class="btn choice" ' \
         'data-point="5-5:5" data-free="3" data-spinner>5-5, side <small>' in html
     assert 'data-point="5-6:6">the 6 of 5-6 <small>' in html  # no double: no count
-    services.event_record(match=match, action=rules.Play(0, T("6-6"), A("5-6:6")))
-    services.event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5")))
+    event_record(match=match, action=rules.Play(0, T("6-6"), A("5-6:6")))
+    event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5")))
     html = client.get(scorer_url(match)).content.decode()
     assert 'data-doubles="2"' in html
     assert 'data-point="6-6:6" data-free="1">6-6, side <small>' in html
@@ -397,15 +406,15 @@ def test_the_passes_in_a_row_are_given_to_the_page_offline_and_a_placement_clear
     """Two seats: the second pass in a row blocks the round; the page offline counts on
     from the server's count (static/js/offline.js)."""
     match = two_player_all_fives(hand_size=7)  # the boneyard holds 14 tiles
-    services.round_start(match=match, starter=0)
-    services.event_record(match=match, action=rules.Play(0, T("5-5")))
-    services.event_record(match=match, action=rules.Draw(1, 14))
+    round_start(match=match, starter=0)
+    event_record(match=match, action=rules.Play(0, T("5-5")))
+    event_record(match=match, action=rules.Draw(1, 14))
     join(client, match)
     assert 'data-doubles="1" data-passes="0"' in client.get(scorer_url(match)).content.decode()
 
-    services.event_record(match=match, action=rules.Pass(1))
+    event_record(match=match, action=rules.Pass(1))
     assert 'data-passes="1"' in client.get(scorer_url(match)).content.decode()
-    services.event_record(match=match, action=rules.Play(0, T("5-6"), A("5-5:5")))
+    event_record(match=match, action=rules.Play(0, T("5-6"), A("5-5:5")))
     assert 'data-passes="0"' in client.get(scorer_url(match)).content.decode()
 
 
@@ -431,7 +440,7 @@ def test_two_phones_of_one_kind_are_told_apart_by_the_names_their_scorers_give(c
     assert grant_rows(other.get(scorers, headers={"Accept-Language": "uk"}).content.decode()) \
         == ["Ann’s phone (Android-телефон)", "Android-телефон"]
     # the history names the phone that made each change the same way
-    services.round_start(match=match, starter=0, grant=match.grants.first())
+    round_start(match=match, starter=0, grant=match.grants.first())
     history = client.get(scorer_url(match, "history")).content.decode()
     assert "Ann’s phone (Android phone) ·" in history
 
@@ -481,7 +490,7 @@ def test_a_phone_renames_itself_on_the_scorers_page(client):
 def test_the_creator_names_the_phone_it_claims_scoring_on(client, django_user_model):
     user = django_user_model.objects.create_user("olena")
     client.force_login(user)
-    match = services.match_create(game="all-fives", players=["Olena", "Taras"],
+    match = match_create(game="all-fives", players=["Olena", "Taras"],
                                   created_by=user)
     offer = client.get(scorer_url(match)).content.decode()
     assert '<label for="id_name">Name this phone (optional)</label>' in offer
@@ -496,11 +505,11 @@ def test_the_creator_names_the_phone_it_claims_scoring_on(client, django_user_mo
 def test_an_end_offers_what_would_count_its_last_tiles_bonus_in_and_an_overshoot_out(
         client):
     """Fives and Threes to 5, two tiles each: Olena (2) holds her last tile."""
-    match = services.match_create(game="fives-and-threes", players=["Olena", "Taras"],
+    match = match_create(game="fives-and-threes", players=["Olena", "Taras"],
                                   options={"target": 5, "hand_size": 2})
-    services.round_start(match=match, starter=0)
-    services.event_record(match=match, action=rules.Play(0, T("3-3")))  # 6 makes 2
-    services.event_record(match=match, action=rules.Play(1, T("0-3"), A("3-3:3")))  # 0 + 6
+    round_start(match=match, starter=0)
+    event_record(match=match, action=rules.Play(0, T("3-3")))  # 6 makes 2
+    event_record(match=match, action=rules.Play(1, T("0-3"), A("3-3:3")))  # 0 + 6
     join(client, match)
 
     html = client.get(scorer_url(match)).content.decode()
@@ -516,7 +525,7 @@ def test_an_end_offers_what_would_count_its_last_tiles_bonus_in_and_an_overshoot
 
 def test_a_play_through_htmx_answers_with_the_scorepad_fragment(client):
     match = two_player_all_fives()
-    services.round_start(match=match, starter=0)
+    round_start(match=match, starter=0)
     join(client, match)
     response = client.post(scorer_url(match, "play"),
                            {**w(match, turn=True), "tile": "5-5", "at": "", "claim": "10"}, **HTMX)
@@ -532,8 +541,8 @@ def test_a_play_through_htmx_answers_with_the_scorepad_fragment(client):
 
 def test_a_wrong_call_keeps_the_tile_scores_the_rules_points_and_notes_the_call(client):
     match = two_player_all_fives()
-    services.round_start(match=match, starter=0)
-    services.event_record(match=match, action=rules.Play(0, T("5-5")))
+    round_start(match=match, starter=0)
+    event_record(match=match, action=rules.Play(0, T("5-5")))
     join(client, match)
     html = client.post(scorer_url(match, "play"), {
         **w(match, turn=True), "tile": "0-5", "at": "5-5:5", "claim": "15"},
@@ -550,8 +559,8 @@ def test_a_wrong_call_keeps_the_tile_scores_the_rules_points_and_notes_the_call(
 
 def test_a_pass_while_the_boneyard_holds_tiles_is_refused_with_the_reason(client):
     match = two_player_all_fives()
-    services.round_start(match=match, starter=0)
-    services.event_record(match=match, action=rules.Play(0, T("5-5")))
+    round_start(match=match, starter=0)
+    event_record(match=match, action=rules.Play(0, T("5-5")))
     join(client, match)
     html = client.post(scorer_url(match, "pass"), w(match, turn=True), **HTMX).content.decode()
     assert error(html) == "Taras cannot pass while the boneyard holds 24 tiles"
@@ -559,8 +568,8 @@ def test_a_pass_while_the_boneyard_holds_tiles_is_refused_with_the_reason(client
 
 def test_a_repeated_tap_after_a_dropped_connection_is_not_applied_twice(client):
     match = two_player_all_fives()
-    services.round_start(match=match, starter=0)
-    services.event_record(match=match, action=rules.Play(0, T("5-5")))
+    round_start(match=match, starter=0)
+    event_record(match=match, action=rules.Play(0, T("5-5")))
     join(client, match)
     tap = {**w(match, turn=True), "tiles": "2"}
     client.post(scorer_url(match, "draw"), tap, **HTMX)
@@ -572,7 +581,7 @@ def test_a_repeated_tap_after_a_dropped_connection_is_not_applied_twice(client):
     html = client.post(scorer_url(match, "draw"), stale, **HTMX).content.decode()
     assert str(OUT_OF_DATE) in html.replace("&#x27;", "'")
     assert Event.objects.filter(kind="draw").count() == 1
-    rnd = selectors.match_engine(match).current_round
+    rnd = match_engine(match).current_round
     assert rnd is not None and rnd.boneyard == 22
 
 
@@ -584,7 +593,7 @@ def shown_versions(html: str) -> list[int]:
 
 def test_every_answer_that_draws_the_scorers_table_says_its_version(client):
     match = two_player_all_fives()
-    services.round_start(match=match, starter=0)
+    round_start(match=match, starter=0)
     join(client, match)
     table = {**HTMX, "HTTP_HX_TARGET": "live"}  # a tap, or the count's switch, in #live
     reread = {**HTMX, "HTTP_HX_TARGET": "scorepad"}  # the page read again
@@ -623,8 +632,8 @@ def test_every_answer_that_draws_the_scorers_table_says_its_version(client):
 
 def test_every_answer_that_draws_a_watchers_table_says_its_version(client):
     match = two_player_all_fives()
-    services.round_start(match=match, starter=0)
-    services.event_record(match=match, action=rules.Play(0, T("5-5")))
+    round_start(match=match, starter=0)
+    event_record(match=match, action=rules.Play(0, T("5-5")))
     for headers in ({}, HTMX, {**HTMX, "HTTP_HX_TARGET": "scorepad"}):
         html = client.get(match.get_absolute_url(), **headers).content.decode()
         assert shown_versions(html) == [2]
@@ -638,7 +647,7 @@ def news(html: str) -> list[str]:
 
 def test_the_bar_says_what_each_tap_did_a_placement_a_draw_a_settlement_a_win(client):
     match = two_player_all_fives(target=20)
-    services.round_start(match=match, starter=0)
+    round_start(match=match, starter=0)
     join(client, match)
     html = client.post(scorer_url(match, "play"), {**w(match, turn=True), "tile": "5-5",
                                                    "at": ""}, **HTMX).content.decode()
@@ -655,7 +664,7 @@ def test_the_bar_says_what_each_tap_did_a_placement_a_draw_a_settlement_a_win(cl
                           "and wins the round; opponents&#x27; pips: 9; 9 rounds up to 10 "
                           "(remainder 4); Olena scores 10"]
     won = two_player_all_fives(target=10)
-    services.round_start(match=won, starter=0)
+    round_start(match=won, starter=0)
     join(client, won)
     html = client.post(scorer_url(won, "play"), {**w(won, turn=True), "tile": "5-5",
                                                  "at": ""}, **HTMX).content.decode()
@@ -664,9 +673,9 @@ def test_the_bar_says_what_each_tap_did_a_placement_a_draw_a_settlement_a_win(cl
                           **HTMX).content.decode()
     assert news(refused) == []  # nothing was done: the refusal speaks instead
     last = two_player_all_fives()
-    services.round_start(match=last, starter=0)
-    services.event_record(match=last, action=rules.Play(0, T("5-5")))
-    services.event_record(match=last, action=rules.Play(1, T("0-5"), A("5-5:5")))
+    round_start(match=last, starter=0)
+    event_record(match=last, action=rules.Play(0, T("5-5")))
+    event_record(match=last, action=rules.Play(1, T("0-5"), A("5-5:5")))
     join(client, last)
     html = client.post(scorer_url(last, "play"), {**w(last, turn=True), "tile": "5-6",
                                                   "at": "5-5:5"}, **HTMX).content.decode()
@@ -682,9 +691,9 @@ def heading_of_the_count(html: str) -> str:
 
 def test_a_round_every_seat_passed_is_said_to_be_blocked_not_just_over(client):
     match = two_player_all_fives(hand_size=14)  # the whole set dealt: passing is allowed
-    services.round_start(match=match, starter=0)
-    services.event_record(match=match, action=rules.Play(0, T("6-6")))
-    services.event_record(match=match, action=rules.Pass(1))
+    round_start(match=match, starter=0)
+    event_record(match=match, action=rules.Play(0, T("6-6")))
+    event_record(match=match, action=rules.Pass(1))
     join(client, match)
 
     html = client.post(scorer_url(match, "pass"), w(match, turn=True), **HTMX).content.decode()
@@ -701,7 +710,7 @@ def test_a_round_every_seat_passed_is_said_to_be_blocked_not_just_over(client):
 
 def test_a_called_round_said_blocked_is_announced_blocked_and_waits_for_its_count(client):
     match = two_player_all_fives()
-    services.round_start(match=match, starter=0, mode="ends")
+    round_start(match=match, starter=0, mode="ends")
     join(client, match)
 
     html = client.post(scorer_url(match, "settle"), {
@@ -713,11 +722,11 @@ def test_a_called_round_said_blocked_is_announced_blocked_and_waits_for_its_coun
 
 
 def test_a_blocked_round_that_settles_itself_says_it_was_blocked(client):
-    match = services.match_create(game="fives-and-threes", players=["Olena", "Taras"],
+    match = match_create(game="fives-and-threes", players=["Olena", "Taras"],
                                   options={"hand_size": 14})
-    services.round_start(match=match, starter=0)
-    services.event_record(match=match, action=rules.Play(0, T("6-6")))
-    services.event_record(match=match, action=rules.Pass(1))
+    round_start(match=match, starter=0)
+    event_record(match=match, action=rules.Play(0, T("6-6")))
+    event_record(match=match, action=rules.Pass(1))
     join(client, match)
 
     html = client.post(scorer_url(match, "pass"), w(match, turn=True), **HTMX).content.decode()
@@ -740,10 +749,10 @@ def test_settling_by_tiles_shows_the_settlement_steps(client):
 
 def test_a_count_by_tiles_notes_a_pass_the_hands_prove_was_against_the_rules(client):
     match = two_player_all_fives(hand_size=14)
-    services.round_start(match=match, starter=0)
-    services.event_record(match=match, action=rules.Play(0, T("6-6")))
-    services.event_record(match=match, action=rules.Pass(1))  # only a 6 could join
-    services.event_record(match=match, action=rules.Pass(0))
+    round_start(match=match, starter=0)
+    event_record(match=match, action=rules.Play(0, T("6-6")))
+    event_record(match=match, action=rules.Pass(1))  # only a 6 could join
+    event_record(match=match, action=rules.Pass(0))
     join(client, match)
     no_sixes = [f"{low}-{high}" for high in range(6) for low in range(high + 1)]
     bo = no_sixes[13:] + ["4-6", "0-6", "1-6", "2-6", "3-6", "5-6"]
@@ -797,8 +806,8 @@ def test_a_refused_count_by_tiles_keeps_the_tiles_tapped(client):
 def test_undo_steps_back_into_the_previous_round(client):
     match = two_player_all_fives()
     play_short_round(match)
-    services.round_settle(match=match, pips=(0, 9))
-    services.round_start(match=match, starter=0)
+    round_settle(match=match, pips=(0, 9))
+    round_start(match=match, starter=0)
     join(client, match)
     for expected, what in ((["20", "10"], "the start of the round"),
                            (["10", "10"], "the round&#x27;s settlement"),
@@ -813,7 +822,7 @@ def test_undo_steps_back_into_the_previous_round(client):
 
 def test_without_javascript_a_write_redirects_and_an_error_is_a_message(client):
     match = two_player_all_fives()
-    services.round_start(match=match, starter=0)
+    round_start(match=match, starter=0)
     join(client, match)
     response = client.post(scorer_url(match, "play"), {**w(match, turn=True), "tile": "5-5"})
     assert response.status_code == 302 and response["Location"] == scorer_url(match)
@@ -839,7 +848,7 @@ def test_the_scorer_url_holds_no_secret_and_the_join_link_does():
 
 def test_a_refused_tap_redirects_back_with_the_tile_it_named_quoted(client):
     match = two_player_all_fives()
-    services.round_start(match=match, starter=0)
+    round_start(match=match, starter=0)
     join(client, match)
     response = client.post(scorer_url(match, "play"), {**w(match, turn=True), "tile": "5-5&x=1"})
     assert response.status_code == 302
@@ -848,7 +857,7 @@ def test_a_refused_tap_redirects_back_with_the_tile_it_named_quoted(client):
 
 def test_a_called_round_records_the_ends_and_checks_the_sum(client):
     match = two_player_all_fives()
-    services.round_start(match=match, starter=None, mode="ends")
+    round_start(match=match, starter=None, mode="ends")
     join(client, match)
     html = client.post(scorer_url(match, "call"), {
         **w(match), "seat": "1", "end_0": "6", "double_0": "on", "end_1": "3",
@@ -864,8 +873,8 @@ def test_a_called_round_records_the_ends_and_checks_the_sum(client):
 
 
 def test_a_refused_call_keeps_who_placed_it_and_what_was_entered(client):
-    match = services.match_create(game="all-fives", players=["Ann", "Bob", "Cat"])
-    services.round_start(match=match, starter=None, mode="ends")
+    match = match_create(game="all-fives", players=["Ann", "Bob", "Cat"])
+    round_start(match=match, starter=None, mode="ends")
     join(client, match)
     html = client.post(scorer_url(match, "call"), {
         **w(match), "seat": "2", "end_0": "6", "double_0": "on", "end_1": "6",
@@ -887,8 +896,8 @@ def test_a_refused_call_keeps_who_placed_it_and_what_was_entered(client):
 def test_a_called_five_up_placement_counts_every_spinners_flanks(client):
     # every double is a spinner in Five Up: three doubles with both flanks started make
     # eight ends, and the page once read only six of them (2+4+5+3+4+3 = 21 → 0)
-    match = services.match_create(game="five-up", players=["Ann", "Bob"])
-    services.round_start(match=match, starter=None, mode="ends")
+    match = match_create(game="five-up", players=["Ann", "Bob"])
+    round_start(match=match, starter=None, mode="ends")
     join(client, match)
     page = client.get(scorer_url(match)).content.decode()
     assert 'data-max-ends="16"' in page and 'name="end_15"' in page  # 2 + 2 a double
@@ -902,7 +911,7 @@ def test_a_called_five_up_placement_counts_every_spinners_flanks(client):
 
 def test_scoring_needs_a_grant_and_the_join_link_its_secret(client):
     match = two_player_all_fives()
-    services.round_start(match=match, starter=0)
+    round_start(match=match, starter=0)
     before = snapshot(match)
     assert client.get(scorer_url(match)).status_code == 403
     assert client.post(scorer_url(match, "undo"), w(match)).status_code == 403
@@ -927,7 +936,7 @@ def test_the_public_link_is_read_only_and_refreshes_itself(client):
 def test_a_finished_match_shows_the_winner(client):
     match = two_player_all_fives(target=20)
     play_short_round(match)
-    services.round_settle(match=match, pips=(0, 9))  # Taras's 9 rounds up: Olena has 20
+    round_settle(match=match, pips=(0, 9))  # Taras's 9 rounds up: Olena has 20
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED
     join(client, match)
@@ -942,7 +951,7 @@ def test_home_lists_this_phones_matches_only(client):
     playing = two_player_all_fives()
     done = two_player_all_fives(target=20)
     play_short_round(done)
-    services.round_settle(match=done, pips=(0, 9))
+    round_settle(match=done, pips=(0, 9))
     watched = two_player_all_fives()
     stranger = two_player_all_fives()
     join(client, playing)
@@ -957,17 +966,17 @@ def test_home_lists_this_phones_matches_only(client):
 
 def test_home_drops_what_this_phone_may_no_longer_see_or_score(client, django_user_model):
     owner = django_user_model.objects.create_user("owner")
-    club = services.club_create(name="Teesdale", by=owner)
+    club = club_create(name="Teesdale", by=owner)
     watched = won_at_once(["Cat", "Dan"], opener=0, played_at=night(1), club=club)
     revoked = two_player_all_fives()
     client.get(watched.get_absolute_url())
     join(client, revoked)
     assert str(watched.public_id) in client.get("/").content.decode()
 
-    services.club_update(club=club, by=owner, name=club.name,
+    club_update(club=club, by=owner, name=club.name,
                          visibility=Visibility.MEMBERS)
     phone = revoked.grants.get()
-    services.grant_revoke(grant=phone, by=phone)
+    grant_revoke(grant=phone, by=phone)
     html = client.get("/").content.decode()
 
     assert str(watched.public_id) not in html  # its page is a 404 here now
@@ -977,7 +986,7 @@ def test_home_drops_what_this_phone_may_no_longer_see_or_score(client, django_us
 def test_the_next_round_after_a_domino_is_started_by_the_finisher(client):
     match = two_player_all_fives()
     play_short_round(match)
-    services.round_settle(match=match, pips=(0, 9))
+    round_settle(match=match, pips=(0, 9))
     join(client, match)
     html = client.get(scorer_url(match)).content.decode()
     assert "<strong>Olena</strong> placed the last tile and starts." in html
@@ -989,7 +998,7 @@ def test_the_next_round_after_a_domino_is_started_by_the_finisher(client):
 def test_a_fives_and_threes_round_draws_no_lots_when_no_starter_is_sent(client):
     """The page makes the starter required; a request without one is still refused
     (RULES.md §4.3: the highest double's holder starts, there is no draw)."""
-    match = services.match_create(game="fives-and-threes", players=["Olena", "Taras"],
+    match = match_create(game="fives-and-threes", players=["Olena", "Taras"],
                                   options={"hand_size": 2})
     join(client, match)
 
@@ -1017,8 +1026,8 @@ def test_the_phone_that_started_a_match_finds_its_scorer_link_on_the_home_page(c
 
 
 def test_a_called_fives_and_threes_round_ends_with_the_going_out_call(client):
-    match = services.match_create(game="fives-and-threes", players=["Olena", "Taras"])
-    services.round_start(match=match, starter=None, mode="ends")
+    match = match_create(game="fives-and-threes", players=["Olena", "Taras"])
+    round_start(match=match, starter=None, mode="ends")
     join(client, match)
     html = client.get(scorer_url(match)).content.decode()
     # going out is marked on the last call; the round-end buttons offer only a block
@@ -1041,8 +1050,8 @@ def test_a_called_fives_and_threes_round_ends_with_the_going_out_call(client):
 
 
 def test_a_blocked_called_fives_and_threes_round_is_settled_without_a_count(client):
-    match = services.match_create(game="fives-and-threes", players=["Olena", "Taras"])
-    services.round_start(match=match, starter=None, mode="ends")
+    match = match_create(game="fives-and-threes", players=["Olena", "Taras"])
+    round_start(match=match, starter=None, mode="ends")
     join(client, match)
     html = client.post(scorer_url(match, "settle"), {
         **w(match), "entry": "none", "result": "blocked"}, **HTMX).content.decode()
@@ -1052,7 +1061,7 @@ def test_a_blocked_called_fives_and_threes_round_is_settled_without_a_count(clie
 
 def test_how_a_called_round_ended_has_no_default_and_must_be_said(client):
     match = two_player_all_fives()
-    services.round_start(match=match, starter=0, mode="ends")
+    round_start(match=match, starter=0, mode="ends")
     join(client, match)
     html = client.get(scorer_url(match)).content.decode()
     # one button per way it can end, none of them chosen for the scorer
@@ -1079,7 +1088,7 @@ def test_how_a_called_round_ended_has_no_default_and_must_be_said(client):
 def test_home_rows_name_the_winner_and_when(client):
     done = two_player_all_fives(target=20)
     play_short_round(done)
-    services.round_settle(match=done, pips=(0, 9))
+    round_settle(match=done, pips=(0, 9))
     join(client, done)
     html = client.get(reverse("matches:home")).content.decode()
     assert "won by <strong>Olena</strong>" in html and "<time datetime=" in html

@@ -16,8 +16,17 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 
-from matches import rules, selectors, services
+from matches import rules
 from matches.models import Change, Event, Match, ScorerGrant
+from matches.scoring.selectors.play import match_engine, match_record
+from matches.scoring.services.play import (
+    OUT_OF_DATE,
+    event_record,
+    event_undo,
+    match_create,
+    match_restore,
+    round_start,
+)
 from scorekeeper.logs import RedactSecrets
 from tests.matches.helpers import (
     assert_cache_equals_replay,
@@ -46,7 +55,7 @@ def page(match: Match) -> dict[str, object]:
     """What a page drawn now sends with a tap: the version it shows, the seat whose turn it
     shows, a fresh key."""
     match.refresh_from_db()
-    rnd = selectors.match_engine(match).current_round
+    rnd = match_engine(match).current_round
     fields: dict[str, object] = {"version": match.version, "key": str(uuid.uuid4())}
     if rnd is not None and rnd.turn is not None:
         fields["seat"] = rnd.turn
@@ -54,7 +63,7 @@ def page(match: Match) -> dict[str, object]:
 
 
 def tiles_on_table(match: Match) -> list[str]:
-    rnd = selectors.match_engine(match).current_round
+    rnd = match_engine(match).current_round
     assert rnd is not None
     return [str(tile) for tile in rnd.layout.tiles]
 
@@ -63,7 +72,7 @@ def tiles_on_table(match: Match) -> list[str]:
 def table() -> Match:
     """Olena and Taras, All Fives, round 1 under way with Olena to open."""
     match = two_player_all_fives()
-    services.round_start(match=match, starter=0)
+    round_start(match=match, starter=0)
     return match
 
 
@@ -93,7 +102,7 @@ def test_a_tap_from_a_page_drawn_before_an_undo_is_refused(table):
     html = b.post(url(table, "play"), {**b_page, "tile": "5-6", "at": "5-5:5"},
                   **HTMX).content.decode()
 
-    assert str(services.OUT_OF_DATE) in html.replace("&#x27;", "'")
+    assert str(OUT_OF_DATE) in html.replace("&#x27;", "'")
     assert snapshot(table) == before
 
 
@@ -201,7 +210,7 @@ def test_undo_is_recorded_and_the_history_shows_who_took_back_what(table):
     assert "<strong>Undo</strong>: Olena opened with 5-5" in html
     assert undo.grant.label in html
     # the exported record and every replay leave the undone tile out
-    assert selectors.match_record(table)["rounds"][0].get("events", []) == []
+    assert match_record(table)["rounds"][0].get("events", []) == []
     assert Client().get(url(table, "history")).status_code == 403
 
 
@@ -242,7 +251,7 @@ def test_the_creator_restores_an_earlier_version_and_that_is_recorded_too():
 def test_restore_refuses_a_version_that_is_not_earlier(table):
     creator_grant = ScorerGrant.objects.create(match=table, label="creator", is_creator=True)
     with pytest.raises(ValidationError):
-        services.match_restore(match=table, to_version=1, grant=creator_grant)
+        match_restore(match=table, to_version=1, grant=creator_grant)
 
 
 # -- the scorer's secret out of URLs -------------------------------------------------------
@@ -341,15 +350,15 @@ def test_logs_never_hold_a_scorers_secret(table):
 
 
 def test_a_casual_match_attaches_no_one_elses_name():
-    services.match_create(game="all-fives", players=["Olena", "Taras"])
-    other = services.match_create(game="all-fives", players=["olena", "Iryna"])
+    match_create(game="all-fives", players=["Olena", "Taras"])
+    other = match_create(game="all-fives", players=["olena", "Iryna"])
     assert list(other.seats.values_list("name", "player")) == [("olena", None), ("Iryna", None)]
 
 
 def test_exports_ignore_undone_entries(table):
-    services.event_record(match=table, action=rules.Play(0, rules.Tile.parse("5-5")))
-    services.event_undo(match=table)
+    event_record(match=table, action=rules.Play(0, rules.Tile.parse("5-5")))
+    event_undo(match=table)
     assert Event.objects.filter(match=table).count() == 1
-    record = selectors.match_record(table)
+    record = match_record(table)
     assert all("events" not in r or not r["events"] for r in record["rounds"])
     assert Change.objects.filter(match=table, kind="undo").count() == 1

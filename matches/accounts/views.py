@@ -1,0 +1,148 @@
+"""Accounts: signing up, and the page for a sign-in locked out by django-axes. Signing
+in and out, changing and resetting a password are Django's own views
+(``django.contrib.auth.urls``, mounted by ``matches/accounts/urls.py``) with our
+templates in ``templates/registration/``.
+
+Casual matches need no account; clubs do.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from axes.helpers import get_cool_off
+from django import forms
+from django.contrib.auth import authenticate, login
+from django.contrib.auth.forms import PasswordResetForm, SetPasswordForm, UserCreationForm
+from django.contrib.auth.models import User
+from django.contrib.auth.views import (
+    PasswordResetConfirmView,
+    PasswordResetView,
+    redirect_to_login,
+)
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.debug import sensitive_post_parameters
+from django.views.decorators.http import require_http_methods
+
+from matches.accounts.services import account_create, lockout_lift
+from scorekeeper import throttle
+from scorekeeper.throttle import throttle_count, throttle_wait
+
+# the service's argument for each field of the form, where they differ
+SERVICE_FIELDS = {"password": "password2"}
+
+
+class SignUpForm(UserCreationForm[User]):
+    """Django's sign-up form plus an optional e-mail address: without one, a forgotten
+    password cannot be reset (the reset link is sent there)."""
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username", "email")
+        labels = {"email": _("E-mail address (optional)")}
+        help_texts = {"email": _("Only used to send you a link if you forget your password.")}
+        widgets = {"email": forms.EmailInput(attrs={"autocomplete": "email"})}
+
+
+@sensitive_post_parameters("password1", "password2")
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    """Create an account, sign it in, and go back to ``next`` (a page of this site
+    only) or the home page."""
+    next_url = safe_next(request)
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST":
+        wait = throttle_wait(request, action=throttle.SIGNUP,
+                             email=request.POST.get("email", ""))
+        if wait:
+            return too_many(request, throttle.SIGNUP, wait)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        throttle_count(request, action=throttle.SIGNUP, email=data["email"])
+        try:
+            user = account_create(username=data["username"], password=data["password1"],
+                                  email=data["email"])
+        except ValidationError as exc:
+            for name, errors in exc.message_dict.items():
+                field = SERVICE_FIELDS.get(name, name)
+                form.add_error(field if field in form.fields else None, errors)
+        else:
+            # Signed in through AUTHENTICATION_BACKENDS, as the sign-in page would: the
+            # session names the backend that let the user in, and a backend missing from
+            # that list (Django's ModelBackend is not in it) would make the very next
+            # request anonymous again.
+            signed_in = authenticate(request, username=user.get_username(),
+                                     password=data["password1"])
+            if signed_in is None:
+                # refused: this name is locked out from this address (django-axes then
+                # answers with its own page instead). The account is made; signing in
+                # waits for the lockout to end, as it would on the sign-in page.
+                return redirect_to_login(next_url or reverse("matches:home"))
+            login(request, signed_in)
+            return redirect(next_url or "matches:home")
+    return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+class PasswordReset(PasswordResetView):
+    """Django's page that mails a reset link, with a limit per address and per e-mail
+    address (scorekeeper/throttle.py): each link sent is a mail in someone's inbox."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        wait = throttle_wait(request, action=throttle.PASSWORD_RESET,
+                             email=request.POST.get("email", ""))
+        if wait:
+            return too_many(request, throttle.PASSWORD_RESET, wait)
+        return super().post(request, *args, **kwargs)
+
+    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
+        # counted whether or not an account has the address: the answer is the same
+        throttle_count(self.request, action=throttle.PASSWORD_RESET,
+                       email=form.cleaned_data["email"])
+        return super().form_valid(form)
+
+
+class PasswordResetConfirm(PasswordResetConfirmView):
+    """Django's page behind the reset e-mail's link; a new password set there also ends
+    a sign-in lockout on the account (else its owner would wait out the cool-off)."""
+
+    def form_valid(self, form: SetPasswordForm[User]) -> HttpResponse:
+        response = super().form_valid(form)
+        lockout_lift(username=form.user.get_username())
+        return response
+
+
+def too_many(request: HttpRequest, action: str, wait: int) -> HttpResponse:
+    """The page for a sign-up or a reset link asked for past its limit: 429, and how
+    long to wait in whole minutes (also in ``Retry-After``, in seconds)."""
+    response = render(request, "registration/throttled.html", {
+        "signup": action == throttle.SIGNUP, "minutes": throttle.minutes(wait)}, status=429)
+    response["Retry-After"] = str(wait)
+    return response
+
+
+def locked_out(request: HttpRequest, original_response: HttpResponse | None = None,
+               credentials: dict[str, Any] | None = None) -> HttpResponse:
+    """The page django-axes answers a locked-out sign-in with (``AXES_LOCKOUT_CALLABLE``),
+    here and on the admin's login: 429, and how long to wait in whole minutes."""
+    cool_off = get_cool_off(request)
+    minutes = throttle.minutes(cool_off.total_seconds()) if cool_off else None
+    return render(request, "registration/locked_out.html", {"minutes": minutes},
+                  status=429)
+
+
+def safe_next(request: HttpRequest) -> str:
+    """The ``next`` page asked for, if it is on this site (an address elsewhere, or one
+    with an unexpected scheme, is dropped: no open redirect); else ``""``."""
+    url = request.POST.get("next") or request.GET.get("next") or ""
+    if url_has_allowed_host_and_scheme(url, allowed_hosts={request.get_host()},
+                                       require_https=request.is_secure()):
+        return url
+    return ""
+

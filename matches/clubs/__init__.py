@@ -1,0 +1,1 @@
+"""Clubs: their members and roles, invitations, players."""

@@ -1,0 +1,262 @@
+"""Club pages: the list, a new club, a club's page (members, players, invites, seasons),
+joining by an invite link. Reads go through selectors, writes through one service each;
+a members-only club is a 404 to everyone else."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import redirect, render
+from django.template.defaultfilters import floatformat
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from matches.clubs import selectors as clubs_selectors
+from matches.clubs import services as clubs_services
+from matches.clubs.selectors import club_matches
+from matches.history.player_selectors import player_matches, player_stats
+from matches.models import (
+    PROVISIONAL_BELOW,
+    Club,
+    GameKind,
+    Rating,
+    Role,
+    Visibility,
+)
+from matches.scoring.presenters import sparkline
+from matches.scoring.selectors.play import match_record
+
+
+class ClubForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("Club name"), max_length=80)
+    visibility = forms.ChoiceField(label=gettext_lazy("Who can read the club's pages"),
+                                   choices=Visibility.choices, initial=Visibility.PUBLIC,
+                                   widget=forms.RadioSelect)
+
+
+class PlayerForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("Player's name"), max_length=60)
+
+
+class RoleForm(forms.Form):
+    role = forms.ChoiceField(label=gettext_lazy("Role"), choices=Role.choices)
+
+
+@require_safe
+def club_list(request: HttpRequest) -> HttpResponse:
+    clubs = clubs_selectors.visible_clubs(request.user)
+    mine = clubs_selectors.member_club_ids(user=request.user)
+    return render(request, "matches/clubs.html", {"clubs": clubs, "mine": mine})
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def club_new(request: HttpRequest) -> HttpResponse:
+    form = ClubForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = _user(request)
+        club = clubs_services.club_create(name=form.cleaned_data["name"], by=user,
+                                    visibility=form.cleaned_data["visibility"])
+        messages.success(request, _("Club created. Invite its members from here."))
+        return redirect(club)
+    return render(request, "matches/club_new.html", {"form": form})
+
+
+@require_safe
+def club_page(request: HttpRequest, slug: str) -> HttpResponse:
+    club = clubs_selectors.club_for_viewer(slug, request.user)
+    return _club_page(request, club)
+
+
+@require_POST
+def club_invite(request: HttpRequest, slug: str) -> HttpResponse:
+    club = clubs_selectors.club_for_viewer(slug, request.user)
+    form = RoleForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose the role the invite gives."))
+        return redirect(club)
+    token = clubs_services.club_invite(club=club, by=_user(request), role=form.cleaned_data["role"])
+    link = request.build_absolute_uri(reverse("matches:club_join", kwargs={
+        "slug": club.slug, "token": token}))
+    return _club_page(request, club, invite_link=link, invite_role=form.cleaned_data["role"])
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def club_join(request: HttpRequest, slug: str, token: str) -> HttpResponse:
+    try:
+        club, role = clubs_selectors.invitation(token=token)
+    except ValidationError as error:
+        return render(request, "matches/club_join.html", {"error": error.messages[0]},
+                      status=404)
+    if club.slug != slug:
+        return render(request, "matches/club_join.html",
+                      {"error": _("This invite link is not valid: ask the club for a new one.")},
+                      status=404)
+    member = clubs_selectors.membership(club, request.user)
+    if request.method == "POST":
+        clubs_services.club_join(token=token, user=_user(request))
+        if member is None:
+            messages.success(request, _("Welcome to %(club)s.") % {"club": club.name})
+        return redirect(club)
+    return render(request, "matches/club_join.html", {"club": club, "member": member,
+                                                      "role": Role(role).label})
+
+
+@require_POST
+def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
+    club = clubs_selectors.club_for_viewer(slug, request.user)
+    form = ClubForm(request.POST)
+    if form.is_valid():
+        clubs_services.club_update(club=club, by=_user(request), name=form.cleaned_data["name"],
+                             visibility=form.cleaned_data["visibility"])
+        messages.success(request, _("Club settings saved."))
+    else:
+        messages.error(request, _("Give the club a name and say who can read its pages."))
+    return redirect(club)
+
+
+@require_POST
+def member_role(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    club = clubs_selectors.club_for_viewer(slug, request.user)
+    target = clubs_selectors.club_member(club=club, pk=pk)
+    form = RoleForm(request.POST)
+    if form.is_valid():
+        try:
+            clubs_services.membership_set_role(membership=target, role=form.cleaned_data["role"],
+                                         by=_user(request))
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+        else:
+            messages.success(request, _("%(user)s is now %(role)s.") % {
+                "user": target.user.get_username(), "role": target.get_role_display()})
+    return redirect(club)
+
+
+@require_POST
+def player_add(request: HttpRequest, slug: str) -> HttpResponse:
+    club = clubs_selectors.club_for_viewer(slug, request.user)
+    form = PlayerForm(request.POST)
+    if form.is_valid():
+        try:
+            player = clubs_services.player_add(club=club, name=form.cleaned_data["name"],
+                                         by=_user(request))
+        except ValidationError as error:
+            form.add_error("name", error.messages[0])
+        else:
+            messages.success(request, _("%(name)s added.") % {"name": player.name})
+            return redirect(club)
+    return _club_page(request, club, player_form=form, status=400)
+
+
+@login_required
+@require_POST
+def player_claim(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    club = clubs_selectors.club_for_viewer(slug, request.user)
+    player = clubs_selectors.club_player(club=club, pk=pk)
+    try:
+        clubs_services.player_claim(player=player, user=_user(request))
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, _("You are %(name)s in this club.") % {"name": player.name})
+    return redirect(club)
+
+
+@require_safe
+def player_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """A club player's record: by game, points a round, best placement, partner,
+    toughest opponent, form, rating and its chart."""
+    club = clubs_selectors.club_for_viewer(slug, request.user)
+    player = clubs_selectors.club_player(club=club, pk=pk)
+    stats = player_stats(player)
+    charts = [(rating, sparkline(steps)) for rating, steps in stats.ratings]
+    return render(request, "matches/player.html", {
+        "club": club, "player": player, "stats": stats, "charts": charts,
+        "matches": player_matches(player)})
+
+
+@require_safe
+def club_matches_jsonl(request: HttpRequest, slug: str,
+                       season: str | None = None) -> StreamingHttpResponse:
+    """All matches of a club (or of one league season) as ``domino-match/1`` JSON lines."""
+    club = clubs_selectors.club_for_viewer(slug, request.user)
+    if season is not None:
+        chosen = clubs_selectors.club_season(club=club, slug=season)
+        matches = clubs_selectors.season_matches(season=chosen)
+        name = f"{club.slug}-{chosen.slug}"
+    else:
+        matches = club_matches(club)
+        name = club.slug
+    lines = (json.dumps(match_record(match), ensure_ascii=False) + "\n"
+             for match in matches.iterator(chunk_size=200))
+    response = StreamingHttpResponse(lines, content_type="application/jsonl; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{name}-matches.jsonl"'
+    return response
+
+
+@require_safe
+def club_ratings(request: HttpRequest, slug: str, game: str) -> HttpResponse:
+    """The club's rating table at one game (openskill; never part of league points)."""
+    club = clubs_selectors.club_for_viewer(slug, request.user)
+    if game not in GameKind.values:
+        raise Http404("No such game.")
+    return render(request, "matches/club_ratings.html", {
+        "club": club, "game": GameKind(game),
+        "ratings": _ranked(list(clubs_selectors.club_ratings(club, game))),
+        "provisional_below": PROVISIONAL_BELOW})
+
+
+def _ranked(ratings: list[Rating]) -> list[tuple[str, Rating]]:
+    """Each rating with its rank as the table shows it: players whose ratings read the
+    same (one decimal) share a rank, marked "=", as in a league table."""
+    shown = [floatformat(rating.ordinal, 1) for rating in ratings]
+    counts = Counter(shown)
+    first: dict[str, int] = {}  # each shown rating's first place
+    ranked = []
+    for place, (value, rating) in enumerate(zip(shown, ratings, strict=True), start=1):
+        first.setdefault(value, place)
+        ranked.append((f"{first[value]}=" if counts[value] > 1 else str(place), rating))
+    return ranked
+
+
+def _club_page(request: HttpRequest, club: Club, *, invite_link: str | None = None,
+               invite_role: str | None = None, player_form: PlayerForm | None = None,
+               status: int = 200) -> HttpResponse:
+    rights = clubs_selectors.club_rights(club=club, user=request.user)
+    me = rights.member
+    players = list(clubs_selectors.club_players(club))
+    # each member with the roles this reader may give them (none: no form)
+    members = [(member, [(value, label) for value, label in Role.choices
+                         if value in rights.roles_for(member)])
+               for member in clubs_selectors.club_members(club)]
+    return render(request, "matches/club.html", {
+        "club": club, "me": me,
+        "can_invite": rights.can_invite,
+        "can_set_up": rights.can_set_up, "runs_league": rights.runs_league,
+        "can_add_players": rights.can_add_players,
+        "invite_roles": [(value, label) for value, label in Role.choices
+                         if value in rights.invite_roles()],
+        "members": members, "players": players,
+        "seasons": clubs_selectors.club_seasons(club),
+        "rated_games": [GameKind(g) for g in clubs_selectors.club_rated_games(club)],
+        "invite_link": invite_link, "invite_role": invite_role,
+        "visibilities": Visibility.choices,
+        "player_form": player_form or PlayerForm(),
+        "my_player": next((p for p in players if me and p.user_id == me.user_id), None),
+    }, status=status)
+
+
+def _user(request: HttpRequest) -> User:
+    if not isinstance(request.user, User) or not request.user.is_authenticated:
+        raise PermissionDenied(_("Sign in first."))
+    return request.user

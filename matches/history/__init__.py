@@ -1,0 +1,1 @@
+"""What has been played: the match history, players' pages, ratings."""

@@ -1,0 +1,115 @@
+"""Ratings: rebuilt with ``openskill`` from a club's finished matches, in the order played.
+
+A match is rated for a club when every seat is one of the club's players (league games
+scored on the scorepad are). Partnerships are teams; three or more sides are ranked
+by their final scores, the winner first, ties sharing a place. Rebuilding the whole
+club and game (rather than adding one match) is what makes a past match imported,
+corrected or undone count exactly where it was played.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+from openskill.models import PlackettLuce
+
+from matches.models import Club, Match, MatchStatus, Rating, RatingStep, Seat, Side
+from matches.scoring.services.closure import closure_refuse, match_write
+
+
+@dataclass(frozen=True)
+class _Rated:
+    """What a rating needs of one match: its teams of players and their places."""
+
+    match: int
+    teams: list[list[int]]  # players by side, sides in order
+    ranks: list[int]
+
+
+def _rated(club: Club, game: str) -> list[_Rated]:
+    """The rated matches as plain values (three queries, no model instances: a club can
+    hold tens of thousands of matches)."""
+    order = list(Match.objects.filter(game=game, status=MatchStatus.FINISHED,
+                                      seats__player__club=club).distinct()
+                 .order_by("finished_at", "id").values_list("pk", "winner_side"))
+    ids = [pk for pk, _winner in order]
+    seats: dict[int, list[tuple[int, int | None]]] = defaultdict(list)
+    for match, side, player in (Seat.objects.filter(match__in=ids)
+                                .values_list("match", "side", "player")):
+        seats[match].append((side, player))
+    sides: dict[int, list[tuple[int, int, Decimal]]] = defaultdict(list)
+    for pk, match, index, score in (Side.objects.filter(match__in=ids)
+                                    .values_list("pk", "match", "index", "score")):
+        sides[match].append((pk, index, score))
+    club_players = set(club.players.values_list("pk", flat=True))
+    rated = []
+    for pk, winner in order:
+        if not all(player in club_players for _side, player in seats[pk]):
+            continue
+        ordered = sorted(sides[pk], key=lambda side: side[1])
+        teams = [[player for side, player in seats[pk] if side == side_pk and player]
+                 for side_pk, _index, _score in ordered]
+        rated.append(_Rated(pk, teams, _side_ranks(
+            [(index == winner, score) for _pk, index, score in ordered])))
+    return rated
+
+
+def _side_ranks(keys: list[tuple[bool, Decimal]]) -> list[int]:
+    return [1 + sum(1 for other in keys if other > key) for key in keys]
+
+
+@transaction.atomic
+def ratings_recompute(*, club: Club, game: str) -> int:
+    """Rebuild the club's ratings at ``game``; returns how many matches were rated."""
+    model = PlackettLuce()
+    skills: dict[int, Any] = {}
+    counts: dict[int, int] = defaultdict(int)
+    steps: list[tuple[int, int, int, float]] = []  # player, match, number, ordinal
+    rated = _rated(club, game)
+    for match in rated:
+        new = model.rate([[skills.setdefault(p, model.rating()) for p in team]
+                          for team in match.teams],
+                         ranks=[float(rank) for rank in match.ranks])
+        for team, skilled in zip(match.teams, new, strict=True):
+            for player, skill in zip(team, skilled, strict=True):
+                skills[player] = skill
+                counts[player] += 1
+                steps.append((player, match.match, counts[player], skill.ordinal()))
+    Rating.objects.filter(club=club, game=game).delete()
+    ratings = Rating.objects.bulk_create([
+        Rating(club=club, game=game, player_id=player, mu=skill.mu, sigma=skill.sigma,
+               ordinal=skill.ordinal(), matches=counts[player])
+        for player, skill in skills.items()])
+    by_player = {rating.player_id: rating.pk for rating in ratings}
+    RatingStep.objects.bulk_create([
+        RatingStep(rating_id=by_player[player], match_id=match, number=number,
+                   ordinal=ordinal)
+        for player, match, number, ordinal in steps], batch_size=5000)
+    return len(rated)
+
+
+@transaction.atomic
+def ratings_follow(*, match: Match) -> None:
+    """After ``match`` was finished, reopened or changed: rebuild its club's ratings at
+    its game, if its seats are a club's players."""
+    club_ids = set(match.seats.filter(player__isnull=False)
+                   .values_list("player__club", flat=True))
+    for club in Club.objects.filter(pk__in=club_ids):
+        ratings_recompute(club=club, game=match.game)
+
+
+@match_write
+@transaction.atomic
+def match_delete(*, match: Match) -> None:
+    """Delete a match for good (the admin's delete); the ratings it fed are rebuilt
+    without it. A closed league game is not deleted (:func:`closure_refuse`)."""
+    closure_refuse(match)
+    clubs = list(Club.objects.filter(players__seats__match=match).distinct())
+    game = match.game
+    match.delete()
+    for club in clubs:
+        ratings_recompute(club=club, game=game)

@@ -1,0 +1,107 @@
+"""Match history: every match the viewer may see, filtered by links (shareable URLs that
+work without JavaScript; htmx swaps the results in place), paged by key, and the same
+list as CSV."""
+
+from __future__ import annotations
+
+import csv
+import datetime
+from fractions import Fraction
+
+from django import forms
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_safe
+from django.views.decorators.vary import vary_on_headers
+
+from matches.core.cells import BYTE_ORDER_MARK, text_cell
+from matches.history.selectors import HistoryFilters, history_page, history_queryset
+from matches.models import GameKind, MatchStatus
+from matches.scoring.presenters import show_score
+from matches.scoring.views.play import GRANTS_KEY, OPENED_KEY, HtmxHttpRequest
+from matches.templatetags.scorekeeper import winner_names
+
+CSV_LIMIT = 50_000
+
+
+class HistoryForm(forms.Form):
+    player = forms.CharField(label=_("Player"), max_length=60, required=False)
+    game = forms.ChoiceField(label=_("Game"), required=False,
+                             choices=[("", _("Any game")), *GameKind.choices])
+    club = forms.SlugField(label=_("Club"), max_length=80, required=False)
+    season = forms.IntegerField(label=_("League season"), min_value=1, max_value=2**31 - 1,
+                                required=False)
+    status = forms.ChoiceField(label=_("Status"), required=False,
+                               choices=[("", _("Any")), *MatchStatus.choices])
+    since = forms.DateField(label=_("From"), required=False,
+                            widget=forms.DateInput(attrs={"type": "date"}))
+    until = forms.DateField(label=_("To"), required=False,
+                            widget=forms.DateInput(attrs={"type": "date"}))
+    order = forms.ChoiceField(label=_("Order"), required=False,
+                              choices=[("newest", _("Newest first")),
+                                       ("oldest", _("Oldest first"))])
+
+    def filters(self) -> HistoryFilters:
+        """What was asked, with anything malformed left out (a bad filter never fails)."""
+        data = self.cleaned_data if self.is_valid() else {
+            name: value for name, value in getattr(self, "cleaned_data", {}).items()
+            if name not in self.errors}
+        return HistoryFilters(
+            player=(data.get("player") or "").strip(), game=data.get("game") or "",
+            club=data.get("club") or "", season=data.get("season"),
+            status=data.get("status") or "", since=data.get("since"),
+            until=data.get("until"), oldest_first=data.get("order") == "oldest")
+
+
+@require_safe
+@vary_on_headers("HX-Request")
+def history(request: HtmxHttpRequest) -> HttpResponse:
+    form = HistoryForm(request.GET)
+    filters = form.filters()
+    page = history_page(user=request.user, own=_own(request), filters=filters,
+                        cursor=request.GET.get("after"))
+    query = request.GET.copy()
+    query.pop("after", None)
+    template = "matches/history_list.html#results" if request.htmx else \
+        "matches/history_list.html"
+    return render(request, template, {"form": form, "page": page,
+                                      "query": query.urlencode()})
+
+
+@require_safe
+def history_csv(request: HttpRequest) -> StreamingHttpResponse:
+    """The list under its current filters, every page of it, as CSV."""
+    filters = HistoryForm(request.GET).filters()
+    matches = history_queryset(user=request.user, own=_own(request), filters=filters)
+
+    class Echo:
+        def write(self, value: str) -> str:
+            return value
+
+    writer = csv.writer(Echo())
+
+    def rows():  # noqa: ANN202 - a generator of CSV lines
+        yield BYTE_ORDER_MARK + writer.writerow(["date", "game", "players", "scores",
+                                                 "winner", "status", "club", "link"])
+        for match in matches[:CSV_LIMIT].iterator(chunk_size=500):
+            seats = sorted(match.seats.all(), key=lambda seat: seat.position)
+            sides = sorted(match.sides.all(), key=lambda side: side.index)
+            winner = winner_names(match) if match.winner_side is not None else ""
+            yield writer.writerow([
+                match.started_at.date().isoformat(), match.get_game_display(),
+                text_cell(", ".join(seat.name for seat in seats)),
+                " – ".join(show_score(Fraction(side.score).limit_denominator(2))
+                           for side in sides), text_cell(winner),
+                match.status, text_cell(match.club.name) if match.club else "",
+                request.build_absolute_uri(match.get_absolute_url())])
+
+    response = StreamingHttpResponse(rows(), content_type="text/csv; charset=utf-8")
+    stamp = datetime.date.today().isoformat()
+    response["Content-Disposition"] = f'attachment; filename="matches-{stamp}.csv"'
+    return response
+
+
+def _own(request: HttpRequest) -> list[str]:
+    """The casual matches this browser scores or watched."""
+    return [*request.session.get(GRANTS_KEY, {}), *request.session.get(OPENED_KEY, [])]

@@ -1,0 +1,1 @@
+"""League seasons: divisions, entrants, fixtures and their sign-off, tables, the season's files."""

@@ -1,0 +1,332 @@
+"""Reads for leagues: a division as a ``domino-league/1`` document, and its table.
+
+One standings service: the league page, the exports and ``league_table`` all read the
+table that ``matches.rules.league`` computes from such a document. A fixed number of
+queries whatever the number of fixtures.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet, Subquery
+from django.shortcuts import get_object_or_404
+
+from matches import rules
+from matches.clubs.selectors import ClubRights, Viewer
+from matches.leagues import files as league_files
+from matches.models import (
+    Adjustment,
+    Division,
+    Entrant,
+    Fixture,
+    FixtureChange,
+    FixtureGame,
+    FixtureStatus,
+    Match,
+    MatchStatus,
+    Player,
+    Season,
+)
+from matches.rules import league as league_rules
+from matches.rules import signoff
+
+
+def season_divisions(season: Season) -> QuerySet[Division]:
+    """The season's divisions with everything their tables and fixture lists read."""
+    return season.divisions.prefetch_related(
+        Prefetch("entrants", queryset=Entrant.objects.prefetch_related(
+            "players", Prefetch("adjustments", queryset=Adjustment.objects.order_by("made_at")))
+            .select_related("captain")),
+        Prefetch("fixtures", queryset=Fixture.objects.select_related("home", "away")
+                 .order_by("week", "date", "id")),
+    ).order_by("order", "id")
+
+
+def season_division_list(*, season: Season) -> list[Division]:
+    """The season's divisions in their order, without what their pages read."""
+    return list(season.divisions.order_by("order", "id"))
+
+
+def division_shown(*, season: Season, pk: int) -> Division:
+    """The season's division ``pk`` with everything its table and fixture list read
+    (:func:`season_divisions`)."""
+    return season_divisions(season).get(pk=pk)
+
+
+def season_division(*, season: Season, pk: int) -> Division:
+    """The season's division ``pk``; another season's is a 404."""
+    return get_object_or_404(season.divisions, pk=pk)
+
+
+def entrant_division(*, season: Season, entrant_pk: int) -> Division | None:
+    """The division of the season that entrant ``entrant_pk`` plays in, if any."""
+    return season.divisions.filter(entrants__pk=entrant_pk).first()
+
+
+def division_entrant(*, division: Division, pk: int) -> Entrant | None:
+    return division.entrants.filter(pk=pk).first()
+
+
+def fixture_for_viewer(*, season: Season, pk: int) -> Fixture:
+    """The season's fixture ``pk`` (the season already one the reader may read), with
+    its entrants' captains and its division; another season's is a 404."""
+    return get_object_or_404(
+        Fixture.objects.select_related("home__captain", "away__captain", "division"),
+        pk=pk, division__season=season)
+
+
+def fixture_games(*, fixture: Fixture) -> list[FixtureGame]:
+    """The fixture's games, each with its scorepad match's sides and who played."""
+    return list(fixture.games.select_related("match").prefetch_related(
+        "match__sides", "home_players", "away_players"))
+
+
+def fixture_changes(*, fixture: Fixture) -> QuerySet[FixtureChange]:
+    return fixture.changes.select_related("user")
+
+
+def entrant_squad(*, entrant: Entrant) -> QuerySet[Player]:
+    return entrant.players.all()
+
+
+def players_chosen(*, pks: list[int]) -> list[Player]:
+    """The players ``pks`` in that order (unknown ones left out): a fixture game's
+    line-up as chosen; the service refuses anyone outside the entrant's squad."""
+    by_pk = {player.pk: player for player in Player.objects.filter(pk__in=pks)}
+    return [by_pk[pk] for pk in pks if pk in by_pk]
+
+
+class FixtureRights:
+    """What ``user`` may do on ``fixture`` of ``season``, as the sign-off table says
+    (:mod:`matches.rules.signoff`): who they are to the fixture (its home or away side's
+    captain, a league admin), and each action's flag for the fixture's page. The
+    services' guards ask the same table, through :meth:`refusal`."""
+
+    def __init__(self, fixture: Fixture, season: Season, user: Viewer) -> None:
+        self.fixture, self.season = fixture, season
+        user_pk = user.pk if user is not None and user.is_authenticated else None
+        self.home_captain = user_pk is not None and fixture.home.captain_id == user_pk
+        self.away_captain = user_pk is not None and fixture.away.captain_id == user_pk
+        self.club = ClubRights(season.club, user)
+
+    @cached_property
+    def admin(self) -> bool:  # asked only when a captain's right does not answer
+        return self.club.runs_league
+
+    @property
+    def captains(self) -> frozenset[signoff.Actor]:
+        """The sides this reader captains, as the table's actors."""
+        return frozenset(actor for actor, captains in (
+            (signoff.Actor.HOME_CAPTAIN, self.home_captain),
+            (signoff.Actor.AWAY_CAPTAIN, self.away_captain)) if captains)
+
+    def refusal(self, action: signoff.Action) -> rules.SignOffRefused | None:
+        """Why this reader may not take ``action`` on the fixture now (None: they may)."""
+        return self._refusal(signoff.Status(self.fixture.status), action,
+                             locked=self.season.locked)
+
+    def may(self, action: signoff.Action) -> bool:
+        return self.refusal(action) is None
+
+    def _who_may(self, action: signoff.Action) -> bool:
+        """Whether this reader is one who takes ``action`` (from a status it is taken
+        from, in a season open to it)."""
+        status = next(status for status in signoff.Status
+                      if status in signoff.TABLE[action].from_states)
+        return self._refusal(status, action, locked=False) is None
+
+    def _refusal(self, status: signoff.Status, action: signoff.Action, *,
+                 locked: bool) -> rules.SignOffRefused | None:
+        """The table's refusal, if any. A captain's own right costs no query; being a
+        league admin only adds rights, so the membership is read only when a refusal is
+        about who they are."""
+        try:
+            try:
+                signoff.check(status, action, self.captains, locked=locked)
+            except rules.SignOffRefused as refused:
+                if refused.code not in signoff.WHO_REFUSALS or not self.admin:
+                    raise
+                signoff.check(status, action, self.captains | {signoff.Actor.LEAGUE_ADMIN},
+                              locked=locked)
+        except rules.SignOffRefused as refused:
+            return refused
+        return None
+
+    @property
+    def enters(self) -> bool:
+        return self._who_may(signoff.Action.ENTER)
+
+    @property
+    def signs(self) -> bool:
+        return self._who_may(signoff.Action.CONFIRM)
+
+    @property
+    def can_enter(self) -> bool:
+        return self.may(signoff.Action.ENTER)
+
+    @property
+    def can_redate(self) -> bool:
+        return self.may(signoff.Action.REDATE) or self.may(signoff.Action.POSTPONE)
+
+    @property
+    def can_submit(self) -> bool:
+        return self.may(signoff.Action.SUBMIT)
+
+    @property
+    def can_sign(self) -> bool:
+        return self.may(signoff.Action.CONFIRM) and self.may(signoff.Action.DISPUTE)
+
+    @property
+    def both_captains(self) -> bool:
+        """A captain of both sides, of a fixture the away captain would sign now: the
+        page says why they may not."""
+        return (self.home_captain and self.away_captain
+                and signoff.Status(self.fixture.status)
+                in signoff.TABLE[signoff.Action.CONFIRM].from_states)
+
+    @property
+    def can_resolve(self) -> bool:
+        return self.may(signoff.Action.RESOLVE)
+
+    @property
+    def can_walkover(self) -> bool:
+        return self.may(signoff.Action.WALKOVER)
+
+    @property
+    def can_void(self) -> bool:
+        return self.may(signoff.Action.VOID)
+
+
+def fixture_rights(*, fixture: Fixture, season: Season, user: Viewer) -> FixtureRights:
+    return FixtureRights(fixture, season, user)
+
+
+def game_scores(division: Division) -> dict[int, list[list[int]]]:
+    """Each fixture's keyed or kept game scores, ``[home, away]`` in game order: one
+    query of plain values (a division can hold thousands of games)."""
+    scores: dict[int, list[list[int]]] = {}
+    for fixture_id, home, away in (
+            FixtureGame.objects.filter(fixture__division=division, home_score__isnull=False,
+                                       away_score__isnull=False)
+            .order_by("fixture_id", "number")
+            .values_list("fixture_id", "home_score", "away_score")):
+        if home is not None and away is not None:  # (the filter says so; for the types)
+            scores.setdefault(fixture_id, []).append([home, away])
+    return scores
+
+
+def fixture_game_score(game: FixtureGame) -> tuple[int, int] | None:
+    """A fixture game's final score, home first: keyed in, or its scorepad match's once
+    that is finished (an abandoned one has none: it is no result), as the league rules
+    count a match's sides (:func:`~matches.rules.league.game_score`)."""
+    if game.match is not None:
+        if game.match.status != MatchStatus.FINISHED:
+            return None
+        # home in the even seats (fixture_game_start): the sides in seat order
+        sides = sorted((side.index, int(side.score)) for side in game.match.sides.all())
+        return league_rules.game_score([score for _, score in sides])
+    if game.home_score is None or game.away_score is None:
+        return None
+    return game.home_score, game.away_score
+
+
+@dataclass(frozen=True, slots=True)
+class Closure:
+    """Why a league game's scorepad takes no more writes: its season is locked, or its
+    fixture was sent (submitted, disputed, confirmed) or voided, and its result, with
+    this game's score kept in it, is the league's to settle now."""
+
+    season: str  # the season's name
+    season_locked: bool
+    fixture: Fixture | None  # the game's fixture (its home and away loaded), if it has one
+
+
+def scorepad_closure(match: Match) -> Closure | None:
+    """Whether ``match``, a league game, is closed to scoring (None: open). A casual
+    match (no season) costs no query: every tap asks (``services.scoring.write_begin``);
+    a league game's tap one, and a closed game's page one more, for the fixture's names.
+    """
+    if match.season_id is None:
+        return None
+    # (no ordering: the models' own would join the clubs and seasons to sort one row)
+    status = Fixture.objects.filter(games__match=match.pk).order_by().values("status")[:1]
+    row = Season.objects.filter(pk=match.season_id).order_by().values_list(
+        "name", "locked", Subquery(status))[:1]
+    if not row:  # the season was deleted since the match row was read
+        return None
+    name, locked, fixture_status = row[0]
+    if not locked and (fixture_status is None
+                       or signoff.Status(fixture_status) in signoff.OPEN_FOR_ENTRY):
+        return None
+    fixture = (Fixture.objects.filter(games__match=match.pk).order_by()
+               .select_related("home", "away").first())
+    return Closure(season=name, season_locked=locked, fixture=fixture)
+
+
+def counted(fixture: Fixture, season: Season) -> bool:
+    """Whether the fixture's result counts in the table: confirmed ones always;
+    submitted ones too when the season says so (shown as not yet confirmed)."""
+    if fixture.status == FixtureStatus.CONFIRMED:
+        return True
+    return season.count_submitted and fixture.status == FixtureStatus.SUBMITTED
+
+
+def division_document(division: Division, season: Season) -> dict[str, Any]:
+    """The division as ``domino-league/1`` (written by :mod:`matches.leagues.files`):
+    entrants, scheme, and the fixtures that have a counted result, a postponement or a
+    voiding (unplayed ones have none to give)."""
+    scores = game_scores(division)
+    fixtures: list[dict[str, Any]] = []
+    for fixture in division.fixtures.all():
+        postponed = fixture.status == FixtureStatus.POSTPONED
+        void = fixture.status == FixtureStatus.VOID
+        if not (postponed or void or counted(fixture, season)):
+            continue
+        fixtures.append(league_files.fixture_entry(
+            home=fixture.home.name, away=fixture.away.name, date=fixture.date,
+            postponed=postponed, void=void, walkover=fixture.walkover,
+            result=(fixture.home_games, fixture.away_games),
+            games=scores.get(fixture.pk, [])))
+    entrants = division.entrants.all()
+    return league_files.league_document(
+        name=f"{season.name} — {division.name}", game=season.game, options=season.options,
+        entrants=[league_files.entrant_entry(e.name, [p.name for p in e.players.all()])
+                  for e in entrants],
+        fixtures=fixtures,
+        adjustments=[{"entrant": e.name, "points": a.points, "reason": a.reason}
+                     for e in entrants for a in e.adjustments.all()],
+        scoring=season.scoring,
+        tiebreaks=list(season.tiebreaks))  # [] too: none, not the default
+
+
+def division_fixture_lines(division: Division) -> list[league_files.FixtureLine]:
+    """The division's fixtures as its fixtures CSV writes them, in the fixture list's
+    order, each with its keyed or kept game scores."""
+    scores = game_scores(division)
+    return [league_files.FixtureLine(
+        week=fixture.week, date=fixture.date, home=fixture.home.name,
+        away=fixture.away.name, status=fixture.status, home_games=fixture.home_games,
+        away_games=fixture.away_games, walkover=fixture.walkover,
+        games=scores.get(fixture.pk, [])) for fixture in division.fixtures.all()]
+
+
+def division_league(division: Division, season: Season) -> league_rules.League:
+    """The division as the league rules read it (:func:`division_document`)."""
+    return league_rules.read_league(division_document(division, season))
+
+
+def division_table(division: Division, season: Season) -> league_rules.Table:
+    """The division's standings, by the league rules."""
+    return league_rules.standings(division_league(division, season))
+
+
+def division_table_and_form(division: Division, season: Season
+                            ) -> tuple[league_rules.Table, dict[str, str]]:
+    """The division's standings and each entrant's last five counted results by name,
+    oldest first (``"WWDLW"``; a walkover counts as the league's scoring says), from one
+    read of the division."""
+    league = division_league(division, season)
+    return league_rules.standings(league), league_rules.form_guide(league)

@@ -1,0 +1,888 @@
+"""Writes for league seasons: set a season up, generate its fixtures, key in results,
+and the sign-off: the home captain submits, the away captain confirms or disputes, a
+league admin resolves disputes, adjusts points and locks the season.
+
+Every change to a fixture after its submission is logged (:class:`FixtureChange`:
+who, when, before and after). The points scheme and tie-breakers are checked by the
+league rules (``matches.rules.league``), the same ones that compute the table.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
+from django.db import models, transaction
+from django.db.models import Count, Q
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.text import capfirst
+from django.utils.translation import gettext_lazy as _
+
+from matches import rules
+from matches.clubs.models import Role
+from matches.clubs.selectors import RUNS_LEAGUE, club_member_named, club_players_named
+from matches.clubs.services import NOT_ALLOWED, free_slug, player_named, require_role
+from matches.core import messages as rules_messages
+from matches.leagues import files as league_files
+from matches.leagues.selectors import fixture_game_score, fixture_rights
+from matches.models import (
+    OPEN_FOR_ENTRY,
+    UNSETTLED,
+    Adjustment,
+    Club,
+    Division,
+    Entrant,
+    EntrantKind,
+    Fixture,
+    FixtureChange,
+    FixtureChangeKind,
+    FixtureGame,
+    FixtureStatus,
+    Membership,
+    Player,
+    Season,
+)
+from matches.rules import fixtures as fixture_rules
+from matches.rules import league as league_rules
+from matches.rules import signoff
+from matches.scoring.models import Match, MatchStatus, Seat
+from matches.scoring.services.play import MatchStarted, match_start
+
+SEASON_LOCKED = _("The season is locked: its results can no longer change.")
+NOT_CAPTAIN = _("Only %(entrant)s's captain or a league admin can do that.")
+OWN_FIXTURE = _("A captain cannot confirm or dispute their own side's result: the other "
+                "captain does.")
+WRONG_STATUS = _("This fixture is %(status)s: that cannot be done now.")
+NO_GAMES = _("Enter the games' scores first.")
+FIXTURES_EXIST = _("This division already has its fixtures.")
+TOO_FEW = _("A division needs at least two entrants for fixtures.")
+PLAYER_OUTSIDE = _("%(name)s is not one of the club's players.")
+ENTRANT_HAS_PLAYED = _("%(name)s has fixtures played, settled or begun, or points "
+                       "adjusted: it stays in the table. If it has withdrawn, make its "
+                       "remaining fixtures void.")
+SINGLE_SQUAD = _("A single player's squad is that one player.")
+PAIR_SQUAD = _("A pair's squad is its two players.")
+IN_ANOTHER_SQUAD = _("Already in another squad of this division: %(names)s.")
+PLAYERS_UNKNOWN = _("Not the club's players: %(names)s. Add them on the club page first.")
+CAPTAIN_OUTSIDE = _("%(name)s is not a member of the club: invite them first, so that they "
+                    "can open their fixtures.")
+DISPUTE_NEEDS_WHY = _("Say what is wrong with the result.")
+SCOREPAD_GAMES = _("Row %(line)s: %(home)s v %(away)s has games scored on the scorepad; "
+                    "enter its result on its fixture's page.")
+AWAITING = _("Row %(line)s: %(home)s v %(away)s has a result awaiting confirmation on the "
+             "site (%(status)s): settle it on its fixture's page, or leave the row out, so "
+             "that it does not count twice.")
+PAST_9999 = _("The fixtures would run past the year 9999: start the season earlier.")
+# a keyed-in score that no game of the season can end with: the rules say why
+SCORE_IMPOSSIBLE = _("Game %(n)s: %(why)s.")
+
+
+@transaction.atomic
+def season_create(*, club: Club, by: User, name: str, starts_on: datetime.date,
+                  game: str, options: dict[str, Any] | None = None,
+                  scoring: dict[str, Any] | None = None, tiebreaks: Sequence[str] | None = None,
+                  fixture_format: str = "single", singles: int = 0, pairs: int = 0,
+                  race_to: int | None = None, count_submitted: bool = False,
+                  divisions: Sequence[str] = ("Division 1",),
+                  ends_on: datetime.date | None = None) -> Season:
+    """A season of the club's league, with its divisions; the rules check the scheme."""
+    require_role(club=club, user=by, role=RUNS_LEAGUE)
+    league = season_scheme_check(name=name, game=game, options=options, scoring=scoring,
+                                 tiebreaks=tiebreaks)
+    season = _season_row(
+        club=club, name=name, game=game, options=dict(options or {}), starts_on=starts_on,
+        scoring=dict(scoring or {}), tiebreaks=list(league.tiebreaks),
+        ends_on=ends_on, fixture_format=fixture_format, singles=singles, pairs=pairs,
+        race_to=race_to, count_submitted=count_submitted)
+    for order, name in enumerate(divisions):
+        division = Division(season=season, name=" ".join(name.split()), order=order)
+        division.full_clean()  # the database's own case folding decides "the same name"
+        division.save()
+    return season
+
+
+def season_scheme_check(*, game: str, options: dict[str, Any] | None = None,
+                        scoring: dict[str, Any] | None = None,
+                        tiebreaks: Sequence[str] | None = None,
+                        name: str = "season") -> league_rules.League:
+    """A season's game, options, points scheme and tie-breakers, checked by the league
+    rules as a ``domino-league/1`` document without entrants (the one check: the new
+    season form asks it too, to say a refusal beside its fields). Refused: a
+    :class:`ValidationError` keeping the rules' code, so that a form can say it beside
+    its own field (``walkover_order``)."""
+    document = league_files.league_document(name=name, game=game, options=options,
+                                            scoring=scoring, tiebreaks=tiebreaks)
+    try:
+        return league_rules.read_league(document)
+    except rules.RulesError as error:
+        raise ValidationError(rules_messages.explain(error),
+                              code=error.code or "league") from None
+
+
+@transaction.atomic
+def entrant_add(*, division: Division, by: User, name: str, kind: str = "team",
+                players: Sequence[Player] = (), captain: User | None = None,
+                player_names: Sequence[str] = (), captain_username: str = "") -> Entrant:
+    """A team, pair or player in ``division``. Its squad and captain are given as rows
+    (``players``, ``captain``) or as typed (``player_names``: the club's players, case
+    aside; ``captain_username``: a member's username). A username that is not a
+    member's is refused as such, whether or not the site has that account."""
+    season = division.season
+    require_role(club=season.club, user=by, role=RUNS_LEAGUE)
+    _not_locked(season)
+    if player_names:
+        names = [" ".join(n.split()) for n in player_names if n.strip()]
+        named = club_players_named(club=season.club, names=names)
+        unknown = [n for n in names if n.casefold() not in named]
+        if unknown:
+            raise ValidationError({"players": ValidationError(
+                PLAYERS_UNKNOWN, code="players", params={"names": ", ".join(unknown)})})
+        players = [*players, *(named[n.casefold()] for n in names)]
+    if captain_username:
+        member = club_member_named(club=season.club, username=captain_username)
+        if member is None:
+            raise ValidationError({"captain": ValidationError(
+                CAPTAIN_OUTSIDE, code="captain", params={"name": captain_username})})
+        captain = member.user
+    elif captain is not None and not Membership.objects.filter(club=season.club,
+                                                               user=captain).exists():
+        raise ValidationError({"captain": ValidationError(
+            CAPTAIN_OUTSIDE, code="captain", params={"name": captain.get_username()})})
+    for player in players:
+        if player.club_id != season.club_id:
+            raise ValidationError({"players": ValidationError(
+                PLAYER_OUTSIDE, code="player", params={"name": player.name})})
+    players = list({player.pk: player for player in players}.values())  # each once
+    _check_squad(division, kind, players)
+    entrant = Entrant(division=division, name=" ".join(name.split()), kind=kind,
+                      captain=captain)
+    entrant.full_clean()
+    entrant.save()
+    entrant.players.set(players)
+    return entrant
+
+
+@transaction.atomic
+def entrant_rename(*, entrant: Entrant, by: User, name: str) -> Entrant:
+    """A new name for an entrant (its fixtures and results follow it)."""
+    entrant = Entrant.objects.select_for_update().select_related("division__season__club") \
+        .get(pk=entrant.pk)
+    season = entrant.division.season
+    require_role(club=season.club, user=by, role=RUNS_LEAGUE)
+    _not_locked(season)
+    entrant.name = " ".join(name.split())
+    entrant.full_clean()
+    entrant.save(update_fields=["name"])
+    return entrant
+
+
+@transaction.atomic
+def entrant_remove(*, entrant: Entrant, by: User) -> int:
+    """An entrant added by mistake (or withdrawn before it played) taken out of its
+    division with its fixtures, none of which may have been played, settled or begun
+    (no game keyed in or on the scorepad), and with no points adjusted: what counts in
+    the table stays. Returns how many fixtures went with it. An entrant that has played
+    stays; its remaining fixtures can be made void."""
+    entrant = Entrant.objects.select_for_update().select_related("division__season__club") \
+        .get(pk=entrant.pk)
+    season = entrant.division.season
+    require_role(club=season.club, user=by, role=RUNS_LEAGUE)
+    _not_locked(season)
+    fixtures = Fixture.objects.filter(Q(home=entrant) | Q(away=entrant))
+    if (fixtures.exclude(status__in=OPEN_FOR_ENTRY)
+            .exists() or FixtureGame.objects.filter(fixture__in=fixtures).exists()
+            or entrant.adjustments.exists()):
+        raise ValidationError(ENTRANT_HAS_PLAYED, code="played",
+                              params={"name": entrant.name})
+    gone = fixtures.count()
+    fixtures.delete()
+    entrant.delete()
+    return gone
+
+
+def _check_squad(division: Division, kind: str, players: Sequence[Player]) -> None:
+    """A single player's squad is that player, a pair's its two; and a player plays for
+    one entrant of a division (a night would otherwise set them against themselves)."""
+    most = {EntrantKind.SINGLE.value: 1, EntrantKind.PAIR.value: 2}.get(kind)
+    if most is not None and len(players) > most:
+        raise ValidationError({"players": ValidationError(
+            SINGLE_SQUAD if most == 1 else PAIR_SQUAD, code="squad_size")})
+    taken = Entrant.players.through.objects.filter(
+        entrant__division=division, player__in=players).select_related("entrant", "player")
+    if taken:
+        raise ValidationError({"players": ValidationError(
+            IN_ANOTHER_SQUAD, code="squad_taken", params={"names": ", ".join(
+                f"{row.player.name} ({row.entrant.name})"
+                for row in sorted(taken, key=lambda row: row.player.name))})})
+
+
+@transaction.atomic
+def fixtures_generate(*, division: Division, by: User, legs: int = 1,
+                      start: datetime.date | None = None, every_days: int = 7) -> int:
+    """A round robin (single or double) from the rules' generator; returns how many."""
+    season = division.season
+    require_role(club=season.club, user=by, role=RUNS_LEAGUE)
+    _not_locked(season)
+    if division.fixtures.exists():
+        raise ValidationError(FIXTURES_EXIST, code="exists")
+    entrants = {e.name: e for e in division.entrants.all()}
+    if len(entrants) < 2:
+        raise ValidationError(TOO_FEW, code="too_few")
+    try:
+        schedule = fixture_rules.round_robin(list(entrants), legs=legs,
+                                             start=start or season.starts_on,
+                                             every_days=every_days)
+    except OverflowError:  # a date past 31 December 9999
+        raise ValidationError(PAST_9999, code="past_9999") from None
+    Fixture.objects.bulk_create([
+        Fixture(division=division, week=f.week, date=f.date, home=entrants[f.home],
+                away=entrants[f.away]) for f in schedule.fixtures])
+    return len(schedule.fixtures)
+
+
+@transaction.atomic
+def fixture_redate(*, fixture: Fixture, by: User, date: datetime.date | None,
+                   postponed: bool = False) -> Fixture:
+    """Postpone a fixture (no date yet, or a new one) or put it back on a date, within
+    its season (from its first night to its last, when it has one)."""
+    def redate(fixture: Fixture) -> None:
+        season = fixture.division.season
+        if date is None and not postponed:
+            raise ValidationError({"date": ValidationError(
+                _("Give the night's new date, or tick Postponed if it has none yet."),
+                code="no_date")})
+        if date is not None and (date < season.starts_on
+                                 or (season.ends_on is not None and date > season.ends_on)):
+            first = date_format(season.starts_on, "SHORT_DATE_FORMAT")
+            within = (_("Give a date within the season: from %(first)s on.")
+                      % {"first": first} if season.ends_on is None else
+                      _("Give a date within the season: from %(first)s to %(last)s.")
+                      % {"first": first,
+                         "last": date_format(season.ends_on, "SHORT_DATE_FORMAT")})
+            raise ValidationError({"date": ValidationError(within, code="outside_season")})
+        fixture.date = date
+
+    if postponed:
+        return _transition(fixture, by=by, action=signoff.Action.POSTPONE,
+                           kind=FixtureChangeKind.POSTPONED, change=redate)
+    return _transition(fixture, by=by, action=signoff.Action.REDATE,
+                       kind=FixtureChangeKind.REDATED, change=redate)
+
+
+@transaction.atomic
+def fixture_games_enter(*, fixture: Fixture, by: User,
+                        scores: Sequence[tuple[int, int] | None]) -> Fixture:
+    """Key in each game's final score (home, away), for games kept on paper; ``None``
+    for a game with no keyed-in score (not played yet, or on the scorepad)."""
+    fixture = _locked(fixture)
+    _guard(fixture, by, signoff.Action.ENTER)
+    _check_numbers(fixture, scores)
+    _check_scores(fixture, scores)
+    _set_games(fixture, scores)
+    return fixture
+
+
+@transaction.atomic
+def fixture_game_start(*, fixture: Fixture, by: User, number: int,
+                       home_players: Sequence[Player], away_players: Sequence[Player],
+                       phone: str = "") -> MatchStarted:
+    """Game ``number`` of the fixture night, played on the scorepad in the league's rules:
+    a match with the chosen players (partners opposite: home in seats 1 and 3), linked
+    to the game, so its final score flows to the fixture by itself."""
+    fixture = _locked(fixture)
+    _guard(fixture, by, signoff.Action.ENTER)
+    _check_lineup(fixture, number, home_players, away_players)
+    game = fixture.games.select_related("match").filter(number=number).first()
+    # an abandoned game gave no result: it may be played again (its match stays, unlinked)
+    if game is not None and (game.home_score is not None or (
+            game.match is not None and game.match.status != MatchStatus.ABANDONED)):
+        raise ValidationError(_("Game %(n)s already has its score.") % {"n": number})
+    season = fixture.division.season
+    seated = [p for pair in zip(home_players, away_players, strict=True) for p in pair]
+    started = match_start(game=season.game, players=[p.name for p in seated],
+                          options=dict(season.options), created_by=by, phone=phone)
+    for position, player in enumerate(seated):
+        Seat.objects.filter(match=started.match, position=position).update(player=player)
+    Match.objects.filter(pk=started.match.pk).update(club=season.club, season=season)
+    # the returned match says so too: its scorepad closes with the fixture (scorepad_closure)
+    started.match.club, started.match.season = season.club, season
+    game = game or FixtureGame(fixture=fixture, number=number)
+    game.match = started.match
+    game.save()
+    game.home_players.set(home_players)
+    game.away_players.set(away_players)
+    return started
+
+
+@transaction.atomic
+def fixture_game_key(*, fixture: Fixture, by: User, number: int,
+                     home_players: Sequence[Player], away_players: Sequence[Player],
+                     score: tuple[int, int]) -> FixtureGame:
+    """Game ``number`` kept on paper: who played it (from the squads) and its final
+    score, keyed in."""
+    fixture = _locked(fixture)
+    _guard(fixture, by, signoff.Action.ENTER)
+    _check_lineup(fixture, number, home_players, away_players)
+    _check_score(fixture, number, score, players=(2 * len(home_players),))
+    game = _keep_score(fixture, number, fixture.games.filter(number=number).first(), score)
+    game.home_players.set(home_players)
+    game.away_players.set(away_players)
+    return game
+
+
+def _check_lineup(fixture: Fixture, number: int, home_players: Sequence[Player],
+                  away_players: Sequence[Player]) -> None:
+    """A game of the night is one player a side or a pair a side, from the squads."""
+    if number < 1:
+        raise ValidationError(_("Choose a game of the night."), code="number")
+    if len(home_players) != len(away_players) or len(home_players) not in (1, 2):
+        raise ValidationError(_("A game is one player a side, or a pair a side."),
+                              code="players")
+    if len({p.pk for p in home_players}) != len(home_players) or \
+            len({p.pk for p in away_players}) != len(away_players):
+        raise ValidationError(_("A pair is two different players."), code="players")
+    for entrant, players in ((fixture.home, home_players), (fixture.away, away_players)):
+        squad = set(entrant.players.values_list("pk", flat=True))
+        for player in players:
+            if player.pk not in squad:
+                raise ValidationError(_("%(name)s is not in %(entrant)s's squad.")
+                                      % {"name": player.name, "entrant": entrant.name})
+    # the other games' line-ups so far: a pairs game has two home players
+    others = {n: count == 2 for n, count in fixture.games.exclude(number=number).annotate(
+        count=Count("home_players")).filter(count__gt=0).values_list("number", "count")}
+    try:
+        fixture.division.season.night.check_lineup(number, pair=len(home_players) == 2,
+                                                   others=others)
+    except rules.FixtureNightError as error:
+        raise _game_refused(error, number) from None
+
+
+@transaction.atomic
+def fixture_submit(*, fixture: Fixture, by: User) -> Fixture:
+    """The home captain sends the completed fixture to the away captain: every game of
+    a set has its score, a race has its winner (the season's rules say which). A night
+    cut short is the league's to settle: a walkover, void, or its admin's resolution."""
+    def submit(fixture: Fixture) -> None:
+        games = _night_games(fixture)
+        in_play = sorted(game.number for game in games
+                         if game.match is not None and game.home_score is None
+                         and game.match.status not in (MatchStatus.FINISHED,
+                                                       MatchStatus.ABANDONED))
+        if in_play:
+            raise ValidationError(
+                _("Game %(n)s is still being played on the scorepad: send the night once it "
+                  "is finished (or, if it will not be, abandon that match).")
+                % {"n": in_play[0]}, code="in_play", params={"n": in_play[0]})
+        scored = _scored(games)
+        home, away = _games_won(scored)
+        try:
+            fixture.division.season.night.check_complete(scored)
+        except rules.FixtureNightError as error:
+            raise ValidationError(_("The night is not finished: %(why)s.")
+                                  % {"why": rules_messages.explain(error)},
+                                  code="unfinished", params=_game_param(error)) from None
+        for game in games:
+            if game.match is not None and (score := scored.get(game.number)) is not None:
+                game.home_score, game.away_score = score  # the scorepad's final score, kept
+                game.save(update_fields=["home_score", "away_score"])
+        fixture.home_games, fixture.away_games = home, away
+        fixture.submitted_at = timezone.now()
+
+    return _transition(fixture, by=by, action=signoff.Action.SUBMIT,
+                       kind=FixtureChangeKind.SUBMITTED, change=submit, lock_games=True)
+
+
+@transaction.atomic
+def fixture_confirm(*, fixture: Fixture, by: User) -> Fixture:
+    """The away captain agrees: the result counts in the table."""
+    return _transition(fixture, by=by, action=signoff.Action.CONFIRM,
+                       kind=FixtureChangeKind.CONFIRMED)
+
+
+@transaction.atomic
+def fixture_dispute(*, fixture: Fixture, by: User, message: str) -> Fixture:
+    """The away captain disagrees, saying why; a league admin resolves it."""
+    def dispute(fixture: Fixture) -> None:
+        if not message.strip():
+            raise ValidationError({"message": ValidationError(DISPUTE_NEEDS_WHY, code="why")})
+        fixture.dispute = message.strip()
+
+    return _transition(fixture, by=by, action=signoff.Action.DISPUTE,
+                       kind=FixtureChangeKind.DISPUTED, change=dispute)
+
+
+@transaction.atomic
+def fixture_resolve(*, fixture: Fixture, by: User,
+                    scores: Sequence[tuple[int, int] | None] | None = None) -> Fixture:
+    """A league admin settles a disputed (or any submitted) fixture, with corrected
+    game scores if need be; the result is confirmed."""
+    def resolve(fixture: Fixture) -> None:
+        if scores is not None:
+            _check_numbers(fixture, scores)
+            _check_scores(fixture, scores)
+            _set_games(fixture, scores)
+            fixture.home_games, fixture.away_games = _games_won(_scored(_night_games(fixture)))
+
+    return _transition(fixture, by=by, action=signoff.Action.RESOLVE,
+                       kind=FixtureChangeKind.RESOLVED, change=resolve)
+
+
+@transaction.atomic
+def fixture_walkover(*, fixture: Fixture, by: User, side: str) -> Fixture:
+    """A league admin records a walkover: ``side`` (home or away) turned up.
+
+    A walkover has no game scores (league-record.md), also when the league awards one
+    over a fixture that was played: its games are taken off the fixture. Their scores
+    stay in the log's before; a game scored on the scorepad stays a match of the club."""
+    def walkover(fixture: Fixture) -> None:
+        fixture.games.all().delete()
+        fixture.home_games = fixture.away_games = None
+        fixture.walkover = side
+
+    return _transition(fixture, by=by, action=signoff.Action.WALKOVER,
+                       kind=FixtureChangeKind.WALKOVER, change=walkover)
+
+
+@transaction.atomic
+def fixture_void(*, fixture: Fixture, by: User) -> Fixture:
+    """A league admin makes the fixture void, whatever its status: its result, if it
+    had one, no longer counts (its games stay, in the log too)."""
+    def void(fixture: Fixture) -> None:
+        fixture.home_games = fixture.away_games = None
+        fixture.walkover = ""
+
+    return _transition(fixture, by=by, action=signoff.Action.VOID,
+                       kind=FixtureChangeKind.VOIDED, change=void, lock_games=True)
+
+
+@transaction.atomic
+def adjustment_add(*, entrant: Entrant, by: User, points: int, reason: str) -> Adjustment:
+    season = entrant.division.season
+    require_role(club=season.club, user=by, role=RUNS_LEAGUE)
+    _not_locked(season)
+    adjustment = Adjustment(entrant=entrant, points=points, reason=reason.strip(), made_by=by)
+    adjustment.full_clean()
+    adjustment.save()
+    return adjustment
+
+
+@transaction.atomic
+def season_lock(*, season: Season, by: User) -> Season:
+    require_role(club=season.club, user=by, role=RUNS_LEAGUE)
+    season.locked = True
+    season.save(update_fields=["locked"])
+    return season
+
+
+# -- internals -----------------------------------------------------------------------
+
+
+def _locked(fixture: Fixture) -> Fixture:
+    """The fixture's row, locked for this transaction, with its season and sides."""
+    return (Fixture.objects.select_for_update()
+            .select_related("division__season__club", "home", "away").get(pk=fixture.pk))
+
+
+def _transition(fixture: Fixture, *, by: User, action: signoff.Action,
+                kind: FixtureChangeKind, change: Callable[[Fixture], None] | None = None,
+                lock_games: bool = False) -> Fixture:
+    """One step of the sign-off: lock the fixture's row, ask the table whether ``by``
+    may take ``action`` now (:func:`_guard`), let ``change`` check and set what the
+    step changes besides the status (a refusal from it stores nothing), set the next
+    status, validate the row as a whole, save it and log the change as ``kind``.
+    ``lock_games``: the fixture's scorepad games close with this step
+    (:func:`_games_locked`)."""
+    fixture = _locked(fixture)
+    status = _guard(fixture, by, action)
+    if lock_games:
+        _games_locked(fixture)
+    before = _state(fixture)
+    if change is not None:
+        change(fixture)
+    fixture.status = FixtureStatus(status.value)
+    fixture.full_clean()
+    fixture.save()
+    _log(fixture, by, kind, before)
+    return fixture
+
+
+def _games_locked(fixture: Fixture) -> None:
+    """Lock the rows of the fixture's scorepad games, which are closed to scoring once it
+    is sent or voided (``services.scoring.write_begin`` asks after locking its match's
+    row): a tap in flight commits first, and its score is the one read and kept here,
+    or it waits, then finds its scorepad closed."""
+    list(Match.objects.select_for_update(of=("self",))
+         .filter(fixture_game__fixture=fixture).only("pk"))
+
+
+def _not_locked(season: Season) -> None:
+    if season.locked:
+        raise ValidationError(SEASON_LOCKED, code="locked")
+
+
+def _guard(fixture: Fixture, by: User, action: signoff.Action) -> signoff.Status:
+    """The fixture's next status when ``by`` takes ``action``, as the sign-off table
+    says and the fixture's page offers it (:class:`~matches.selectors.FixtureRights`);
+    else the table's refusal in the league's words: a locked season or a status that
+    does not allow it is a ValidationError, someone whose it is not PermissionDenied."""
+    season = fixture.division.season
+    refused = fixture_rights(fixture=fixture, season=season, user=by).refusal(action)
+    to = signoff.TABLE[action].moves[signoff.Status(fixture.status)]
+    if refused is None and to is not None:
+        return to
+    if refused is not None and refused.code == "season_locked":
+        raise ValidationError(SEASON_LOCKED, code="locked")
+    if refused is None or refused.code == "fixture_status":
+        raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()},
+                              code="wrong_status")
+    if refused.code == "own_result":
+        raise PermissionDenied(OWN_FIXTURE)
+    if refused.code == "not_league_admin":
+        raise PermissionDenied(NOT_ALLOWED % {"role": Role(RUNS_LEAGUE).label.lower()})
+    side = fixture.home if refused.params.get("entrant") == "home" else fixture.away
+    raise PermissionDenied(NOT_CAPTAIN % {"entrant": side.name})
+
+
+def _set_games(fixture: Fixture, scores: Sequence[tuple[int, int] | None]) -> None:
+    """Key in game scores by number (``None``: no keyed-in score for that game). A game
+    scored on the scorepad keeps its match, and its score comes from there."""
+    existing = {game.number: game for game in fixture.games.all()}
+    for number, score in enumerate(scores, start=1):
+        game = existing.get(number)
+        if score is None:
+            if game is not None and game.match_id is None:
+                game.delete()
+            continue
+        _keep_score(fixture, number, game, score)
+    # keyed-in games beyond the new list are gone; scorepad games stay
+    fixture.games.filter(number__gt=len(scores), match__isnull=True).delete()
+
+
+def _keep_score(fixture: Fixture, number: int, game: FixtureGame | None,
+                score: tuple[int, int]) -> FixtureGame:
+    """Game ``number``'s final score as keyed in (a game has a winner; a game scored on
+    the scorepad takes its score from there)."""
+    home, away = score
+    if league_rules.game_winner(score) is None:
+        raise ValidationError(_("Game %(n)s: a game has a winner; %(h)s–%(a)s is level.")
+                              % {"n": number, "h": home, "a": away}, code="game",
+                              params={"n": number})
+    game = game or FixtureGame(fixture=fixture, number=number)
+    if game.match_id is not None:
+        raise ValidationError(_("Game %(n)s is scored on the scorepad: its score comes "
+                              "from there.") % {"n": number}, code="game", params={"n": number})
+    game.home_score, game.away_score = home, away
+    game.full_clean(exclude=["fixture"], validate_constraints=False)
+    game.save()
+    return game
+
+
+def _check_number(fixture: Fixture, number: int) -> None:
+    """Game ``number`` is one of the night its season plays (a set of 3 has no game 4)."""
+    try:
+        fixture.division.season.night.check_number(number)
+    except rules.FixtureNightError as error:
+        raise _game_refused(error, number) from None
+
+
+def _game_refused(error: rules.FixtureNightError, number: int) -> ValidationError:
+    """The night's refusal of game ``number``, as a sentence; the page marks its row."""
+    return ValidationError(capfirst(rules_messages.explain(error)) + ".", code="game",
+                           params={"n": number})
+
+
+def _check_numbers(fixture: Fixture, scores: Sequence[tuple[int, int] | None]) -> None:
+    """Each game keyed in (by its place in ``scores``, from 1) is one of the night.
+    A spreadsheet's results are the league's record, and are not held to it: a season
+    imported from a document has no format to hold them to."""
+    for number, score in enumerate(scores, start=1):
+        if score is not None:
+            _check_number(fixture, number)
+
+
+def _check_scores(fixture: Fixture, scores: Sequence[tuple[int, int] | None]) -> None:
+    """Each game keyed in (by its place in ``scores``, from 1) has a final score a game
+    of the season can end with, its line-up's if it has one (a pairs game may have
+    another target)."""
+    lineups = dict(fixture.games.annotate(count=Count("home_players")).filter(count__gt=0)
+                   .values_list("number", "count"))
+    for number, score in enumerate(scores, start=1):
+        if score is not None:
+            count = lineups.get(number)
+            _check_score(fixture, number, score,
+                         players=(2 * count,) if count is not None else None)
+
+
+def _check_score(fixture: Fixture, number: int, score: tuple[int, int], *,
+                 players: Sequence[int] | None = None) -> None:
+    """Game ``number``'s keyed-in final score is one that a game of the season's rules
+    and options, with ``players`` at the table (else any the night allows), can end
+    with: a typing slip is refused here rather than counted. A level score is left to
+    :func:`_keep_score`, which says so in its own words."""
+    if league_rules.game_winner(score) is None:
+        return
+    season = fixture.division.season
+    try:
+        league_rules.check_game_score(rules.game_for(season.game), season.options, score,
+                                      players=players or season.night.players)
+    except rules.ImpossibleScore as error:
+        raise ValidationError(SCORE_IMPOSSIBLE % {"n": number,
+                                                  "why": rules_messages.explain(error)},
+                              code="score", params={"n": number}) from None
+
+
+def _game_param(error: rules.FixtureNightError) -> dict[str, Any]:
+    """The game a night's refusal is about, for the page to mark (``n``)."""
+    number = error.params.get("number")
+    return {"n": number} if isinstance(number, int) else {}
+
+
+def _night_games(fixture: Fixture) -> list[FixtureGame]:
+    """The fixture's games, each with its scorepad match and that match's sides."""
+    return list(fixture.games.select_related("match").prefetch_related("match__sides"))
+
+
+def _scored(games: Sequence[FixtureGame]) -> dict[int, tuple[int, int]]:
+    """The night's games with a final score, by number: keyed in, or a finished
+    scorepad game's."""
+    return {game.number: score for game in games
+            if (score := fixture_game_score(game)) is not None}
+
+
+def _games_won(scored: dict[int, tuple[int, int]]) -> tuple[int, int]:
+    if not scored:
+        raise ValidationError(NO_GAMES, code="no_games")
+    # the scores of finished scorepad games are kept on the fixture's games too
+    return league_rules.games_won(list(scored.values()))
+
+
+def _state(fixture: Fixture) -> dict[str, Any]:
+    """A fixture as its log keeps it (a change's "before" and "after")."""
+    return _logged(status=fixture.status, date=fixture.date,
+                   result=(fixture.home_games, fixture.away_games)
+                   if fixture.home_games is not None else None,
+                   walkover=fixture.walkover, games=_games_by_number(fixture))
+
+
+def _games_by_number(fixture: Fixture) -> list[tuple[int | None, int | None]]:
+    """Each game's keyed-in score at its number's place (a number with no game yet, or
+    a scorepad game, as (None, None)): game 3 alone is logged third, not first."""
+    scores = {g.number: (g.home_score, g.away_score) for g in fixture.games.all()}
+    return [scores.get(n, (None, None)) for n in range(1, max(scores, default=0) + 1)]
+
+
+def _logged(*, status: str, date: datetime.date | None, result: Sequence[int | None] | None,
+            walkover: str, games: Sequence[Sequence[int | None]]) -> dict[str, Any]:
+    return {"status": status, "date": date.isoformat() if date else None,
+            "result": list(result) if result else None, "walkover": walkover or None,
+            "games": [list(score) for score in games]}
+
+
+def _log(fixture: Fixture, by: User | None, kind: FixtureChangeKind,
+         before: dict[str, Any]) -> None:
+    # the kind, for each reader's language; the words as this writer reads them
+    FixtureChange.objects.create(fixture=fixture, user=by, kind=kind, what=str(kind.label),
+                                 before=before, after=_state(fixture))
+
+
+@transaction.atomic
+def league_import(*, club: Club, document: dict[str, Any], by: User | None = None) -> Season:
+    """A ``domino-league/1`` document stored as a season of ``club`` with one division (a
+    name "season — division", as the exports write it, names both): its entrants (a
+    squad's player the club does not have yet is added as one of its players), fixtures
+    (results confirmed), adjustments. The league rules read it first; a refused document
+    stores nothing."""
+    league = league_rules.read_league(document)
+    if by is not None:
+        require_role(club=club, user=by, role=RUNS_LEAGUE)
+    dates = [f.date for f in league.fixtures if f.date is not None]
+    # the exports name a division "season — division" (as the spec's example does): it
+    # comes back as both, so a season exported and imported again keeps its names
+    season_name, dash, division_name = (" ".join(league.name.split())).rpartition(" — ")
+    if not (dash and season_name and division_name):
+        season_name, division_name = league.name, str(_("Division"))
+    season = _season_row(
+        club=club, name=season_name, game=league.game.slug, options=dict(league.options),
+        starts_on=min(dates) if dates else timezone.localdate(),
+        scoring=dict(document.get("scoring") or {}),
+        tiebreaks=list(league.tiebreaks))
+    division = _clean(Division(season=season, name=division_name.strip()[:80], order=0),
+                      where="division")
+    entrants: dict[str, Entrant] = {}
+    for number, entrant in enumerate(league.entrants, start=1):
+        stored = _clean(Entrant(division=division, name=entrant.name),
+                        where=f"entrant {number}")
+        # a squad's name the club does not have yet joins its players
+        stored.players.set([player_named(club=club, name=name) for name in entrant.players])
+        entrants[entrant.name.casefold()] = stored
+    weeks = {date: n for n, date in enumerate(sorted(set(dates)), start=1)}
+    for fixture in league.fixtures:
+        row = Fixture(division=division, date=fixture.date,
+                      week=weeks[fixture.date] if fixture.date else len(weeks) + fixture.number,
+                      home=entrants[fixture.home.casefold()],
+                      away=entrants[fixture.away.casefold()])
+        if fixture.postponed:
+            row.status = FixtureStatus.POSTPONED
+        elif fixture.void:
+            row.status = FixtureStatus.VOID
+        elif fixture.walkover is not None:
+            row.status, row.walkover = FixtureStatus.CONFIRMED, fixture.walkover.value
+        elif fixture.result is not None:
+            row.status = FixtureStatus.CONFIRMED
+            row.home_games, row.away_games = fixture.result
+        _clean(row, where=f"fixture {fixture.number}")
+        if fixture.games:
+            FixtureGame.objects.bulk_create([
+                _clean(FixtureGame(fixture=row, number=n, home_score=h, away_score=a),
+                       where=f"fixture {fixture.number}, game {n}", save=False)
+                for n, (h, a) in enumerate(fixture.games, start=1)])
+    for number, adjustment in enumerate(league.adjustments, start=1):
+        _clean(Adjustment(entrant=entrants[adjustment.entrant.casefold()],
+                          points=adjustment.points, reason=adjustment.reason, made_by=by),
+               where=f"adjustment {number}")
+    return season
+
+
+def _clean[M: models.Model](row: M, *, where: str, save: bool = True) -> M:
+    """``row`` checked by its fields (a document's number may be beyond what the database
+    holds, a name longer than its column), then saved; a refusal names ``where`` in the
+    document ("fixture 3") and the field."""
+    try:
+        row.full_clean()
+    except ValidationError as error:
+        raise ValidationError([
+            f"{where}: {message}" if field == NON_FIELD_ERRORS else
+            f"{where}, {field}: {message}"
+            for field, messages in error.message_dict.items() for message in messages
+        ]) from None
+    if save:
+        row.save()
+    return row
+
+
+def _season_row(*, club: Club, name: str, **fields: Any) -> Season:
+    """A season row with a free address (the caller has checked the scheme)."""
+    season = Season(club=club, name=" ".join(name.split())[:120],
+                    slug=free_slug(name=name, taken=club.seasons.all(), fallback="season"),
+                    **fields)
+    season.full_clean()
+    season.save()
+    return season
+
+
+@dataclass(frozen=True)
+class CsvImported:
+    """What a spreadsheet import stored: ``rows`` fixtures; ``unread`` names the
+    columns it did not read, as the file spells them (a typo'd ``gmes`` would
+    otherwise lose its game scores without a word)."""
+
+    rows: int
+    unread: tuple[str, ...] = ()
+    unchanged: int = 0  # rows that matched a fixture holding that result already
+
+
+@transaction.atomic
+def fixtures_csv_import(*, division: Division, by: User, text: str) -> CsvImported:
+    """Results kept in a spreadsheet, one fixture a row, as
+    :func:`matches.leagues.files.read_fixtures_csv` reads them (columns, statuses, game
+    scores and delimiters there). The rows become the fixtures of a ``domino-league/1``
+    document that the league rules read first (a refusal names the row and stores
+    nothing); each row then goes to its fixture (:func:`_csv_fixture`: the pairing's
+    played or settled one of that date, else its earliest unplayed one, else a new one)
+    unless that fixture holds the row's result already."""
+    season = division.season
+    require_role(club=season.club, user=by, role=RUNS_LEAGUE)
+    _not_locked(season)
+    read = league_files.read_fixtures_csv(text)
+    rows, unread = read.rows, read.unread
+    document = league_files.league_document(
+        name=season.name, game=season.game, options=season.options, scoring=season.scoring,
+        entrants=[{"name": e.name} for e in division.entrants.all()],
+        fixtures=[doc for _line, doc in rows])
+    try:
+        league = league_rules.read_league(document)
+    except rules.RulesError as error:
+        raise ValidationError(league_files.row_refused(error, rows), code="csv") from None
+    entrants = {e.name.casefold(): e for e in division.entrants.all()}
+    unchanged = 0
+    for (line, _doc), fixture in zip(rows, league.fixtures, strict=True):
+        home, away = entrants[fixture.home.casefold()], entrants[fixture.away.casefold()]
+        row = _csv_fixture(division, home, away, fixture.date, line)
+        status, walkover, result = FixtureStatus.CONFIRMED, "", fixture.result
+        if fixture.postponed:
+            status = FixtureStatus.POSTPONED
+        elif fixture.void:
+            status = FixtureStatus.VOID
+        elif fixture.walkover is not None:
+            walkover = fixture.walkover.value
+        date = fixture.date or row.date
+        before = _state(row) if row.pk else {}
+        if before == _logged(status=status, date=date, result=result, walkover=walkover,
+                             games=fixture.games or ()):
+            unchanged += 1  # the fixture already holds it (the export read back)
+            continue
+        if row.pk and row.games.filter(match__isnull=False).exclude(
+                match__status=MatchStatus.ABANDONED).exists():
+            # a scorepad game's score comes from its match: the row cannot replace it
+            raise ValidationError(SCOREPAD_GAMES % {"line": line, "home": home.name,
+                                                    "away": away.name}, code="scorepad")
+        row.date, row.status, row.walkover = date, status, walkover
+        row.home_games, row.away_games = result if result else (None, None)
+        row.full_clean()
+        row.save()
+        # the row is the fixture's result: games keyed in before it and not in it are
+        # gone, or they would contradict it (their scores stay in the log's "before"); an
+        # abandoned scorepad game gave no result (its match stays, unlinked)
+        row.games.filter(match__status=MatchStatus.ABANDONED).delete()
+        _set_games(row, list(fixture.games or ()))
+        _log(row, by, FixtureChangeKind.IMPORTED, before)
+    return CsvImported(rows=len(league.fixtures) - unchanged, unread=unread,
+                       unchanged=unchanged)
+
+
+def _csv_fixture(division: Division, home: Entrant, away: Entrant,
+                 date: datetime.date | None, line: int) -> Fixture:
+    """The fixture a spreadsheet row is about: the one of that pairing played or settled
+    on its date (the fixtures export read back, or a result corrected); else the
+    earliest unplayed one; else a new one. A pairing whose result waits for the away
+    captain (submitted, disputed) is refused: once settled it would count twice."""
+    pairing = division.fixtures.filter(home=home, away=away).order_by("week", "date", "id")
+    waiting = UNSETTLED
+    row = pairing.exclude(status__in=OPEN_FOR_ENTRY).filter(date=date).first()
+    if row is None:
+        row = pairing.filter(status__in=OPEN_FOR_ENTRY).first()
+    if row is None:
+        row = pairing.filter(status__in=waiting).first()
+    if row is not None and row.status in waiting:
+        raise ValidationError(AWAITING % {"line": line, "home": home.name, "away": away.name,
+                                          "status": row.get_status_display().lower()},
+                              code="awaiting")
+    if row is None:
+        last = division.fixtures.order_by("-week").values_list("week", flat=True).first()
+        row = Fixture(division=division, home=home, away=away, week=(last or 0) + 1)
+    return row
+
+
+@transaction.atomic
+def fixtures_confirm_due(*, now: datetime.datetime | None = None) -> int:
+    """In seasons that count submitted results, a result the away captain left alone for
+    a day is confirmed by itself (logged). Returns how many. Run it from a scheduler:
+    ``manage.py confirm_due_fixtures``."""
+    now = now or timezone.now()
+    due = (Fixture.objects.select_for_update()
+           .filter(status=FixtureStatus.SUBMITTED, division__season__count_submitted=True,
+                   division__season__locked=False,
+                   submitted_at__lte=now - datetime.timedelta(hours=24)))
+    count = 0
+    for fixture in due:
+        before = _state(fixture)
+        fixture.status = FixtureStatus.CONFIRMED
+        fixture.save(update_fields=["status"])
+        _log(fixture, None, FixtureChangeKind.AUTO_CONFIRMED, before)
+        count += 1
+    return count

@@ -1,0 +1,757 @@
+"""League pages: a season's tables and fixture lists, a new season, a fixture night's
+result and its sign-off, and the exports (CSV of tables and fixtures, ``domino-league/1``).
+
+Reads go through selectors (a fixed number of queries per page), writes through one
+service each; a service's refusal comes back as a message beside what caused it.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections.abc import Callable
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from matches import rules
+from matches.clubs.selectors import (
+    RUNS_LEAGUE,
+    club_for_viewer,
+    club_rights,
+    club_season,
+    club_seasons,
+)
+from matches.clubs.services import require_role
+from matches.core import messages as rules_messages
+from matches.core.forms import deal_field, game_options, tile_set_field, whole_number
+from matches.leagues import files as league_files
+from matches.leagues import services as leagues_services
+from matches.leagues.selectors import (
+    division_document,
+    division_entrant,
+    division_fixture_lines,
+    division_shown,
+    division_table,
+    division_table_and_form,
+    entrant_division,
+    entrant_squad,
+    fixture_changes,
+    fixture_for_viewer,
+    fixture_game_score,
+    fixture_games,
+    fixture_rights,
+    players_chosen,
+    season_division,
+    season_division_list,
+    season_divisions,
+)
+from matches.models import (
+    MAX_FIXTURE_GAMES,
+    MAX_RACE_TO,
+    Club,
+    Division,
+    Entrant,
+    EntrantKind,
+    Fixture,
+    FixtureFormat,
+    FixtureGame,
+    FixtureStatus,
+    GameKind,
+    Player,
+    Season,
+)
+from matches.scoring.views.play import hold_grant, phone_label
+
+TIEBREAK_NAMES = {
+    "wins": gettext_lazy("fixtures won"), "game_difference": gettext_lazy("game difference"),
+    "games_for": gettext_lazy("games won"), "score_difference": gettext_lazy("score difference"),
+    "score_for": gettext_lazy("score for"), "head_to_head": gettext_lazy("head to head"),
+    "head_to_head_games": gettext_lazy("head-to-head games"),
+}
+
+
+class SeasonForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("Season name"), max_length=120)
+    starts_on = forms.DateField(label=gettext_lazy("First fixture night"),
+                                widget=forms.DateInput(attrs={"type": "date"}))
+    ends_on = forms.DateField(label=gettext_lazy("Last night (optional)"), required=False,
+                              widget=forms.DateInput(attrs={"type": "date"}))
+    game = forms.ChoiceField(label=gettext_lazy("Game"), choices=GameKind.choices)
+    # a season's own default (Season.fixture_format), so that the form sent as it opens
+    # makes a season: the first choice, a set of games, would need their number first
+    fixture_format = forms.ChoiceField(label=gettext_lazy("A fixture is"),
+                                       choices=FixtureFormat.choices,
+                                       initial=FixtureFormat.SINGLE)
+    singles = forms.IntegerField(label=gettext_lazy("Singles games"), min_value=0,
+                                 max_value=MAX_FIXTURE_GAMES, initial=0, required=False)
+    pairs = forms.IntegerField(label=gettext_lazy("Pairs games"), min_value=0,
+                               max_value=MAX_FIXTURE_GAMES, initial=0, required=False)
+    race_to = forms.IntegerField(label=gettext_lazy("Race to (games)"), min_value=1,
+                                 max_value=MAX_RACE_TO, required=False)
+    win = forms.IntegerField(label=gettext_lazy("Points for a win"), min_value=0,
+                             max_value=100, initial=2)
+    draw = forms.IntegerField(label=gettext_lazy("Points for a draw"), min_value=0,
+                              max_value=100, initial=1)
+    loss = forms.IntegerField(label=gettext_lazy("Points for a loss"), min_value=0,
+                              max_value=100, initial=0)
+    per_game = forms.IntegerField(label=gettext_lazy("Points per game won"), min_value=0,
+                                  max_value=100, initial=0)
+    close_loss_margin = forms.IntegerField(
+        label=gettext_lazy("Close loss: lost by at most (games)"), min_value=0, max_value=100,
+        required=False)
+    # each named whole: a screen reader's list of fields reads no "…" of the row before
+    close_loss_points = forms.IntegerField(label=gettext_lazy("Close loss earns (points)"),
+                                           min_value=0, max_value=100, required=False)
+    heavy_win_margin = forms.IntegerField(
+        label=gettext_lazy("Heavy win: won by at least (games)"), min_value=1, max_value=100,
+        required=False)
+    heavy_win_points = forms.IntegerField(label=gettext_lazy("Heavy win earns (points)"),
+                                          min_value=0, max_value=100, required=False)
+    walkover_won = forms.IntegerField(label=gettext_lazy("Walkover: games to the side there"),
+                                      min_value=0, max_value=100, initial=1)
+    walkover_lost = forms.IntegerField(label=gettext_lazy("… and to the side absent"),
+                                       min_value=0, max_value=100, initial=0)
+    target = forms.IntegerField(label=gettext_lazy("Target of every game (empty: the "
+                                                   "game's own)"), min_value=1,
+                                max_value=10_000, required=False)
+    tile_set = tile_set_field()
+    deal = deal_field({"full": gettext_lazy("Full"), "short": gettext_lazy("Short")})
+    count_submitted = forms.BooleanField(
+        label=gettext_lazy("Count submitted results before the away captain confirms"),
+        required=False)
+    divisions = forms.CharField(label=gettext_lazy("Divisions, one a line"),
+                                initial=gettext_lazy("Division 1"),
+                                widget=forms.Textarea(attrs={"rows": 2}))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # one choice per place in the order, the defaults of the format first
+        defaults = ["game_difference", "games_for"]
+        for n in range(1, len(TIEBREAK_NAMES) + 1):
+            self.fields[f"tiebreak_{n}"] = forms.ChoiceField(
+                label=gettext_lazy("Tie-breaker %(n)s") % {"n": n}, required=False,
+                choices=[("", gettext_lazy("— none —")), *TIEBREAK_NAMES.items()],
+                initial=defaults[n - 1] if n <= len(defaults) else "")
+        # the tie-breakers before the last fields
+        self.order_fields([name for name in self.fields
+                           if name not in ("count_submitted", "divisions")]
+                          + ["count_submitted", "divisions"])
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        order = [data.get(f"tiebreak_{n}") for n in range(1, len(TIEBREAK_NAMES) + 1)]
+        chosen = [t for t in order if t]
+        if len(set(chosen)) != len(chosen):
+            self.add_error("tiebreak_1", _("Each tie-breaker at most once."))
+        data["tiebreaks"] = chosen
+        scoring: dict[str, Any] = {key: data[key] for key in ("win", "draw", "loss",
+                                                              "per_game")
+                                   if data.get(key) is not None}
+        for bonus in ("close_loss", "heavy_win"):
+            margin, points = data.get(f"{bonus}_margin"), data.get(f"{bonus}_points")
+            if (margin is None) != (points is None):
+                self.add_error(f"{bonus}_margin", _("Give both the margin and the points, "
+                                                    "or neither."))
+            elif margin is not None:
+                scoring[bonus] = {"margin": margin, "points": points}
+        if data.get("walkover_won") is not None and data.get("walkover_lost") is not None:
+            scoring["walkover"] = [data["walkover_won"], data["walkover_lost"]]
+        data["scoring"] = scoring
+        data["options"] = game_options(data.get("game"), data)
+        self._check_season(data)
+        return data
+
+    def _check_season(self, data: dict[str, Any]) -> None:
+        """What the season's row and the league rules would refuse, said now beside the
+        form's own errors instead of one at a time after them: the row's own check
+        (``Season.clean``) and the service's scheme check, which ``season_create`` runs
+        again on what it is given. A field refused already keeps its first reason."""
+        # a refused field is missing here (None): Season.clean passes over what is missing
+        shape: dict[str, Any] = {
+            "starts_on": data.get("starts_on"), "ends_on": data.get("ends_on"),
+            "fixture_format": data.get("fixture_format") or "",
+            "singles": data.get("singles") or 0, "pairs": data.get("pairs") or 0,
+            "race_to": data.get("race_to")}
+        try:
+            Season(**shape).clean()
+        except ValidationError as error:
+            for field, errors in error.error_dict.items():
+                if field not in self.errors:
+                    self.add_error(field, errors)
+        if data.get("game"):  # the scheme and the options, by the service's own check
+            try:
+                leagues_services.season_scheme_check(game=data["game"], options=data["options"],
+                                             scoring=data["scoring"])
+            except ValidationError as error:
+                self.refused(error)
+
+    def refused(self, error: ValidationError) -> None:
+        """The service's refusal beside the field it is about, in the form's words (the
+        rules name the document's fields, ``scoring.walkover: w …``, not these)."""
+        if getattr(error, "code", None) == "walkover_order":
+            self.add_error("walkover_won", _("Give the side that turned up more games than "
+                                             "the side absent."))
+        else:
+            _form_errors(self, error)
+
+    def clean_divisions(self) -> list[str]:
+        names = [" ".join(line.split()) for line in self.cleaned_data["divisions"].splitlines()]
+        names = [name for name in names if name]
+        if not names:
+            raise forms.ValidationError(_("Name at least one division."))
+        if len({n.casefold() for n in names}) != len(names):
+            raise forms.ValidationError(_("Each division needs a different name."))
+        return names
+
+
+class EntrantForm(forms.Form):
+    division = forms.IntegerField(widget=forms.HiddenInput)
+    name = forms.CharField(label=gettext_lazy("Team, pair or player"), max_length=80)
+    kind = forms.ChoiceField(label=gettext_lazy("Kind"), choices=EntrantKind.choices)
+    captain = forms.CharField(label=gettext_lazy("Captain's username (optional)"),
+                              max_length=150, required=False)
+    players = forms.CharField(label=gettext_lazy("Squad: the club's players, comma-separated"),
+                              max_length=2000, required=False)
+
+
+class GenerateForm(forms.Form):
+    division = forms.IntegerField(widget=forms.HiddenInput)
+    legs = forms.TypedChoiceField(label=gettext_lazy("Round robin"), coerce=int,
+                                  choices=[(1, gettext_lazy("Single: each pair meets once")),
+                                           (2, gettext_lazy("Double: home and away"))])
+
+
+class AdjustmentForm(forms.Form):
+    entrant = forms.IntegerField(label=gettext_lazy("Entrant"), min_value=1,
+                                 max_value=2**31 - 1)
+    points = forms.IntegerField(label=gettext_lazy("Points (negative to deduct)"),
+                                min_value=-1000, max_value=1000)
+    reason = forms.CharField(label=gettext_lazy("Reason"), max_length=200)
+
+
+class EntrantChangeForm(forms.Form):
+    """Rename an entrant, or remove one added by mistake (``do``: which button)."""
+
+    entrant = forms.IntegerField(label=gettext_lazy("Entrant"), min_value=1,
+                                 max_value=2**31 - 1)
+    name = forms.CharField(label=gettext_lazy("New name"), max_length=80, required=False)
+    # sent by the button pressed, no control of its own: refused, it is the form's reason
+    do = forms.ChoiceField(choices=[("rename", "rename"), ("remove", "remove")],
+                           widget=forms.HiddenInput)
+    confirm = forms.BooleanField(required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("do") == "rename" and not (data.get("name") or "").strip():
+            self.add_error("name", _("Give the entrant's new name."))
+        if data.get("do") == "remove" and not data.get("confirm"):
+            self.add_error("confirm", _("Tick the box to say that the entrant and its "
+                                        "fixtures not yet played are to go."))
+        return data
+
+
+class DisputeForm(forms.Form):
+    message = forms.CharField(label=gettext_lazy("What is wrong"), max_length=1000,
+                              widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class RedateForm(forms.Form):
+    date = forms.DateField(label=gettext_lazy("New date"), required=False,
+                           widget=forms.DateInput(attrs={"type": "date"}))
+    postponed = forms.BooleanField(label=gettext_lazy("Postponed"), required=False)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def season_new(request: HttpRequest, slug: str) -> HttpResponse:
+    club = club_for_viewer(slug, request.user)
+    require_role(club=club, user=_user_or_none(request), role=RUNS_LEAGUE)
+    form = SeasonForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            season = leagues_services.season_create(
+                club=club, by=_user(request), name=data["name"], starts_on=data["starts_on"],
+                game=data["game"], options=data["options"], scoring=data["scoring"],
+                tiebreaks=data["tiebreaks"], ends_on=data["ends_on"],
+                fixture_format=data["fixture_format"], singles=data["singles"] or 0,
+                pairs=data["pairs"] or 0, race_to=data["race_to"],
+                count_submitted=data["count_submitted"], divisions=data["divisions"])
+        except ValidationError as error:
+            form.refused(error)
+        else:
+            messages.success(request, _("Season created: add its entrants, then generate "
+                                        "the fixtures."))
+            return redirect(season)
+    return render(request, "matches/season_new.html", {"club": club, "form": form})
+
+
+@require_safe
+def season_page(request: HttpRequest, slug: str, season: str) -> HttpResponse:
+    """One division at a time (``?division=``; the first by default), phone first: its
+    table and its fixture list by week; the other divisions are a tap away."""
+    club = club_for_viewer(slug, request.user)
+    the_season = club_season(club=club, slug=season)
+    return _season_page(request, club, the_season, shown=request.GET.get("division"))
+
+
+def _season_page(request: HttpRequest, club: Club, the_season: Season, *,
+                 shown: str | None, entered: dict[str, str] | None = None,
+                 refused: forms.Form | None = None, status: int = 200) -> HttpResponse:
+    """The season page showing the division whose id is ``shown`` (or the first); after
+    a refused admin form, with what was ``entered`` in it (``entered["form"]`` names
+    which) and why it was ``refused`` (:func:`_refusals`)."""
+    divisions = season_division_list(season=the_season)
+    chosen = next((d for d in divisions if str(d.pk) == shown),
+                  divisions[0] if divisions else None)
+    page = None
+    if chosen is not None:
+        division = division_shown(season=the_season, pk=chosen.pk)
+        table, form = division_table_and_form(division, the_season)
+        page = {
+            "division": division,
+            "rows": [{"row": row, "difference": row.games_for - row.games_against,
+                      "form": form.get(row.entrant, ""),
+                      "decided_by": TIEBREAK_NAMES.get(row.decided_by or "", "")}
+                     for row in table.rows],
+            "weeks": _weeks(division),
+            "adjustments": [a for e in division.entrants.all() for a in e.adjustments.all()],
+        }
+    return render(request, "matches/season.html", {
+        "club": club, "season": the_season, "divisions": divisions, "d": page,
+        "admin": club_rights(club=club, user=request.user).runs_league,
+        "entrant_kinds": EntrantKind.choices,
+        "seasons": club_seasons(club), "entered": entered or {},
+        **_refusals(refused, (entered or {}).get("form", ""))}, status=status)
+
+
+def _refusals(form: forms.Form | None, which: str) -> dict[str, Any]:
+    """A refused admin form's reasons for the season page: the form's own (``form_error``,
+    at its top) and each field's (``refused``, by form then field, ``refused.adjust.
+    points``: its words and the id of the element beside it that says them). The first
+    on the page takes the focus."""
+    if form is None:
+        return {"form_error": "", "refused": {}}
+    general = [*form.non_field_errors(),
+               *(error for field in form.hidden_fields() for error in field.errors)]
+    refused = {field.name: {"error": " ".join(str(error) for error in field.errors),
+                            "id": f"{which}-{field.name}-error", "focus": False}
+               for field in form.visible_fields() if field.errors}
+    if not general and refused:
+        next(iter(refused.values()))["focus"] = True
+    return {"form_error": " ".join(general), "refused": {which.replace("-", "_"): refused}}
+
+
+@require_POST
+def entrant_add(request: HttpRequest, slug: str, season: str) -> HttpResponse:
+    the_season, division = _season_division(request, slug, season)
+    form = EntrantForm(request.POST)
+
+    return _post(request, the_season, division, "entrant", form,
+                 lambda data: leagues_services.entrant_add(
+                     division=division, by=_user(request), name=data["name"],
+                     kind=data["kind"], captain_username=data["captain"],
+                     player_names=data["players"].split(",")),
+                 _("Entrant added."))
+
+
+@require_POST
+def fixtures_generate(request: HttpRequest, slug: str, season: str) -> HttpResponse:
+    the_season, division = _season_division(request, slug, season)
+    form = GenerateForm(request.POST)
+    return _post(request, the_season, division, "generate", form,
+                 lambda data: leagues_services.fixtures_generate(
+                     division=division, by=_user(request), legs=data["legs"]),
+                 _("Fixtures generated."))
+
+
+@require_POST
+def adjustment_add(request: HttpRequest, slug: str, season: str) -> HttpResponse:
+    club = club_for_viewer(slug, request.user)
+    the_season = club_season(club=club, slug=season)
+    form = AdjustmentForm(request.POST)
+    # back to the entrant's division (or, if none was chosen, the form's own)
+    entrant_pk = _whole(request.POST.get("entrant"), digits=9) or 0
+    division_pk = _whole(request.POST.get("division"), digits=9) or 0
+    division = (entrant_division(season=the_season, entrant_pk=entrant_pk)
+                or season_division(season=the_season, pk=division_pk))
+
+    def write(data: dict[str, Any]) -> object:
+        entrant = division_entrant(division=division, pk=data["entrant"])
+        if entrant is None:
+            raise ValidationError(_("Choose the entrant to adjust."))
+        return leagues_services.adjustment_add(entrant=entrant, by=_user(request),
+                                       points=data["points"], reason=data["reason"])
+
+    return _post(request, the_season, division, "adjust", form, write, _("Points adjusted."))
+
+
+@require_POST
+def entrant_change(request: HttpRequest, slug: str, season: str) -> HttpResponse:
+    """Rename an entrant of a division, or remove it (with its unplayed fixtures)."""
+    the_season, division = _season_division(request, slug, season)
+    form = EntrantChangeForm(request.POST)
+    gone: list[int] = []
+
+    def write(data: dict[str, Any]) -> object:
+        entrant = division_entrant(division=division, pk=data["entrant"])
+        if entrant is None:
+            raise ValidationError(_("Choose the entrant to change."))
+        if data["do"] == "remove":
+            gone.append(leagues_services.entrant_remove(entrant=entrant, by=_user(request)))
+            return None
+        return leagues_services.entrant_rename(entrant=entrant, by=_user(request),
+                                               name=data["name"])
+
+    response = _post(request, the_season, division, "entrant-change", form, write,
+                     _("Entrant renamed.") if request.POST.get("do") != "remove" else
+                     _("Entrant removed."))
+    if gone and gone[0]:
+        messages.info(request, ngettext(
+            "%(count)s fixture not yet played went with it.",
+            "%(count)s fixtures not yet played went with it.", gone[0]) % {"count": gone[0]})
+    return response
+
+
+@require_POST
+def fixtures_csv(request: HttpRequest, slug: str, season: str) -> HttpResponse:
+    """Results kept in a spreadsheet, uploaded as CSV (columns in the README)."""
+    the_season, division = _season_division(request, slug, season)
+    require_role(club=the_season.club, user=_user_or_none(request), role=RUNS_LEAGUE)
+    upload = request.FILES.get("file")
+    if upload is None or (upload.size or 0) > 1_000_000:
+        messages.error(request, _("Choose a CSV file (at most 1 MB)."))
+        return redirect(the_season)
+    try:
+        text = upload.read().decode("utf-8")
+        imported = leagues_services.fixtures_csv_import(division=division, by=_user(request),
+                                                text=text)
+    except UnicodeDecodeError:
+        messages.error(request, _("The file is not UTF-8 text: save it as CSV UTF-8."))
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    except csv.Error:  # a cell past the reader's limit (131,072 characters), a stray NUL
+        messages.error(request, _("The file could not be read as CSV: a cell is too "
+                                  "long, or holds something a spreadsheet would not "
+                                  "write. Save it from the spreadsheet again as CSV UTF-8."))
+    else:
+        messages.success(request, ngettext(
+            "%(count)s fixture row imported.", "%(count)s fixture rows imported.",
+            imported.rows) % {"count": imported.rows})
+        if imported.unchanged:
+            messages.info(request, ngettext(
+                "%(count)s row matched a fixture that holds that result already: left as "
+                "it was.", "%(count)s rows matched fixtures that hold those results "
+                "already: left as they were.", imported.unchanged)
+                % {"count": imported.unchanged})
+        if imported.unread:
+            messages.warning(request, _(
+                "Columns not read: %(unread)s. The import reads %(columns)s; check the "
+                "first row's spelling if one of these held results.") % {
+                    "unread": ", ".join(imported.unread),
+                    "columns": ", ".join(league_files.CSV_COLUMNS)})
+    return redirect(f"{the_season.get_absolute_url()}?division={division.pk}")
+
+
+@require_POST
+def season_lock(request: HttpRequest, slug: str, season: str) -> HttpResponse:
+    club = club_for_viewer(slug, request.user)
+    the_season = club_season(club=club, slug=season)
+    require_role(club=club, user=_user_or_none(request), role=RUNS_LEAGUE)
+    if request.POST.get("confirm") != "on":  # there is no unlocking: asked once more
+        messages.error(request, _("Tick the box to say that its results will no longer "
+                                  "change, then lock the season."))
+        return redirect(the_season)
+    leagues_services.season_lock(season=the_season, by=_user(request))
+    messages.success(request, _("Season locked: its results can no longer change."))
+    return redirect(the_season)
+
+
+@require_safe
+def fixture_page(request: HttpRequest, slug: str, season: str, pk: int) -> HttpResponse:
+    fixture, the_season = _fixture(request, slug, season, pk)
+    return _fixture_page(request, fixture, the_season)
+
+
+@require_POST
+def fixture_action(request: HttpRequest, slug: str, season: str, pk: int,
+                   action: str) -> HttpResponse:
+    """Every write on a fixture: its games, submit, confirm, dispute, resolve, walkover,
+    void, re-date. Each calls its one service."""
+    fixture, the_season = _fixture(request, slug, season, pk)
+    user = _user(request)
+    dispute_form = DisputeForm(request.POST if action == "dispute" else None)
+    redate_form = RedateForm(request.POST if action == "redate" else None)
+    try:
+        if action == "play" and request.POST.get("how") == "paper":
+            leagues_services.fixture_game_key(
+                fixture=fixture, by=user, number=_whole(request.POST.get("number"), digits=5) or 0,
+                home_players=_squad(fixture.home, request.POST.getlist("home_player")),
+                away_players=_squad(fixture.away, request.POST.getlist("away_player")),
+                score=_one_score(request))
+            done = _("Game %(n)s kept: who played and the final score.") % {
+                "n": request.POST.get("number")}
+        elif action == "play":
+            started = leagues_services.fixture_game_start(
+                fixture=fixture, by=user, number=_whole(request.POST.get("number"), digits=5) or 0,
+                home_players=_squad(fixture.home, request.POST.getlist("home_player")),
+                away_players=_squad(fixture.away, request.POST.getlist("away_player")),
+                phone=phone_label(request))
+            hold_grant(request, started.grant)
+            messages.success(request, _("Game %(n)s is on the scorepad: its result goes to "
+                                        "the fixture by itself.")
+                             % {"n": request.POST.get("number")})
+            return redirect(started.match.get_scorer_url())
+        elif action == "games":
+            leagues_services.fixture_games_enter(fixture=fixture, by=user, scores=_scores(request))
+            done = _("Scores saved.")
+        elif action == "submit":
+            leagues_services.fixture_submit(fixture=fixture, by=user)
+            done = _("Submitted: the away captain confirms or disputes it.")
+        elif action == "confirm":
+            leagues_services.fixture_confirm(fixture=fixture, by=user)
+            done = _("Result confirmed: it counts in the table.")
+        elif action == "dispute":
+            if not dispute_form.is_valid():
+                raise ValidationError(_("Say what is wrong with the result."))
+            leagues_services.fixture_dispute(fixture=fixture, by=user,
+                                     message=dispute_form.cleaned_data["message"])
+            done = _("Disputed: a league admin will resolve it.")
+        elif action == "resolve":
+            leagues_services.fixture_resolve(fixture=fixture, by=user,
+                                     scores=_scores(request) or None)
+            done = _("Resolved and confirmed.")
+        elif action in ("walkover-home", "walkover-away"):
+            leagues_services.fixture_walkover(fixture=fixture, by=user, side=action.split("-")[1])
+            done = _("Walkover recorded.")
+        elif action == "void":
+            leagues_services.fixture_void(fixture=fixture, by=user)
+            done = _("Fixture made void.")
+        elif action == "redate":
+            if not redate_form.is_valid():
+                raise ValidationError(_("Give a valid date."))
+            try:
+                leagues_services.fixture_redate(fixture=fixture, by=user,
+                                        date=redate_form.cleaned_data["date"],
+                                        postponed=redate_form.cleaned_data["postponed"])
+            except ValidationError as refused:
+                _form_errors(redate_form, refused)  # said beside the date too
+                raise
+            done = (_("Fixture postponed.") if redate_form.cleaned_data["postponed"]
+                    else _("Fixture re-dated."))
+        else:
+            raise ValidationError(_("Unknown action."))
+    except ValidationError as error:
+        fixture.refresh_from_db()
+        typed = ({name: str(value) for name, value in request.POST.items()
+                  if re.fullmatch(r"(home|away)_\d{1,2}", name)}
+                 if action in ("games", "resolve") else {})
+        # a paper game's form keeps its game and final scores as typed, too
+        keyed = ({name: str(request.POST.get(name, ""))[:12]
+                  for name in ("number", "home_score", "away_score")}
+                 if action == "play" and request.POST.get("how") == "paper" else {})
+        game = (getattr(error, "params", None) or {}).get("n")
+        return _fixture_page(request, fixture, the_season, error=" ".join(error.messages),
+                             dispute_form=dispute_form, redate_form=redate_form, status=400,
+                             typed=typed, refused_game=game if typed else None,
+                             keyed=keyed,
+                             keyed_refused=bool(keyed) and getattr(error, "code", "") == "score")
+    messages.success(request, done)
+    return redirect(fixture)
+
+
+@require_safe
+def season_export(request: HttpRequest, slug: str, season: str, what: str) -> HttpResponse:
+    """``table.csv``, ``fixtures.csv`` or ``league.json`` (``domino-league/1``), per division
+    (``?division=``; the first by default)."""
+    if what not in ("table.csv", "fixtures.csv", "league.json"):
+        raise Http404("No such export.")
+    club = club_for_viewer(slug, request.user)
+    the_season = club_season(club=club, slug=season)
+    divisions = list(season_divisions(the_season))
+    asked = request.GET.get("division")
+    # a stale or mistyped ?division= is not quietly given another division's file
+    division = next((d for d in divisions if str(d.pk) == asked), None) if asked else \
+        (divisions[0] if divisions else None)
+    if division is None:
+        return HttpResponse(_("This season has no such division.") if asked
+                            else _("This season has no division."), status=404,
+                            content_type="text/plain")
+    name = f"{the_season.slug}-{division.pk}"
+    if what == "league.json":
+        response: HttpResponse = JsonResponse(
+            division_document(division, the_season), json_dumps_params={"indent": 1})
+        response["Content-Disposition"] = f'attachment; filename="{name}.json"'
+        return response
+    if what == "table.csv":
+        filename = f"{name}-table.csv"
+        lines = league_files.table_csv(division_table(division, the_season))
+    else:
+        filename = f"{name}-fixtures.csv"
+        lines = league_files.fixtures_csv(division_fixture_lines(division))
+    response = HttpResponse(lines, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+# -- helpers -------------------------------------------------------------------------
+
+
+def _user_or_none(request: HttpRequest) -> User | None:
+    return request.user if isinstance(request.user, User) else None
+
+
+def _user(request: HttpRequest) -> User:
+    user = _user_or_none(request)
+    if user is None or not user.is_authenticated:
+        raise PermissionDenied(_("Sign in first."))
+    return user
+
+
+def _season_division(request: HttpRequest, slug: str,
+                     season: str) -> tuple[Season, Division]:
+    club = club_for_viewer(slug, request.user)
+    the_season = club_season(club=club, slug=season)
+    division = season_division(
+        season=the_season, pk=_whole(request.POST.get("division"), digits=9) or 0)
+    return the_season, division
+
+
+def _post(request: HttpRequest, season: Season, division: Division, which: str,
+          form: forms.Form, write: Callable[[dict[str, Any]], object],
+          done: str) -> HttpResponse:
+    """An admin form of the season page (``which``) for ``division``: written, then back
+    to that division; refused, the page again with what was entered and why."""
+    if form.is_valid():
+        try:
+            write(form.cleaned_data)
+        except ValidationError as refused:
+            _form_errors(form, refused)  # beside the field it names, else the form's
+        except rules.RulesError as refused:
+            form.add_error(None, rules_messages.explain(refused))
+        else:
+            messages.success(request, done)
+            return redirect(f"{season.get_absolute_url()}?division={division.pk}")
+    entered = {**request.POST.dict(), "form": which}
+    entered.pop("csrfmiddlewaretoken", None)
+    return _season_page(request, season.club, season, shown=str(division.pk),
+                        entered=entered, refused=form, status=400)
+
+
+def _form_errors(form: forms.Form, error: ValidationError) -> None:
+    if hasattr(error, "error_dict"):
+        for field, errors in error.error_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, error)
+
+
+def _fixture(request: HttpRequest, slug: str, season: str,
+             pk: int) -> tuple[Fixture, Season]:
+    club = club_for_viewer(slug, request.user)
+    the_season = club_season(club=club, slug=season)
+    return fixture_for_viewer(season=the_season, pk=pk), the_season
+
+
+def _fixture_page(request: HttpRequest, fixture: Fixture, season: Season, *,
+                  error: str | None = None, dispute_form: DisputeForm | None = None,
+                  redate_form: RedateForm | None = None, status: int = 200,
+                  typed: dict[str, str] | None = None,
+                  refused_game: int | None = None, keyed: dict[str, str] | None = None,
+                  keyed_refused: bool = False) -> HttpResponse:
+    """The fixture night; after a refused write, the game scores as they were typed
+    (``typed``: nothing is lost) and the game the refusal is about marked; a paper
+    game's form likewise (``keyed``: its game and final scores; ``keyed_refused``: the
+    refusal is about that game)."""
+    rights = fixture_rights(fixture=fixture, season=season, user=request.user)
+    games = fixture_games(fixture=fixture)
+    by_number = {g.number: g for g in games}
+    scores = {g.number: fixture_game_score(g) for g in games}  # home, away: as counted
+    rows = max(max(by_number, default=0), season.night.most_games)
+    return render(request, "matches/fixture.html", {
+        "season": season, "fixture": fixture, "games": games,
+        "game_rows": [_game_row(n, by_number.get(n), typed, refused_game, scores)
+                      for n in range(1, rows + 1)],
+        "changes": fixture_changes(fixture=fixture), "admin": rights.admin,
+        "home_squad": entrant_squad(entrant=fixture.home),
+        "away_squad": entrant_squad(entrant=fixture.away),
+        "singles_and_pairs": (season.singles, season.pairs),
+        "can_enter": rights.can_enter, "can_sign": rights.can_sign,
+        "both_captains": rights.both_captains, "can_resolve": rights.can_resolve,
+        "can_submit": rights.can_submit, "can_redate": rights.can_redate,
+        "can_walkover": rights.can_walkover, "can_void": rights.can_void,
+        "error": error, "dispute_form": dispute_form or DisputeForm(),
+        "keyed": keyed or {}, "keyed_refused": keyed_refused,
+        "redate_form": redate_form if redate_form is not None and redate_form.is_bound
+        else RedateForm(initial={"date": fixture.date,
+                                 "postponed": fixture.status == FixtureStatus.POSTPONED}),
+    }, status=status)
+
+
+def _game_row(n: int, game: FixtureGame | None, typed: dict[str, str] | None,
+              refused: int | None,
+              scores: dict[int, tuple[int, int] | None]) -> dict[str, Any]:
+    """Game ``n``'s row of the scores form: what it shows in its two fields, or a
+    scorepad game's score as the fixture counts it (home, away)."""
+    def shown(side: str, kept: int | None) -> str:
+        if typed is not None and f"{side}_{n}" in typed:
+            return typed[f"{side}_{n}"][:12]
+        return "" if kept is None else str(kept)
+    return {"n": n, "game": game, "invalid": refused == n, "score": scores.get(n),
+            "home": shown("home", game.home_score if game else None),
+            "away": shown("away", game.away_score if game else None)}
+
+
+def _whole(value: object, *, digits: int) -> int | None:
+    """A whole number typed in a form (spaces around it allowed), as
+    :func:`matches.core.forms.whole_number` reads it; else None."""
+    return whole_number(str(value or "").strip(), digits=digits)
+
+
+def _one_score(request: HttpRequest) -> tuple[int, int]:
+    home, away = (_whole(request.POST.get(f"{side}_score"), digits=5)
+                  for side in ("home", "away"))
+    if home is None or away is None:
+        raise ValidationError(_("Give both final scores as whole numbers."))
+    return home, away
+
+
+def _squad(entrant: Entrant, chosen: list[str]) -> list[Player]:
+    """The chosen players of ``entrant``'s squad, in the order chosen (empty choices
+    skipped); anyone else is refused by the service."""
+    return players_chosen(pks=[pk for pk in (_whole(text, digits=9) for text in chosen)
+                                         if pk is not None])
+
+
+def _scores(request: HttpRequest) -> list[tuple[int, int] | None]:
+    """The games' scores as keyed in, by game number (``home_N``, ``away_N``); a row left
+    empty (or a scorepad game's, which has no inputs) is None."""
+    scores: list[tuple[int, int] | None] = []
+    for n in range(1, MAX_FIXTURE_GAMES + 1):
+        typed = [str(request.POST.get(f"{side}_{n}", "")).strip() for side in ("home", "away")]
+        if not any(typed):
+            scores.append(None)
+            continue
+        home, away = (_whole(text, digits=5) for text in typed)
+        if home is None or away is None:
+            raise ValidationError(_("Game %(n)s: give both scores as whole numbers.")
+                                  % {"n": n}, code="game", params={"n": n})
+        scores.append((home, away))
+    while scores and scores[-1] is None:
+        scores.pop()
+    return scores
+
+
+def _weeks(division: Division) -> list[tuple[int, list[Fixture]]]:
+    weeks: dict[int, list[Fixture]] = {}
+    for fixture in division.fixtures.all():
+        weeks.setdefault(fixture.week, []).append(fixture)
+    return sorted(weeks.items())

@@ -1,0 +1,577 @@
+"""Backup and restore of the whole site: ``scorekeeper-backup/2``, one JSON Lines file.
+
+Every line is one JSON object. The first is the header, the last the end line (a file
+cut short is refused, not half restored); between them one line per thing, in the
+order they are restored, each naming its ``"type"``::
+
+    {"format": "scorekeeper-backup/2", "exported_at": "2026-…"}
+    {"type": "user", "id": 1, "username": "…", "email": "…", "password": "<hash>", …}
+    {"type": "club", "id": 1, "name": "…", "slug": "…", …, "memberships": [{…}]}
+    {"type": "player", "id": 1, "club": 1, "name": "…", "user": null, …}
+    {"type": "season", "id": 1, "club": 1, …, "divisions": [{…, "entrants": [{…,
+        "players": [1, 2], "adjustments": [{…}]}], "fixtures": [{…, "games": [{…,
+        "home_players": […], "away_players": […]}], "changes": [{…}]}]}]}
+    {"type": "match", "record": {<domino-match/1>}, "public_id": "…", "scorer_token": "…",
+        "version": 7, "created_by": 1, "started_at": "…", "finished_at": "…",
+        "seat_players": [3, 5], "fixture_game": 2, "abandoned": false, "grants": [{…}],
+        "changes": [{…}]}
+    {"type": "deleted_match", "public_id": "…", "record": {<domino-match/1>}, "user": 1, …}
+    {"type": "end", "counts": {"users": 5, "clubs": 1, …, "deleted_matches": 1}}
+
+Clubs, players, seasons and users keep their ids (a fixture's address holds its id),
+and references between them are those ids; users keep their password *hash*, so
+accounts work after a restore. Dates are ISO 8601.
+
+A match is stored as what the rules engine verifies — its ``domino-match/1`` record,
+replayed on import by :func:`~matches.services.match_import` — plus what a record does
+not hold: its public id, scorer token and version, its change log (the history, which
+replaces the import's own one change; its live actions must lead to the record, or the
+file is refused), the phones that scored it (``grants``), which club player sat in each
+seat, who created it and when it started and finished, the fixture game it was, and the
+hash by which a record import knows it (the same file imported again stores nothing).
+A match a scorer deleted is kept as its record (``deleted_match``), to be taken back.
+Scores come from the replay; ratings, a cache of the matches, are rebuilt at the end
+(:func:`~matches.services.ratings_recompute` for every club and game).
+
+A ``scorekeeper-backup/1`` file (written before migration 0011) still restores: it is
+the same but for a season's ``tiebreaks``, where ``[]`` then meant the format's default
+order, and now means none; a /1 season's ``[]`` is restored as that default. A grant
+written before phones had names (migration 0014) is restored with none; a match written
+before backups kept its record hash, with none; a file written before backups kept
+deleted matches, with none.
+
+The export reads one moment of the database (on PostgreSQL a repeatable-read, read-only
+transaction: a tap or a deletion meanwhile is not half in it).
+
+Not restored: rows that undo or restore took back (the record holds the live actions;
+the change log still says what was taken back), sessions (every phone signs in and
+takes its scorer grant again), groups and permissions, and ``Rating.updated_at``.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import uuid
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from decimal import Decimal
+from typing import Any, Protocol
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.management.color import no_style
+from django.db import DatabaseError, connection, models, transaction
+from django.utils import timezone
+
+from matches import rules
+from matches.history.services import ratings_recompute
+from matches.models import (
+    Adjustment,
+    Change,
+    ChangeKind,
+    Club,
+    DeletedMatch,
+    Division,
+    Entrant,
+    Event,
+    Fixture,
+    FixtureChange,
+    FixtureGame,
+    GameKind,
+    Match,
+    MatchStatus,
+    Membership,
+    Player,
+    Round,
+    ScorerGrant,
+    Season,
+    Seat,
+)
+from matches.rules.league import DEFAULT_TIEBREAKS
+from matches.rules.record import MAX_DEPTH, RecordInvalid, read_json
+from matches.scoring.changelog import action_doc
+from matches.scoring.selectors.play import (
+    NO_ACTION_KINDS,
+    match_actions,
+    match_record,
+    results_apart,
+    round_settle_actions,
+)
+from matches.scoring.services.play import match_import
+
+FORMAT = "scorekeeper-backup/2"
+FORMAT_1 = "scorekeeper-backup/1"  # still read: see the module's docstring
+
+NOT_EMPTY = ("The database is not empty ({what}): import_all restores a backup into an "
+             "empty database only. Nothing was changed.")
+NOT_JSON = "line {line}: not a JSON object: {error}"
+NOT_BACKUP = "line {line}: not a {format} file (its first line says format {found!r})"
+UNKNOWN_TYPE = "line {line}: unknown type of line {found!r}"
+REFUSED = "line {line}: {what} refused: {error}"
+TRUNCATED = "the file ends at line {line} without its end line: it was cut short"
+AFTER_END = "line {line}: more lines after the end line"
+WRONG_COUNTS = "line {line}: the end line counts {expected}, but the file holds {found}"
+LOG_MISMATCH = "the change log does not lead to the match record"
+UNREADABLE = {"record_too_deep": f"it nests deeper than {MAX_DEPTH} levels",
+              "record_digits": "a number in it has thousands of digits",
+              "record_nul": "a text in it holds a NUL character (\\u0000), which cannot be "
+                            "stored"}
+
+
+class Writer(Protocol):
+    """Where an export goes: a text file, or a command's stdout."""
+
+    def write(self, text: str, /) -> object: ...
+
+
+class BackupInvalid(ValueError):
+    """The file cannot be restored; the message names the line. Nothing is stored."""
+
+
+class DatabaseNotEmpty(Exception):
+    """A backup is only restored into an empty database."""
+
+
+User = get_user_model()
+
+# What each row keeps, by field name (a foreign key as its target's id). The parent of a
+# nested row (a season's division, a division's entrant…) is implied by the nesting.
+USER_FIELDS = ["id", "username", "email", "password", "first_name", "last_name", "is_active",
+               "is_staff", "is_superuser", "date_joined", "last_login"]
+CLUB_FIELDS = ["id", "name", "slug", "visibility", "created_at", "created_by"]
+MEMBERSHIP_FIELDS = ["id", "user", "role", "joined_at"]
+PLAYER_FIELDS = ["id", "club", "name", "user", "created_at"]
+SEASON_FIELDS = ["id", "club", "name", "slug", "starts_on", "ends_on", "game", "options",
+                 "scoring", "tiebreaks", "fixture_format", "singles", "pairs", "race_to",
+                 "count_submitted", "locked", "created_at"]
+DIVISION_FIELDS = ["id", "name", "order"]
+ENTRANT_FIELDS = ["id", "name", "kind", "captain"]
+ADJUSTMENT_FIELDS = ["id", "points", "reason", "made_by", "made_at"]
+FIXTURE_FIELDS = ["id", "week", "date", "home", "away", "status", "home_games", "away_games",
+                  "walkover", "submitted_at", "dispute"]
+FIXTURE_GAME_FIELDS = ["id", "number", "home_score", "away_score"]
+FIXTURE_CHANGE_FIELDS = ["id", "user", "at", "kind", "what", "before", "after"]
+FIXTURE_CHANGE_ADDED = ["kind"]  # absent from backups made before it was kept
+GRANT_FIELDS = ["label", "name", "created_at", "last_used_at", "revoked_at", "is_creator"]
+GRANT_ADDED = ["name"]  # since migration 0014: a backup made before has none
+CHANGE_FIELDS = ["version", "kind", "key", "action", "description", "restored_to", "user",
+                 "made_at"]
+MATCH_FIELDS = ["public_id", "scorer_token", "version", "creation_key", "created_by",
+                "started_at", "finished_at", "record_hash"]
+MATCH_ADDED = ["record_hash"]  # absent from backups made before it was kept
+DELETED_MATCH_FIELDS = ["public_id", "game", "names", "record", "deleted_at", "grant_label",
+                        "user"]
+# a league game's club and season, where the match model has them
+MATCH_LINKS = ["club", "season"]
+
+# rows whose ids are kept: their id sequences move past the restored ids afterwards
+KEPT_IDS: list[type[models.Model]] = [User, Club, Membership, Player, Season, Division,
+                                      Entrant, Adjustment, Fixture, FixtureGame,
+                                      FixtureChange]
+
+
+# -- export ------------------------------------------------------------------------------
+
+
+class BackupFailed(Exception):
+    """A stored match could not be written as its record; the message names it."""
+
+
+def backup_export(*, out: Writer) -> int:
+    """Write the whole site to ``out`` as ``scorekeeper-backup/2``; returns the lines
+    written. Raises :class:`BackupFailed` naming a match that cannot be written."""
+    outermost = not transaction.get_connection().in_atomic_block
+    with transaction.atomic():  # one consistent reading of the database
+        if outermost and connection.vendor == "postgresql":
+            # READ COMMITTED would show each statement the latest commits: a match
+            # deleted or scored between reading the list and its rows would be torn
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        written = 0
+        for line in _export_lines():
+            out.write(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n")
+            written += 1
+        return written
+
+
+def _export_lines() -> Iterator[dict[str, Any]]:
+    yield {"format": FORMAT, "exported_at": timezone.now().isoformat()}
+    counts = {"users": 0, "clubs": 0, "players": 0, "seasons": 0, "matches": 0,
+              "deleted_matches": 0}
+    for user in User.objects.order_by("pk"):
+        counts["users"] += 1
+        yield {"type": "user", **_row(user, USER_FIELDS)}
+    for club in Club.objects.order_by("pk"):
+        counts["clubs"] += 1
+        yield {"type": "club", **_row(club, CLUB_FIELDS),
+               "memberships": [_row(m, MEMBERSHIP_FIELDS)
+                               for m in club.memberships.order_by("pk")]}
+    for player in Player.objects.order_by("pk"):
+        counts["players"] += 1
+        yield {"type": "player", **_row(player, PLAYER_FIELDS)}
+    for season in Season.objects.order_by("pk"):
+        counts["seasons"] += 1
+        yield {"type": "season", **_row(season, SEASON_FIELDS),
+               "divisions": [_division_doc(d) for d in season.divisions.order_by("pk")]}
+    for match in Match.objects.order_by("pk"):  # in id order: ratings break ties by id
+        counts["matches"] += 1
+        try:
+            yield _match_doc(match)
+        except rules.RulesError as error:  # a row changed by hand (the shell, the admin)
+            raise BackupFailed(f"match {match.public_id} ({match}) cannot be written as "
+                               f"its record: {error}") from None
+    for deleted in DeletedMatch.objects.order_by("pk"):
+        counts["deleted_matches"] += 1
+        yield {"type": "deleted_match", **_row(deleted, DELETED_MATCH_FIELDS)}
+    yield {"type": "end", "counts": counts}
+
+
+def _division_doc(division: Division) -> dict[str, Any]:
+    return {**_row(division, DIVISION_FIELDS), "entrants": [
+        {**_row(entrant, ENTRANT_FIELDS), "players": _ids(entrant.players.all()),
+         "adjustments": [_row(a, ADJUSTMENT_FIELDS) for a in entrant.adjustments.order_by("pk")]}
+        for entrant in division.entrants.order_by("pk")
+    ], "fixtures": [
+        {**_row(fixture, FIXTURE_FIELDS),
+         "games": [{**_row(game, FIXTURE_GAME_FIELDS),
+                    "home_players": _ids(game.home_players.all()),
+                    "away_players": _ids(game.away_players.all())}
+                   for game in fixture.games.order_by("pk")],
+         "changes": [_row(c, FIXTURE_CHANGE_FIELDS) for c in fixture.changes.order_by("pk")]}
+        for fixture in division.fixtures.order_by("pk")
+    ]}
+
+
+def _match_doc(match: Match) -> dict[str, Any]:
+    grants = list(match.grants.order_by("pk"))
+    grant_index = {grant.pk: index for index, grant in enumerate(grants)}
+    fixture_game = FixtureGame.objects.filter(match=match).values_list("pk", flat=True).first()
+    return {
+        "type": "match",
+        "record": match_record(match),
+        **_row(match, MATCH_FIELDS + _match_links()),
+        "seat_players": [seat.player_id for seat in match.seats.order_by("position")],
+        "fixture_game": fixture_game,
+        # a record does not say a match was abandoned (the replay says in progress)
+        "abandoned": match.status == MatchStatus.ABANDONED,
+        "grants": [_row(grant, GRANT_FIELDS) for grant in grants],
+        "changes": [{**_row(change, CHANGE_FIELDS),
+                     "grant": grant_index.get(change.grant_id)
+                     if change.grant_id is not None else None}
+                    for change in match.changes.order_by("version")],
+    }
+
+
+def _match_links() -> list[str]:
+    names = {field.name for field in Match._meta.concrete_fields}
+    return [name for name in MATCH_LINKS if name in names]
+
+
+def _row(obj: models.Model, fields: Iterable[str]) -> dict[str, Any]:
+    """The named fields of ``obj`` as JSON values (a foreign key as the target's id)."""
+    return {name: _plain(getattr(obj, _field(type(obj), name).attname)) for name in fields}
+
+
+def _field(model: type[models.Model], name: str) -> models.Field[Any, Any]:
+    field = model._meta.get_field(name)
+    assert isinstance(field, models.Field)  # the names above are the models' own fields
+    return field
+
+
+def _ids(rows: Iterable[models.Model]) -> list[Any]:
+    return sorted(row.pk for row in rows)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, datetime.date):  # datetimes too
+        return value.isoformat()
+    if isinstance(value, uuid.UUID | Decimal):
+        return str(value)
+    return value
+
+
+# -- import ------------------------------------------------------------------------------
+
+
+# told (lines restored, lines to restore, what they were so far): once the file is read
+# (0 restored), then after each line; after the last, ratings are rebuilt
+RestoreProgress = Callable[[int, int, Mapping[str, int]], None]
+
+
+@transaction.atomic
+def backup_import(*, source: Iterable[str] | str,
+                  progress: RestoreProgress | None = None) -> dict[str, int]:
+    """Restore a ``scorekeeper-backup/2`` (or /1) file (its lines) into an empty database, all
+    or nothing; returns how many users, clubs, players, seasons and matches it holds.
+    ``progress`` is told how far it got (a big site takes many minutes: every match is
+    replayed).
+
+    Raises :class:`DatabaseNotEmpty` before reading anything if the database holds a
+    user, club, player or match, and :class:`BackupInvalid` (naming the line) for a
+    file that cannot be restored; either way nothing is stored."""
+    _require_empty()
+    lines = list(_read(rules.json_lines(source) if isinstance(source, str) else source))
+    format_1 = lines[0][1]["format"] == FORMAT_1
+    counts = {"users": 0, "clubs": 0, "players": 0, "seasons": 0, "matches": 0,
+              "deleted_matches": 0}
+    body = lines[1:-1]
+    if progress is not None:
+        progress(0, len(body), counts)
+    restore = {"user": ("users", _user_restore), "club": ("clubs", _club_restore),
+               "player": ("players", _player_restore),
+               "season": ("seasons", _season_restore), "match": ("matches", _match_restore),
+               "deleted_match": ("deleted_matches", _deleted_match_restore)}
+    for done, (number, doc) in enumerate(body, start=1):
+        kind = doc.get("type")
+        if kind not in restore:
+            raise BackupInvalid(UNKNOWN_TYPE.format(line=number, found=kind))
+        name, step = restore[kind]
+        if format_1 and kind == "season" and doc.get("tiebreaks") == []:
+            doc = {**doc, "tiebreaks": list(DEFAULT_TIEBREAKS)}
+        try:
+            with transaction.atomic():
+                step(doc)
+        except BackupInvalid as error:
+            raise BackupInvalid(REFUSED.format(line=number, what=kind, error=error)) from None
+        except (rules.RulesError, ValidationError, DatabaseError, KeyError, TypeError,
+                ValueError, IndexError, AttributeError) as error:
+            raise BackupInvalid(REFUSED.format(line=number, what=kind,
+                                               error=_message(error))) from None
+        counts[name] += 1
+        if progress is not None:
+            progress(done, len(body), counts)
+    end_line, end = lines[-1]
+    expected = end.get("counts")
+    if isinstance(expected, dict) and "deleted_matches" not in expected:
+        expected = {**expected, "deleted_matches": 0}  # a file from before they were kept
+    if expected != counts:
+        raise BackupInvalid(WRONG_COUNTS.format(line=end_line, expected=end.get("counts"),
+                                                found=counts))
+    _reset_sequences()
+    for club in Club.objects.all():  # ratings are a cache of the matches: rebuilt
+        for game in GameKind.values:
+            ratings_recompute(club=club, game=game)
+    return counts
+
+
+def _require_empty() -> None:
+    held = [f"{what}: {count}" for what, count in (
+        ("users", User.objects.count()), ("clubs", Club.objects.count()),
+        ("players", Player.objects.count()), ("matches", Match.objects.count()),
+        ("deleted matches", DeletedMatch.objects.count())) if count]
+    if held:
+        raise DatabaseNotEmpty(NOT_EMPTY.format(what=", ".join(held)))
+
+
+def _read(source: Iterable[str]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Each non-blank line as a JSON object with its 1-based number, from the header
+    to the end line, both checked."""
+    number = 0
+    first, ended = True, False
+    for number, text in enumerate(source, start=1):
+        text = text.removeprefix("\ufeff") if number == 1 else text
+        if not text.strip():
+            continue
+        if ended:
+            raise BackupInvalid(AFTER_END.format(line=number))
+        try:  # as a record is read: no deep nesting, huge number or NUL gets through
+            doc = read_json(text)
+        except RecordInvalid as error:
+            why = UNREADABLE.get(error.code) or error.params.get("error") or error
+            raise BackupInvalid(NOT_JSON.format(line=number, error=why)) from None
+        if not isinstance(doc, dict):
+            raise BackupInvalid(NOT_JSON.format(line=number, error=f"a {type(doc).__name__}"))
+        if first and doc.get("format") not in (FORMAT, FORMAT_1):
+            raise BackupInvalid(NOT_BACKUP.format(line=number, format=FORMAT,
+                                                  found=doc.get("format")))
+        ended = not first and doc.get("type") == "end"
+        first = False
+        yield number, doc
+    if not ended:
+        raise BackupInvalid(TRUNCATED.format(line=number))
+
+
+def _message(error: Exception) -> str:
+    if isinstance(error, ValidationError):
+        return "; ".join(error.messages)
+    if isinstance(error, KeyError):
+        return f"{error} is missing"
+    return str(error)
+
+
+def _build[M: models.Model](model: type[M], doc: dict[str, Any], fields: Iterable[str], *,
+                            optional: Iterable[str] = (), **parent: Any) -> M:
+    """A row of ``model`` from ``doc``'s fields (each checked by its field), validated
+    and saved."""
+    obj = model(**parent)
+    _assign(obj, doc, fields, optional=optional)
+    obj.full_clean()
+    obj.save(force_insert=True)
+    return obj
+
+
+def _assign(obj: models.Model, doc: dict[str, Any], fields: Iterable[str], *,
+            optional: Iterable[str] = ()) -> None:
+    """Set the named fields of ``obj`` from ``doc``, each value read by its field (a
+    missing key is a KeyError, unless the field is ``optional``: then its default)."""
+    for name in fields:
+        field = _field(type(obj), name)
+        value = doc.get(name, field.get_default()) if name in optional else doc[name]
+        setattr(obj, field.attname, None if value is None else field.to_python(value))
+
+
+def _user_restore(doc: dict[str, Any]) -> None:
+    _build(User, doc, USER_FIELDS)
+
+
+def _club_restore(doc: dict[str, Any]) -> None:
+    club = _build(Club, doc, CLUB_FIELDS)
+    for membership in doc["memberships"]:
+        _build(Membership, membership, MEMBERSHIP_FIELDS, club=club)
+
+
+def _player_restore(doc: dict[str, Any]) -> None:
+    _build(Player, doc, PLAYER_FIELDS)
+
+
+def _season_restore(doc: dict[str, Any]) -> None:
+    season = _build(Season, doc, SEASON_FIELDS)
+    for division_doc in doc["divisions"]:
+        division = _build(Division, division_doc, DIVISION_FIELDS, season=season)
+        for entrant_doc in division_doc["entrants"]:
+            entrant = _build(Entrant, entrant_doc, ENTRANT_FIELDS, division=division)
+            entrant.players.set(_players(entrant_doc["players"]))
+            for adjustment in entrant_doc["adjustments"]:
+                _build(Adjustment, adjustment, ADJUSTMENT_FIELDS, entrant=entrant)
+        for fixture_doc in division_doc["fixtures"]:
+            fixture = _build(Fixture, fixture_doc, FIXTURE_FIELDS, division=division)
+            for game_doc in fixture_doc["games"]:
+                game = _build(FixtureGame, game_doc, FIXTURE_GAME_FIELDS, fixture=fixture)
+                game.home_players.set(_players(game_doc["home_players"]))
+                game.away_players.set(_players(game_doc["away_players"]))
+            for change in fixture_doc["changes"]:
+                _build(FixtureChange, change, FIXTURE_CHANGE_FIELDS,
+                       optional=FIXTURE_CHANGE_ADDED, fixture=fixture)
+
+
+def _players(ids: list[int]) -> list[Player]:
+    players = list(Player.objects.filter(pk__in=ids))
+    if len(players) != len(set(ids)):
+        raise BackupInvalid(f"no player with id {sorted(set(ids) - {p.pk for p in players})}")
+    return players
+
+
+def _deleted_match_restore(doc: dict[str, Any]) -> None:
+    _build(DeletedMatch, doc, DELETED_MATCH_FIELDS)
+
+
+def _match_restore(doc: dict[str, Any]) -> None:
+    """The match from its record (replayed and verified), then what the record does not
+    hold, set to the stored values."""
+    match = match_import(document=doc["record"])
+    _assign(match, doc, MATCH_FIELDS + _match_links(), optional=MATCH_LINKS + MATCH_ADDED)
+    if doc.get("abandoned"):  # absent from files made before matches could be abandoned
+        match.status = MatchStatus.ABANDONED
+    match.full_clean()
+    match.save()
+    seat_players = doc["seat_players"]
+    seats = list(match.seats.order_by("position"))
+    if len(seat_players) != len(seats):
+        raise BackupInvalid(f"{len(seat_players)} seat players for {len(seats)} seats")
+    for seat, player in zip(seats, seat_players, strict=True):
+        seat.player_id = player
+    Seat.objects.bulk_update(seats, ["player"])
+    grants = [_build(ScorerGrant, grant, GRANT_FIELDS, optional=GRANT_ADDED, match=match)
+              for grant in doc["grants"]]
+    _changes_restore(match, doc["changes"], grants)
+    if doc["fixture_game"] is not None and not FixtureGame.objects.filter(
+            pk=doc["fixture_game"], match=None).update(match=match):
+        raise BackupInvalid(f"no fixture game {doc['fixture_game']} without a match")
+
+
+def _changes_restore(match: Match, docs: list[dict[str, Any]],
+                     grants: list[ScorerGrant]) -> None:
+    """Replace the import's one change with the stored change log, and link each live
+    round and event to the change that made it (as the log says)."""
+    Round.objects.filter(match=match).update(change=None)
+    Event.objects.filter(match=match).update(change=None)
+    match.changes.all().delete()
+    changes = []
+    for doc in docs:
+        grant = doc["grant"]
+        if grant is not None and not (isinstance(grant, int) and 0 <= grant < len(grants)):
+            raise BackupInvalid(f"version {doc['version']} names no grant {grant!r}")
+        change = Change(match=match, grant=grants[grant] if grant is not None else None)
+        _assign(change, doc, CHANGE_FIELDS)
+        change.full_clean(exclude=["match"], validate_constraints=False)
+        changes.append(change)
+    if [change.version for change in changes] != list(range(1, match.version + 1)):
+        raise BackupInvalid(f"the change log does not run from version 1 to {match.version}")
+    changes = Change.objects.bulk_create(changes)
+    live, made_by = _live_actions(changes)
+    # the record gives a called round's result and count together; the log may hold
+    # them as two taps, which the rows say so they give the log's actions back
+    match.rounds.filter(number__in=results_apart(live)).update(result_apart=True)
+    if live != [action_doc(action) for action in match_actions(match)]:
+        raise BackupInvalid(LOG_MISMATCH)
+    by_version = {change.version: change for change in changes}
+    made = iter(made_by)
+    rounds, events = [], []
+    events_by_round: dict[int, list[Event]] = {}
+    for event in match.events.order_by("number"):
+        events_by_round.setdefault(event.round_id, []).append(event)
+    for round_ in match.rounds.order_by("number"):  # in match_actions' order
+        round_.change = by_version[next(made)]
+        rounds.append(round_)
+        for event in events_by_round.get(round_.pk, ()):
+            event.change = by_version[next(made)]
+            assert event.change is not None
+            event.recorded_at = event.change.made_at
+            events.append(event)
+        for _ in round_settle_actions(round_):
+            next(made)
+    Round.objects.bulk_update(rounds, ["change"])
+    Event.objects.bulk_update(events, ["change", "recorded_at"])
+
+
+def _live_actions(changes: list[Change]) -> tuple[list[dict[str, Any]], list[int]]:
+    """The live actions the change log leads to (as :func:`selectors.actions_at` reads
+    them) and, for each, the version of the change that applied it — the same prefix
+    rule as ``match_restore``: a restore keeps the actions both versions agree on."""
+    docs: list[dict[str, Any]] = []
+    made_by: list[int] = []
+    for change in changes:
+        if change.kind == ChangeKind.IMPORT:
+            docs = list(change.action["actions"])
+            made_by = [change.version] * len(docs)
+        elif change.kind == ChangeKind.RESTORE:
+            target = list(change.action["actions"])
+            common = 0
+            while common < min(len(target), len(docs)) and target[common] == docs[common]:
+                common += 1
+            docs = target
+            made_by = made_by[:common] + [change.version] * (len(target) - common)
+        elif change.kind == ChangeKind.UNDO:
+            if not docs:
+                raise BackupInvalid(f"{LOG_MISMATCH}: version {change.version} undoes nothing")
+            docs.pop()
+            made_by.pop()
+        elif change.kind in NO_ACTION_KINDS:
+            continue  # a rename or an abandon: no engine action
+        else:
+            docs.append(change.action)
+            made_by.append(change.version)
+    return docs, made_by
+
+
+def _reset_sequences() -> None:
+    """Ids were given, not drawn: move each id sequence past them (PostgreSQL; SQLite
+    needs nothing)."""
+    statements = connection.ops.sequence_reset_sql(no_style(), KEPT_IDS)
+    if statements:
+        with connection.cursor() as cursor:
+            for sql in statements:
+                cursor.execute(sql)
+
+
+__all__ = ["FORMAT", "BackupInvalid", "DatabaseNotEmpty", "backup_export", "backup_import"]

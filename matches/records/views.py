@@ -1,0 +1,81 @@
+"""Match records over HTTP: download one match's record, upload records to import.
+
+An upload is kept and imported by a background task (``matches.records.tasks``); the upload
+redirects to the import's own page, which shows its progress — records read, matches
+stored, refused records with their file (and line) and the rules engine's exact message,
+records already imported, and while it waits how many imports the worker takes first —
+and polls until the worker has finished.
+"""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils import translation
+from django.views.decorators.http import require_http_methods, require_safe
+from django.views.decorators.vary import vary_on_headers
+
+from matches.core.forms import RecordUploadForm
+from matches.models import ImportStatus
+from matches.records.selectors import (
+    OTHERS_SHOWN,
+    STORED_SHOWN,
+    recent_record_imports,
+    record_import_for_user,
+    record_import_lines,
+    record_imports_ahead,
+)
+from matches.records.services import record_import_start
+from matches.scoring.selectors.play import match_record
+from matches.scoring.views.play import HtmxHttpRequest, match_for_watcher
+
+
+@require_safe
+def match_record_json(request: HttpRequest, public_id: UUID) -> HttpResponse:
+    match = match_for_watcher(request, public_id)
+    response = JsonResponse(match_record(match), json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="match-{match.public_id}.json"'
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def records_import(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        form = RecordUploadForm(request.POST, request.FILES)
+        if form.is_valid():
+            # login_required: the user is signed in, so a User
+            assert isinstance(request.user, User)
+            record_import = record_import_start(
+                files=form.cleaned_data["files"], created_by=request.user,
+                language=translation.get_language() or "")
+            return redirect(record_import)
+    else:
+        form = RecordUploadForm()
+    assert isinstance(request.user, User)  # login_required
+    return render(request, "matches/records_import.html", {
+        "form": form, "imports": recent_record_imports(user=request.user)})
+
+
+@login_required
+@require_safe
+@vary_on_headers("HX-Request")
+def record_import_progress(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
+    """How far an upload's import got; polled by htmx every 2 s until it is finished.
+    Someone else's import is a 404: it does not admit it exists."""
+    assert isinstance(request.user, User)
+    record_import = record_import_for_user(public_id=public_id, user=request.user)
+    template = ("matches/record_import.html#progress" if request.htmx
+                else "matches/record_import.html")
+    queued = record_import.status == ImportStatus.QUEUED  # else no queue to count
+    return render(request, template, {
+        "record_import": record_import,
+        "ahead": record_imports_ahead(record_import=record_import) if queued else 0,
+        "lines": record_import_lines(record_import=record_import),
+        "stored_shown": STORED_SHOWN, "others_shown": OTHERS_SHOWN,
+        "others": record_import.refused + record_import.duplicates,
+    })

@@ -1,0 +1,2 @@
+"""Scoring's forms: ``play`` (a new match, the scorepad's entries) and ``lifecycle`` (rename,
+rematch)."""
