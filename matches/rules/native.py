@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Final
 
 # Every module but the package's __init__ and this one, in dependency order.
-MODULES: Final = ("errors", "tiles", "layout", "games", "match", "record", "simulate",
+MODULES: Final = ("errors", "tiles", "layout", "games", "dealing", "match", "record", "simulate",
                   "fixtures", "league", "signoff")
 PACKAGE_DIR: Final = Path(__file__).resolve().parent
 BUILD_DIR: Final = PACKAGE_DIR / "_compiled"

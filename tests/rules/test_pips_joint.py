@@ -2,7 +2,7 @@
 
 Each total may be possible alone and the totals still impossible together (two seats
 cannot both hold the one 9-9); ``Match._check_pips`` refuses those after the per-seat
-checks, with ``matches.rules.match._dealable`` doing the search.
+checks, with ``matches.rules.dealing.dealable`` doing the search.
 """
 
 import random
@@ -28,8 +28,8 @@ from matches.rules import (
     ScoringEnd,
     Tile,
 )
+from matches.rules.dealing import AT_LEAST_ONE, DEAL_BUDGET, dealable
 from matches.rules.games import FIVES_AND_THREES_DEAL
-from matches.rules.match import _AT_LEAST_ONE, _DEAL_BUDGET, _dealable
 
 NAMES = ["Olena", "Taras", "Iryna", "Bohdan", "Mykola"]
 
@@ -184,7 +184,7 @@ def by_value(values, width):
 
 def brute_force(values, needs):
     """Whether the tiles (their pip values) can go to the seats: each tile to one seat or
-    none, tile by tile; a need is (count, total), count ``_AT_LEAST_ONE`` if unknown."""
+    none, tile by tile; a need is (count, total), count ``AT_LEAST_ONE`` if unknown."""
     values = tuple(sorted(values, reverse=True))
     pips_after = [sum(values[index:]) for index in range(len(values) + 1)]
 
@@ -212,7 +212,7 @@ def brute_force(values, needs):
 
 
 # small cases the brute force settles fast: up to a dozen tiles, four seats
-small_needs = st.lists(st.tuples(st.sampled_from([_AT_LEAST_ONE, 1, 1, 2, 2, 3, 4]),
+small_needs = st.lists(st.tuples(st.sampled_from([AT_LEAST_ONE, 1, 1, 2, 2, 3, 4]),
                                  st.integers(0, 30)), min_size=1, max_size=4)
 
 
@@ -221,10 +221,10 @@ small_needs = st.lists(st.tuples(st.sampled_from([_AT_LEAST_ONE, 1, 1, 2, 2, 3, 
        called=st.booleans())
 def test_the_search_agrees_with_a_brute_force(values, needs, called):
     if called:
-        needs = [(_AT_LEAST_ONE, total) for _, total in needs]
+        needs = [(AT_LEAST_ONE, total) for _, total in needs]
     else:
         needs = [(max(count, 1), total) for count, total in needs]
-    found = _dealable(by_value(values, 13), needs, _DEAL_BUDGET)
+    found = dealable(by_value(values, 13), needs, DEAL_BUDGET)
     assert found is brute_force(values, needs)
 
 
@@ -296,10 +296,10 @@ def test_a_real_deal_is_never_refused(table, seed, called):
         Tile(end.value, end.value) for event in rnd.events
         for end in getattr(event, "ends", ()) if end.double}
     unseen = [tile.pips for tile in match.options.tile_set.tiles if tile not in on_table]
-    needs = [(len(hand) if rnd.tracked else _AT_LEAST_ONE, total)
+    needs = [(len(hand) if rnd.tracked else AT_LEAST_ONE, total)
              for hand, total in zip(hands, pips, strict=True) if hand]
     width = 2 * match.options.tile_set.top + 1
-    assert _dealable(by_value(unseen, width), needs, _DEAL_BUDGET) is True
+    assert dealable(by_value(unseen, width), needs, DEAL_BUDGET) is True
     if rnd.tracked:
         settlement = match.settle(pips=pips)
     else:
@@ -320,7 +320,7 @@ def test_the_settlement_agrees_with_a_brute_force(players, hand_size, seed, call
             match.call(0, [ScoringEnd.parse("6-6")])
         totals = data.draw(st.lists(st.integers(0, 14), min_size=players, max_size=players))
         on_table = {Tile(6, 6)} if current(match).events else set()
-        needs = [(_AT_LEAST_ONE, total) for total in totals]
+        needs = [(AT_LEAST_ONE, total) for total in totals]
     else:
         match.start_round(starter=0)
         match.play(0, rng.choice(DOUBLE_SIX.tiles))
@@ -361,7 +361,7 @@ def test_a_hopeless_search_gives_up_within_its_budget():
     for value in (2, 4, 8):
         avail[value] += 1
     needs = [(5, 50), (5, 56), (5, 62), (5, 50)]
-    assert _dealable(avail, needs, 100) is None
+    assert dealable(avail, needs, 100) is None
     started = time.perf_counter()
-    assert _dealable(avail, needs, _DEAL_BUDGET) is None
+    assert dealable(avail, needs, DEAL_BUDGET) is None
     assert time.perf_counter() - started < 1  # some 10 ms in plain Python, 2 compiled
