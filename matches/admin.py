@@ -22,8 +22,6 @@ from django.utils.translation import ngettext
 
 from matches import rules
 from matches.clubs.services import LAST_OWNER
-from matches.history.services import match_delete
-from matches.leagues.selectors import scorepad_closure
 from matches.models import (
     Adjustment,
     Change,
@@ -51,8 +49,8 @@ from matches.models import (
     Seat,
     Side,
 )
-from matches.scoring.services.closure import ScorepadClosed
-from matches.scoring.services.lifecycle import match_delete_recorded
+from matches.scoring.services.closure import ScorepadClosed, scorepad_closure
+from matches.scoring.services.lifecycle import match_delete, match_delete_recorded
 from matches.scoring.services.play import grant_revoke
 
 

@@ -14,16 +14,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
 
-from matches.models import (
-    Club,
-    Match,
-    Membership,
-    Player,
-    Rating,
-    Role,
-    Season,
-    Visibility,
-)
+from matches.clubs.models import Club, Membership, Player, Role, Visibility
 
 Viewer = AbstractBaseUser | AnonymousUser | None
 
@@ -145,18 +136,6 @@ def club_players_named(*, club: Club, names: list[str]) -> dict[str, Player]:
             if player.name.casefold() in folded}
 
 
-def club_season(*, club: Club, slug: str) -> Season:
-    """The club's season ``slug``; else 404. (Whether the reader may read the club is
-    :func:`club_for_viewer`'s to say, first.)"""
-    return get_object_or_404(club.seasons, slug=slug)  # its .club is this one: no query
-
-
-def season_matches(*, season: Season) -> QuerySet[Match]:
-    """The matches played as the season's league games, in the order they started."""
-    return (Match.objects.filter(fixture_game__fixture__division__season=season)
-            .order_by("started_at", "id"))
-
-
 def visible_clubs(user: Viewer) -> QuerySet[Club]:
     """Public clubs, and the members-only clubs ``user`` belongs to, by name."""
     visible = Q(visibility=Visibility.PUBLIC)
@@ -181,27 +160,3 @@ def club_players(club: Club) -> QuerySet[Player]:
     return club.players.select_related("user").order_by("name")
 
 
-def club_seasons(club: Club) -> QuerySet[Season]:
-    return club.seasons.order_by("-starts_on", "id")
-
-
-def club_ratings(club: Club, game: str) -> QuerySet[Rating]:
-    """The club's rating table at ``game``: best first (the ordinal, mu - 3 sigma)."""
-    return (Rating.objects.filter(club=club, game=game).select_related("player")
-            .order_by("-ordinal", "player__name"))
-
-
-def club_rated_games(club: Club) -> list[str]:
-    return list(Rating.objects.filter(club=club).order_by("game").values_list("game", flat=True)
-                .distinct())
-
-
-def club_matches(club: Club) -> QuerySet[Match]:
-    """The club's matches (its own, as the history lists them: a league game, or a
-    rematch of one), its league games and the matches its players sat at, in the order
-    they started."""
-    ids = Match.objects.filter(
-        Q(club=club) | Q(fixture_game__fixture__division__season__club=club)
-        | Q(seats__player__club=club)
-    ).values("pk")
-    return Match.objects.filter(pk__in=ids).order_by("started_at", "id")

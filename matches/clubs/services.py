@@ -13,6 +13,7 @@ from django.db.models import QuerySet
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
+from matches.clubs.models import Club, Membership, Player, Role, Visibility
 from matches.clubs.selectors import (
     ADDS_PLAYERS,
     INVITE_SALT,
@@ -22,7 +23,6 @@ from matches.clubs.selectors import (
     club_rights,
     invitation,
 )
-from matches.models import Club, Membership, Player, Role, Visibility
 
 NOT_ALLOWED = _("Only a club %(role)s or above can do that.")
 LAST_OWNER = _("A club keeps at least one owner: make someone else owner first.")

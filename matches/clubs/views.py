@@ -4,17 +4,13 @@ a members-only club is a 404 to everyone else."""
 
 from __future__ import annotations
 
-import json
-from collections import Counter
-
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.template.defaultfilters import floatformat
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -22,18 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from matches.clubs import selectors as clubs_selectors
 from matches.clubs import services as clubs_services
-from matches.clubs.selectors import club_matches
-from matches.history.player_selectors import player_matches, player_stats
-from matches.models import (
-    PROVISIONAL_BELOW,
-    Club,
-    GameKind,
-    Rating,
-    Role,
-    Visibility,
-)
-from matches.scoring.presenters import sparkline
-from matches.scoring.selectors.play import match_record
+from matches.clubs.models import Club, Role, Visibility
 
 
 class ClubForm(forms.Form):
@@ -172,63 +157,6 @@ def player_claim(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return redirect(club)
 
 
-@require_safe
-def player_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    """A club player's record: by game, points a round, best placement, partner,
-    toughest opponent, form, rating and its chart."""
-    club = clubs_selectors.club_for_viewer(slug, request.user)
-    player = clubs_selectors.club_player(club=club, pk=pk)
-    stats = player_stats(player)
-    charts = [(rating, sparkline(steps)) for rating, steps in stats.ratings]
-    return render(request, "matches/player.html", {
-        "club": club, "player": player, "stats": stats, "charts": charts,
-        "matches": player_matches(player)})
-
-
-@require_safe
-def club_matches_jsonl(request: HttpRequest, slug: str,
-                       season: str | None = None) -> StreamingHttpResponse:
-    """All matches of a club (or of one league season) as ``domino-match/1`` JSON lines."""
-    club = clubs_selectors.club_for_viewer(slug, request.user)
-    if season is not None:
-        chosen = clubs_selectors.club_season(club=club, slug=season)
-        matches = clubs_selectors.season_matches(season=chosen)
-        name = f"{club.slug}-{chosen.slug}"
-    else:
-        matches = club_matches(club)
-        name = club.slug
-    lines = (json.dumps(match_record(match), ensure_ascii=False) + "\n"
-             for match in matches.iterator(chunk_size=200))
-    response = StreamingHttpResponse(lines, content_type="application/jsonl; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{name}-matches.jsonl"'
-    return response
-
-
-@require_safe
-def club_ratings(request: HttpRequest, slug: str, game: str) -> HttpResponse:
-    """The club's rating table at one game (openskill; never part of league points)."""
-    club = clubs_selectors.club_for_viewer(slug, request.user)
-    if game not in GameKind.values:
-        raise Http404("No such game.")
-    return render(request, "matches/club_ratings.html", {
-        "club": club, "game": GameKind(game),
-        "ratings": _ranked(list(clubs_selectors.club_ratings(club, game))),
-        "provisional_below": PROVISIONAL_BELOW})
-
-
-def _ranked(ratings: list[Rating]) -> list[tuple[str, Rating]]:
-    """Each rating with its rank as the table shows it: players whose ratings read the
-    same (one decimal) share a rank, marked "=", as in a league table."""
-    shown = [floatformat(rating.ordinal, 1) for rating in ratings]
-    counts = Counter(shown)
-    first: dict[str, int] = {}  # each shown rating's first place
-    ranked = []
-    for place, (value, rating) in enumerate(zip(shown, ratings, strict=True), start=1):
-        first.setdefault(value, place)
-        ranked.append((f"{first[value]}=" if counts[value] > 1 else str(place), rating))
-    return ranked
-
-
 def _club_page(request: HttpRequest, club: Club, *, invite_link: str | None = None,
                invite_role: str | None = None, player_form: PlayerForm | None = None,
                status: int = 200) -> HttpResponse:
@@ -247,8 +175,6 @@ def _club_page(request: HttpRequest, club: Club, *, invite_link: str | None = No
         "invite_roles": [(value, label) for value, label in Role.choices
                          if value in rights.invite_roles()],
         "members": members, "players": players,
-        "seasons": clubs_selectors.club_seasons(club),
-        "rated_games": [GameKind(g) for g in clubs_selectors.club_rated_games(club)],
         "invite_link": invite_link, "invite_role": invite_role,
         "visibilities": Visibility.choices,
         "player_form": player_form or PlayerForm(),

@@ -9,18 +9,9 @@ from decimal import Decimal
 from django.db.models import Count, F, Q, Sum
 from django.db.models.functions import Coalesce
 
-from matches.models import (
-    Event,
-    EventKind,
-    GameKind,
-    Match,
-    MatchStatus,
-    Player,
-    Rating,
-    RatingStep,
-    RoundSide,
-    Seat,
-)
+from matches.clubs.models import Player
+from matches.history.models import Rating, RatingStep
+from matches.scoring.models import Event, EventKind, GameKind, Match, MatchStatus, RoundSide, Seat
 
 TOUGH_AFTER = 3  # meetings before an opponent can be the toughest
 

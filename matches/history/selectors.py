@@ -16,7 +16,10 @@ from dataclasses import dataclass, field
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
 
-from matches.models import Club, GameKind, Match, MatchStatus, Membership, Season, Visibility
+from matches.clubs.models import Club, Membership, Visibility
+from matches.history.models import Rating
+from matches.leagues.models import Season
+from matches.scoring.models import GameKind, Match, MatchStatus
 
 PAGE = 25
 
@@ -117,3 +120,14 @@ def parse_cursor(cursor: str | None) -> tuple[datetime.datetime, int] | None:
     if started.tzinfo is None:
         return None
     return started, int(pk)
+
+
+def club_ratings(club: Club, game: str) -> QuerySet[Rating]:
+    """The club's rating table at ``game``: best first (the ordinal, mu - 3 sigma)."""
+    return (Rating.objects.filter(club=club, game=game).select_related("player")
+            .order_by("-ordinal", "player__name"))
+
+
+def club_rated_games(club: Club) -> list[str]:
+    return list(Rating.objects.filter(club=club).order_by("game").values_list("game", flat=True)
+                .distinct())

@@ -10,15 +10,19 @@ corrected or undone count exactly where it was played.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
+from django.dispatch import receiver
 from openskill.models import PlackettLuce
 
-from matches.models import Club, Match, MatchStatus, Rating, RatingStep, Seat, Side
-from matches.scoring.services.closure import closure_refuse, match_write
+from matches.clubs.models import Club
+from matches.history.models import Rating, RatingStep
+from matches.scoring.models import Match, MatchStatus, Seat, Side
+from matches.scoring.signals import results_changed
 
 
 @dataclass(frozen=True)
@@ -92,24 +96,9 @@ def ratings_recompute(*, club: Club, game: str) -> int:
     return len(rated)
 
 
-@transaction.atomic
-def ratings_follow(*, match: Match) -> None:
-    """After ``match`` was finished, reopened or changed: rebuild its club's ratings at
-    its game, if its seats are a club's players."""
-    club_ids = set(match.seats.filter(player__isnull=False)
-                   .values_list("player__club", flat=True))
-    for club in Club.objects.filter(pk__in=club_ids):
-        ratings_recompute(club=club, game=match.game)
-
-
-@match_write
-@transaction.atomic
-def match_delete(*, match: Match) -> None:
-    """Delete a match for good (the admin's delete); the ratings it fed are rebuilt
-    without it. A closed league game is not deleted (:func:`closure_refuse`)."""
-    closure_refuse(match)
-    clubs = list(Club.objects.filter(players__seats__match=match).distinct())
-    game = match.game
-    match.delete()
+@receiver(results_changed)
+def ratings_follow(*, clubs: Iterable[Club], game: str, **_signal: object) -> None:
+    """After a match's result came, changed or went: rebuild the ratings of the clubs
+    whose players sat at it, at its game (``results_changed``)."""
     for club in clubs:
         ratings_recompute(club=club, game=game)

@@ -6,21 +6,30 @@ from __future__ import annotations
 
 import csv
 import datetime
+from collections import Counter
 from fractions import Fraction
 
 from django import forms
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
+from django.template.defaultfilters import floatformat
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
+from matches.clubs import selectors as clubs_selectors
 from matches.core.cells import BYTE_ORDER_MARK, text_cell
-from matches.history.selectors import HistoryFilters, history_page, history_queryset
-from matches.models import GameKind, MatchStatus
-from matches.scoring.presenters import show_score
+from matches.history.models import PROVISIONAL_BELOW, Rating
+from matches.history.player_selectors import player_matches, player_stats
+from matches.history.selectors import (
+    HistoryFilters,
+    history_page,
+    history_queryset,
+)
+from matches.history.selectors import club_ratings as rating_table
+from matches.scoring.models import GameKind, MatchStatus
+from matches.scoring.presenters import show_score, sparkline, winner_names
 from matches.scoring.views.play import GRANTS_KEY, OPENED_KEY, HtmxHttpRequest
-from matches.templatetags.scorekeeper import winner_names
 
 CSV_LIMIT = 50_000
 
@@ -105,3 +114,41 @@ def history_csv(request: HttpRequest) -> StreamingHttpResponse:
 def _own(request: HttpRequest) -> list[str]:
     """The casual matches this browser scores or watched."""
     return [*request.session.get(GRANTS_KEY, {}), *request.session.get(OPENED_KEY, [])]
+
+
+@require_safe
+def player_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """A club player's record: by game, points a round, best placement, partner,
+    toughest opponent, form, rating and its chart."""
+    club = clubs_selectors.club_for_viewer(slug, request.user)
+    player = clubs_selectors.club_player(club=club, pk=pk)
+    stats = player_stats(player)
+    charts = [(rating, sparkline(steps)) for rating, steps in stats.ratings]
+    return render(request, "matches/player.html", {
+        "club": club, "player": player, "stats": stats, "charts": charts,
+        "matches": player_matches(player)})
+
+
+@require_safe
+def club_ratings(request: HttpRequest, slug: str, game: str) -> HttpResponse:
+    """The club's rating table at one game (openskill; never part of league points)."""
+    club = clubs_selectors.club_for_viewer(slug, request.user)
+    if game not in GameKind.values:
+        raise Http404("No such game.")
+    return render(request, "matches/club_ratings.html", {
+        "club": club, "game": GameKind(game),
+        "ratings": _ranked(list(rating_table(club, game))),
+        "provisional_below": PROVISIONAL_BELOW})
+
+
+def _ranked(ratings: list[Rating]) -> list[tuple[str, Rating]]:
+    """Each rating with its rank as the table shows it: players whose ratings read the
+    same (one decimal) share a rank, marked "=", as in a league table."""
+    shown = [floatformat(rating.ordinal, 1) for rating in ratings]
+    counts = Counter(shown)
+    first: dict[str, int] = {}  # each shown rating's first place
+    ranked = []
+    for place, (value, rating) in enumerate(zip(shown, ratings, strict=True), start=1):
+        first.setdefault(value, place)
+        ranked.append((f"{first[value]}=" if counts[value] > 1 else str(place), rating))
+    return ranked

@@ -13,11 +13,13 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet, Subquery
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy as _
 
 from matches import rules
+from matches.clubs.models import Club, Player
 from matches.clubs.selectors import ClubRights, Viewer
 from matches.leagues import files as league_files
-from matches.models import (
+from matches.leagues.models import (
     Adjustment,
     Division,
     Entrant,
@@ -25,13 +27,12 @@ from matches.models import (
     FixtureChange,
     FixtureGame,
     FixtureStatus,
-    Match,
-    MatchStatus,
-    Player,
     Season,
 )
 from matches.rules import league as league_rules
 from matches.rules import signoff
+from matches.scoring.models import Match, MatchStatus
+from matches.scoring.services.closure import closure_check
 
 
 def season_divisions(season: Season) -> QuerySet[Division]:
@@ -233,6 +234,16 @@ def fixture_game_score(game: FixtureGame) -> tuple[int, int] | None:
     return game.home_score, game.away_score
 
 
+SCOREPAD_CLOSED = _("This game counts in the result of %(home)s v %(away)s (%(status)s): "
+                    "its scorepad is closed. A league admin resolves the fixture if its "
+                    "score is wrong.")
+SCOREPAD_CLOSED_VOID = _("This game belongs to %(home)s v %(away)s, which a league admin "
+                         "made void: its scorepad is closed, and only a league admin can "
+                         "settle the fixture now.")
+SCOREPAD_CLOSED_LOCKED = _("The season %(season)s is locked: this game's scorepad is closed, "
+                           "and its result can no longer change.")
+
+
 @dataclass(frozen=True, slots=True)
 class Closure:
     """Why a league game's scorepad takes no more writes: its season is locked, or its
@@ -243,7 +254,25 @@ class Closure:
     season_locked: bool
     fixture: Fixture | None  # the game's fixture (its home and away loaded), if it has one
 
+    @property
+    def reason(self) -> str:
+        """Why the scorepad is closed, and what to do, in the reader's language (the
+        refusal's words, and what the closed pages say)."""
+        fixture = self.fixture
+        if self.season_locked or fixture is None:
+            return SCOREPAD_CLOSED_LOCKED % {"season": self.season}
+        names = {"home": fixture.home.name, "away": fixture.away.name}
+        if fixture.status == FixtureStatus.VOID:
+            return SCOREPAD_CLOSED_VOID % names
+        return SCOREPAD_CLOSED % {**names, "status": fixture.get_status_display().lower()}
 
+    @property
+    def url(self) -> str | None:
+        """The fixture's page, where a league admin settles it."""
+        return self.fixture.get_absolute_url() if self.fixture is not None else None
+
+
+@closure_check
 def scorepad_closure(match: Match) -> Closure | None:
     """Whether ``match``, a league game, is closed to scoring (None: open). A casual
     match (no season) costs no query: every tap asks (``services.scoring.write_begin``);
@@ -330,3 +359,19 @@ def division_table_and_form(division: Division, season: Season
     read of the division."""
     league = division_league(division, season)
     return league_rules.standings(league), league_rules.form_guide(league)
+
+
+def club_season(*, club: Club, slug: str) -> Season:
+    """The club's season ``slug``; else 404. (Whether the reader may read the club is
+    :func:`club_for_viewer`'s to say, first.)"""
+    return get_object_or_404(club.seasons, slug=slug)  # its .club is this one: no query
+
+
+def season_matches(*, season: Season) -> QuerySet[Match]:
+    """The matches played as the season's league games, in the order they started."""
+    return (Match.objects.filter(fixture_game__fixture__division__season=season)
+            .order_by("started_at", "id"))
+
+
+def club_seasons(club: Club) -> QuerySet[Season]:
+    return club.seasons.order_by("-starts_on", "id")

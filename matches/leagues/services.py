@@ -24,17 +24,15 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from matches import rules
-from matches.clubs.models import Role
+from matches.clubs.models import Club, Membership, Player, Role
 from matches.clubs.selectors import RUNS_LEAGUE, club_member_named, club_players_named
 from matches.clubs.services import NOT_ALLOWED, free_slug, player_named, require_role
 from matches.core import messages as rules_messages
 from matches.leagues import files as league_files
-from matches.leagues.selectors import fixture_game_score, fixture_rights
-from matches.models import (
+from matches.leagues.models import (
     OPEN_FOR_ENTRY,
     UNSETTLED,
     Adjustment,
-    Club,
     Division,
     Entrant,
     EntrantKind,
@@ -43,10 +41,9 @@ from matches.models import (
     FixtureChangeKind,
     FixtureGame,
     FixtureStatus,
-    Membership,
-    Player,
     Season,
 )
+from matches.leagues.selectors import fixture_game_score, fixture_rights
 from matches.rules import fixtures as fixture_rules
 from matches.rules import league as league_rules
 from matches.rules import signoff

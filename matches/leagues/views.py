@@ -23,19 +23,28 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from matches import rules
-from matches.clubs.selectors import (
-    RUNS_LEAGUE,
-    club_for_viewer,
-    club_rights,
-    club_season,
-    club_seasons,
-)
+from matches.clubs.models import Club, Player
+from matches.clubs.selectors import RUNS_LEAGUE, club_for_viewer, club_rights
 from matches.clubs.services import require_role
 from matches.core import messages as rules_messages
 from matches.core.forms import deal_field, game_options, tile_set_field, whole_number
 from matches.leagues import files as league_files
 from matches.leagues import services as leagues_services
+from matches.leagues.models import (
+    MAX_FIXTURE_GAMES,
+    MAX_RACE_TO,
+    Division,
+    Entrant,
+    EntrantKind,
+    Fixture,
+    FixtureFormat,
+    FixtureGame,
+    FixtureStatus,
+    Season,
+)
 from matches.leagues.selectors import (
+    club_season,
+    club_seasons,
     division_document,
     division_entrant,
     division_fixture_lines,
@@ -54,21 +63,7 @@ from matches.leagues.selectors import (
     season_division_list,
     season_divisions,
 )
-from matches.models import (
-    MAX_FIXTURE_GAMES,
-    MAX_RACE_TO,
-    Club,
-    Division,
-    Entrant,
-    EntrantKind,
-    Fixture,
-    FixtureFormat,
-    FixtureGame,
-    FixtureStatus,
-    GameKind,
-    Player,
-    Season,
-)
+from matches.scoring.models import GameKind
 from matches.scoring.views.play import hold_grant, phone_label
 
 TIEBREAK_NAMES = {

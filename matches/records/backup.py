@@ -64,32 +64,32 @@ from django.db import DatabaseError, connection, models, transaction
 from django.utils import timezone
 
 from matches import rules
+from matches.clubs.models import Club, Membership, Player
 from matches.history.services import ratings_recompute
-from matches.models import (
+from matches.leagues.models import (
     Adjustment,
-    Change,
-    ChangeKind,
-    Club,
-    DeletedMatch,
     Division,
     Entrant,
-    Event,
     Fixture,
     FixtureChange,
     FixtureGame,
-    GameKind,
-    Match,
-    MatchStatus,
-    Membership,
-    Player,
-    Round,
-    ScorerGrant,
     Season,
-    Seat,
 )
 from matches.rules.league import DEFAULT_TIEBREAKS
 from matches.rules.record import MAX_DEPTH, RecordInvalid, read_json
 from matches.scoring.changelog import action_doc
+from matches.scoring.models import (
+    Change,
+    ChangeKind,
+    DeletedMatch,
+    Event,
+    GameKind,
+    Match,
+    MatchStatus,
+    Round,
+    ScorerGrant,
+    Seat,
+)
 from matches.scoring.selectors.play import (
     NO_ACTION_KINDS,
     match_actions,

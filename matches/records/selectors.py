@@ -8,7 +8,8 @@ from django.contrib.auth.models import User
 from django.db.models import Q
 from django.shortcuts import get_object_or_404
 
-from matches.models import ImportStatus, LineOutcome, Match, RecordImport, RecordImportLine
+from matches.records.models import ImportStatus, LineOutcome, RecordImport, RecordImportLine
+from matches.scoring.models import Match
 
 STORED_SHOWN = 100  # stored matches linked on the progress page; the count says the rest
 OTHERS_SHOWN = 100  # refused and already-imported records listed with their reasons

@@ -24,16 +24,16 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from matches import rules
-from matches.models import (
+from matches.records.files import RecordSource, stream_record_sources
+from matches.records.models import (
     ImportStatus,
     LineOutcome,
-    Match,
     RecordImport,
     RecordImportFile,
     RecordImportLine,
 )
-from matches.records.files import RecordSource, stream_record_sources
 from matches.records.selectors import record_stored_as
+from matches.scoring.models import Match
 from matches.scoring.services.play import match_import, record_refusal
 
 ALREADY_IMPORTED = _("already imported as match %(pk)s")

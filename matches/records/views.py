@@ -9,18 +9,21 @@ and polls until the worker has finished.
 
 from __future__ import annotations
 
+import json
 from uuid import UUID
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.views.decorators.http import require_http_methods, require_safe
 from django.views.decorators.vary import vary_on_headers
 
+from matches.clubs import selectors as clubs_selectors
 from matches.core.forms import RecordUploadForm
-from matches.models import ImportStatus
+from matches.leagues.selectors import club_season, season_matches
+from matches.records.models import ImportStatus
 from matches.records.selectors import (
     OTHERS_SHOWN,
     STORED_SHOWN,
@@ -30,7 +33,7 @@ from matches.records.selectors import (
     record_imports_ahead,
 )
 from matches.records.services import record_import_start
-from matches.scoring.selectors.play import match_record
+from matches.scoring.selectors.play import club_matches, match_record
 from matches.scoring.views.play import HtmxHttpRequest, match_for_watcher
 
 
@@ -79,3 +82,22 @@ def record_import_progress(request: HtmxHttpRequest, public_id: UUID) -> HttpRes
         "stored_shown": STORED_SHOWN, "others_shown": OTHERS_SHOWN,
         "others": record_import.refused + record_import.duplicates,
     })
+
+
+@require_safe
+def club_matches_jsonl(request: HttpRequest, slug: str,
+                       season: str | None = None) -> StreamingHttpResponse:
+    """All matches of a club (or of one league season) as ``domino-match/1`` JSON lines."""
+    club = clubs_selectors.club_for_viewer(slug, request.user)
+    if season is not None:
+        chosen = club_season(club=club, slug=season)
+        matches = season_matches(season=chosen)
+        name = f"{club.slug}-{chosen.slug}"
+    else:
+        matches = club_matches(club)
+        name = club.slug
+    lines = (json.dumps(match_record(match), ensure_ascii=False) + "\n"
+             for match in matches.iterator(chunk_size=200))
+    response = StreamingHttpResponse(lines, content_type="application/jsonl; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{name}-matches.jsonl"'
+    return response

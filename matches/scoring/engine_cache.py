@@ -31,8 +31,8 @@ from uuid import UUID
 from django.db import transaction
 
 from matches import rules
-from matches.models import ChangeKind, Match
 from matches.scoring.changelog import action_from_doc
+from matches.scoring.models import ChangeKind, Match
 from matches.scoring.selectors.play import match_miscalls, match_replayed
 
 CACHED_MATCHES = 64  # per process, least recently used dropped first

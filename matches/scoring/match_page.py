@@ -18,8 +18,8 @@ from django.utils.translation import ngettext
 
 from matches import rules
 from matches.core import messages as rules_messages
-from matches.models import Match
 from matches.scoring import presenters
+from matches.scoring.models import Match
 from matches.scoring.selectors.play import match_actions, match_names
 
 # line colours and dash patterns of the chart's sides: told apart without colour too

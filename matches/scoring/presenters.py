@@ -16,8 +16,8 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 
 from matches import rules
-from matches.models import Change, ChangeKind, ScorerGrant
 from matches.scoring.changelog import action_from_doc, describe, describe_abandon, describe_restore
+from matches.scoring.models import Change, ChangeKind, Match, ScorerGrant
 from matches.scoring.selectors.play import show_decimal
 
 UNIT = 20  # SVG units per tile half
@@ -349,3 +349,10 @@ def change_words(change: Change, names: Sequence[str]) -> str:
             "what": words, "called": show_decimal(called),
             "points": show_decimal(getattr(change, "called_points", None))}
     return words
+
+
+def winner_names(match: Match) -> str:
+    """The winning side's players, from the match's prefetched seats and sides."""
+    sides = {side.pk: side.index for side in match.sides.all()}
+    return " & ".join(seat.name for seat in match.seats.all()
+                      if sides.get(seat.side_id) == match.winner_side)

@@ -16,8 +16,8 @@ from django.utils.translation import gettext as _
 
 from matches import rules
 from matches.core import messages as rules_messages
-from matches.models import Match
 from matches.scoring import presenters
+from matches.scoring.models import Match
 
 SHOWN_ROUNDS = 12  # rounds in the scorepad's table, the newest
 # the match's pages and scoring actions the scorepad links to or posts to

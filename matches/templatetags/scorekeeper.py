@@ -11,15 +11,20 @@ from decimal import Decimal
 from fractions import Fraction
 
 from django import template
+from django.db.models import QuerySet
 from django.forms import BaseForm, BoundField
 from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext, pgettext
 
-from matches.models import FixtureStatus, Match, ScorerGrant
+from matches.clubs.models import Club
+from matches.history import selectors as history_selectors
+from matches.leagues import selectors as leagues_selectors
+from matches.leagues.models import FixtureStatus, Season
 from matches.scoring.creation_keys import creation_key_for
-from matches.scoring.presenters import Board, phone_name, show_score, tile_svg
+from matches.scoring.models import GameKind, ScorerGrant
+from matches.scoring.presenters import Board, phone_name, show_score, tile_svg, winner_names
 from matches.scoring.scorepad import Choice, PickTile, TileChoices
 
 register = template.Library()
@@ -157,12 +162,21 @@ def _end_choice(point: str, label: str, end_sum: int, points: int, flank: bool,
         gettext("sum"), end_sum, points, past)
 
 
-@register.filter
-def winner_names(match: Match) -> str:
-    """The winning side's players, from the match's prefetched seats and sides."""
-    sides = {side.pk: side.index for side in match.sides.all()}
-    return " & ".join(seat.name for seat in match.seats.all()
-                      if sides.get(seat.side_id) == match.winner_side)
+register.filter(winner_names)
+
+
+@register.simple_tag
+def club_seasons(club: Club) -> QuerySet[Season]:
+    """The club's league seasons, newest first, for its page: the leagues sit above the
+    clubs, so the club's own page reads them here, not from its view."""
+    return leagues_selectors.club_seasons(club)
+
+
+@register.simple_tag
+def club_rated_games(club: Club) -> list[GameKind]:
+    """The games the club has rating tables at, for its page (history sits above the
+    clubs, as the leagues do)."""
+    return [GameKind(game) for game in history_selectors.club_rated_games(club)]
 
 
 @register.simple_tag(takes_context=True)

@@ -16,13 +16,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from matches import rules
-from matches.history.services import match_delete
 from matches.models import Change, Match
 from matches.rules.simulate import simulated_match
 from matches.scoring import engine_cache
 from matches.scoring.selectors.play import match_engine, match_miscalls
 from matches.scoring.services import play as scoring
-from matches.scoring.services.lifecycle import seats_rename
+from matches.scoring.services.lifecycle import match_delete, seats_rename
 from matches.scoring.services.play import (
     actions_record,
     event_record,

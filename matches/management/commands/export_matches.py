@@ -15,9 +15,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.http import Http404
 
-from matches.clubs.selectors import club_matches, club_season, season_matches
+from matches.leagues.selectors import club_season, season_matches
 from matches.models import Club
-from matches.scoring.selectors.play import match_record
+from matches.scoring.selectors.play import club_matches, match_record
 
 
 class Command(BaseCommand):

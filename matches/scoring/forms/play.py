@@ -17,8 +17,7 @@ from django.utils.translation import ngettext
 from matches import rules
 from matches.core import messages as rules_messages
 from matches.core.forms import deal_field, game_options, tile_set_field, whole_number
-from matches.models import GameKind, RoundMode, Seat
-from matches.scoring.models import PHONE_NAME_LENGTH
+from matches.scoring.models import PHONE_NAME_LENGTH, GameKind, RoundMode, Seat
 
 MAX_PLAYERS = 12
 NAME_LENGTH = Seat._meta.get_field("name").max_length  # what a seat's name can hold

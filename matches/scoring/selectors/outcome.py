@@ -13,7 +13,7 @@ from django.utils.translation import gettext, ngettext
 
 from matches import rules
 from matches.core import messages as rules_messages
-from matches.models import Change, ChangeKind, Match, MatchStatus, Seat
+from matches.scoring.models import Change, ChangeKind, Match, MatchStatus, Seat
 
 
 @dataclass(frozen=True, slots=True)

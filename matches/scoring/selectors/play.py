@@ -15,15 +15,14 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext
 
 from matches import rules
+from matches.clubs.models import Club, Membership, Role
 from matches.clubs.selectors import visible_clubs
-from matches.models import (
+from matches.scoring.models import (
     Change,
     ChangeKind,
     Event,
     EventKind,
     Match,
-    Membership,
-    Role,
     Round,
     RoundMode,
     ScorerGrant,
@@ -349,3 +348,13 @@ def score_decimal(value: int | Fraction) -> Decimal:
         return Decimal(value)
     return Decimal(value.numerator) / Decimal(value.denominator)
 
+
+def club_matches(club: Club) -> QuerySet[Match]:
+    """The club's matches (its own, as the history lists them: a league game, or a
+    rematch of one), its league games and the matches its players sat at, in the order
+    they started."""
+    ids = Match.objects.filter(
+        Q(club=club) | Q(fixture_game__fixture__division__season__club=club)
+        | Q(seats__player__club=club)
+    ).values("pk")
+    return Match.objects.filter(pk__in=ids).order_by("started_at", "id")

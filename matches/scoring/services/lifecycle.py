@@ -23,8 +23,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from matches import rules
-from matches.history.services import match_delete
-from matches.models import (
+from matches.clubs.models import Club
+from matches.scoring.changelog import action_doc, describe_abandon, describe_restore
+from matches.scoring.models import (
     Change,
     ChangeKind,
     DeletedMatch,
@@ -34,7 +35,6 @@ from matches.models import (
     ScorerGrant,
     Seat,
 )
-from matches.scoring.changelog import action_doc, describe_abandon, describe_restore
 from matches.scoring.selectors.outcome import before_play
 from matches.scoring.selectors.play import (
     can_restore,
@@ -53,6 +53,7 @@ from matches.scoring.services.play import (
     signed_in_account,
     write_begin,
 )
+from matches.scoring.signals import results_changed
 
 NAME_LENGTH: int = Seat._meta.get_field("name").max_length or 60
 
@@ -237,3 +238,16 @@ def match_delete_recorded(*, match: Match, grant: ScorerGrant | None = None,
     deleted.save()
     match_delete(match=match)
     return deleted
+
+
+@match_write
+@transaction.atomic
+def match_delete(*, match: Match) -> None:
+    """Delete a match for good (the admin's delete); the ratings it fed are rebuilt
+    without it (``results_changed``). A closed league game is not deleted
+    (:func:`closure_refuse`)."""
+    closure_refuse(match)
+    clubs = list(Club.objects.filter(players__seats__match=match).distinct())
+    game = match.game
+    match.delete()
+    results_changed.send(sender=Match, clubs=clubs, game=game)

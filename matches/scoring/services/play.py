@@ -35,9 +35,11 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from matches import rules
+from matches.clubs.models import Club
 from matches.core.messages import explain
-from matches.history.services import ratings_follow
-from matches.models import (
+from matches.scoring.changelog import action_doc, action_from_doc, describe, describe_restore
+from matches.scoring.engine_cache import Kept, Rows, kept_for_writing, rows_after
+from matches.scoring.models import (
     Change,
     ChangeKind,
     Event,
@@ -53,8 +55,6 @@ from matches.models import (
     Side,
     new_scorer_token,
 )
-from matches.scoring.changelog import action_doc, action_from_doc, describe, describe_restore
-from matches.scoring.engine_cache import Kept, Rows, kept_for_writing, rows_after
 from matches.scoring.selectors.play import (
     actions_at,
     can_restore,
@@ -65,6 +65,7 @@ from matches.scoring.selectors.play import (
     score_decimal,
 )
 from matches.scoring.services.closure import closure_refuse, match_write
+from matches.scoring.signals import results_changed
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -902,7 +903,9 @@ def _sync(match: Match, engine: rules.Match, rounds: Sequence[Touched], *,
         match.finished_at = None
     match.save(update_fields=["version", "status", "winner_side", "finished_at"])
     if finished or was_finished:  # a result came, changed or went: ratings follow it
-        ratings_follow(match=match)
+        clubs = Club.objects.filter(pk__in=match.seats.filter(player__isnull=False)
+                                    .values("player__club"))
+        results_changed.send(sender=Match, clubs=list(clubs), game=match.game)
 
 
 def _columns(engine: rules.Match, rnd: rules.Round) -> dict[str, tuple[Fraction | int, ...]]:

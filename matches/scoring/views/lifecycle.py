@@ -26,16 +26,15 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from matches import rules
 from matches.core import messages as rules_messages
-from matches.leagues.selectors import scorepad_closure
-from matches.models import Change, Match, MatchStatus, ScorerGrant
 from matches.scoring.creation_keys import NOT_HERE as CREATION_KEY_NOT_HERE
 from matches.scoring.creation_keys import creation_key_held
 from matches.scoring.forms.lifecycle import RematchForm, RenameForm
 from matches.scoring.forms.play import WriteForm
+from matches.scoring.models import Change, Match, MatchStatus, ScorerGrant
 from matches.scoring.selectors.outcome import before_play, match_overview, match_seats
 from matches.scoring.selectors.play import can_restore, match_engine, match_fresh
 from matches.scoring.services import lifecycle as lifecycle_services
-from matches.scoring.services.closure import ScorepadClosed, closed_reason
+from matches.scoring.services.closure import ScorepadClosed, scorepad_closure
 from matches.scoring.services.play import OutOfDate
 from matches.scoring.views.play import (
     GRANTS_KEY,
@@ -75,7 +74,7 @@ def abandon(request: HttpRequest, public_id: UUID) -> HttpResponse:
 def _abandon_page(request: HttpRequest, match: Match, *, status: int = 200) -> HttpResponse:
     closure = scorepad_closure(match)  # a league game's, closed: no form
     return render(request, "matches/abandon.html", {
-        **_page(match), "closed": closed_reason(closure) if closure else None},
+        **_page(match), "closed": closure.reason if closure else None},
         status=status)
 
 
@@ -118,7 +117,7 @@ def delete(request: HttpRequest, public_id: UUID) -> HttpResponse:
         return redirect("matches:home")
     closure = scorepad_closure(match)  # a league game whose night was sent
     return render(request, "matches/delete.html", {
-        **_page(match), "closed": closed_reason(closure) if closure else None})
+        **_page(match), "closed": closure.reason if closure else None})
 
 
 @never_cache
@@ -160,7 +159,7 @@ def rename(request: HttpRequest, public_id: UUID) -> HttpResponse:
         **_page(match), "form": form,
         "can_rename": closure is None and match.status == MatchStatus.IN_PROGRESS
         and before_play(match_engine(match)),
-        "closed": closed_reason(closure) if closure else None,
+        "closed": closure.reason if closure else None,
         "after_play": lifecycle_services.RENAME_AFTER_PLAY},
         # a value longer than its field takes: refused as the scorepad refuses one
         status=400 if form.is_bound and form.too_long else 200)

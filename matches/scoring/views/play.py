@@ -35,8 +35,6 @@ from matches import rules
 from matches.clubs.selectors import club_readable, visible_clubs
 from matches.core.forms import whole_number
 from matches.core.messages import explain
-from matches.leagues.selectors import scorepad_closure
-from matches.models import Change, ChangeKind, Match, MatchStatus, RoundMode, ScorerGrant
 from matches.scoring import engine_cache, match_page, presenters, scorepad
 from matches.scoring.creation_keys import NOT_HERE as CREATION_KEY_NOT_HERE
 from matches.scoring.creation_keys import creation_key_for, creation_key_held
@@ -54,9 +52,10 @@ from matches.scoring.forms.play import (
     WriteForm,
     seat_number,
 )
+from matches.scoring.models import Change, ChangeKind, Match, MatchStatus, RoundMode, ScorerGrant
 from matches.scoring.selectors import play as scoring_selectors
 from matches.scoring.selectors.outcome import MatchEnd, match_end_summary
-from matches.scoring.services.closure import closed_reason
+from matches.scoring.services.closure import scorepad_closure
 from matches.scoring.services.play import (
     OutOfDate,
     draw_record,
@@ -174,7 +173,7 @@ def match_detail(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
                    if scorer and match.status == MatchStatus.ABANDONED else None)
         return render(request, template, {
             "page": page, "end": match_end_summary(match), "scorer": scorer,
-            "closed": closed_reason(closure) if closure else None})
+            "closed": closure.reason if closure else None})
     # A watcher's poll asks every few seconds, naming the version it shows (?seen=):
     # unchanged, it gets 204, which htmx leaves unswapped, so the page keeps the focus
     # and the open details it had. (The browser's revalidation would turn a 304 into
@@ -349,7 +348,7 @@ def _history_page(request: HttpRequest, match: Match, grant: ScorerGrant | None,
         # phone that scores it (the link only where this one does)
         "can_restore": may_restore and not abandoned and closure is None,
         "resume_first": may_restore and abandoned and closure is None,
-        "closed": closed_reason(closure) if closure else None,
+        "closed": closure.reason if closure else None,
         "scorer": grant is not None}, status=status)
 
 
@@ -766,8 +765,8 @@ def _render(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, *
     closure = None if change is not None else scorepad_closure(match)
     context = {"view": view, "scorer": True, "error": error, "form": form,
                # a league game whose result is the league's now: said, and no controls
-               "closed": closed_reason(closure) if closure else None,
-               "closed_fixture": closure.fixture if closure else None,
+               "closed": closure.reason if closure else None,
+               "closed_url": closure.url if closure else None,
                "news": _news(change, view, end) if change is not None else [],
                "placed": change is not None and change.kind in (ChangeKind.PLAY,
                                                                 ChangeKind.CALL),

@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 
 from matches.clubs import selectors as clubs_selectors
 from matches.clubs.services import club_create, player_add
+from matches.leagues.selectors import club_season, season_matches
 from matches.leagues.services import season_create
 from matches.models import Club, Membership, Role
 
@@ -109,10 +110,10 @@ def test_club_season_is_the_clubs_own_and_knows_its_club(club, people):
     season = season_create(club=club, by=people["owner"], name="Monday League",
                                     game="all-fives", starts_on=datetime.date(2026, 9, 7))
     other = club_create(name="Bowes", by=people["outsider"])
-    found = clubs_selectors.club_season(club=club, slug=season.slug)
+    found = club_season(club=club, slug=season.slug)
     with CaptureQueriesContext(connection) as queries:
         assert found == season and found.club == club
     assert len(queries) == 0
     with pytest.raises(Http404):
-        clubs_selectors.club_season(club=other, slug=season.slug)
-    assert list(clubs_selectors.season_matches(season=season)) == []
+        club_season(club=other, slug=season.slug)
+    assert list(season_matches(season=season)) == []

@@ -17,7 +17,13 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from matches import rules
-from matches.leagues.selectors import fixture_game_score, scorepad_closure
+from matches.leagues.selectors import (
+    SCOREPAD_CLOSED,
+    SCOREPAD_CLOSED_LOCKED,
+    SCOREPAD_CLOSED_VOID,
+    fixture_game_score,
+    scorepad_closure,
+)
 from matches.leagues.services import (
     fixture_confirm,
     fixture_dispute,
@@ -32,13 +38,7 @@ from matches.models import DeletedMatch, Fixture, FixtureStatus, Match, MatchSta
 from matches.scoring.selectors.play import can_restore, match_record
 from matches.scoring.services import lifecycle as lifecycle_services
 from matches.scoring.services import play as scoring_services
-from matches.scoring.services.closure import (
-    MATCH_WRITES,
-    SCOREPAD_CLOSED,
-    SCOREPAD_CLOSED_LOCKED,
-    SCOREPAD_CLOSED_VOID,
-    ScorepadClosed,
-)
+from matches.scoring.services.closure import MATCH_WRITES, ScorepadClosed
 from tests.matches.helpers import (
     A,
     LeagueNight,
@@ -350,7 +350,6 @@ NOT_WRITES_ON_A_MATCH = {
     "match_rematch": "reads the match and starts another, casual one",
     "grant_create": "a phone that may score: every write it makes is refused on a closed game",
     "scorer_link_rotate": "a new shared scorer's link: as grant_create",
-    "ratings_follow": "the ratings follow a listed write's result, inside it",
 }
 
 

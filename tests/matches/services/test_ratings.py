@@ -7,10 +7,11 @@ from django.test import Client
 from django.urls import reverse
 
 from matches import rules
-from matches.clubs import selectors as clubs_selectors
 from matches.clubs.services import club_create
-from matches.history.services import match_delete, ratings_recompute
+from matches.history.selectors import club_ratings
+from matches.history.services import ratings_recompute
 from matches.models import Match, Player, Rating
+from matches.scoring.services.lifecycle import match_delete
 from matches.scoring.services.play import event_record, event_undo, match_create, round_start
 from tests.matches.helpers import T, night, won_at_once
 
@@ -33,7 +34,7 @@ def league_match(club, names: list[str], *, winner: int, when: int) -> Match:
 
 def table(club) -> list[tuple[str, float, int]]:
     return [(r.player.name, round(r.ordinal, 6), r.matches)
-            for r in clubs_selectors.club_ratings(club, "all-fives")]
+            for r in club_ratings(club, "all-fives")]
 
 
 def test_a_finished_club_match_rates_its_players_and_the_winner_goes_up(club):

@@ -15,15 +15,14 @@ from django.urls import reverse
 from django.utils import translation
 
 from matches import rules
-from matches.leagues.selectors import scorepad_closure
-from matches.leagues.services import fixture_submit, fixture_void, season_lock
-from matches.models import DeletedMatch, Match, MatchStatus
-from matches.scoring.services.closure import (
+from matches.leagues.selectors import (
     SCOREPAD_CLOSED,
     SCOREPAD_CLOSED_LOCKED,
     SCOREPAD_CLOSED_VOID,
-    closed_reason,
+    scorepad_closure,
 )
+from matches.leagues.services import fixture_submit, fixture_void, season_lock
+from matches.models import DeletedMatch, Match, MatchStatus
 from matches.scoring.services.lifecycle import match_abandon
 from matches.scoring.services.play import event_record, round_start
 from tests.matches.helpers import (
@@ -102,7 +101,7 @@ def test_the_refusal_is_said_in_the_pages_language():
     with translation.override("uk"):
         closure = scorepad_closure(night.match)
         assert closure is not None
-        words = closed_reason(closure)
+        words = closure.reason
     assert words.startswith("Ця гра входить у результат зустрічі Royal Oak A — Bowes Dragons")
 
     answer = phone.post(scorer_url(night.match, "undo"), w(night.match),
