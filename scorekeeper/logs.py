@@ -10,7 +10,7 @@ to ADMINS), the development server and gunicorn each request line and Referer, n
 each request line. All of them pass through :func:`redact`, and nginx's access log
 through the same expressions (``deploy/nginx/scorekeeper.conf``, whose maps copy
 :data:`URL_SECRET`, :data:`QUERY_NAME` and :data:`QUERY_VALUE`
-verbatim; ``tests/test_logs.py`` checks).
+verbatim; ``tests/scorekeeper/test_logs.py`` checks).
 
 What counts as a secret in an address (:data:`URL_SECRET`), wherever it is: a path
 segment or a query value (also inside an encoded ``next=``) that is

@@ -22,7 +22,7 @@ def _fast_password_hasher(settings):
 @pytest.fixture
 def samples_dir():
     """``../shared/samples`` relative to the repository root; skips if it is not there."""
-    from tests.samples import MISSING, SAMPLES_DIR
+    from tests.support.samples import MISSING, SAMPLES_DIR
 
     if not SAMPLES_DIR.is_dir():
         pytest.skip(MISSING)

@@ -9,7 +9,7 @@ language: :func:`explain` for an error, :func:`say` for a message. An error made
 outside the engine, or a code not listed here, falls back to its own ``str()``.
 
 Every code in :data:`matches.rules.errors.MESSAGES` has a template here, with the same
-placeholders (tests/matches/test_rules_messages.py checks both).
+placeholders (tests/core/test_messages.py checks both).
 """
 
 from __future__ import annotations

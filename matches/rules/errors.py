@@ -22,7 +22,7 @@ Param = str | int | tuple[str, ...]
 
 # Every code the engine may use, with its English text (``str.format`` placeholders).
 # The app maps each code to a translatable text with the same placeholders
-# (matches/core/messages.py); tests/matches/test_rules_messages.py checks that.
+# (matches/core/messages.py); tests/core/test_messages.py checks that.
 MESSAGES: Final[dict[str, str]] = {
     # -- notation and the set (tiles.py, layout.py) ----------------------------------
     "tile_pips": "{a}-{b} is not a tile (pips are whole numbers from 0)",

@@ -56,7 +56,7 @@ from matches.scoring.services.play import (
 )
 from matches.scoring.views.play import GRANTS_KEY
 from tests.browser.test_match_page import finished_match
-from tests.matches.helpers import (
+from tests.support.helpers import (
     league_night,
     night,
     play_short_round,

@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 from matches.models import Match, MatchStatus
 from matches.scoring.services.play import match_start
 from tests.browser.test_pages import check
-from tests.matches.helpers import night, won_at_once
+from tests.support.helpers import night, won_at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -34,7 +34,7 @@ from matches.models import Club, Fixture, Match, Player, RecordImport, ScorerGra
 from matches.records.services import record_import_start
 from matches.scoring.services.play import MatchStarted, event_record, grant_create, match_start
 from matches.scoring.views.play import GRANTS_KEY
-from tests.matches.helpers import night, won_at_once
+from tests.support.helpers import night, won_at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

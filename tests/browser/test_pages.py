@@ -15,7 +15,7 @@ from matches.clubs.services import club_create, club_invite
 from matches.leagues.services import entrant_add, season_create
 from matches.models import Fixture, Player
 from matches.scoring.services.play import match_start
-from tests.matches.helpers import night, won_at_once
+from tests.support.helpers import night, won_at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -1,6 +1,6 @@
 """matches.admin: what the admin may write, and that it writes only through the services.
 
-The admin's pages for every model are opened in tests/matches/views/test_records.py;
+The admin's pages for every model are opened in tests/records/test_views.py;
 these tests are about the rows the site's services own: clubs, players, matches and the
 phones that score them."""
 

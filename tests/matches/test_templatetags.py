@@ -17,7 +17,7 @@ from matches.templatetags.scorekeeper import (
     picker,
     picker_tile,
 )
-from tests.matches.helpers import A, T
+from tests.support.helpers import A, T
 
 
 def test_kept_picker_tiles_and_end_choices_are_said_in_each_readers_language():

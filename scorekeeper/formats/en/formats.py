@@ -2,8 +2,8 @@
 
 Django looks a format name up here first (settings.FORMAT_MODULE_PATH), then in its own
 locale. Besides Django's names, the pages use a few of our own (DAY_TIME_FORMAT …):
-every language in settings.LANGUAGES defines them (tests/test_languages.py checks), since
-Django would read an unknown name as a format string of its own letters.
+every language in settings.LANGUAGES defines them (tests/scorekeeper/test_languages.py
+checks), since Django would read an unknown name as a format string of its own letters.
 """
 
 SHORT_DATE_FORMAT = "j M Y"  # 30 Nov 2026

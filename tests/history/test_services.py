@@ -1,0 +1,130 @@
+"""matches.history.services: ratings (openskill) from a club's finished matches, in the
+order played."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from matches import rules
+from matches.clubs.services import club_create
+from matches.history.selectors import club_ratings
+from matches.history.services import ratings_recompute
+from matches.models import Match, Player, Rating
+from matches.scoring.services.lifecycle import match_delete
+from matches.scoring.services.play import event_record, event_undo, match_create, round_start
+from tests.support.helpers import T, night, won_at_once
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def club(django_user_model):
+    owner = django_user_model.objects.create_user("owner")
+    club = club_create(name="Oak", by=owner)
+    for name in ("Ann", "Bob", "Cat", "Dan"):
+        Player.objects.create(club=club, name=name)
+    return club
+
+
+def league_match(club, names: list[str], *, winner: int, when: int) -> Match:
+    """``winner``'s side wins at once, ``when`` hours into the season; club players sit."""
+    return won_at_once(names, opener=winner, played_at=night(7, when), players_of=club)
+
+
+def table(club) -> list[tuple[str, float, int]]:
+    return [(r.player.name, round(r.ordinal, 6), r.matches)
+            for r in club_ratings(club, "all-fives")]
+
+
+def test_a_finished_club_match_rates_its_players_and_the_winner_goes_up(club):
+    league_match(club, ["Ann", "Bob"], winner=0, when=1)
+    ratings = {r.player.name: r for r in Rating.objects.all()}
+    assert ratings["Ann"].ordinal > ratings["Bob"].ordinal
+    assert ratings["Ann"].matches == 1 and ratings["Ann"].provisional
+    assert [step.number for step in ratings["Ann"].steps.all()] == [1]
+
+
+def test_partnerships_rate_as_teams(club):
+    league_match(club, ["Ann", "Bob", "Cat", "Dan"], winner=1, when=1)  # Bob and Dan won
+    ratings = {r.player.name: r.ordinal for r in Rating.objects.all()}
+    assert ratings["Bob"] == ratings["Dan"] > ratings["Ann"] == ratings["Cat"]
+
+
+def test_ratings_do_not_depend_on_the_order_matches_were_stored(club):
+    games = [(["Ann", "Bob"], 0, 3), (["Bob", "Cat"], 1, 1), (["Cat", "Ann"], 0, 2),
+             (["Dan", "Ann"], 1, 4)]
+    for names, winner, when in games:
+        league_match(club, names, winner=winner, when=when)
+    assert ratings_recompute(club=club, game="all-fives") == 4
+    first = table(club)
+    Match.objects.all().delete()
+    # stored the other way round, as results of past nights typed in late would be
+    for names, winner, when in reversed(games):
+        league_match(club, names, winner=winner, when=when)
+    assert ratings_recompute(club=club, game="all-fives") == 4
+    assert table(club) == first
+    # the order played decides: the same results played in another order rate otherwise
+    Match.objects.all().delete()
+    for names, winner, when in games:
+        league_match(club, names, winner=winner, when=10 - when)
+    ratings_recompute(club=club, game="all-fives")
+    assert table(club) != first
+
+
+def test_undoing_the_winning_tile_takes_the_match_out_of_the_ratings(club):
+    first = league_match(club, ["Ann", "Bob"], winner=0, when=1)
+    league_match(club, ["Ann", "Cat"], winner=1, when=2)
+    event_undo(match=first)  # the result is gone: the match is in play again
+    assert {r.player.name: r.matches for r in Rating.objects.all()} == {"Ann": 1, "Cat": 1}
+
+
+def test_casual_matches_are_never_rated(club):
+    match = match_create(game="all-fives", players=["Ann", "Bob"],
+                                  options={"target": 10, "hand_size": 2})
+    round_start(match=match, starter=0)
+    event_record(match=match, action=rules.Play(0, T("5-5")))
+    assert not Rating.objects.exists()
+
+
+def test_the_rating_table_page(club):
+    league_match(club, ["Ann", "Bob"], winner=1, when=1)
+    page = Client().get(reverse("matches:club_ratings", kwargs={
+        "slug": club.slug, "game": "all-fives"})).content.decode()
+    assert page.index("Bob") < page.index("Ann") and "provisional" in page
+    assert Client().get(reverse("matches:club_ratings", kwargs={
+        "slug": club.slug, "game": "chess"})).status_code == 404
+    assert "Ratings" in Client().get(club.get_absolute_url()).content.decode()
+
+
+def test_partners_with_the_same_rating_share_their_rank(club):
+    league_match(club, ["Ann", "Bob", "Cat", "Dan"], winner=1, when=1)  # Bob and Dan won
+    page = Client().get(reverse("matches:club_ratings", kwargs={
+        "slug": club.slug, "game": "all-fives"})).content.decode()
+
+    ranks = {name: page.split(f'data-player="{name}"><td>')[1].split("<")[0]
+             for name in ("Ann", "Bob", "Cat", "Dan")}
+
+    assert ranks == {"Bob": "1=", "Dan": "1=", "Ann": "3=", "Cat": "3="}
+
+
+def test_deleting_a_match_rebuilds_the_ratings_without_it(club):
+    first = league_match(club, ["Ann", "Bob"], winner=0, when=1)
+    league_match(club, ["Ann", "Cat"], winner=0, when=2)
+    match_delete(match=first)
+    assert {r.player.name: r.matches for r in Rating.objects.all()} == {"Ann": 1, "Cat": 1}
+    match_delete(match=Match.objects.get())
+    assert not Match.objects.exists() and not Rating.objects.exists()
+
+
+def test_the_rating_table_runs_a_fixed_number_of_queries(club, django_assert_max_num_queries):
+    url = reverse("matches:club_ratings", kwargs={"slug": club.slug, "game": "all-fives"})
+    league_match(club, ["Ann", "Bob"], winner=0, when=1)
+    with django_assert_max_num_queries(6):
+        Client().get(url)
+    for when in range(2, 8):
+        league_match(club, ["Cat", "Dan"] if when % 2 else ["Bob", "Cat"], winner=0,
+                     when=when)
+    with django_assert_max_num_queries(6):
+        assert Client().get(url).status_code == 200

@@ -1,0 +1,104 @@
+"""A club player's page on hand-made matches: record, points, best placement, partner,
+toughest opponent, form, rating chart."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from matches import rules
+from matches.clubs.services import club_create
+from matches.history.player_selectors import player_stats
+from matches.models import Player
+from matches.scoring.services.play import event_record, match_create, round_start
+from tests.support.helpers import A, T, night, won_at_once
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def club(django_user_model):
+    club = club_create(name="Oak", by=django_user_model.objects.create_user("o"))
+    for name in ("Ann", "Bob", "Cat", "Dan"):
+        Player.objects.create(club=club, name=name)
+    return club
+
+
+def test_the_player_page_tells_a_hand_made_season(club):
+    ann = club.players.get(name="Ann")
+    # Ann beats Bob three times and loses once to him; partners Cat once (they win)
+    for day in (1, 2, 3):
+        won_at_once(["Ann", "Bob"], opener=0, played_at=night(day), players_of=club)  # Ann
+    won_at_once(["Ann", "Bob"], opener=1, played_at=night(4), players_of=club)  # Bob wins
+    won_at_once(["Ann", "Bob", "Cat", "Dan"], opener=0, played_at=night(5),  # with Cat
+                players_of=club)
+    stats = player_stats(ann)
+    [record] = stats.games
+    assert (record.played, record.won, record.win_percent) == (5, 4, 80)
+    assert stats.form == "WWWLW"
+    assert stats.partner == ("Cat", 1)
+    assert stats.toughest is not None and (stats.toughest.name, stats.toughest.met,
+                                           stats.toughest.won) == ("Bob", 5, 4)
+    assert stats.best is not None and stats.best.points == 10
+    assert stats.best.match.started_at.day == 1 and stats.best_step == 1
+    # her side made 10 in the one round of each of her four wins, nothing in the loss
+    assert (record.rounds, record.points, record.points_per_round) == (5, 40, 8)
+    page = Client().get(reverse("matches:club_player", kwargs={
+        "slug": club.slug, "pk": ann.pk})).content.decode()
+    assert 'id="form">WWWLW<' in page and "Toughest opponent: Bob" in page
+    assert "?round=1&amp;step=1" in page
+    assert "<polyline" in page and "provisional" in page
+
+
+def test_a_rating_of_one_match_is_said_without_a_chart_of_one_point(club):
+    ann = club.players.get(name="Ann")
+    url = reverse("matches:club_player", kwargs={"slug": club.slug, "pk": ann.pk})
+    won_at_once(["Ann", "Bob"], opener=0, played_at=night(1), players_of=club)
+
+    page = Client().get(url).content.decode()
+
+    assert "All Fives rating: " in page
+    assert 'class="rating-chart"' not in page  # a line needs two matches
+    won_at_once(["Ann", "Bob"], opener=0, played_at=night(2), players_of=club)
+    page = Client().get(url).content.decode()
+    assert re.search(r'class="rating-chart".*?<polyline points="6\.0,[\d.]+ 294\.0,[\d.]+"',
+                     page, re.S)
+
+
+def test_the_best_placement_links_to_its_step_of_the_replay_which_counts_placements_only(
+        club):
+    ann = club.players.get(name="Ann")
+    match = match_create(game="all-fives", players=["Ann", "Bob"],
+                                  options={"target": 20, "hand_size": 14})
+    for seat in match.seats.all():
+        seat.player = club.players.get(name=seat.name)
+        seat.save(update_fields=["player"])
+    round_start(match=match, starter=0)
+    for action in (rules.Play(0, T("4-4")), rules.Pass(1), rules.Play(0, T("4-6"), A("4-4:4")),
+                   rules.Pass(1), rules.Play(0, T("6-6"), A("4-6:6"))):  # 0, 0, then 20
+        event_record(match=match, action=action)
+
+    stats = player_stats(ann)
+
+    assert stats.best is not None and (stats.best.tile, stats.best.points) == ("6-6", 20)
+    assert stats.best_step == 3  # the third placement; the fifth event, with the passes
+    page = Client().get(match.get_absolute_url() + "?round=1&step=3").content.decode()
+    step = re.search(r'<p class="replay-step" id="replay-step">(.*?)</p>', page, re.S)
+    assert step is not None and " ".join(re.sub(r"<[^>]+>", "", step[1]).split()) == (
+        "Round 1, step 3 of 3: Ann placed 6-6 on 4-6:6 — sum 20 → 20")
+
+
+def test_the_player_page_runs_a_fixed_number_of_queries(club, django_assert_max_num_queries):
+    ann = club.players.get(name="Ann")
+    url = reverse("matches:club_player", kwargs={"slug": club.slug, "pk": ann.pk})
+    won_at_once(["Ann", "Bob"], opener=0, played_at=night(1), players_of=club)
+    with django_assert_max_num_queries(16):
+        Client().get(url)
+    for day in range(2, 12):
+        won_at_once(["Ann", "Cat"] if day % 2 else ["Dan", "Ann"], opener=0,
+                    played_at=night(day), players_of=club)
+    with django_assert_max_num_queries(16):
+        assert Client().get(url).status_code == 200

@@ -1,0 +1,471 @@
+"""matches.leagues.services: who may do what to an entrant and a fixture, checked by the
+services themselves (the pages' flags ask the same selectors)."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
+
+from matches.clubs.services import club_create, player_add
+from matches.leagues.services import (
+    CAPTAIN_OUTSIDE,
+    OWN_FIXTURE,
+    PLAYERS_UNKNOWN,
+    WRONG_STATUS,
+    adjustment_add,
+    entrant_add,
+    entrant_remove,
+    entrant_rename,
+    fixture_confirm,
+    fixture_dispute,
+    fixture_game_key,
+    fixture_game_start,
+    fixture_games_enter,
+    fixture_resolve,
+    fixture_submit,
+    fixture_void,
+    fixture_walkover,
+    fixtures_generate,
+    season_create,
+)
+from matches.models import (
+    Division,
+    Entrant,
+    Fixture,
+    FixtureStatus,
+    Match,
+    Membership,
+    Player,
+)
+from tests.support.helpers import fixture_state, league_night_at
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def people(django_user_model):
+    return {name: django_user_model.objects.create_user(name)
+            for name in ("admin", "oak", "bowes", "member", "stranger")}
+
+
+@pytest.fixture
+def division(people) -> Division:
+    club = club_create(name="Teesdale", by=people["admin"])
+    for name in ("oak", "bowes"):
+        Membership.objects.create(club=club, user=people[name], role="captain")
+    Membership.objects.create(club=club, user=people["member"], role="member")
+    return season_create(club=club, by=people["admin"], name="Monday League",
+                                  game="fives-and-threes",
+                                  starts_on=datetime.date(2026, 9, 7)).divisions.get()
+
+
+def test_entrant_add_takes_its_captain_by_a_members_username(division, people):
+    entrant = entrant_add(division=division, by=people["admin"], name="Black Bull",
+                                   captain_username="member")
+    assert entrant.captain == people["member"]
+
+
+@pytest.mark.parametrize("username", ["stranger", "nobody"])
+def test_entrant_add_refuses_a_username_outside_the_club_alike_whether_or_not_it_exists(
+        division, people, username):
+    with pytest.raises(ValidationError) as refused:
+        entrant_add(division=division, by=people["admin"], name="Black Bull",
+                             captain_username=username)
+    assert refused.value.message_dict == {"captain": [CAPTAIN_OUTSIDE % {"name": username}]}
+    assert not division.entrants.exists()
+
+
+def test_entrant_add_takes_its_squad_by_the_clubs_players_names(division, people):
+    club = division.season.club
+    ann = player_add(club=club, name="Ann Dale", by=people["admin"])
+    bob = player_add(club=club, name="Bob Hay", by=people["admin"])
+    entrant = entrant_add(division=division, by=people["admin"], name="Black Bull",
+                                   player_names=[" bob  hay", "ann dale", " "])
+    assert list(entrant.players.order_by("name")) == [ann, bob]
+
+
+def test_entrant_add_refuses_names_that_are_not_the_clubs_players(division, people):
+    player_add(club=division.season.club, name="Ann Dale", by=people["admin"])
+    with pytest.raises(ValidationError) as refused:
+        entrant_add(division=division, by=people["admin"], name="Black Bull",
+                             player_names=["Ann Dale", "Nobody", "Somebody"])
+    assert refused.value.message_dict == {
+        "players": [PLAYERS_UNKNOWN % {"names": "Nobody, Somebody"}]}
+
+
+def night_of(people, game="fives-and-threes", **season_format) -> Fixture:
+    """Royal Oak v Bowes in a ``game`` season whose nights are ``season_format`` (as the
+    season form makes it), each captain's squad of two."""
+    club = club_create(name="Night Club", by=people["admin"])
+    for name in ("oak", "bowes"):
+        Membership.objects.create(club=club, user=people[name], role="captain")
+    season = season_create(club=club, by=people["admin"], name="Nights",
+                                    game=game, starts_on=datetime.date(2026, 9, 7),
+                                    **season_format)
+    division = season.divisions.get()
+    home, away = (entrant_add(
+        division=division, by=people["admin"], name=name, captain=people[captain],
+        players=[player_add(club=club, name=f"{name} {n}", by=people["admin"])
+                 for n in (1, 2)])
+        for name, captain in (("Royal Oak", "oak"), ("Bowes", "bowes")))
+    return Fixture.objects.create(division=division, week=1, home=home, away=away)
+
+
+def unchanged(fixture: Fixture) -> tuple[object, ...]:
+    fixture.refresh_from_db()
+    return (fixture.status, fixture.home_games, fixture.away_games, fixture.changes.count(),
+            sorted(fixture.games.values_list("number", "home_score", "away_score")))
+
+
+def test_a_night_of_three_singles_is_sent_only_with_every_game_scored(people):
+    fixture = night_of(people, fixture_format="games", singles=3)
+    fixture_games_enter(fixture=fixture, by=people["oak"],
+                                 scores=[(61, 40), (20, 61)])
+    before = unchanged(fixture)
+
+    with pytest.raises(ValidationError) as refused:
+        fixture_submit(fixture=fixture, by=people["oak"])
+
+    assert refused.value.messages == [
+        "The night is not finished: game 3 has no score yet (a night of 3 games)."]
+    assert refused.value.params == {"n": 3}  # the page marks game 3's row
+    assert unchanged(fixture) == before and before[0] == FixtureStatus.SCHEDULED
+    fixture_games_enter(fixture=fixture, by=people["oak"],
+                                 scores=[(61, 40), (20, 61), (61, 0)])
+    sent = fixture_submit(fixture=fixture, by=people["oak"])
+    assert (sent.status, sent.home_games, sent.away_games) == (FixtureStatus.SUBMITTED, 2, 1)
+
+
+def test_a_game_beyond_the_night_is_refused_however_it_comes(people):
+    fixture = night_of(people, fixture_format="games", singles=2, pairs=1)
+    oak, players = people["oak"], list(Player.objects.order_by("name"))
+    home, away = [p for p in players if p.name.startswith("Royal")], \
+        [p for p in players if p.name.startswith("Bowes")]
+    before = unchanged(fixture)
+    message = ["Game 4 is not a game of the night: it has at most 3."]
+
+    for write in (
+            lambda: fixture_games_enter(fixture=fixture, by=oak, scores=[
+                (61, 1), (61, 2), (61, 3), (61, 4)]),
+            lambda: fixture_game_key(fixture=fixture, by=oak, number=4,
+                                              home_players=home[:1], away_players=away[:1],
+                                              score=(61, 4)),
+            lambda: fixture_game_start(fixture=fixture, by=oak, number=4,
+                                                home_players=home[:1], away_players=away[:1])):
+        with pytest.raises(ValidationError) as refused:
+            write()
+        assert refused.value.messages == message
+
+    assert unchanged(fixture) == before and not Match.objects.exists()
+    fixture_game_key(fixture=fixture, by=oak, number=3, home_players=home,
+                              away_players=away, score=(61, 4))  # the pairs game
+    assert fixture.games.get().number == 3
+
+
+def test_a_race_is_sent_once_a_side_has_its_games_and_not_with_games_after(people):
+    fixture = night_of(people, fixture_format="race", race_to=2)
+    oak = people["oak"]
+    for scores, message in (
+            ([(61, 40), (3, 61)], "neither side has won 2 games yet (1-1)"),
+            ([(61, 40), (61, 3), (5, 61)], "game 3 comes after the race to 2 was won in "
+                                           "game 2")):
+        fixture_games_enter(fixture=fixture, by=oak, scores=scores)
+        before = unchanged(fixture)
+        with pytest.raises(ValidationError) as refused:
+            fixture_submit(fixture=fixture, by=oak)
+        assert refused.value.messages == [f"The night is not finished: {message}."]
+        assert unchanged(fixture) == before
+
+    fixture_games_enter(fixture=fixture, by=oak, scores=[(61, 40), (3, 61), (5, 61)])
+    sent = fixture_submit(fixture=fixture, by=oak)
+    assert (sent.status, sent.home_games, sent.away_games) == (FixtureStatus.SUBMITTED, 1, 2)
+
+
+def test_the_league_may_settle_a_night_cut_short(people):
+    """Only the captains' submission waits for the whole night: an admin's resolution
+    is the league's word on a night that could not be finished."""
+    fixture = night_of(people, fixture_format="games", singles=3)
+    fixture_games_enter(fixture=fixture, by=people["oak"],
+                                 scores=[(61, 40), (61, 20), (61, 30)])
+    fixture_submit(fixture=fixture, by=people["oak"])
+    fixture_dispute(fixture=fixture, by=people["bowes"], message="game 3 not played")
+    with pytest.raises(ValidationError, match="Game 4 is not a game of the night"):
+        fixture_resolve(fixture=fixture, by=people["admin"],
+                                 scores=[(61, 40), (61, 20), (61, 1), (61, 2)])
+
+    resolved = fixture_resolve(fixture=fixture, by=people["admin"],
+                                        scores=[(61, 40), (61, 20)])
+
+    assert (resolved.status, resolved.home_games, resolved.away_games) == (
+        FixtureStatus.CONFIRMED, 2, 0)
+
+
+def test_a_keyed_in_score_no_game_of_the_season_can_end_with_is_refused_naming_the_game(
+        people):
+    fixture = night_of(people, fixture_format="games", singles=2, pairs=1)
+    oak, players = people["oak"], list(Player.objects.order_by("name"))
+    home, away = [p for p in players if p.name.startswith("Royal")], \
+        [p for p in players if p.name.startswith("Bowes")]
+    fixture_games_enter(fixture=fixture, by=oak, scores=[(61, 40)])
+    before = unchanged(fixture)
+    past = ("Game 2: Fives and Threes is won exactly on the target 61 (an award that would "
+            "pass it does not count), so 64 is past it.")
+    short = "Game 3: neither side has reached the target 61, so 40-50 is not a final score."
+    both = ("Game 2: both sides are at or past the target 61: Fives and Threes ends as soon "
+            "as one side reaches it (61-62).")
+
+    for write, message, number in (
+            (lambda: fixture_games_enter(fixture=fixture, by=oak, scores=[
+                (61, 40), (64, 20), (40, 50)]), past, 2),
+            (lambda: fixture_games_enter(fixture=fixture, by=oak, scores=[
+                (61, 40), None, (40, 50)]), short, 3),
+            (lambda: fixture_game_key(fixture=fixture, by=oak, number=2,
+                                               home_players=home[:1], away_players=away[:1],
+                                               score=(61, 62)), both, 2),
+            (lambda: fixture_game_key(fixture=fixture, by=oak, number=3,
+                                               home_players=home, away_players=away,
+                                               score=(40, 50)), short, 3)):
+        with pytest.raises(ValidationError) as refused:
+            write()
+        assert refused.value.messages == [message]
+        assert refused.value.params == {"n": number}  # the page marks its row
+        assert refused.value.code == "score"
+
+    assert unchanged(fixture) == before
+    fixture_games_enter(fixture=fixture, by=oak, scores=[(61, 40), (12, 61), (61, 60)])
+    fixture_submit(fixture=fixture, by=oak)
+    fixture_dispute(fixture=fixture, by=people["bowes"], message="game 3 was 58-65")
+    with pytest.raises(ValidationError, match="'Game 3: Fives and Threes is won exactly"):
+        fixture_resolve(fixture=fixture, by=people["admin"],
+                                 scores=[(61, 40), (12, 61), (58, 65)])
+    assert unchanged(fixture)[0] == FixtureStatus.DISPUTED
+
+
+def test_a_keyed_in_score_is_held_to_its_line_ups_target(people, django_user_model):
+    """All Fives plays to 250 one a side and to 200 a pair a side."""
+    fixture = night_of(people, game="all-fives", fixture_format="games", singles=1, pairs=1)
+    oak, players = people["oak"], list(Player.objects.order_by("name"))
+    home, away = [p for p in players if p.name.startswith("Royal")], \
+        [p for p in players if p.name.startswith("Bowes")]
+
+    with pytest.raises(ValidationError) as refused:
+        fixture_game_key(fixture=fixture, by=oak, number=1, home_players=home[:1],
+                                  away_players=away[:1], score=(200, 150))
+    assert refused.value.messages == [
+        "Game 1: neither side has reached the target 250, so 200-150 is not a final score."]
+    with pytest.raises(ValidationError, match="'Game 1: All Fives scores go in fives"):
+        fixture_game_key(fixture=fixture, by=oak, number=1, home_players=home,
+                                  away_players=away, score=(201, 150))
+
+    fixture_game_key(fixture=fixture, by=oak, number=1, home_players=home,
+                              away_players=away, score=(200, 150))  # the pairs game
+    fixture_game_key(fixture=fixture, by=oak, number=2, home_players=home[:1],
+                              away_players=away[:1], score=(95, 265))  # 95 + 170 pips
+    # the scores table knows each game's line-up: game 1 is a pairs game
+    fixture_games_enter(fixture=fixture, by=oak, scores=[(150, 205), (95, 265)])
+    with pytest.raises(ValidationError, match="'Game 2: neither side has reached the "
+                                              "target 250"):
+        fixture_games_enter(fixture=fixture, by=oak, scores=[(150, 205), (95, 200)])
+
+
+@pytest.mark.parametrize(("season_format", "errors"), [
+    ({"fixture_format": "games", "singles": 30, "pairs": 11},
+     {"pairs": ["A fixture night has at most 40 games."]}),
+    ({"fixture_format": "race", "race_to": 21},
+     {"race_to": ["A race is to at most 20 games (it may take twice as many, less one)."]}),
+])
+def test_a_season_whose_nights_could_not_be_stored_is_refused(people, season_format, errors):
+    club = club_create(name="Long Nights", by=people["admin"])
+    with pytest.raises(ValidationError) as refused:
+        season_create(club=club, by=people["admin"], name="Too long",
+                               game="all-fives", starts_on=datetime.date(2026, 9, 7),
+                               **season_format)
+    assert refused.value.message_dict == errors
+    assert not club.seasons.exists()
+
+
+def test_a_games_line_up_fits_the_nights_singles_and_pairs_in_any_order(people):
+    fixture = night_of(people, fixture_format="games", singles=2, pairs=1)
+    oak, players = people["oak"], list(Player.objects.order_by("name"))
+    home = [p for p in players if p.name.startswith("Royal")]
+    away = [p for p in players if p.name.startswith("Bowes")]
+    fixture_game_key(fixture=fixture, by=oak, number=1, home_players=home[:1],
+                              away_players=away[:1], score=(61, 1))
+    fixture_game_start(fixture=fixture, by=oak, number=3, home_players=home[:1],
+                                away_players=away[:1])
+    before = unchanged(fixture)
+
+    for number, home_players, away_players, message in (
+            (2, home[:1], away[:1], "Game 2 has to be a pairs game: the night's singles (2) "
+                                    "have their players already."),
+            (2, [home[0], home[0]], away, "A pair is two different players.")):
+        with pytest.raises(ValidationError) as refused:
+            fixture_game_key(fixture=fixture, by=oak, number=number,
+                                      home_players=home_players, away_players=away_players,
+                                      score=(61, 2))
+        assert refused.value.messages == [message]
+
+    assert unchanged(fixture) == before
+    fixture_game_key(fixture=fixture, by=oak, number=2, home_players=home,
+                              away_players=away, score=(61, 2))
+    # game 1 may be played again as it was: its own line-up does not count against it
+    fixture_game_key(fixture=fixture, by=oak, number=1, home_players=home[1:],
+                              away_players=away[1:], score=(61, 3))
+    assert sorted(fixture.games.values_list("number", "home_score")) == [
+        (1, 61), (2, 61), (3, None)]
+
+
+@pytest.mark.parametrize(("kind", "names", "message"), [
+    ("single", ["Ann Dale", "Bob Hay"], "A single player's squad is that one player."),
+    ("pair", ["Ann Dale", "Bob Hay", "Cy Lund"], "A pair's squad is its two players."),
+])
+def test_a_single_or_a_pair_has_no_more_players_than_it_is(division, people, kind, names,
+                                                            message):
+    for name in ("Ann Dale", "Bob Hay", "Cy Lund"):
+        player_add(club=division.season.club, name=name, by=people["admin"])
+    with pytest.raises(ValidationError) as refused:
+        entrant_add(division=division, by=people["admin"], name="Ann & co",
+                             kind=kind, player_names=names)
+    assert refused.value.message_dict == {"players": [message]}
+    assert not division.entrants.exists()
+    pair = entrant_add(division=division, by=people["admin"], name="Ann & Bob",
+                                kind="pair", player_names=["Ann Dale", "bob hay", "ANN DALE"])
+    assert pair.players.count() == 2  # a name given twice is one player
+
+
+def test_a_player_plays_for_one_entrant_of_a_division(division, people):
+    club = division.season.club
+    for name in ("Ann Dale", "Bob Hay", "Cy Lund"):
+        player_add(club=club, name=name, by=people["admin"])
+    entrant_add(division=division, by=people["admin"], name="Royal Oak",
+                         player_names=["Ann Dale", "Bob Hay"])
+
+    with pytest.raises(ValidationError) as refused:
+        entrant_add(division=division, by=people["admin"], name="Bowes",
+                             player_names=["Cy Lund", "bob hay", "ann dale"])
+
+    assert refused.value.message_dict == {"players": [
+        "Already in another squad of this division: Ann Dale (Royal Oak), Bob Hay "
+        "(Royal Oak)."]}
+    assert division.entrants.count() == 1
+    other = season_create(club=club, by=people["admin"], name="Summer League",
+                                   game="all-fives", starts_on=datetime.date(2027, 4, 5))
+    entrant_add(division=other.divisions.get(), by=people["admin"], name="Bowes",
+                         player_names=["Ann Dale"])  # another season's division: free
+
+
+def test_an_entrant_added_by_mistake_goes_with_its_unplayed_fixtures(division, people):
+    for name in ("Royal Oak", "Bowes", "Dupe squad"):
+        entrant_add(division=division, by=people["admin"], name=name)
+    fixtures_generate(division=division, by=people["admin"], legs=2)
+    dupe = division.entrants.get(name="Dupe squad")
+    with pytest.raises(PermissionDenied):
+        entrant_remove(entrant=dupe, by=people["oak"])
+
+    gone = entrant_remove(entrant=dupe, by=people["admin"])
+
+    assert gone == 4  # home and away against each of the two others
+    assert sorted(division.entrants.values_list("name", flat=True)) == ["Bowes", "Royal Oak"]
+    assert division.fixtures.count() == 2
+
+
+@pytest.mark.parametrize("history", ["played", "keyed", "adjusted"])
+def test_an_entrant_that_has_played_stays(division, people, history):
+    oak, bowes = (entrant_add(division=division, by=people["admin"], name=name)
+                  for name in ("Royal Oak", "Bowes"))
+    fixture = Fixture.objects.create(division=division, week=1, home=oak, away=bowes)
+    if history in ("played", "keyed"):
+        fixture_games_enter(fixture=fixture, by=people["admin"], scores=[(61, 40)])
+    if history == "played":
+        fixture_submit(fixture=fixture, by=people["admin"])
+    if history == "adjusted":
+        adjustment_add(entrant=bowes, by=people["admin"], points=-1, reason="late")
+
+    with pytest.raises(ValidationError) as refused:
+        entrant_remove(entrant=bowes, by=people["admin"])
+
+    assert refused.value.messages == [
+        "Bowes has fixtures played, settled or begun, or points adjusted: it stays in the "
+        "table. If it has withdrawn, make its remaining fixtures void."]
+    assert division.entrants.count() == 2 and division.fixtures.count() == 1
+
+
+@pytest.mark.parametrize("settled", ["walkover", "void"])
+def test_an_entrant_with_a_fixture_settled_without_games_stays(division, people, settled):
+    """A walkover or a voiding has no games: the fixture's status alone says it is no
+    longer open for entry."""
+    oak, bowes = (entrant_add(division=division, by=people["admin"], name=name)
+                  for name in ("Royal Oak", "Bowes"))
+    fixture = Fixture.objects.create(division=division, week=1, home=oak, away=bowes)
+    if settled == "walkover":
+        fixture_walkover(fixture=fixture, by=people["admin"], side="home")
+    else:
+        fixture_void(fixture=fixture, by=people["admin"])
+
+    with pytest.raises(ValidationError, match="Bowes has fixtures played, settled or begun"):
+        entrant_remove(entrant=bowes, by=people["admin"])
+
+    assert division.entrants.count() == 2 and division.fixtures.count() == 1
+
+
+def test_an_entrant_is_renamed_and_keeps_its_fixtures(division, people):
+    oak, bowes = (entrant_add(division=division, by=people["admin"], name=name)
+                  for name in ("Royal Oak", "Bowes"))
+    Fixture.objects.create(division=division, week=1, home=oak, away=bowes)
+
+    renamed = entrant_rename(entrant=bowes, by=people["admin"],
+                                      name="  Bowes   Dragons ")
+
+    assert renamed.name == "Bowes Dragons" and renamed.home_fixtures.count() == 0
+    assert renamed.away_fixtures.get().home == oak
+    with pytest.raises(ValidationError) as refused:
+        entrant_rename(entrant=bowes, by=people["admin"], name="royal oak")
+    assert refused.value.messages == [
+        "This division already has an entrant of that name (in any case)."]
+    bowes.refresh_from_db()
+    assert bowes.name == "Bowes Dragons"
+
+
+# -- the sign-off: only a submitted result, only by the other side's captain --------------
+
+NOT_AWAITING = [status for status in FixtureStatus.values if status != FixtureStatus.SUBMITTED]
+SIGN_OFF = {
+    "confirm": lambda night, by: fixture_confirm(fixture=night.fixture, by=by),
+    "dispute": lambda night, by: fixture_dispute(fixture=night.fixture, by=by,
+                                                          message="Not what we played"),
+}
+
+
+@pytest.mark.parametrize("action", list(SIGN_OFF))
+@pytest.mark.parametrize("status", NOT_AWAITING)
+def test_a_result_not_awaiting_confirmation_is_neither_confirmed_nor_disputed(status, action):
+    """Every status but submitted, from the model: the away captain is refused, saying
+    the fixture's status, and nothing changes (without the check, a disputed result was
+    confirmed past the league admin, and a scheduled one broke a database constraint)."""
+    night = league_night_at(status)
+    before = fixture_state(night.fixture)
+
+    with pytest.raises(ValidationError) as refused:
+        SIGN_OFF[action](night, night.away_captain)
+
+    assert refused.value.code == "wrong_status"
+    assert refused.value.messages == [WRONG_STATUS % {
+        "status": FixtureStatus(status).label.lower()}]
+    assert fixture_state(night.fixture) == before
+
+
+@pytest.mark.parametrize("action", list(SIGN_OFF))
+def test_a_captain_of_both_sides_neither_confirms_nor_disputes_their_own_result(action):
+    """A member who captains the home and the away entrant sent the result: they are the
+    side that sent it, so the own-result refusal answers (not "only the away captain")."""
+    night = league_night_at(FixtureStatus.SUBMITTED)
+    Entrant.objects.filter(pk=night.fixture.away_id).update(captain=night.home_captain)
+    before = fixture_state(night.fixture)
+
+    with pytest.raises(PermissionDenied) as refused:
+        SIGN_OFF[action](night, night.home_captain)
+
+    assert str(refused.value) == str(OWN_FIXTURE)
+    assert fixture_state(night.fixture) == before

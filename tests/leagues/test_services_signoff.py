@@ -1,0 +1,190 @@
+"""The fixture sign-off, page against service: for every status, every action and every
+kind of person (and a locked season), the fixture's page offers the action
+(``FixtureRights``' flag) exactly when its service accepts it. Both ask the one table
+(matches/rules/signoff.py); this holds them to it, exhaustively."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+
+from matches import rules
+from matches.leagues.selectors import fixture_for_viewer, fixture_rights
+from matches.leagues.services import (
+    fixture_confirm,
+    fixture_dispute,
+    fixture_game_key,
+    fixture_game_start,
+    fixture_games_enter,
+    fixture_redate,
+    fixture_resolve,
+    fixture_submit,
+    fixture_void,
+    fixture_walkover,
+)
+from matches.models import Entrant, Fixture, FixtureStatus, Membership, Season
+from matches.rules import signoff
+from matches.scoring.services.play import event_record, round_start
+from tests.support.helpers import LeagueNight, T, league_night_at
+
+pytestmark = pytest.mark.django_db
+
+Write = Callable[[Fixture, User], Any]
+# each action as its service takes it, with what the service needs besides the guard
+SERVICES: dict[signoff.Action, Write] = {
+    signoff.Action.ENTER: lambda f, by: fixture_games_enter(fixture=f, by=by,
+                                                                     scores=[]),
+    signoff.Action.REDATE: lambda f, by: fixture_redate(
+        fixture=f, by=by, date=f.division.season.starts_on),
+    signoff.Action.POSTPONE: lambda f, by: fixture_redate(fixture=f, by=by,
+                                                                   date=None, postponed=True),
+    signoff.Action.SUBMIT: lambda f, by: fixture_submit(fixture=f, by=by),
+    signoff.Action.CONFIRM: lambda f, by: fixture_confirm(fixture=f, by=by),
+    signoff.Action.DISPUTE: lambda f, by: fixture_dispute(fixture=f, by=by,
+                                                                   message="Not so"),
+    signoff.Action.RESOLVE: lambda f, by: fixture_resolve(fixture=f, by=by),
+    signoff.Action.WALKOVER: lambda f, by: fixture_walkover(fixture=f, by=by,
+                                                                     side="home"),
+    signoff.Action.VOID: lambda f, by: fixture_void(fixture=f, by=by),
+}
+# the fixture page's flag that offers each action
+FLAGS = {signoff.Action.ENTER: "can_enter", signoff.Action.REDATE: "can_redate",
+         signoff.Action.POSTPONE: "can_redate", signoff.Action.SUBMIT: "can_submit",
+         signoff.Action.CONFIRM: "can_sign", signoff.Action.DISPUTE: "can_sign",
+         signoff.Action.RESOLVE: "can_resolve", signoff.Action.WALKOVER: "can_walkover",
+         signoff.Action.VOID: "can_void"}
+PEOPLE = ("home captain", "away captain", "league admin", "captain of both sides",
+          "home captain and admin", "member", "outsider")
+
+
+class _Undo(Exception):
+    """Raised to take back one attempt's savepoint."""
+
+
+def ready_at(status: str) -> LeagueNight:
+    """A league night in ``status`` whose every action could go through: a night not
+    yet sent has its one game played (Ann's 5-5 wins it 10–0), so it can be submitted."""
+    night = league_night_at(status)
+    if status in (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED):
+        round_start(match=night.match, starter=0)
+        event_record(match=night.match, action=rules.Play(0, T("5-5")))
+    return night
+
+
+def as_who(night: LeagueNight, who: str) -> User:
+    """The person ``who`` is, set up for this attempt only (its savepoint undoes it)."""
+    fixture, club = night.fixture, night.fixture.division.season.club
+    if who == "captain of both sides":
+        Entrant.objects.filter(pk=fixture.away_id).update(captain=night.home_captain)
+    if who == "home captain and admin":
+        Membership.objects.filter(club=club, user=night.home_captain).update(role="admin")
+    if who in ("member", "outsider"):
+        user = User.objects.create_user(who)
+        if who == "member":
+            Membership.objects.create(club=club, user=user, role="member")
+        return user
+    return {"home captain": night.home_captain, "away captain": night.away_captain,
+            "league admin": night.admin, "captain of both sides": night.home_captain,
+            "home captain and admin": night.home_captain}[who]
+
+
+def offered_and_accepted(night: LeagueNight, who: str, locked: bool,
+                         action: signoff.Action) -> tuple[bool, bool, str]:
+    """Whether the page offers ``action`` to ``who`` and whether its service accepts it
+    (and the refusal, if any); nothing of the attempt is kept."""
+    try:
+        with transaction.atomic():
+            by = as_who(night, who)
+            Season.objects.filter(pk=night.fixture.division.season_id).update(locked=locked)
+            season = Season.objects.select_related("club").get(
+                pk=night.fixture.division.season_id)
+            fixture = fixture_for_viewer(season=season, pk=night.fixture.pk)
+            offered = getattr(fixture_rights(fixture=fixture, season=season,
+                                                       user=by), FLAGS[action])
+            try:
+                SERVICES[action](fixture, by)
+            except (ValidationError, PermissionDenied) as refused:
+                accepted, why = False, f"{type(refused).__name__}: {refused}"
+            else:
+                accepted, why = True, ""
+            raise _Undo
+    except _Undo:
+        pass
+    return offered, accepted, why
+
+
+def test_every_action_has_its_service_and_its_flag():
+    assert set(SERVICES) == set(FLAGS) == set(signoff.Action)
+
+
+@pytest.mark.parametrize("status", FixtureStatus.values)
+def test_the_page_offers_an_action_exactly_when_its_service_accepts_it(status):
+    night = ready_at(status)
+    differ = []
+    accepted_somewhere = set()
+    for who in PEOPLE:
+        for locked in (False, True):
+            for action in signoff.Action:
+                offered, accepted, why = offered_and_accepted(night, who, locked, action)
+                if offered != accepted:
+                    differ.append((who, locked, action.value, offered, why))
+                if accepted:
+                    accepted_somewhere.add(action)
+    assert differ == []
+    # and the service accepts what the table says, from this status, for someone
+    assert accepted_somewhere == {action for action in signoff.Action
+                                  if signoff.Status(status)
+                                  in signoff.TABLE[action].from_states}
+
+
+# a game of the night played or kept on paper: entering too, but the night's one game
+# has its score already, so the service refuses it after its guard; what the page's
+# flag must match is whether the guard let it through
+GAME_WRITES: dict[str, Write] = {
+    "play on the scorepad": lambda f, by: fixture_game_start(
+        fixture=f, by=by, number=1, home_players=list(f.home.players.all()),
+        away_players=list(f.away.players.all())),
+    "keep a paper score": lambda f, by: fixture_game_key(
+        fixture=f, by=by, number=1, home_players=list(f.home.players.all()),
+        away_players=list(f.away.players.all()), score=(10, 0)),
+}
+GUARD_CODES = {"wrong_status", "locked"}
+
+
+@pytest.mark.parametrize("status", FixtureStatus.values)
+def test_a_game_of_the_night_passes_the_guard_exactly_when_the_page_offers_entry(status):
+    night = ready_at(status)
+    differ = []
+    for who in PEOPLE:
+        for locked in (False, True):
+            for name, write in GAME_WRITES.items():
+                try:
+                    with transaction.atomic():
+                        by = as_who(night, who)
+                        Season.objects.filter(pk=night.fixture.division.season_id).update(
+                            locked=locked)
+                        season = Season.objects.select_related("club").get(
+                            pk=night.fixture.division.season_id)
+                        fixture = fixture_for_viewer(season=season,
+                                                               pk=night.fixture.pk)
+                        offered = fixture_rights(fixture=fixture, season=season,
+                                                           user=by).can_enter
+                        try:
+                            write(fixture, by)
+                        except PermissionDenied:
+                            guarded = False
+                        except ValidationError as refused:
+                            guarded = getattr(refused, "code", None) not in GUARD_CODES
+                        else:
+                            guarded = True
+                        raise _Undo
+                except _Undo:
+                    pass
+                if offered != guarded:
+                    differ.append((who, locked, name, offered))
+    assert differ == []

@@ -1,0 +1,76 @@
+"""matches.scoring.selectors.play: a match, its phones and its changes as the pages find
+them, and which phone may revoke which (can_revoke)."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from django.http import Http404
+
+from matches import rules
+from matches.scoring.selectors import play as scoring_selectors
+from matches.scoring.services.play import (
+    MatchStarted,
+    event_record,
+    grant_create,
+    grant_revoke,
+    match_start,
+    round_start,
+)
+from tests.support.helpers import T, two_player_all_fives
+
+pytestmark = pytest.mark.django_db
+
+
+def started() -> MatchStarted:
+    return match_start(game="all-fives", players=["Olena", "Taras"],
+                                options={"hand_size": 2}, starter=0,
+                                creation_key=uuid.uuid4(), phone="Android phone")
+
+
+def test_match_by_public_id_or_a_404():
+    match = two_player_all_fives()
+    assert scoring_selectors.match_by_public_id(public_id=match.public_id) == match
+    with pytest.raises(Http404):
+        scoring_selectors.match_by_public_id(public_id=uuid.uuid4())
+
+
+def test_match_grant_is_the_matchs_own_phone_or_a_404():
+    first, other = started(), started()
+    assert scoring_selectors.match_grant(match=first.match, pk=first.grant.pk) == first.grant
+    with pytest.raises(Http404):
+        scoring_selectors.match_grant(match=first.match, pk=other.grant.pk)
+
+
+def test_change_by_key_finds_the_taps_change():
+    match = two_player_all_fives()
+    key = uuid.uuid4()
+    round_start(match=match, starter=0)
+    change = event_record(match=match, action=rules.Play(0, T("5-5")), key=key)
+    assert scoring_selectors.change_by_key(match=match, key=key) == change
+    assert scoring_selectors.change_by_key(match=match, key=uuid.uuid4()) is None
+
+
+def test_match_fresh_reads_what_another_write_changed():
+    match = two_player_all_fives()
+    seen = scoring_selectors.match_by_public_id(public_id=match.public_id)
+    round_start(match=match, starter=0)
+    assert scoring_selectors.match_fresh(match=seen, fields=["version"]).version == 1
+
+
+def test_a_phone_may_revoke_itself_and_others_but_not_the_starting_phone():
+    first = started()
+    one = grant_create(match=first.match, phone="iPhone")
+    two = grant_create(match=first.match, phone="iPhone")
+    stranger = started().grant
+    assert scoring_selectors.can_revoke(grant=two, by=one)
+    assert scoring_selectors.can_revoke(grant=one, by=one)
+    assert scoring_selectors.can_revoke(grant=one, by=first.grant)
+    assert scoring_selectors.can_revoke(grant=first.grant, by=first.grant)
+    assert not scoring_selectors.can_revoke(grant=first.grant, by=one)
+    assert not scoring_selectors.can_revoke(grant=one, by=stranger)
+    assert not scoring_selectors.can_revoke(grant=one, by=None)
+    grant_revoke(grant=two, by=two)
+    assert not scoring_selectors.can_revoke(grant=one, by=two)  # revoked: no longer a scorer
+
