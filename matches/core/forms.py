@@ -1,5 +1,5 @@
 """Forms: the record upload, and whole numbers read from a field. They read input
-only; an upload is kept by ``services.record_import_start``, which hands it to a
+only; an upload is kept by ``records.services.record_import_start``, which hands it to a
 background task (``tasks.record_import_task``) that imports it."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Ratings: each club player's skill at each game, from the club's finished matches.
 
 Computed by ``openskill`` (Plackett–Luce), never by hand, and never mixed into league
-points. A rating is a cache: ``services.ratings_recompute`` rebuilds a club's ratings
+points. A rating is a cache: ``history.services.ratings_recompute`` rebuilds a club's ratings
 for a game from its matches in the order they were played, so a match imported,
 corrected or undone later changes the ratings as if it had always been there.
 """

@@ -23,7 +23,7 @@ and references between them are those ids; users keep their password *hash*, so
 accounts work after a restore. Dates are ISO 8601.
 
 A match is stored as what the rules engine verifies — its ``domino-match/1`` record,
-replayed on import by :func:`~matches.services.match_import` — plus what a record does
+replayed on import by :func:`~matches.scoring.services.play.match_import` — plus what a record does
 not hold: its public id, scorer token and version, its change log (the history, which
 replaces the import's own one change; its live actions must lead to the record, or the
 file is refused), the phones that scored it (``grants``), which club player sat in each
@@ -31,7 +31,7 @@ seat, who created it and when it started and finished, the fixture game it was, 
 hash by which a record import knows it (the same file imported again stores nothing).
 A match a scorer deleted is kept as its record (``deleted_match``), to be taken back.
 Scores come from the replay; ratings, a cache of the matches, are rebuilt at the end
-(:func:`~matches.services.ratings_recompute` for every club and game).
+(:func:`~matches.history.services.ratings_recompute` for every club and game).
 
 A ``scorekeeper-backup/1`` file (written before migration 0011) still restores: it is
 the same but for a season's ``tiebreaks``, where ``[]`` then meant the format's default

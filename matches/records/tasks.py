@@ -7,7 +7,7 @@ from django.tasks import task
 
 @task
 def record_import_task(record_import_id: int) -> None:
-    """Import an upload's records (``services.record_import_run``)."""
+    """Import an upload's records (``records.services.record_import_run``)."""
     from matches.records.models import RecordImport
     from matches.records.services import record_import_run
 

@@ -2,7 +2,7 @@
 
 A form that must act once however often it is sent carries a creation key made when
 the page is drawn: the same key twice leads to the match the first one started, with
-its creator's scorer grant (``services.match_start``). That answer is a credential, so
+its creator's scorer grant (``scoring.services.play.match_start``). That answer is a credential, so
 the key is kept in the session of the browser that drew the form and accepted from
 that session only: a key read elsewhere (a copied page, a shared screen, a log) and
 posted from another browser starts nothing and leads nowhere.

@@ -7,7 +7,7 @@ few facts about the match's rows at that version (:class:`Kept`). A later versio
 only of added actions and undos (a round started, a tile placed, a draw, a pass, a call,
 a settlement, a tap taken back) is caught up from the change log, each change applied in
 turn as the services did; anything else (a restore, a rename, an import) replays from
-the rows, as :func:`matches.selectors.match_engine` does (reading, from the same rows,
+the rows, as :func:`matches.scoring.selectors.play.match_engine` does (reading, from the same rows,
 what a write would otherwise query: :func:`matches.selectors.match_replayed`).
 
 Readers share the kept engine under :func:`engine_for_reading`'s lock and never change
@@ -85,7 +85,7 @@ def engine_for_reading(match: Match) -> Iterator[rules.Match]:
 @contextmanager
 def scorepad_for_reading(match: Match) -> Iterator[tuple[rules.Match, dict[int, list[str]]]]:
     """:func:`engine_for_reading`, and the match's miscalls
-    (:func:`~matches.selectors.match_miscalls`), read once per version at most."""
+    (:func:`~matches.scoring.selectors.play.match_miscalls`), read once per version at most."""
     with _lock:
         kept = _kept_at(match)
         if kept.miscalls is None:

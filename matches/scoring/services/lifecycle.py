@@ -2,13 +2,13 @@
 correct the players' names before play, start a rematch, delete it (kept as its record).
 
 Abandoning, resuming and renaming are changes like a tap: they lock the match, name the
-version their page showed and carry an idempotency key (:func:`~matches.services.
-scoring.write_begin`), and are logged as the match's next version. They hold no engine
-action (``selectors.NO_ACTION_KINDS``): the table's history replays past them. Any
-scorer may abandon, resume, rename and start a rematch (the views hold the grant that
-says so); deleting is for those who may restore versions, which
-:func:`match_delete_recorded` checks itself (``selectors.can_restore``). None of them is
-made on a closed league game (:mod:`matches.scoring.services.closure`).
+version their page showed and carry an idempotency key
+(:func:`~matches.scoring.services.play.write_begin`), and are logged as the match's next
+version. They hold no engine action (``scoring.selectors.play.NO_ACTION_KINDS``): the
+table's history replays past them. Any scorer may abandon, resume, rename and start a
+rematch (the views hold the grant that says so); deleting is for those who may restore
+versions, which :func:`match_delete_recorded` checks itself
+(``scoring.selectors.play.can_restore``). None of them is made on a closed league game (:mod:`matches.scoring.services.closure`).
 """
 
 from __future__ import annotations
@@ -223,7 +223,7 @@ def match_delete_recorded(*, match: Match, grant: ScorerGrant | None = None,
     """Delete a match for good, keeping its ``domino-match/1`` record (what its "Match
     record (JSON)" link gives, which the import takes back), who deleted it and when;
     the ratings it fed are rebuilt without it (:func:`match_delete`). Only those
-    :func:`~matches.selectors.can_restore` names may (``grant``, ``user``), and no one
+    :func:`~matches.scoring.selectors.play.can_restore` names may (``grant``, ``user``), and no one
     once it is a closed league game (:class:`~matches.scoring.services.closure.ScorepadClosed`):
     its fixture's result holds its score, and would keep it with its evidence gone."""
     match = Match.objects.select_for_update().get(pk=match.pk)

@@ -330,7 +330,7 @@ def match_restore(*, match: Match, to_version: int, version: int | None = None,
 
     The actions after the point where both versions agree are taken back (marked, not
     deleted) and the earlier version's own are applied again through the engine.
-    Only those :func:`~matches.selectors.can_restore` names may (``grant``, ``user``).
+    Only those :func:`~matches.scoring.selectors.play.can_restore` names may (``grant``, ``user``).
     """
     if not can_restore(match, grant=grant, user=user):
         raise PermissionDenied(RESTORE_NOT_ALLOWED)
@@ -450,7 +450,7 @@ def grant_rename(*, grant: ScorerGrant, name: str) -> ScorerGrant:
 def grant_revoke(*, grant: ScorerGrant, by: ScorerGrant | User) -> ScorerGrant:
     """That phone scores no more; the changes it made keep naming it. ``by``, a phone
     that scores the match, revokes it: itself, or any other but the phone that started
-    the match (:func:`~matches.selectors.can_revoke`); or a site admin (the admin's
+    the match (:func:`~matches.scoring.selectors.play.can_revoke`); or a site admin (the admin's
     "Revoke the selected phones"), any of them."""
     if isinstance(by, ScorerGrant):
         if by.match_id != grant.match_id or by.revoked_at is not None:
@@ -554,7 +554,7 @@ def write_begin(match: Match, *, version: int | None, key: UUID | None,
         done.replayed = True
         return match, done
     # asked after the row is locked: a fixture's submission locks its games' rows before
-    # it keeps their scores (services.leagues.fixture_submit), so a write either comes
+    # it keeps their scores (leagues.services.fixture_submit), so a write either comes
     # first, and its score is the one kept, or sees the fixture sent
     closure_refuse(match)
     if match.status == MatchStatus.ABANDONED and not abandoned_ok:
@@ -813,8 +813,8 @@ def _copy_end(round_: Round, rnd: rules.Round) -> None:
 
 
 def _settle_as_stored(engine: rules.Match, settle: rules.Settle) -> rules.Settle:
-    """``settle`` as the round's rows give it back (``selectors.round_settle_actions``),
-    so that the change log and the rows hold the same actions (undo, restore and
+    """``settle`` as the round's rows give it back
+    (``scoring.selectors.play.round_settle_actions``), so that the change log and the rows hold the same actions (undo, restore and
     backups compare them): a tracked round's count names no result, a called round's
     names the one it has, and a block names no seat. A result that contradicts how the
     round ended is left as given, for the engine to refuse."""

@@ -1,7 +1,7 @@
 """Who may revoke a scoring phone, restore an earlier version of a match or delete it:
 checked by the services themselves (``grant_revoke``, ``match_restore``,
-``match_delete_recorded``), as the pages' flags are (``selectors.can_revoke``,
-``selectors.can_restore``)."""
+``match_delete_recorded``), as the pages' flags are (``scoring.selectors.play.can_revoke``,
+``scoring.selectors.play.can_restore``)."""
 
 from __future__ import annotations
 
