@@ -8,7 +8,8 @@ version. They hold no engine action (``scoring.selectors.play.NO_ACTION_KINDS``)
 table's history replays past them. Any scorer may abandon, resume, rename and start a
 rematch (the views hold the grant that says so); deleting is for those who may restore
 versions, which :func:`match_delete_recorded` checks itself
-(``scoring.selectors.play.can_restore``). None of them is made on a closed league game (:mod:`matches.scoring.services.closure`).
+(``scoring.selectors.play.can_restore``). None of them is made on a
+closed league game (:mod:`matches.scoring.services.closure`).
 """
 
 from __future__ import annotations

@@ -814,7 +814,8 @@ def _copy_end(round_: Round, rnd: rules.Round) -> None:
 
 def _settle_as_stored(engine: rules.Match, settle: rules.Settle) -> rules.Settle:
     """``settle`` as the round's rows give it back
-    (``scoring.selectors.play.round_settle_actions``), so that the change log and the rows hold the same actions (undo, restore and
+    (``scoring.selectors.play.round_settle_actions``), so that the change log and the rows
+    hold the same actions (undo, restore and
     backups compare them): a tracked round's count names no result, a called round's
     names the one it has, and a block names no seat. A result that contradicts how the
     round ended is left as given, for the engine to refuse."""
