@@ -21,8 +21,8 @@ from django.views.decorators.http import require_http_methods, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from matches.clubs import selectors as clubs_selectors
-from matches.core.forms import RecordUploadForm
 from matches.leagues.selectors import club_season, season_matches
+from matches.records.forms import RecordUploadForm
 from matches.records.models import ImportStatus
 from matches.records.selectors import (
     OTHERS_SHOWN,

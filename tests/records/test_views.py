@@ -459,7 +459,7 @@ def test_uploading_another_kind_of_file_is_a_form_error_naming_the_file(client, 
 
 
 def test_an_upload_over_the_size_limit_is_named_once(client, scorer, monkeypatch):
-    from matches.core import forms as record_forms
+    from matches.records import forms as record_forms
 
     monkeypatch.setattr(record_forms, "RECORD_FILE_MAX_BYTES", 10)
     response = client.post(IMPORT_URL, {"files": [upload("big.json", json.dumps(VALID))]})
