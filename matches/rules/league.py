@@ -617,7 +617,7 @@ def _games(value: object, result: tuple[int, int], where: str
     expected = result[0] + result[1]
     if len(value) != expected:
         raise LeagueInvalid.at(where, "games_count", count=len(value), expected=expected,
-                               result=_show(list(result)))
+                               result=f"{result[0]}-{result[1]}")
     games: list[tuple[int, int]] = []
     for number, game in enumerate(value, start=1):
         pair = _pair(game)
@@ -629,7 +629,7 @@ def _games(value: object, result: tuple[int, int], where: str
     won = games_won(games)
     if won != result:
         raise LeagueInvalid.at(where, "games_winners", home=won[0], away=won[1],
-                               result=_show(list(result)))
+                               result=f"{result[0]}-{result[1]}")
     return tuple(games)
 
 

@@ -1478,3 +1478,17 @@ def test_a_captain_of_both_sides_is_refused_their_own_results_sign_off_saying_wh
     assert answer.status_code == 403
     assert str(OWN_FIXTURE) in unescape(answer.content.decode())
     assert fixture_state(night.fixture) == before
+
+
+@pytest.mark.parametrize("count_submitted", [False, True], ids=["confirmed only", "submitted"])
+def test_a_submitted_result_is_marked_only_where_submitted_results_count(season, people,
+                                                                         count_submitted):
+    Season.objects.filter(pk=season.pk).update(count_submitted=count_submitted)
+    fixture = meeting(season, "Royal Oak A", "Bowes Dragons")
+    as_(people["oak"]).post(fixture_url(fixture, "games"), SPEC_NIGHT)
+    as_(people["oak"]).post(fixture_url(fixture, "submit"))
+
+    page = Client().get(season.get_absolute_url()).content.decode()
+
+    assert ("2–1 †" in page) is count_submitted
+    assert "2–1" in page

@@ -766,7 +766,7 @@ REFUSED = [
     ("games-not-list", ("fixtures", 0, "games"), "61-40 61-12 58-61",
      'fixture 1: games must be a list of [home, away] game scores, not "61-40 61-12 58-61"'),
     ("games-too-few", ("fixtures", 0, "games"), [[61, 40], [61, 12]],
-     "fixture 1: games lists 2 game scores, not the 3 of result [2, 1]"),
+     "fixture 1: games lists 2 game scores, not the 3 of result 2-1"),
     ("game-malformed", ("fixtures", 0, "games", 1), [61],
      "fixture 1: games[2] must be [home, away], two whole numbers from 0, not [61]"),
     ("game-fraction", ("fixtures", 0, "games", 2), [58.5, 61],
@@ -774,7 +774,7 @@ REFUSED = [
     ("game-level", ("fixtures", 0, "games", 1), [61, 61],
      "fixture 1: games[2] is level at 61-61 (a game has a winner)"),
     ("games-winners-disagree", ("fixtures", 0, "games", 0), [40, 61],
-     "fixture 1: the games' winners make 1-2, not the result [2, 1]"),
+     "fixture 1: the games' winners make 1-2, not the result 2-1"),
     # adjustments
     ("adjustments-not-list", ("adjustments",), {"Bowes Dragons": -3},
      'adjustments: must be a list, not {"Bowes Dragons": -3}'),
