@@ -485,11 +485,12 @@ def _locked(fixture: Fixture) -> Fixture:
             .select_related("division__season__club", "home", "away").get(pk=fixture.pk))
 
 
-def _transition(fixture: Fixture, *, by: User, action: signoff.Action,
+def _transition(fixture: Fixture, *, by: User | None, action: signoff.Action,
                 kind: FixtureChangeKind, change: Callable[[Fixture], None] | None = None,
                 lock_games: bool = False) -> Fixture:
-    """One step of the sign-off: lock the fixture's row, ask the table whether ``by``
-    may take ``action`` now (:func:`_guard`), let ``change`` check and set what the
+    """One step of the sign-off, the only place a fixture's status changes once it
+    exists: lock the fixture's row, ask the table whether ``by`` (``None``: the site
+    itself) may take ``action`` now (:func:`_guard`), let ``change`` check and set what the
     step changes besides the status (a refusal from it stores nothing), set the next
     status, validate the row as a whole, save it and log the change as ``kind``.
     ``lock_games``: the fixture's scorepad games close with this step
@@ -522,27 +523,38 @@ def _not_locked(season: Season) -> None:
         raise ValidationError(SEASON_LOCKED, code="locked")
 
 
-def _guard(fixture: Fixture, by: User, action: signoff.Action) -> signoff.Status:
-    """The fixture's next status when ``by`` takes ``action``, as the sign-off table
-    says and the fixture's page offers it (:class:`~matches.selectors.FixtureRights`);
-    else the table's refusal in the league's words: a locked season or a status that
-    does not allow it is a ValidationError, someone whose it is not PermissionDenied."""
+def _guard(fixture: Fixture, by: User | None, action: signoff.Action) -> signoff.Status:
+    """The fixture's next status when ``by`` takes ``action`` (``None``: the site itself,
+    never a person), as the sign-off table says and the fixture's page offers it
+    (:class:`~matches.leagues.selectors.FixtureRights`); else the table's refusal in the
+    league's words: a locked season or a status that does not allow it is a
+    ValidationError, someone whose it is not PermissionDenied."""
     season = fixture.division.season
-    refused = fixture_rights(fixture=fixture, season=season, user=by).refusal(action)
-    to = signoff.TABLE[action].moves[signoff.Status(fixture.status)]
-    if refused is None and to is not None:
-        return to
-    if refused is not None and refused.code == "season_locked":
-        raise ValidationError(SEASON_LOCKED, code="locked")
-    if refused is None or refused.code == "fixture_status":
-        raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()},
-                              code="wrong_status")
+    try:
+        if by is None:
+            return signoff.check(signoff.Status(fixture.status), action,
+                                 {signoff.Actor.AUTOMATIC}, locked=season.locked)
+        return fixture_rights(fixture=fixture, season=season, user=by).next_status(action)
+    except rules.SignOffRefused as refused:
+        raise _refused(fixture, refused) from None
+
+
+def _refused(fixture: Fixture, refused: rules.SignOffRefused) -> Exception:
+    """The table's refusal as the league services say it (the entrant's own name)."""
+    if refused.code == "season_locked":
+        return ValidationError(SEASON_LOCKED, code="locked")
+    if refused.code == "fixture_status":
+        return ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()},
+                               code="wrong_status")
     if refused.code == "own_result":
-        raise PermissionDenied(OWN_FIXTURE)
+        return PermissionDenied(OWN_FIXTURE)
     if refused.code == "not_league_admin":
-        raise PermissionDenied(NOT_ALLOWED % {"role": Role(RUNS_LEAGUE).label.lower()})
-    side = fixture.home if refused.params.get("entrant") == "home" else fixture.away
-    raise PermissionDenied(NOT_CAPTAIN % {"entrant": side.name})
+        return PermissionDenied(NOT_ALLOWED % {"role": Role(RUNS_LEAGUE).label.lower()})
+    if refused.code == "not_captain":
+        side = fixture.home if refused.params.get("entrant") == "home" else fixture.away
+        return PermissionDenied(NOT_CAPTAIN % {"entrant": side.name})
+    # the site's own action asked by a person ("by_itself"): the table's words
+    return PermissionDenied(rules_messages.explain(refused))
 
 
 def _set_games(fixture: Fixture, scores: Sequence[tuple[int, int] | None]) -> None:
@@ -868,18 +880,25 @@ def _csv_fixture(division: Division, home: Entrant, away: Entrant,
 @transaction.atomic
 def fixtures_confirm_due(*, now: datetime.datetime | None = None) -> int:
     """In seasons that count submitted results, a result the away captain left alone for
-    a day is confirmed by itself (logged). Returns how many. Run it from a scheduler:
-    ``manage.py confirm_due_fixtures``."""
+    a day is confirmed by the site itself (logged), as the sign-off table lets it.
+    Returns how many. Run it from a scheduler: ``manage.py confirm_due_fixtures``."""
     now = now or timezone.now()
-    due = (Fixture.objects.select_for_update()
-           .filter(status=FixtureStatus.SUBMITTED, division__season__count_submitted=True,
-                   division__season__locked=False,
-                   submitted_at__lte=now - datetime.timedelta(hours=24)))
+    wait = datetime.timedelta(hours=signoff.AUTO_CONFIRM_AFTER_HOURS)
+    due = (Fixture.objects.filter(
+        status__in=[status.value for status in
+                    signoff.TABLE[signoff.Action.AUTO_CONFIRM].from_states],
+        division__season__count_submitted=True, division__season__locked=False,
+        submitted_at__lte=now - wait).order_by("pk"))
     count = 0
     for fixture in due:
-        before = _state(fixture)
-        fixture.status = FixtureStatus.CONFIRMED
-        fixture.save(update_fields=["status"])
-        _log(fixture, None, FixtureChangeKind.AUTO_CONFIRMED, before)
+        try:
+            _transition(fixture, by=None, action=signoff.Action.AUTO_CONFIRM,
+                        kind=FixtureChangeKind.AUTO_CONFIRMED)
+        except ValidationError as refused:
+            # settled (or its season locked) since the query read it: the guard, holding
+            # its row, says so before anything is written; the others still go
+            if refused.code not in ("wrong_status", "locked"):
+                raise
+            continue
         count += 1
     return count

@@ -1,10 +1,13 @@
 """The fixture sign-off, page against service: for every status, every action and every
 kind of person (and a locked season), the fixture's page offers the action
-(``FixtureRights``' flag) exactly when its service accepts it. Both ask the one table
-(matches/rules/signoff.py); this holds them to it, exhaustively."""
+(``FixtureRights``' flag) exactly when its service accepts it; the site's own action
+(confirming a result left alone) is never offered to a person, and the site takes it
+exactly when the table lets it. All ask the one table (matches/rules/signoff.py); this
+holds them to it, exhaustively."""
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable
 from typing import Any
 
@@ -12,8 +15,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.utils import timezone
 
 from matches import rules
+from matches.leagues import services
 from matches.leagues.selectors import fixture_for_viewer, fixture_rights
 from matches.leagues.services import (
     fixture_confirm,
@@ -26,15 +31,20 @@ from matches.leagues.services import (
     fixture_submit,
     fixture_void,
     fixture_walkover,
+    fixtures_confirm_due,
 )
 from matches.models import Entrant, Fixture, FixtureStatus, Membership, Season
 from matches.rules import signoff
 from matches.scoring.services.play import event_record, round_start
-from tests.support.helpers import LeagueNight, T, league_night_at
+from tests.support.helpers import LeagueNight, T, fixture_state, league_night_at
 
 pytestmark = pytest.mark.django_db
 
 Write = Callable[[Fixture, User], Any]
+# the actions that no button of the fixture's page takes: the league's record keyed in
+# from a spreadsheet (the division's import, tests/leagues/test_services.py), and the
+# site's own confirming of a result left alone (below)
+OFF_PAGE = {signoff.Action.RECORD, signoff.Action.AUTO_CONFIRM}
 # each action as its service takes it, with what the service needs besides the guard
 SERVICES: dict[signoff.Action, Write] = {
     signoff.Action.ENTER: lambda f, by: fixture_games_enter(fixture=f, by=by,
@@ -119,7 +129,7 @@ def offered_and_accepted(night: LeagueNight, who: str, locked: bool,
 
 
 def test_every_action_has_its_service_and_its_flag():
-    assert set(SERVICES) == set(FLAGS) == set(signoff.Action)
+    assert set(SERVICES) == set(FLAGS) == set(signoff.Action) - OFF_PAGE
 
 
 @pytest.mark.parametrize("status", FixtureStatus.values)
@@ -129,7 +139,7 @@ def test_the_page_offers_an_action_exactly_when_its_service_accepts_it(status):
     accepted_somewhere = set()
     for who in PEOPLE:
         for locked in (False, True):
-            for action in signoff.Action:
+            for action in SERVICES:
                 offered, accepted, why = offered_and_accepted(night, who, locked, action)
                 if offered != accepted:
                     differ.append((who, locked, action.value, offered, why))
@@ -137,7 +147,7 @@ def test_the_page_offers_an_action_exactly_when_its_service_accepts_it(status):
                     accepted_somewhere.add(action)
     assert differ == []
     # and the service accepts what the table says, from this status, for someone
-    assert accepted_somewhere == {action for action in signoff.Action
+    assert accepted_somewhere == {action for action in SERVICES
                                   if signoff.Status(status)
                                   in signoff.TABLE[action].from_states}
 
@@ -188,3 +198,77 @@ def test_a_game_of_the_night_passes_the_guard_exactly_when_the_page_offers_entry
                 if offered != guarded:
                     differ.append((who, locked, name, offered))
     assert differ == []
+
+
+@pytest.mark.parametrize("status", FixtureStatus.values)
+def test_no_person_is_offered_or_let_take_the_sites_own_confirming(status):
+    night = ready_at(status)
+    for who in PEOPLE:
+        for locked in (False, True):
+            try:
+                with transaction.atomic():
+                    by = as_who(night, who)
+                    Season.objects.filter(pk=night.fixture.division.season_id).update(
+                        locked=locked, count_submitted=True)
+                    season = Season.objects.select_related("club").get(
+                        pk=night.fixture.division.season_id)
+                    fixture = fixture_for_viewer(season=season, pk=night.fixture.pk)
+                    rights = fixture_rights(fixture=fixture, season=season, user=by)
+                    assert not rights.may(signoff.Action.AUTO_CONFIRM), (who, locked)
+                    refusal = PermissionDenied if not locked else ValidationError
+                    with pytest.raises(refusal):
+                        services._guard(fixture, by, signoff.Action.AUTO_CONFIRM)
+                    raise _Undo
+            except _Undo:
+                pass
+
+
+@pytest.mark.parametrize("locked", [False, True])
+@pytest.mark.parametrize("status", FixtureStatus.values)
+def test_the_site_confirms_a_due_result_exactly_when_the_table_lets_it(status, locked):
+    night = ready_at(status)
+    Season.objects.filter(pk=night.fixture.division.season_id).update(
+        count_submitted=True, locked=locked)
+    Fixture.objects.filter(pk=night.fixture.pk).update(
+        submitted_at=timezone.now() - datetime.timedelta(days=2))
+    before = fixture_state(night.fixture)
+    allowed = signoff.is_allowed(signoff.Status(status), signoff.Action.AUTO_CONFIRM,
+                                 {signoff.Actor.AUTOMATIC}, locked=locked)
+    assert fixtures_confirm_due() == int(allowed)
+    if allowed:
+        night.fixture.refresh_from_db()
+        assert night.fixture.status == FixtureStatus.CONFIRMED
+        change = night.fixture.changes.last()
+        assert change is not None
+        assert (change.kind, change.user, change.before["status"]) == (
+            "auto_confirmed", None, "submitted")
+    else:
+        assert fixture_state(night.fixture) == before
+
+
+def test_a_result_settled_while_the_site_confirms_others_is_left_as_settled(monkeypatch):
+    """The site's confirming reads the due fixtures, then takes each through the guard
+    holding its row: one the away captain disputed meanwhile stays disputed."""
+    night = ready_at(FixtureStatus.SUBMITTED)
+    Season.objects.filter(pk=night.fixture.division.season_id).update(count_submitted=True)
+    fixture = night.fixture
+    due = timezone.now() - datetime.timedelta(days=2)
+    Fixture.objects.filter(pk=fixture.pk).update(submitted_at=due)
+    other = Fixture.objects.create(  # the return night, sent as well
+        division=fixture.division, week=2, home=fixture.away, away=fixture.home,
+        status=FixtureStatus.SUBMITTED, home_games=1, away_games=0, submitted_at=due)
+    first, second = sorted((fixture, other), key=lambda f: f.pk)
+    log = services._log
+
+    def meanwhile(fixture: Fixture, by: User | None, kind: Any, before: Any) -> None:
+        log(fixture, by, kind, before)
+        if fixture.pk == first.pk:  # the away captain of the other one, meanwhile
+            Fixture.objects.filter(pk=second.pk).update(
+                status=FixtureStatus.DISPUTED, dispute="Not so")
+
+    monkeypatch.setattr(services, "_log", meanwhile)
+    assert fixtures_confirm_due() == 1
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert (first.status, second.status) == (FixtureStatus.CONFIRMED,
+                                                             FixtureStatus.DISPUTED)
