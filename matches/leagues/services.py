@@ -74,6 +74,8 @@ SCOREPAD_GAMES = _("Row %(line)s: %(home)s v %(away)s has games scored on the sc
 AWAITING = _("Row %(line)s: %(home)s v %(away)s has a result awaiting confirmation on the "
              "site (%(status)s): settle it on its fixture's page, or leave the row out, so "
              "that it does not count twice.")
+NOT_FROM_ROW = _("Row %(line)s: %(home)s v %(away)s is %(status)s on that date: a "
+                 "spreadsheet row cannot make it %(to)s. Leave the row out.")
 PAST_9999 = _("The fixtures would run past the year 9999: start the season earlier.")
 # a keyed-in score that no game of the season can end with: the rules say why
 SCORE_IMPOSSIBLE = _("Game %(n)s: %(why)s.")
@@ -236,6 +238,7 @@ def fixtures_generate(*, division: Division, by: User, legs: int = 1,
                                              every_days=every_days)
     except OverflowError:  # a date past 31 December 9999
         raise ValidationError(PAST_9999, code="past_9999") from None
+    # new fixtures, scheduled (the model's default): a creation, not a sign-off step
     Fixture.objects.bulk_create([
         Fixture(division=division, week=f.week, date=f.date, home=entrants[f.home],
                 away=entrants[f.away]) for f in schedule.fixtures])
@@ -730,6 +733,8 @@ def league_import(*, club: Club, document: dict[str, Any], by: User | None = Non
         stored.players.set([player_named(club=club, name=name) for name in entrant.players])
         entrants[entrant.name.casefold()] = stored
     weeks = {date: n for n, date in enumerate(sorted(set(dates)), start=1)}
+    # every fixture is new, in a new season, made in the document's status: a creation,
+    # not a sign-off step (no fixture of the club changes status here)
     for fixture in league.fixtures:
         row = Fixture(division=division, date=fixture.date,
                       week=weeks[fixture.date] if fixture.date else len(weeks) + fixture.number,
@@ -803,7 +808,9 @@ def fixtures_csv_import(*, division: Division, by: User, text: str) -> CsvImport
     document that the league rules read first (a refusal names the row and stores
     nothing); each row then goes to its fixture (:func:`_csv_fixture`: the pairing's
     played or settled one of that date, else its earliest unplayed one, else a new one)
-    unless that fixture holds the row's result already."""
+    unless that fixture holds the row's result already. A new fixture is made in the
+    row's status; an existing one changes as the sign-off table lets the league change it
+    (:func:`_transition`), or the import is refused naming the row."""
     season = division.season
     require_role(club=season.club, user=by, role=RUNS_LEAGUE)
     _not_locked(season)
@@ -840,16 +847,53 @@ def fixtures_csv_import(*, division: Division, by: User, text: str) -> CsvImport
             # a scorepad game's score comes from its match: the row cannot replace it
             raise ValidationError(SCOREPAD_GAMES % {"line": line, "home": home.name,
                                                     "away": away.name}, code="scorepad")
-        row.date, row.status, row.walkover = date, status, walkover
-        row.home_games, row.away_games = result if result else (None, None)
-        row.full_clean()
-        row.save()
-        # the row is the fixture's result: games keyed in before it and not in it are
-        # gone, or they would contradict it (their scores stay in the log's "before"); an
-        # abandoned scorepad game gave no result (its match stays, unlinked)
-        row.games.filter(match__status=MatchStatus.ABANDONED).delete()
-        _set_games(row, list(fixture.games or ()))
-        _log(row, by, FixtureChangeKind.IMPORTED, before)
+
+        def settle(row: Fixture, date: datetime.date | None = date,
+                   walkover: str = walkover,
+                   result: Sequence[int] | None = result) -> None:
+            row.date, row.walkover = date, walkover
+            row.home_games, row.away_games = result if result else (None, None)
+
+        def store(row: Fixture,
+                  games: Sequence[tuple[int, int]] = tuple(fixture.games or ())) -> None:
+            # the row is the fixture's result: games keyed in before it and not in it are
+            # gone, or they would contradict it (their scores stay in the log's "before");
+            # an abandoned scorepad game gave no result (its match stays, unlinked)
+            row.games.filter(match__status=MatchStatus.ABANDONED).delete()
+            _set_games(row, list(games))
+
+        if row.pk is None:
+            # a new fixture, made in the row's status: no status changes, nothing to guard
+            row.status = status
+            settle(row)
+            row.full_clean()
+            row.save()
+            store(row)
+            _log(row, by, FixtureChangeKind.IMPORTED, before)
+            continue
+        # an existing fixture's status changes only as the sign-off table lets the league
+        # change it (a confirmed night is not postponed); a row it refuses stops the import
+        action = (signoff.Action.POSTPONE if fixture.postponed else
+                  signoff.Action.VOID if fixture.void else
+                  signoff.Action.WALKOVER if fixture.walkover is not None else
+                  signoff.Action.RECORD)
+
+        def change(row: Fixture, settle: Callable[[Fixture], None] = settle,
+                   store: Callable[[Fixture], None] = store) -> None:
+            settle(row)
+            store(row)
+
+        try:
+            _transition(row, by=by, action=action, kind=FixtureChangeKind.IMPORTED,
+                        change=change)
+        except ValidationError as refused:
+            if refused.code != "wrong_status":
+                raise
+            raise ValidationError(
+                NOT_FROM_ROW % {"line": line, "home": home.name, "away": away.name,
+                                "status": row.get_status_display().lower(),
+                                "to": FixtureStatus(status).label.lower()},
+                code="wrong_status") from None
     return CsvImported(rows=len(league.fixtures) - unchanged, unread=unread,
                        unchanged=unchanged)
 

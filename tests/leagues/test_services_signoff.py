@@ -7,8 +7,10 @@ holds them to it, exhaustively."""
 
 from __future__ import annotations
 
+import ast
 import datetime
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,8 +34,16 @@ from matches.leagues.services import (
     fixture_void,
     fixture_walkover,
     fixtures_confirm_due,
+    fixtures_csv_import,
 )
-from matches.models import Entrant, Fixture, FixtureStatus, Membership, Season
+from matches.models import (
+    Entrant,
+    Fixture,
+    FixtureGame,
+    FixtureStatus,
+    Membership,
+    Season,
+)
 from matches.rules import signoff
 from matches.scoring.services.play import event_record, round_start
 from tests.support.helpers import LeagueNight, T, fixture_state, league_night_at
@@ -272,3 +282,96 @@ def test_a_result_settled_while_the_site_confirms_others_is_left_as_settled(monk
     second.refresh_from_db()
     assert (first.status, second.status) == (FixtureStatus.CONFIRMED,
                                                              FixtureStatus.DISPUTED)
+
+
+# each kind of spreadsheet row about the night, and the table's action it takes on it
+ROWS = {
+    "result": ("home,away,home_games,away_games\nRoyal Oak A,Bowes Dragons,1,0\n",
+               signoff.Action.RECORD),
+    "walkover": ("home,away,status\nRoyal Oak A,Bowes Dragons,walkover home\n",
+                 signoff.Action.WALKOVER),
+    "void": ("home,away,status\nRoyal Oak A,Bowes Dragons,void\n", signoff.Action.VOID),
+    "postponed": ("home,away,status\nRoyal Oak A,Bowes Dragons,postponed\n",
+                  signoff.Action.POSTPONE),
+}
+
+
+@pytest.mark.parametrize("status", FixtureStatus.values)
+def test_a_spreadsheet_row_changes_a_fixture_exactly_as_the_table_lets_the_league(status):
+    """The division's import (a league admin's) changes an existing fixture's status
+    only as the table lets a league admin; a result waiting for its sign-off is refused
+    before that, so as not to count twice."""
+    night = ready_at(status)
+    # the night's game as if kept on paper: a scorepad game's row is refused on its own
+    FixtureGame.objects.filter(fixture=night.fixture).update(match=None)
+    differ = []
+    for kind, (text, action) in ROWS.items():
+        try:
+            with transaction.atomic():
+                fixtures = Fixture.objects.count()
+                try:
+                    fixtures_csv_import(division=night.fixture.division, by=night.admin,
+                                        text=text)
+                except ValidationError as refused:
+                    stored, why = False, str(refused)
+                else:
+                    fixture = Fixture.objects.get(pk=night.fixture.pk)
+                    change = fixture.changes.last()
+                    assert Fixture.objects.count() == fixtures  # this fixture, no new one
+                    assert change is not None and change.kind == "imported"
+                    stored, why = True, fixture.status
+                raise _Undo
+        except _Undo:
+            pass
+        allowed = (signoff.Status(status) not in signoff.UNSETTLED
+                   and signoff.is_allowed(signoff.Status(status), action,
+                                          {signoff.Actor.LEAGUE_ADMIN}))
+        if stored != allowed:
+            differ.append((kind, stored, why))
+    assert differ == []
+
+
+def test_a_row_the_table_refuses_says_so_naming_the_row_and_stores_nothing():
+    night = ready_at(FixtureStatus.CONFIRMED)
+    FixtureGame.objects.filter(fixture=night.fixture).update(match=None)
+    before = fixture_state(night.fixture)
+    with pytest.raises(ValidationError, match=r"^\['Row 2: Royal Oak A v Bowes Dragons is "
+                                              r"confirmed on that date: a spreadsheet row "
+                                              r"cannot make it postponed\. Leave the row "
+                                              r"out\.'\]$"):
+        fixtures_csv_import(division=night.fixture.division, by=night.admin,
+                            text=ROWS["postponed"][0])
+    assert fixture_state(night.fixture) == before
+
+
+def _status_writers(path: Path) -> set[str]:
+    """The functions of ``path`` that set a ``status`` attribute or update one."""
+    writers = set()
+    for function in ast.walk(ast.parse(path.read_text())):
+        if not isinstance(function, ast.FunctionDef):
+            continue
+        for node in ast.walk(function):
+            targets = (node.targets if isinstance(node, ast.Assign) else
+                       [node.target] if isinstance(node, ast.AnnAssign | ast.AugAssign)
+                       else [])
+            named = [t for target in targets
+                     for t in (target.elts if isinstance(target, ast.Tuple) else [target])]
+            if any(isinstance(t, ast.Attribute) and t.attr == "status" for t in named) or (
+                    isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "update"
+                    and any(k.arg == "status" for k in node.keywords)):
+                writers.add(function.name)
+    return writers
+
+
+def test_only_the_transition_changes_a_fixtures_status():
+    """Every step of the sign-off goes through ``_transition`` (lock, guard, full_clean,
+    save, log); besides it, a status is set only on a fixture being made: the season
+    import's (all new) and the spreadsheet import's new rows (its existing ones go
+    through ``_transition``)."""
+    leagues = Path(services.__file__).parent
+    writers = {(path.name, name) for path in sorted(leagues.glob("*.py"))
+               for name in _status_writers(path)}
+    assert writers == {("services.py", "_transition"),
+                       ("services.py", "fixtures_csv_import"),
+                       ("services.py", "league_import")}
