@@ -887,7 +887,7 @@ def fixtures_csv_import(*, division: Division, by: User, text: str) -> CsvImport
             _transition(row, by=by, action=action, kind=FixtureChangeKind.IMPORTED,
                         change=change)
         except ValidationError as refused:
-            if refused.code != "wrong_status":
+            if getattr(refused, "code", None) != "wrong_status":  # a list or dict has none
                 raise
             raise ValidationError(
                 NOT_FROM_ROW % {"line": line, "home": home.name, "away": away.name,
@@ -941,7 +941,7 @@ def fixtures_confirm_due(*, now: datetime.datetime | None = None) -> int:
         except ValidationError as refused:
             # settled (or its season locked) since the query read it: the guard, holding
             # its row, says so before anything is written; the others still go
-            if refused.code not in ("wrong_status", "locked"):
+            if getattr(refused, "code", None) not in ("wrong_status", "locked"):
                 raise
             continue
         count += 1

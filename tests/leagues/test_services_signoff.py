@@ -375,3 +375,19 @@ def test_only_the_transition_changes_a_fixtures_status():
     assert writers == {("services.py", "_transition"),
                        ("services.py", "fixtures_csv_import"),
                        ("services.py", "league_import")}
+
+
+def test_a_rows_other_refusal_comes_through_as_it_is(monkeypatch):
+    """Only the table's refusal is said as the row's; any other (a refusal of fields,
+    which has no code) comes through unchanged."""
+    night = ready_at(FixtureStatus.SCHEDULED)
+    FixtureGame.objects.filter(fixture=night.fixture).update(match=None)
+
+    def refuse(fixture: Fixture, scores: Any) -> None:
+        raise ValidationError({"games": ["refused"]})
+
+    monkeypatch.setattr(services, "_set_games", refuse)
+    with pytest.raises(ValidationError) as refused:
+        fixtures_csv_import(division=night.fixture.division, by=night.admin,
+                            text=ROWS["result"][0])
+    assert refused.value.message_dict == {"games": ["refused"]}
