@@ -273,6 +273,7 @@ TEMPLATES: Final[dict[str, StrOrPromise]] = {
                     "captain does."),
     "not_captain": _("Only %(entrant)s's captain or a league admin can do that."),
     "not_league_admin": _("Only a club %(role)s or above can do that."),
+    "by_itself": _("The site does that by itself: no one can do it by hand."),
 }
 
 PLURALS: Final[dict[str, tuple[str, Callable[[int], str]]]] = {

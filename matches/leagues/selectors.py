@@ -124,10 +124,19 @@ class FixtureRights:
             (signoff.Actor.HOME_CAPTAIN, self.home_captain),
             (signoff.Actor.AWAY_CAPTAIN, self.away_captain)) if captains)
 
+    def next_status(self, action: signoff.Action) -> signoff.Status:
+        """The fixture's next status when this reader takes ``action`` now; else the
+        table's :class:`~matches.rules.SignOffRefused` (the services' guard)."""
+        return self._check(signoff.Status(self.fixture.status), action,
+                           locked=self.season.locked)
+
     def refusal(self, action: signoff.Action) -> rules.SignOffRefused | None:
         """Why this reader may not take ``action`` on the fixture now (None: they may)."""
-        return self._refusal(signoff.Status(self.fixture.status), action,
-                             locked=self.season.locked)
+        try:
+            self.next_status(action)
+        except rules.SignOffRefused as refused:
+            return refused
+        return None
 
     def may(self, action: signoff.Action) -> bool:
         return self.refusal(action) is None
@@ -137,24 +146,25 @@ class FixtureRights:
         from, in a season open to it)."""
         status = next(status for status in signoff.Status
                       if status in signoff.TABLE[action].from_states)
-        return self._refusal(status, action, locked=False) is None
-
-    def _refusal(self, status: signoff.Status, action: signoff.Action, *,
-                 locked: bool) -> rules.SignOffRefused | None:
-        """The table's refusal, if any. A captain's own right costs no query; being a
-        league admin only adds rights, so the membership is read only when a refusal is
-        about who they are."""
         try:
-            try:
-                signoff.check(status, action, self.captains, locked=locked)
-            except rules.SignOffRefused as refused:
-                if refused.code not in signoff.WHO_REFUSALS or not self.admin:
-                    raise
-                signoff.check(status, action, self.captains | {signoff.Actor.LEAGUE_ADMIN},
-                              locked=locked)
+            self._check(status, action, locked=False)
+        except rules.SignOffRefused:
+            return False
+        return True
+
+    def _check(self, status: signoff.Status, action: signoff.Action, *,
+               locked: bool) -> signoff.Status:
+        """The table's answer for this reader. A captain's own right costs no query;
+        being a league admin only adds rights, so the membership is read only when a
+        refusal is about who they are. A person is never the site itself
+        (:attr:`~matches.rules.signoff.Actor.AUTOMATIC`): its actions are never theirs."""
+        try:
+            return signoff.check(status, action, self.captains, locked=locked)
         except rules.SignOffRefused as refused:
-            return refused
-        return None
+            if refused.code not in signoff.WHO_REFUSALS or not self.admin:
+                raise
+        return signoff.check(status, action, self.captains | {signoff.Actor.LEAGUE_ADMIN},
+                             locked=locked)
 
     @property
     def enters(self) -> bool:

@@ -74,6 +74,8 @@ SCOREPAD_GAMES = _("Row %(line)s: %(home)s v %(away)s has games scored on the sc
 AWAITING = _("Row %(line)s: %(home)s v %(away)s has a result awaiting confirmation on the "
              "site (%(status)s): settle it on its fixture's page, or leave the row out, so "
              "that it does not count twice.")
+NOT_FROM_ROW = _("Row %(line)s: %(home)s v %(away)s is %(status)s on that date: a "
+                 "spreadsheet row cannot make it %(to)s. Leave the row out.")
 PAST_9999 = _("The fixtures would run past the year 9999: start the season earlier.")
 # a keyed-in score that no game of the season can end with: the rules say why
 SCORE_IMPOSSIBLE = _("Game %(n)s: %(why)s.")
@@ -236,6 +238,7 @@ def fixtures_generate(*, division: Division, by: User, legs: int = 1,
                                              every_days=every_days)
     except OverflowError:  # a date past 31 December 9999
         raise ValidationError(PAST_9999, code="past_9999") from None
+    # new fixtures, scheduled (the model's default): a creation, not a sign-off step
     Fixture.objects.bulk_create([
         Fixture(division=division, week=f.week, date=f.date, home=entrants[f.home],
                 away=entrants[f.away]) for f in schedule.fixtures])
@@ -485,11 +488,12 @@ def _locked(fixture: Fixture) -> Fixture:
             .select_related("division__season__club", "home", "away").get(pk=fixture.pk))
 
 
-def _transition(fixture: Fixture, *, by: User, action: signoff.Action,
+def _transition(fixture: Fixture, *, by: User | None, action: signoff.Action,
                 kind: FixtureChangeKind, change: Callable[[Fixture], None] | None = None,
                 lock_games: bool = False) -> Fixture:
-    """One step of the sign-off: lock the fixture's row, ask the table whether ``by``
-    may take ``action`` now (:func:`_guard`), let ``change`` check and set what the
+    """One step of the sign-off, the only place a fixture's status changes once it
+    exists: lock the fixture's row, ask the table whether ``by`` (``None``: the site
+    itself) may take ``action`` now (:func:`_guard`), let ``change`` check and set what the
     step changes besides the status (a refusal from it stores nothing), set the next
     status, validate the row as a whole, save it and log the change as ``kind``.
     ``lock_games``: the fixture's scorepad games close with this step
@@ -522,27 +526,38 @@ def _not_locked(season: Season) -> None:
         raise ValidationError(SEASON_LOCKED, code="locked")
 
 
-def _guard(fixture: Fixture, by: User, action: signoff.Action) -> signoff.Status:
-    """The fixture's next status when ``by`` takes ``action``, as the sign-off table
-    says and the fixture's page offers it (:class:`~matches.selectors.FixtureRights`);
-    else the table's refusal in the league's words: a locked season or a status that
-    does not allow it is a ValidationError, someone whose it is not PermissionDenied."""
+def _guard(fixture: Fixture, by: User | None, action: signoff.Action) -> signoff.Status:
+    """The fixture's next status when ``by`` takes ``action`` (``None``: the site itself,
+    never a person), as the sign-off table says and the fixture's page offers it
+    (:class:`~matches.leagues.selectors.FixtureRights`); else the table's refusal in the
+    league's words: a locked season or a status that does not allow it is a
+    ValidationError, someone whose it is not PermissionDenied."""
     season = fixture.division.season
-    refused = fixture_rights(fixture=fixture, season=season, user=by).refusal(action)
-    to = signoff.TABLE[action].moves[signoff.Status(fixture.status)]
-    if refused is None and to is not None:
-        return to
-    if refused is not None and refused.code == "season_locked":
-        raise ValidationError(SEASON_LOCKED, code="locked")
-    if refused is None or refused.code == "fixture_status":
-        raise ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()},
-                              code="wrong_status")
+    try:
+        if by is None:
+            return signoff.check(signoff.Status(fixture.status), action,
+                                 {signoff.Actor.AUTOMATIC}, locked=season.locked)
+        return fixture_rights(fixture=fixture, season=season, user=by).next_status(action)
+    except rules.SignOffRefused as refused:
+        raise _refused(fixture, refused) from None
+
+
+def _refused(fixture: Fixture, refused: rules.SignOffRefused) -> Exception:
+    """The table's refusal as the league services say it (the entrant's own name)."""
+    if refused.code == "season_locked":
+        return ValidationError(SEASON_LOCKED, code="locked")
+    if refused.code == "fixture_status":
+        return ValidationError(WRONG_STATUS % {"status": fixture.get_status_display().lower()},
+                               code="wrong_status")
     if refused.code == "own_result":
-        raise PermissionDenied(OWN_FIXTURE)
+        return PermissionDenied(OWN_FIXTURE)
     if refused.code == "not_league_admin":
-        raise PermissionDenied(NOT_ALLOWED % {"role": Role(RUNS_LEAGUE).label.lower()})
-    side = fixture.home if refused.params.get("entrant") == "home" else fixture.away
-    raise PermissionDenied(NOT_CAPTAIN % {"entrant": side.name})
+        return PermissionDenied(NOT_ALLOWED % {"role": Role(RUNS_LEAGUE).label.lower()})
+    if refused.code == "not_captain":
+        side = fixture.home if refused.params.get("entrant") == "home" else fixture.away
+        return PermissionDenied(NOT_CAPTAIN % {"entrant": side.name})
+    # the site's own action asked by a person ("by_itself"): the table's words
+    return PermissionDenied(rules_messages.explain(refused))
 
 
 def _set_games(fixture: Fixture, scores: Sequence[tuple[int, int] | None]) -> None:
@@ -718,6 +733,8 @@ def league_import(*, club: Club, document: dict[str, Any], by: User | None = Non
         stored.players.set([player_named(club=club, name=name) for name in entrant.players])
         entrants[entrant.name.casefold()] = stored
     weeks = {date: n for n, date in enumerate(sorted(set(dates)), start=1)}
+    # every fixture is new, in a new season, made in the document's status: a creation,
+    # not a sign-off step (no fixture of the club changes status here)
     for fixture in league.fixtures:
         row = Fixture(division=division, date=fixture.date,
                       week=weeks[fixture.date] if fixture.date else len(weeks) + fixture.number,
@@ -791,7 +808,9 @@ def fixtures_csv_import(*, division: Division, by: User, text: str) -> CsvImport
     document that the league rules read first (a refusal names the row and stores
     nothing); each row then goes to its fixture (:func:`_csv_fixture`: the pairing's
     played or settled one of that date, else its earliest unplayed one, else a new one)
-    unless that fixture holds the row's result already."""
+    unless that fixture holds the row's result already. A new fixture is made in the
+    row's status; an existing one changes as the sign-off table lets the league change it
+    (:func:`_transition`), or the import is refused naming the row."""
     season = division.season
     require_role(club=season.club, user=by, role=RUNS_LEAGUE)
     _not_locked(season)
@@ -828,16 +847,53 @@ def fixtures_csv_import(*, division: Division, by: User, text: str) -> CsvImport
             # a scorepad game's score comes from its match: the row cannot replace it
             raise ValidationError(SCOREPAD_GAMES % {"line": line, "home": home.name,
                                                     "away": away.name}, code="scorepad")
-        row.date, row.status, row.walkover = date, status, walkover
-        row.home_games, row.away_games = result if result else (None, None)
-        row.full_clean()
-        row.save()
-        # the row is the fixture's result: games keyed in before it and not in it are
-        # gone, or they would contradict it (their scores stay in the log's "before"); an
-        # abandoned scorepad game gave no result (its match stays, unlinked)
-        row.games.filter(match__status=MatchStatus.ABANDONED).delete()
-        _set_games(row, list(fixture.games or ()))
-        _log(row, by, FixtureChangeKind.IMPORTED, before)
+
+        def settle(row: Fixture, date: datetime.date | None = date,
+                   walkover: str = walkover,
+                   result: Sequence[int] | None = result) -> None:
+            row.date, row.walkover = date, walkover
+            row.home_games, row.away_games = result if result else (None, None)
+
+        def store(row: Fixture,
+                  games: Sequence[tuple[int, int]] = tuple(fixture.games or ())) -> None:
+            # the row is the fixture's result: games keyed in before it and not in it are
+            # gone, or they would contradict it (their scores stay in the log's "before");
+            # an abandoned scorepad game gave no result (its match stays, unlinked)
+            row.games.filter(match__status=MatchStatus.ABANDONED).delete()
+            _set_games(row, list(games))
+
+        if row.pk is None:
+            # a new fixture, made in the row's status: no status changes, nothing to guard
+            row.status = status
+            settle(row)
+            row.full_clean()
+            row.save()
+            store(row)
+            _log(row, by, FixtureChangeKind.IMPORTED, before)
+            continue
+        # an existing fixture's status changes only as the sign-off table lets the league
+        # change it (a confirmed night is not postponed); a row it refuses stops the import
+        action = (signoff.Action.POSTPONE if fixture.postponed else
+                  signoff.Action.VOID if fixture.void else
+                  signoff.Action.WALKOVER if fixture.walkover is not None else
+                  signoff.Action.RECORD)
+
+        def change(row: Fixture, settle: Callable[[Fixture], None] = settle,
+                   store: Callable[[Fixture], None] = store) -> None:
+            settle(row)
+            store(row)
+
+        try:
+            _transition(row, by=by, action=action, kind=FixtureChangeKind.IMPORTED,
+                        change=change)
+        except ValidationError as refused:
+            if getattr(refused, "code", None) != "wrong_status":  # a list or dict has none
+                raise
+            raise ValidationError(
+                NOT_FROM_ROW % {"line": line, "home": home.name, "away": away.name,
+                                "status": row.get_status_display().lower(),
+                                "to": FixtureStatus(status).label.lower()},
+                code="wrong_status") from None
     return CsvImported(rows=len(league.fixtures) - unchanged, unread=unread,
                        unchanged=unchanged)
 
@@ -868,18 +924,25 @@ def _csv_fixture(division: Division, home: Entrant, away: Entrant,
 @transaction.atomic
 def fixtures_confirm_due(*, now: datetime.datetime | None = None) -> int:
     """In seasons that count submitted results, a result the away captain left alone for
-    a day is confirmed by itself (logged). Returns how many. Run it from a scheduler:
-    ``manage.py confirm_due_fixtures``."""
+    a day is confirmed by the site itself (logged), as the sign-off table lets it.
+    Returns how many. Run it from a scheduler: ``manage.py confirm_due_fixtures``."""
     now = now or timezone.now()
-    due = (Fixture.objects.select_for_update()
-           .filter(status=FixtureStatus.SUBMITTED, division__season__count_submitted=True,
-                   division__season__locked=False,
-                   submitted_at__lte=now - datetime.timedelta(hours=24)))
+    wait = datetime.timedelta(hours=signoff.AUTO_CONFIRM_AFTER_HOURS)
+    due = (Fixture.objects.filter(
+        status__in=[status.value for status in
+                    signoff.TABLE[signoff.Action.AUTO_CONFIRM].from_states],
+        division__season__count_submitted=True, division__season__locked=False,
+        submitted_at__lte=now - wait).order_by("pk"))
     count = 0
     for fixture in due:
-        before = _state(fixture)
-        fixture.status = FixtureStatus.CONFIRMED
-        fixture.save(update_fields=["status"])
-        _log(fixture, None, FixtureChangeKind.AUTO_CONFIRMED, before)
+        try:
+            _transition(fixture, by=None, action=signoff.Action.AUTO_CONFIRM,
+                        kind=FixtureChangeKind.AUTO_CONFIRMED)
+        except ValidationError as refused:
+            # settled (or its season locked) since the query read it: the guard, holding
+            # its row, says so before anything is written; the others still go
+            if getattr(refused, "code", None) not in ("wrong_status", "locked"):
+                raise
+            continue
         count += 1
     return count

@@ -278,6 +278,7 @@ MESSAGES: Final[dict[str, str]] = {
                   "captain does",
     "not_captain": "only the {entrant} captain or a league admin can do that",
     "not_league_admin": "only a league admin (a club {role}) can do that",
+    "by_itself": "the site does that by itself: no one can do it by hand",
 }
 
 

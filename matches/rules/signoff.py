@@ -4,10 +4,14 @@ The home side's captain (or a league admin) keys in the night's games, re-dates 
 postpones it and submits it; the away side's captain, never the home side's too,
 confirms or disputes it; a league admin resolves a sent result, and awards a walkover
 or makes the fixture void from any status (a walkover over a night that was played, a
-void over one already void: the league's word is the last). A locked season takes no
-more changes. :data:`TABLE` states every action's next status from every status
-(``None``: not from there); the services' guards and the fixture page's buttons both
-ask :func:`check`, like a move's legality beside the move.
+void over one already void: the league's word is the last), and keys in a result from
+its own records (a spreadsheet row) over any fixture not waiting on a sign-off. The
+site itself, never a person, confirms a result the away captain left alone for
+:data:`AUTO_CONFIRM_AFTER_HOURS` (in a season that counts submitted results: the
+service asks that). A locked season takes no more changes. :data:`TABLE` states every
+action's next status from every status (``None``: not from there); the services' guards
+and the fixture page's buttons both ask :func:`check`, like a move's legality beside
+the move.
 
 >>> check(Status.SCHEDULED, Action.SUBMIT, {Actor.HOME_CAPTAIN})
 <Status.SUBMITTED: 'submitted'>
@@ -58,6 +62,8 @@ class Action(enum.Enum):
     RESOLVE = "resolve"
     WALKOVER = "walkover"
     VOID = "void"
+    RECORD = "record"  # the league's own record of the night (a spreadsheet row): confirmed
+    AUTO_CONFIRM = "auto_confirm"  # the site, once the away captain has left it alone
 
 
 class Actor(enum.Enum):
@@ -67,6 +73,7 @@ class Actor(enum.Enum):
     HOME_CAPTAIN = "home_captain"
     AWAY_CAPTAIN = "away_captain"
     LEAGUE_ADMIN = "league_admin"
+    AUTOMATIC = "automatic"  # the site itself, on a schedule: no person is ever this
 
 
 @dataclass(frozen=True)
@@ -100,6 +107,7 @@ def _from(*, scheduled: Status | None, postponed: Status | None, void: Status | 
 _HOME_SIDE: Final = frozenset({Actor.HOME_CAPTAIN, Actor.LEAGUE_ADMIN})
 _AWAY_SIDE: Final = frozenset({Actor.AWAY_CAPTAIN})
 _LEAGUE: Final = frozenset({Actor.LEAGUE_ADMIN})
+_SITE: Final = frozenset({Actor.AUTOMATIC})
 
 TABLE: Final[dict[Action, Rule]] = {
     Action.ENTER: Rule(_HOME_SIDE, _from(
@@ -129,7 +137,19 @@ TABLE: Final[dict[Action, Rule]] = {
     Action.VOID: Rule(_LEAGUE, _from(
         scheduled=Status.VOID, postponed=Status.VOID, void=Status.VOID, submitted=Status.VOID,
         confirmed=Status.VOID, disputed=Status.VOID)),
+    # a result sent and unsettled is the away captain's or the league's to settle on its
+    # page: a record of it from elsewhere would overtake that
+    Action.RECORD: Rule(_LEAGUE, _from(
+        scheduled=Status.CONFIRMED, postponed=Status.CONFIRMED, void=Status.CONFIRMED,
+        submitted=None, confirmed=Status.CONFIRMED, disputed=None)),
+    # a disputed result waits for the league: only silence confirms
+    Action.AUTO_CONFIRM: Rule(_SITE, _from(
+        scheduled=None, postponed=None, void=None, submitted=Status.CONFIRMED, confirmed=None,
+        disputed=None)),
 }
+
+# how long a submitted result waits for the away captain before the site confirms it
+AUTO_CONFIRM_AFTER_HOURS: Final = 24
 
 # statuses whose games are still being entered (and played on the scorepad); any other
 # holds a result, or its voiding, for the league to settle
@@ -154,6 +174,10 @@ def check(status: Status, action: Action, who: Collection[Actor], *,
     Traceback (most recent call last):
     ...
     matches.rules.errors.SignOffRefused: this fixture is scheduled: that cannot be done now
+    >>> check(Status.SUBMITTED, Action.AUTO_CONFIRM, {Actor.LEAGUE_ADMIN}).value
+    Traceback (most recent call last):
+    ...
+    matches.rules.errors.SignOffRefused: the site does that by itself: no one can do it by hand
     """
     rule = TABLE[action]
     if locked:
@@ -164,6 +188,8 @@ def check(status: Status, action: Action, who: Collection[Actor], *,
     if rule.never_by.intersection(who):
         raise SignOffRefused.of("own_result")
     if not rule.by.intersection(who):
+        if rule.by == _SITE:
+            raise SignOffRefused.of("by_itself")
         if rule.by == _LEAGUE:
             raise SignOffRefused.of("not_league_admin", role="admin")
         side = "home" if Actor.HOME_CAPTAIN in rule.by else "away"
@@ -188,4 +214,5 @@ def is_allowed(status: Status, action: Action, who: Collection[Actor], *,
 
 
 # refusals that say who is asking, not the fixture: another actor may be let through
-WHO_REFUSALS: Final = frozenset({"own_result", "not_league_admin", "not_captain"})
+WHO_REFUSALS: Final = frozenset({"own_result", "not_league_admin", "not_captain",
+                                 "by_itself"})

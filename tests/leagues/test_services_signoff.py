@@ -1,19 +1,26 @@
 """The fixture sign-off, page against service: for every status, every action and every
 kind of person (and a locked season), the fixture's page offers the action
-(``FixtureRights``' flag) exactly when its service accepts it. Both ask the one table
-(matches/rules/signoff.py); this holds them to it, exhaustively."""
+(``FixtureRights``' flag) exactly when its service accepts it; the site's own action
+(confirming a result left alone) is never offered to a person, and the site takes it
+exactly when the table lets it. All ask the one table (matches/rules/signoff.py); this
+holds them to it, exhaustively."""
 
 from __future__ import annotations
 
+import ast
+import datetime
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.utils import timezone
 
 from matches import rules
+from matches.leagues import services
 from matches.leagues.selectors import fixture_for_viewer, fixture_rights
 from matches.leagues.services import (
     fixture_confirm,
@@ -26,15 +33,28 @@ from matches.leagues.services import (
     fixture_submit,
     fixture_void,
     fixture_walkover,
+    fixtures_confirm_due,
+    fixtures_csv_import,
 )
-from matches.models import Entrant, Fixture, FixtureStatus, Membership, Season
+from matches.models import (
+    Entrant,
+    Fixture,
+    FixtureGame,
+    FixtureStatus,
+    Membership,
+    Season,
+)
 from matches.rules import signoff
 from matches.scoring.services.play import event_record, round_start
-from tests.support.helpers import LeagueNight, T, league_night_at
+from tests.support.helpers import LeagueNight, T, fixture_state, league_night_at
 
 pytestmark = pytest.mark.django_db
 
 Write = Callable[[Fixture, User], Any]
+# the actions that no button of the fixture's page takes: the league's record keyed in
+# from a spreadsheet (the division's import, tests/leagues/test_services.py), and the
+# site's own confirming of a result left alone (below)
+OFF_PAGE = {signoff.Action.RECORD, signoff.Action.AUTO_CONFIRM}
 # each action as its service takes it, with what the service needs besides the guard
 SERVICES: dict[signoff.Action, Write] = {
     signoff.Action.ENTER: lambda f, by: fixture_games_enter(fixture=f, by=by,
@@ -119,7 +139,7 @@ def offered_and_accepted(night: LeagueNight, who: str, locked: bool,
 
 
 def test_every_action_has_its_service_and_its_flag():
-    assert set(SERVICES) == set(FLAGS) == set(signoff.Action)
+    assert set(SERVICES) == set(FLAGS) == set(signoff.Action) - OFF_PAGE
 
 
 @pytest.mark.parametrize("status", FixtureStatus.values)
@@ -129,7 +149,7 @@ def test_the_page_offers_an_action_exactly_when_its_service_accepts_it(status):
     accepted_somewhere = set()
     for who in PEOPLE:
         for locked in (False, True):
-            for action in signoff.Action:
+            for action in SERVICES:
                 offered, accepted, why = offered_and_accepted(night, who, locked, action)
                 if offered != accepted:
                     differ.append((who, locked, action.value, offered, why))
@@ -137,7 +157,7 @@ def test_the_page_offers_an_action_exactly_when_its_service_accepts_it(status):
                     accepted_somewhere.add(action)
     assert differ == []
     # and the service accepts what the table says, from this status, for someone
-    assert accepted_somewhere == {action for action in signoff.Action
+    assert accepted_somewhere == {action for action in SERVICES
                                   if signoff.Status(status)
                                   in signoff.TABLE[action].from_states}
 
@@ -188,3 +208,186 @@ def test_a_game_of_the_night_passes_the_guard_exactly_when_the_page_offers_entry
                 if offered != guarded:
                     differ.append((who, locked, name, offered))
     assert differ == []
+
+
+@pytest.mark.parametrize("status", FixtureStatus.values)
+def test_no_person_is_offered_or_let_take_the_sites_own_confirming(status):
+    night = ready_at(status)
+    for who in PEOPLE:
+        for locked in (False, True):
+            try:
+                with transaction.atomic():
+                    by = as_who(night, who)
+                    Season.objects.filter(pk=night.fixture.division.season_id).update(
+                        locked=locked, count_submitted=True)
+                    season = Season.objects.select_related("club").get(
+                        pk=night.fixture.division.season_id)
+                    fixture = fixture_for_viewer(season=season, pk=night.fixture.pk)
+                    rights = fixture_rights(fixture=fixture, season=season, user=by)
+                    assert not rights.may(signoff.Action.AUTO_CONFIRM), (who, locked)
+                    refusal = PermissionDenied if not locked else ValidationError
+                    with pytest.raises(refusal):
+                        services._guard(fixture, by, signoff.Action.AUTO_CONFIRM)
+                    raise _Undo
+            except _Undo:
+                pass
+
+
+@pytest.mark.parametrize("locked", [False, True])
+@pytest.mark.parametrize("status", FixtureStatus.values)
+def test_the_site_confirms_a_due_result_exactly_when_the_table_lets_it(status, locked):
+    night = ready_at(status)
+    Season.objects.filter(pk=night.fixture.division.season_id).update(
+        count_submitted=True, locked=locked)
+    Fixture.objects.filter(pk=night.fixture.pk).update(
+        submitted_at=timezone.now() - datetime.timedelta(days=2))
+    before = fixture_state(night.fixture)
+    allowed = signoff.is_allowed(signoff.Status(status), signoff.Action.AUTO_CONFIRM,
+                                 {signoff.Actor.AUTOMATIC}, locked=locked)
+    assert fixtures_confirm_due() == int(allowed)
+    if allowed:
+        night.fixture.refresh_from_db()
+        assert night.fixture.status == FixtureStatus.CONFIRMED
+        change = night.fixture.changes.last()
+        assert change is not None
+        assert (change.kind, change.user, change.before["status"]) == (
+            "auto_confirmed", None, "submitted")
+    else:
+        assert fixture_state(night.fixture) == before
+
+
+def test_a_result_settled_while_the_site_confirms_others_is_left_as_settled(monkeypatch):
+    """The site's confirming reads the due fixtures, then takes each through the guard
+    holding its row: one the away captain disputed meanwhile stays disputed."""
+    night = ready_at(FixtureStatus.SUBMITTED)
+    Season.objects.filter(pk=night.fixture.division.season_id).update(count_submitted=True)
+    fixture = night.fixture
+    due = timezone.now() - datetime.timedelta(days=2)
+    Fixture.objects.filter(pk=fixture.pk).update(submitted_at=due)
+    other = Fixture.objects.create(  # the return night, sent as well
+        division=fixture.division, week=2, home=fixture.away, away=fixture.home,
+        status=FixtureStatus.SUBMITTED, home_games=1, away_games=0, submitted_at=due)
+    first, second = sorted((fixture, other), key=lambda f: f.pk)
+    log = services._log
+
+    def meanwhile(fixture: Fixture, by: User | None, kind: Any, before: Any) -> None:
+        log(fixture, by, kind, before)
+        if fixture.pk == first.pk:  # the away captain of the other one, meanwhile
+            Fixture.objects.filter(pk=second.pk).update(
+                status=FixtureStatus.DISPUTED, dispute="Not so")
+
+    monkeypatch.setattr(services, "_log", meanwhile)
+    assert fixtures_confirm_due() == 1
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert (first.status, second.status) == (FixtureStatus.CONFIRMED,
+                                                             FixtureStatus.DISPUTED)
+
+
+# each kind of spreadsheet row about the night, and the table's action it takes on it
+ROWS = {
+    "result": ("home,away,home_games,away_games\nRoyal Oak A,Bowes Dragons,1,0\n",
+               signoff.Action.RECORD),
+    "walkover": ("home,away,status\nRoyal Oak A,Bowes Dragons,walkover home\n",
+                 signoff.Action.WALKOVER),
+    "void": ("home,away,status\nRoyal Oak A,Bowes Dragons,void\n", signoff.Action.VOID),
+    "postponed": ("home,away,status\nRoyal Oak A,Bowes Dragons,postponed\n",
+                  signoff.Action.POSTPONE),
+}
+
+
+@pytest.mark.parametrize("status", FixtureStatus.values)
+def test_a_spreadsheet_row_changes_a_fixture_exactly_as_the_table_lets_the_league(status):
+    """The division's import (a league admin's) changes an existing fixture's status
+    only as the table lets a league admin; a result waiting for its sign-off is refused
+    before that, so as not to count twice."""
+    night = ready_at(status)
+    # the night's game as if kept on paper: a scorepad game's row is refused on its own
+    FixtureGame.objects.filter(fixture=night.fixture).update(match=None)
+    differ = []
+    for kind, (text, action) in ROWS.items():
+        try:
+            with transaction.atomic():
+                fixtures = Fixture.objects.count()
+                try:
+                    fixtures_csv_import(division=night.fixture.division, by=night.admin,
+                                        text=text)
+                except ValidationError as refused:
+                    stored, why = False, str(refused)
+                else:
+                    fixture = Fixture.objects.get(pk=night.fixture.pk)
+                    change = fixture.changes.last()
+                    assert Fixture.objects.count() == fixtures  # this fixture, no new one
+                    assert change is not None and change.kind == "imported"
+                    stored, why = True, fixture.status
+                raise _Undo
+        except _Undo:
+            pass
+        allowed = (signoff.Status(status) not in signoff.UNSETTLED
+                   and signoff.is_allowed(signoff.Status(status), action,
+                                          {signoff.Actor.LEAGUE_ADMIN}))
+        if stored != allowed:
+            differ.append((kind, stored, why))
+    assert differ == []
+
+
+def test_a_row_the_table_refuses_says_so_naming_the_row_and_stores_nothing():
+    night = ready_at(FixtureStatus.CONFIRMED)
+    FixtureGame.objects.filter(fixture=night.fixture).update(match=None)
+    before = fixture_state(night.fixture)
+    with pytest.raises(ValidationError, match=r"^\['Row 2: Royal Oak A v Bowes Dragons is "
+                                              r"confirmed on that date: a spreadsheet row "
+                                              r"cannot make it postponed\. Leave the row "
+                                              r"out\.'\]$"):
+        fixtures_csv_import(division=night.fixture.division, by=night.admin,
+                            text=ROWS["postponed"][0])
+    assert fixture_state(night.fixture) == before
+
+
+def _status_writers(path: Path) -> set[str]:
+    """The functions of ``path`` that set a ``status`` attribute or update one."""
+    writers = set()
+    for function in ast.walk(ast.parse(path.read_text())):
+        if not isinstance(function, ast.FunctionDef):
+            continue
+        for node in ast.walk(function):
+            targets = (node.targets if isinstance(node, ast.Assign) else
+                       [node.target] if isinstance(node, ast.AnnAssign | ast.AugAssign)
+                       else [])
+            named = [t for target in targets
+                     for t in (target.elts if isinstance(target, ast.Tuple) else [target])]
+            if any(isinstance(t, ast.Attribute) and t.attr == "status" for t in named) or (
+                    isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "update"
+                    and any(k.arg == "status" for k in node.keywords)):
+                writers.add(function.name)
+    return writers
+
+
+def test_only_the_transition_changes_a_fixtures_status():
+    """Every step of the sign-off goes through ``_transition`` (lock, guard, full_clean,
+    save, log); besides it, a status is set only on a fixture being made: the season
+    import's (all new) and the spreadsheet import's new rows (its existing ones go
+    through ``_transition``)."""
+    leagues = Path(services.__file__).parent
+    writers = {(path.name, name) for path in sorted(leagues.glob("*.py"))
+               for name in _status_writers(path)}
+    assert writers == {("services.py", "_transition"),
+                       ("services.py", "fixtures_csv_import"),
+                       ("services.py", "league_import")}
+
+
+def test_a_rows_other_refusal_comes_through_as_it_is(monkeypatch):
+    """Only the table's refusal is said as the row's; any other (a refusal of fields,
+    which has no code) comes through unchanged."""
+    night = ready_at(FixtureStatus.SCHEDULED)
+    FixtureGame.objects.filter(fixture=night.fixture).update(match=None)
+
+    def refuse(fixture: Fixture, scores: Any) -> None:
+        raise ValidationError({"games": ["refused"]})
+
+    monkeypatch.setattr(services, "_set_games", refuse)
+    with pytest.raises(ValidationError) as refused:
+        fixtures_csv_import(division=night.fixture.division, by=night.admin,
+                            text=ROWS["result"][0])
+    assert refused.value.message_dict == {"games": ["refused"]}

@@ -19,6 +19,7 @@ from matches.rules.signoff import (
 )
 
 HOME, AWAY, ADMIN = Actor.HOME_CAPTAIN, Actor.AWAY_CAPTAIN, Actor.LEAGUE_ADMIN
+SITE = Actor.AUTOMATIC
 # every kind of person a fixture's page may meet, as the actors they are
 PEOPLE = {"home captain": {HOME}, "away captain": {AWAY}, "league admin": {ADMIN},
           "captain of both sides": {HOME, AWAY}, "home captain and admin": {HOME, ADMIN},
@@ -47,11 +48,16 @@ def test_every_action_states_its_next_status_from_every_status():
     (Action.RESOLVE, {"submitted": "confirmed", "disputed": "confirmed"}, None),
     (Action.WALKOVER, {}, "confirmed"),  # from every status
     (Action.VOID, {}, "void"),  # from every status
+    (Action.RECORD, {"scheduled": "confirmed", "postponed": "confirmed", "void": "confirmed",
+                     "confirmed": "confirmed"}, None),
+    (Action.AUTO_CONFIRM, {"submitted": "confirmed"}, None),
 ])
 def test_each_actions_from_states_and_next_status(action, froms, to):
     expected = {s.value: to for s in Status} if to else froms
-    who = {ADMIN} if action in (Action.RESOLVE, Action.WALKOVER, Action.VOID) else \
-        {AWAY} if action in (Action.CONFIRM, Action.DISPUTE) else {HOME}
+    who = {ADMIN} if action in (Action.RESOLVE, Action.WALKOVER, Action.VOID,
+                                Action.RECORD) else \
+        {AWAY} if action in (Action.CONFIRM, Action.DISPUTE) else \
+        {SITE} if action is Action.AUTO_CONFIRM else {HOME}
     moved = {status.value: check(status, action, who).value for status in Status
              if is_allowed(status, action, who)}
     assert moved == expected
@@ -72,10 +78,22 @@ def test_open_for_entry_and_unsettled_are_read_from_the_table():
     (Action.RESOLVE, {"league admin", "home captain and admin", "away captain and admin"}),
     (Action.WALKOVER, {"league admin", "home captain and admin", "away captain and admin"}),
     (Action.VOID, {"league admin", "home captain and admin", "away captain and admin"}),
+    (Action.RECORD, {"league admin", "home captain and admin", "away captain and admin"}),
+    (Action.AUTO_CONFIRM, set()),  # no person: the site itself
 ])
 def test_who_may_take_each_action(action, allowed):
     status = next(s for s in Status if TABLE[action].moves[s] is not None)
     assert {name for name, who in PEOPLE.items() if is_allowed(status, action, who)} == allowed
+
+
+@pytest.mark.parametrize(("status", "action"), list(itertools.product(Status, Action)))
+def test_the_site_takes_its_own_action_and_no_other_and_no_person_takes_its(status, action):
+    assert is_allowed(status, action, {SITE}) == (action is Action.AUTO_CONFIRM
+                                                  and status is Status.SUBMITTED)
+    if action is Action.AUTO_CONFIRM:
+        for who in PEOPLE.values():
+            assert refusal(status, action, who) == "by_itself"
+        assert refusal(status, action, {SITE}, locked=True) == "season_locked"
 
 
 def test_a_captain_never_signs_their_own_sides_result():
