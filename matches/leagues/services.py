@@ -24,9 +24,10 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from matches import rules
+from matches.clubs.access import NOT_ALLOWED, RUNS_LEAGUE, require_role
 from matches.clubs.models import Club, Membership, Player, Role
-from matches.clubs.selectors import RUNS_LEAGUE, club_member_named, club_players_named
-from matches.clubs.services import NOT_ALLOWED, free_slug, player_named, require_role
+from matches.clubs.selectors import club_member_named, club_players_named
+from matches.clubs.services import free_slug, player_named
 from matches.core import messages as rules_messages
 from matches.leagues import files as league_files
 from matches.leagues.models import (
@@ -524,7 +525,7 @@ def _not_locked(season: Season) -> None:
 
 def _guard(fixture: Fixture, by: User, action: signoff.Action) -> signoff.Status:
     """The fixture's next status when ``by`` takes ``action``, as the sign-off table
-    says and the fixture's page offers it (:class:`~matches.selectors.FixtureRights`);
+    says and the fixture's page offers it (:class:`~matches.leagues.selectors.FixtureRights`);
     else the table's refusal in the league's words: a locked season or a status that
     does not allow it is a ValidationError, someone whose it is not PermissionDenied."""
     season = fixture.division.season
