@@ -11,7 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from matches.clubs.models import Club, Membership, Role
+from matches.clubs.models import ROLE_RANK, Club, Membership, Role
 from matches.clubs.selectors import Viewer, membership, visible_clubs
 
 # the least role that may do each thing at a club
@@ -67,6 +67,11 @@ class ClubRights:
         if not self.can_set_roles or self.member is None or other.pk == self.member.pk:
             return []
         return self.member.settable_roles(other)
+
+
+def roles_at_least(role: str) -> list[str]:
+    """``role`` and the roles above it, highest first: for a query of who holds it."""
+    return [other for other in Role.values if ROLE_RANK[other] >= ROLE_RANK[role]]
 
 
 def club_rights(*, club: Club, user: Viewer) -> ClubRights:

@@ -28,9 +28,10 @@ from matches.history.selectors import (
     history_queryset,
 )
 from matches.history.selectors import club_ratings as rating_table
+from matches.scoring.access import GRANTS_KEY
 from matches.scoring.models import GameKind, MatchStatus
 from matches.scoring.presenters import show_score, sparkline, winner_names
-from matches.scoring.views.play import GRANTS_KEY, OPENED_KEY, HtmxHttpRequest
+from matches.scoring.views.play import OPENED_KEY, HtmxHttpRequest
 
 CSV_LIMIT = 50_000
 

@@ -62,8 +62,9 @@ from matches.leagues.selectors import (
     season_division_list,
     season_divisions,
 )
+from matches.scoring.access import hold_grant
 from matches.scoring.models import GameKind
-from matches.scoring.views.play import hold_grant, phone_label
+from matches.scoring.views.play import phone_label
 
 TIEBREAK_NAMES = {
     "wins": gettext_lazy("fixtures won"), "game_difference": gettext_lazy("game difference"),

@@ -33,8 +33,9 @@ from matches.records.selectors import (
     record_imports_ahead,
 )
 from matches.records.services import record_import_start
+from matches.scoring.access import match_for_watcher
 from matches.scoring.selectors.play import club_matches, match_record
-from matches.scoring.views.play import HtmxHttpRequest, match_for_watcher
+from matches.scoring.views.play import HtmxHttpRequest
 
 
 @require_safe
