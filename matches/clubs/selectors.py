@@ -1,29 +1,18 @@
-"""Reads for clubs: which clubs a viewer may see, members, players, roles, and what a
-reader may do at a club (:func:`club_rights`, which the pages' flags and the services'
-checks both ask)."""
+"""Reads for clubs: which clubs a viewer may see, members, players, roles. What a
+reader may do at a club is :mod:`matches.clubs.access`'s to say."""
 
 from __future__ import annotations
-
-from functools import cached_property
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core import signing
 from django.core.exceptions import ValidationError
 from django.db.models import Q, QuerySet
-from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
 
 from matches.clubs.models import Club, Membership, Player, Role, Visibility
 
 Viewer = AbstractBaseUser | AnonymousUser | None
-
-# the least role that may do each thing at a club
-INVITES = Role.CAPTAIN
-ADDS_PLAYERS = Role.CAPTAIN
-SETS_ROLES = Role.ADMIN
-SETS_UP_CLUB = Role.ADMIN  # its name and who may see it
-RUNS_LEAGUE = Role.ADMIN  # seasons, entrants, fixtures, adjustments, resolving disputes
 
 INVITE_SALT = "matches.club-invite"  # services.club_invite signs with it
 INVITE_MAX_AGE = 7 * 24 * 3600  # an invite link works for a week
@@ -49,55 +38,6 @@ def membership(club: Club, user: Viewer) -> Membership | None:
     if user is None or not user.is_authenticated:
         return None
     return Membership.objects.filter(club=club, user=user.pk).first()
-
-
-class ClubRights:
-    """What ``user`` may do at ``club``: their membership decides, read once, and only
-    when a question needs it (none for a reader who is not signed in)."""
-
-    def __init__(self, club: Club, user: Viewer) -> None:
-        self.club, self.user = club, user
-
-    @cached_property
-    def member(self) -> Membership | None:
-        return membership(self.club, self.user)
-
-    def at_least(self, role: str) -> bool:
-        return self.member is not None and self.member.at_least(role)
-
-    @property
-    def can_invite(self) -> bool:
-        return self.at_least(INVITES)
-
-    @property
-    def can_add_players(self) -> bool:
-        return self.at_least(ADDS_PLAYERS)
-
-    @property
-    def can_set_roles(self) -> bool:
-        return self.at_least(SETS_ROLES)
-
-    @property
-    def can_set_up(self) -> bool:
-        return self.at_least(SETS_UP_CLUB)
-
-    @property
-    def runs_league(self) -> bool:
-        return self.at_least(RUNS_LEAGUE)
-
-    def invite_roles(self) -> list[str]:
-        """The roles this reader's invites may give (none: no invites)."""
-        return self.member.invitable_roles() if self.can_invite and self.member else []
-
-    def roles_for(self, other: Membership) -> list[str]:
-        """The roles this reader may give ``other`` (never themselves)."""
-        if not self.can_set_roles or self.member is None or other.pk == self.member.pk:
-            return []
-        return self.member.settable_roles(other)
-
-
-def club_rights(*, club: Club, user: Viewer) -> ClubRights:
-    return ClubRights(club, user)
 
 
 def member_club_ids(*, user: Viewer) -> set[int]:
@@ -142,14 +82,6 @@ def visible_clubs(user: Viewer) -> QuerySet[Club]:
     if user is not None and user.is_authenticated:
         visible |= Q(memberships__user=user.pk)
     return Club.objects.filter(visible).distinct().order_by("name")
-
-
-def club_for_viewer(slug: str, user: Viewer) -> Club:
-    """The club, if ``user`` may read it; a members-only club is a 404 to others."""
-    club = visible_clubs(user).filter(slug=slug).first()
-    if club is None:
-        raise Http404("No such club.")
-    return club
 
 
 def club_members(club: Club) -> QuerySet[Membership]:

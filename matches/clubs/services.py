@@ -1,5 +1,6 @@
 """Writes for clubs: create one, invite and admit members, set roles, add and claim
-players. Every service checks that ``by`` may do it (:class:`PermissionDenied`)."""
+players. Every service checks that ``by`` may do it
+(:func:`matches.clubs.access.require_role`: :class:`PermissionDenied`)."""
 
 from __future__ import annotations
 
@@ -13,18 +14,10 @@ from django.db.models import QuerySet
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
+from matches.clubs.access import ADDS_PLAYERS, INVITES, SETS_ROLES, SETS_UP_CLUB, require_role
 from matches.clubs.models import Club, Membership, Player, Role, Visibility
-from matches.clubs.selectors import (
-    ADDS_PLAYERS,
-    INVITE_SALT,
-    INVITES,
-    SETS_ROLES,
-    SETS_UP_CLUB,
-    club_rights,
-    invitation,
-)
+from matches.clubs.selectors import INVITE_SALT, invitation
 
-NOT_ALLOWED = _("Only a club %(role)s or above can do that.")
 LAST_OWNER = _("A club keeps at least one owner: make someone else owner first.")
 INVITE_ABOVE = _("As %(role)s you can invite as: %(roles)s.")
 OWNER_ONLY = _("Only an owner can make or unmake owners and admins.")
@@ -32,15 +25,6 @@ PLAYER_TAKEN = _("%(name)s is already claimed by another member.")
 ALREADY_A_PLAYER = _("You are already %(name)s in this club.")
 NOT_A_MEMBER = _("Only the club's members can claim a player.")
 NAME_TAKEN = _("The club already has a player called %(name)s.")
-
-
-def require_role(*, club: Club, user: User | None, role: str) -> Membership:
-    """``user``'s membership of ``club`` if it is at least ``role``; else PermissionDenied.
-    The club's page asks the same :func:`~matches.selectors.club_rights`."""
-    rights = club_rights(club=club, user=user)
-    if rights.member is None or not rights.at_least(role):
-        raise PermissionDenied(NOT_ALLOWED % {"role": Role(role).label.lower()})
-    return rights.member
 
 
 def free_slug(*, name: str, taken: QuerySet[Any], fallback: str) -> str:

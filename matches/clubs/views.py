@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from matches.clubs import selectors as clubs_selectors
 from matches.clubs import services as clubs_services
+from matches.clubs.access import club_for, club_rights
 from matches.clubs.models import Club, Role, Visibility
 
 
@@ -58,13 +59,13 @@ def club_new(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def club_page(request: HttpRequest, slug: str) -> HttpResponse:
-    club = clubs_selectors.club_for_viewer(slug, request.user)
+    club = club_for(request, slug)
     return _club_page(request, club)
 
 
 @require_POST
 def club_invite(request: HttpRequest, slug: str) -> HttpResponse:
-    club = clubs_selectors.club_for_viewer(slug, request.user)
+    club = club_for(request, slug)
     form = RoleForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Choose the role the invite gives."))
@@ -99,7 +100,7 @@ def club_join(request: HttpRequest, slug: str, token: str) -> HttpResponse:
 
 @require_POST
 def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
-    club = clubs_selectors.club_for_viewer(slug, request.user)
+    club = club_for(request, slug)
     form = ClubForm(request.POST)
     if form.is_valid():
         clubs_services.club_update(club=club, by=_user(request), name=form.cleaned_data["name"],
@@ -112,7 +113,7 @@ def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_POST
 def member_role(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    club = clubs_selectors.club_for_viewer(slug, request.user)
+    club = club_for(request, slug)
     target = clubs_selectors.club_member(club=club, pk=pk)
     form = RoleForm(request.POST)
     if form.is_valid():
@@ -129,7 +130,7 @@ def member_role(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 @require_POST
 def player_add(request: HttpRequest, slug: str) -> HttpResponse:
-    club = clubs_selectors.club_for_viewer(slug, request.user)
+    club = club_for(request, slug)
     form = PlayerForm(request.POST)
     if form.is_valid():
         try:
@@ -146,7 +147,7 @@ def player_add(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def player_claim(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    club = clubs_selectors.club_for_viewer(slug, request.user)
+    club = club_for(request, slug)
     player = clubs_selectors.club_player(club=club, pk=pk)
     try:
         clubs_services.player_claim(player=player, user=_user(request))
@@ -160,7 +161,7 @@ def player_claim(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 def _club_page(request: HttpRequest, club: Club, *, invite_link: str | None = None,
                invite_role: str | None = None, player_form: PlayerForm | None = None,
                status: int = 200) -> HttpResponse:
-    rights = clubs_selectors.club_rights(club=club, user=request.user)
+    rights = club_rights(club=club, user=request.user)
     me = rights.member
     players = list(clubs_selectors.club_players(club))
     # each member with the roles this reader may give them (none: no form)

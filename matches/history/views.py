@@ -18,6 +18,7 @@ from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from matches.clubs import selectors as clubs_selectors
+from matches.clubs.access import club_for
 from matches.core.cells import BYTE_ORDER_MARK, text_cell
 from matches.history.models import PROVISIONAL_BELOW, Rating
 from matches.history.player_selectors import player_matches, player_stats
@@ -27,9 +28,10 @@ from matches.history.selectors import (
     history_queryset,
 )
 from matches.history.selectors import club_ratings as rating_table
+from matches.scoring.access import GRANTS_KEY
 from matches.scoring.models import GameKind, MatchStatus
 from matches.scoring.presenters import show_score, sparkline, winner_names
-from matches.scoring.views.play import GRANTS_KEY, OPENED_KEY, HtmxHttpRequest
+from matches.scoring.views.play import OPENED_KEY, HtmxHttpRequest
 
 CSV_LIMIT = 50_000
 
@@ -120,7 +122,7 @@ def _own(request: HttpRequest) -> list[str]:
 def player_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """A club player's record: by game, points a round, best placement, partner,
     toughest opponent, form, rating and its chart."""
-    club = clubs_selectors.club_for_viewer(slug, request.user)
+    club = club_for(request, slug)
     player = clubs_selectors.club_player(club=club, pk=pk)
     stats = player_stats(player)
     charts = [(rating, sparkline(steps)) for rating, steps in stats.ratings]
@@ -132,7 +134,7 @@ def player_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @require_safe
 def club_ratings(request: HttpRequest, slug: str, game: str) -> HttpResponse:
     """The club's rating table at one game (openskill; never part of league points)."""
-    club = clubs_selectors.club_for_viewer(slug, request.user)
+    club = club_for(request, slug)
     if game not in GameKind.values:
         raise Http404("No such game.")
     return render(request, "matches/club_ratings.html", {

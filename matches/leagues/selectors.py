@@ -16,8 +16,9 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
 
 from matches import rules
+from matches.clubs.access import ClubRights
 from matches.clubs.models import Club, Player
-from matches.clubs.selectors import ClubRights, Viewer
+from matches.clubs.selectors import Viewer
 from matches.leagues import files as league_files
 from matches.leagues.models import (
     Adjustment,
@@ -373,7 +374,7 @@ def division_table_and_form(division: Division, season: Season
 
 def club_season(*, club: Club, slug: str) -> Season:
     """The club's season ``slug``; else 404. (Whether the reader may read the club is
-    :func:`club_for_viewer`'s to say, first.)"""
+    :mod:`matches.leagues.access`' to say, first.)"""
     return get_object_or_404(club.seasons, slug=slug)  # its .club is this one: no query
 
 

@@ -24,9 +24,10 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from matches import rules
+from matches.clubs.access import NOT_ALLOWED, RUNS_LEAGUE, require_role
 from matches.clubs.models import Club, Membership, Player, Role
-from matches.clubs.selectors import RUNS_LEAGUE, club_member_named, club_players_named
-from matches.clubs.services import NOT_ALLOWED, free_slug, player_named, require_role
+from matches.clubs.selectors import club_member_named, club_players_named
+from matches.clubs.services import free_slug, player_named
 from matches.core import messages as rules_messages
 from matches.leagues import files as league_files
 from matches.leagues.models import (

@@ -23,13 +23,13 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from matches import rules
+from matches.clubs.access import club_rights
 from matches.clubs.models import Club, Player
-from matches.clubs.selectors import RUNS_LEAGUE, club_for_viewer, club_rights
-from matches.clubs.services import require_role
 from matches.core import messages as rules_messages
 from matches.core.forms import deal_field, game_options, tile_set_field, whole_number
 from matches.leagues import files as league_files
 from matches.leagues import services as leagues_services
+from matches.leagues.access import club_run_by, league_run_by, season_for, season_run_by
 from matches.leagues.models import (
     MAX_FIXTURE_GAMES,
     MAX_RACE_TO,
@@ -43,7 +43,6 @@ from matches.leagues.models import (
     Season,
 )
 from matches.leagues.selectors import (
-    club_season,
     club_seasons,
     division_document,
     division_entrant,
@@ -63,8 +62,9 @@ from matches.leagues.selectors import (
     season_division_list,
     season_divisions,
 )
+from matches.scoring.access import hold_grant
 from matches.scoring.models import GameKind
-from matches.scoring.views.play import hold_grant, phone_label
+from matches.scoring.views.play import phone_label
 
 TIEBREAK_NAMES = {
     "wins": gettext_lazy("fixtures won"), "game_difference": gettext_lazy("game difference"),
@@ -267,8 +267,7 @@ class RedateForm(forms.Form):
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def season_new(request: HttpRequest, slug: str) -> HttpResponse:
-    club = club_for_viewer(slug, request.user)
-    require_role(club=club, user=_user_or_none(request), role=RUNS_LEAGUE)
+    club = club_run_by(request, slug)
     form = SeasonForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -293,9 +292,8 @@ def season_new(request: HttpRequest, slug: str) -> HttpResponse:
 def season_page(request: HttpRequest, slug: str, season: str) -> HttpResponse:
     """One division at a time (``?division=``; the first by default), phone first: its
     table and its fixture list by week; the other divisions are a tap away."""
-    club = club_for_viewer(slug, request.user)
-    the_season = club_season(club=club, slug=season)
-    return _season_page(request, club, the_season, shown=request.GET.get("division"))
+    the_season = season_for(request, slug, season)
+    return _season_page(request, the_season.club, the_season, shown=request.GET.get("division"))
 
 
 def _season_page(request: HttpRequest, club: Club, the_season: Season, *,
@@ -370,8 +368,7 @@ def fixtures_generate(request: HttpRequest, slug: str, season: str) -> HttpRespo
 
 @require_POST
 def adjustment_add(request: HttpRequest, slug: str, season: str) -> HttpResponse:
-    club = club_for_viewer(slug, request.user)
-    the_season = club_season(club=club, slug=season)
+    the_season = season_for(request, slug, season)
     form = AdjustmentForm(request.POST)
     # back to the entrant's division (or, if none was chosen, the form's own)
     entrant_pk = _whole(request.POST.get("entrant"), digits=9) or 0
@@ -420,7 +417,7 @@ def entrant_change(request: HttpRequest, slug: str, season: str) -> HttpResponse
 def fixtures_csv(request: HttpRequest, slug: str, season: str) -> HttpResponse:
     """Results kept in a spreadsheet, uploaded as CSV (columns in the README)."""
     the_season, division = _season_division(request, slug, season)
-    require_role(club=the_season.club, user=_user_or_none(request), role=RUNS_LEAGUE)
+    league_run_by(request, the_season.club)
     upload = request.FILES.get("file")
     if upload is None or (upload.size or 0) > 1_000_000:
         messages.error(request, _("Choose a CSV file (at most 1 MB)."))
@@ -458,9 +455,7 @@ def fixtures_csv(request: HttpRequest, slug: str, season: str) -> HttpResponse:
 
 @require_POST
 def season_lock(request: HttpRequest, slug: str, season: str) -> HttpResponse:
-    club = club_for_viewer(slug, request.user)
-    the_season = club_season(club=club, slug=season)
-    require_role(club=club, user=_user_or_none(request), role=RUNS_LEAGUE)
+    the_season = season_run_by(request, slug, season)
     if request.POST.get("confirm") != "on":  # there is no unlocking: asked once more
         messages.error(request, _("Tick the box to say that its results will no longer "
                                   "change, then lock the season."))
@@ -569,8 +564,7 @@ def season_export(request: HttpRequest, slug: str, season: str, what: str) -> Ht
     (``?division=``; the first by default)."""
     if what not in ("table.csv", "fixtures.csv", "league.json"):
         raise Http404("No such export.")
-    club = club_for_viewer(slug, request.user)
-    the_season = club_season(club=club, slug=season)
+    the_season = season_for(request, slug, season)
     divisions = list(season_divisions(the_season))
     asked = request.GET.get("division")
     # a stale or mistyped ?division= is not quietly given another division's file
@@ -613,8 +607,7 @@ def _user(request: HttpRequest) -> User:
 
 def _season_division(request: HttpRequest, slug: str,
                      season: str) -> tuple[Season, Division]:
-    club = club_for_viewer(slug, request.user)
-    the_season = club_season(club=club, slug=season)
+    the_season = season_for(request, slug, season)
     division = season_division(
         season=the_season, pk=_whole(request.POST.get("division"), digits=9) or 0)
     return the_season, division
@@ -651,8 +644,7 @@ def _form_errors(form: forms.Form, error: ValidationError) -> None:
 
 def _fixture(request: HttpRequest, slug: str, season: str,
              pk: int) -> tuple[Fixture, Season]:
-    club = club_for_viewer(slug, request.user)
-    the_season = club_season(club=club, slug=season)
+    the_season = season_for(request, slug, season)
     return fixture_for_viewer(season=the_season, pk=pk), the_season
 
 

@@ -20,7 +20,7 @@ from django.utils import translation
 from django.views.decorators.http import require_http_methods, require_safe
 from django.views.decorators.vary import vary_on_headers
 
-from matches.clubs import selectors as clubs_selectors
+from matches.clubs.access import club_for
 from matches.leagues.selectors import club_season, season_matches
 from matches.records.forms import RecordUploadForm
 from matches.records.models import ImportStatus
@@ -33,8 +33,9 @@ from matches.records.selectors import (
     record_imports_ahead,
 )
 from matches.records.services import record_import_start
+from matches.scoring.access import match_for_watcher
 from matches.scoring.selectors.play import club_matches, match_record
-from matches.scoring.views.play import HtmxHttpRequest, match_for_watcher
+from matches.scoring.views.play import HtmxHttpRequest
 
 
 @require_safe
@@ -88,7 +89,7 @@ def record_import_progress(request: HtmxHttpRequest, public_id: UUID) -> HttpRes
 def club_matches_jsonl(request: HttpRequest, slug: str,
                        season: str | None = None) -> StreamingHttpResponse:
     """All matches of a club (or of one league season) as ``domino-match/1`` JSON lines."""
-    club = clubs_selectors.club_for_viewer(slug, request.user)
+    club = club_for(request, slug)
     if season is not None:
         chosen = club_season(club=club, slug=season)
         matches = season_matches(season=chosen)

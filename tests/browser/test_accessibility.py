@@ -44,6 +44,7 @@ from matches.leagues.services import (
 )
 from matches.models import Club, Fixture, Match, Membership, Player, ScorerGrant, Season
 from matches.records.services import record_import_start
+from matches.scoring.access import GRANTS_KEY
 from matches.scoring.services.lifecycle import match_abandon
 from matches.scoring.services.play import (
     MatchStarted,
@@ -54,7 +55,6 @@ from matches.scoring.services.play import (
     round_start,
     scorer_link_rotate,
 )
-from matches.scoring.views.play import GRANTS_KEY
 from tests.browser.test_match_page import finished_match
 from tests.support.helpers import (
     league_night,

@@ -32,8 +32,8 @@ from matches.leagues.services import (
 )
 from matches.models import Club, Fixture, Match, Player, RecordImport, ScorerGrant, Season
 from matches.records.services import record_import_start
+from matches.scoring.access import GRANTS_KEY
 from matches.scoring.services.play import MatchStarted, event_record, grant_create, match_start
-from matches.scoring.views.play import GRANTS_KEY
 from tests.support.helpers import night, won_at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -1,5 +1,5 @@
 """matches.clubs.selectors: a club's members, players and seasons as the pages find
-them, and what a reader may do there (club_rights)."""
+them."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from matches.clubs import selectors as clubs_selectors
 from matches.clubs.services import club_create, player_add
 from matches.leagues.selectors import club_season, season_matches
 from matches.leagues.services import season_create
-from matches.models import Club, Membership, Role
+from matches.models import Club, Membership
 
 pytestmark = pytest.mark.django_db
 
@@ -32,44 +32,6 @@ def club(people) -> Club:
     for role in ("admin", "captain", "scorer", "member"):
         Membership.objects.create(club=club, user=people[role], role=role)
     return club
-
-
-@pytest.mark.parametrize(("who", "invite", "players", "roles", "league"), [
-    ("owner", True, True, True, True),
-    ("admin", True, True, True, True),
-    ("captain", True, True, False, False),
-    ("scorer", False, False, False, False),
-    ("member", False, False, False, False),
-    ("outsider", False, False, False, False),
-])
-def test_club_rights_by_role(club, people, who, invite, players, roles, league):
-    rights = clubs_selectors.club_rights(club=club, user=people[who])
-    assert (rights.can_invite, rights.can_add_players, rights.can_set_roles,
-            rights.runs_league) == (invite, players, roles, league)
-
-
-def test_club_rights_read_the_membership_once_and_none_for_a_reader_not_signed_in(
-        club, people):
-    rights = clubs_selectors.club_rights(club=club, user=people["captain"])
-    with CaptureQueriesContext(connection) as queries:
-        assert rights.can_invite and not rights.can_set_roles and rights.member is not None
-    assert len(queries) == 1
-    with CaptureQueriesContext(connection) as queries:
-        anonymous = clubs_selectors.club_rights(club=club, user=AnonymousUser())
-        assert not anonymous.can_invite and anonymous.member is None
-    assert len(queries) == 0
-
-
-def test_club_rights_say_which_roles_a_reader_may_invite_as_and_give(club, people):
-    admin = clubs_selectors.club_rights(club=club, user=people["admin"])
-    member = Membership.objects.get(club=club, user=people["member"])
-    owner = Membership.objects.get(club=club, user=people["owner"])
-    assert admin.invite_roles() == [Role.CAPTAIN, Role.SCORER, Role.MEMBER]
-    assert admin.roles_for(member) == [Role.CAPTAIN, Role.SCORER, Role.MEMBER]
-    assert admin.roles_for(owner) == []
-    assert admin.member is not None and admin.roles_for(admin.member) == []  # never their own
-    scorer = clubs_selectors.club_rights(club=club, user=people["scorer"])
-    assert scorer.invite_roles() == [] and scorer.roles_for(member) == []
 
 
 def test_member_club_ids_are_the_clubs_a_user_belongs_to(club, people, django_user_model):

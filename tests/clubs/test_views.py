@@ -12,8 +12,9 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.test import Client
 from django.urls import reverse
 
-from matches.clubs.selectors import INVITE_SALT, RUNS_LEAGUE
-from matches.clubs.services import club_create, club_update, membership_set_role, require_role
+from matches.clubs.access import RUNS_LEAGUE, require_role
+from matches.clubs.selectors import INVITE_SALT
+from matches.clubs.services import club_create, club_update, membership_set_role
 from matches.models import Club, Membership, Player, Role, Visibility
 
 pytestmark = pytest.mark.django_db

@@ -49,6 +49,7 @@ from matches.models import (
     Membership,
     Player,
     Season,
+    Visibility,
 )
 from matches.rules import league as league_rules
 from matches.scoring.selectors.play import match_engine, match_names
@@ -1183,13 +1184,17 @@ LEAGUE_WRITES = ["season_new", "season_entrant_add", "season_entrant_change",
                  "resolve", "walkover-home", "walkover-away", "void", "redate", "play"]
 
 
-@pytest.mark.parametrize("who", ["anonymous", "member", "scorer", "middleton"])
+@pytest.mark.parametrize("visibility", [Visibility.PUBLIC, Visibility.MEMBERS])
+@pytest.mark.parametrize("who", ["anonymous", "outsider", "member", "scorer", "middleton"])
 @pytest.mark.parametrize("write", LEAGUE_WRITES)
 def test_no_league_write_for_those_it_is_not_theirs_to_make(season, people, who, write,
-                                                            django_user_model):
-    """Middleton's captain is neither side of Oak v Bowes; scorers and members may read."""
+                                                            visibility, django_user_model):
+    """Middleton's captain is neither side of Oak v Bowes; scorers and members may read;
+    to those who are not members, a members-only club's league is not there (404)."""
+    Club.objects.filter(pk=season.club.pk).update(visibility=visibility)
     scorer = django_user_model.objects.create_user("a-scorer")
     Membership.objects.create(club=season.club, user=scorer, role="scorer")
+    people = {**people, "outsider": django_user_model.objects.create_user("outsider")}
     fixture = meeting(season, "Royal Oak A", "Bowes Dragons")
     fixture_games_enter(fixture=fixture, by=people["oak"],
                                  scores=[(61, 40), (61, 12), (58, 61)])
@@ -1215,7 +1220,9 @@ def test_no_league_write_for_those_it_is_not_theirs_to_make(season, people, who,
                                  season.divisions.get().entrants.first().pk, "points": "-1",
                                  "reason": "x", "message": "x", "do": "rename", "home_1": "61",
                                  "away_1": "1", "number": "2", "postponed": "on"})
-    assert response.status_code == 403
+    outsider = who in ("anonymous", "outsider")
+    assert response.status_code == (404 if outsider and visibility == Visibility.MEMBERS
+                                    else 403)
     assert state() == before
 
 

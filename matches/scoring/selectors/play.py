@@ -15,7 +15,8 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext
 
 from matches import rules
-from matches.clubs.models import Club, Membership, Role
+from matches.clubs.access import RUNS_LEAGUE, roles_at_least
+from matches.clubs.models import Club, Membership
 from matches.clubs.selectors import visible_clubs
 from matches.scoring.models import (
     Change,
@@ -323,7 +324,7 @@ def can_restore(match: Match, *, grant: ScorerGrant | None,
             or match.created_by_id == user.pk):
         return True
     return Membership.objects.filter(
-        user=user.pk, role__in=[Role.OWNER, Role.ADMIN],
+        user=user.pk, role__in=roles_at_least(RUNS_LEAGUE),
         club__seasons__divisions__fixtures__games__match=match).exists()
 
 

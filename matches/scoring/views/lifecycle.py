@@ -13,7 +13,6 @@ renamed nor deleted: its pages say why and offer no form.
 from __future__ import annotations
 
 from collections.abc import Callable
-from uuid import UUID
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -26,6 +25,13 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from matches import rules
 from matches.core import messages as rules_messages
+from matches.scoring.access import (
+    GRANTS_KEY,
+    hold_grant,
+    not_scorer_answer,
+    scorer_optional,
+    scorer_required,
+)
 from matches.scoring.creation_keys import NOT_HERE as CREATION_KEY_NOT_HERE
 from matches.scoring.creation_keys import creation_key_held
 from matches.scoring.forms.lifecycle import RematchForm, RenameForm
@@ -36,16 +42,7 @@ from matches.scoring.selectors.play import can_restore, match_engine, match_fres
 from matches.scoring.services import lifecycle as lifecycle_services
 from matches.scoring.services.closure import ScorepadClosed, scorepad_closure
 from matches.scoring.services.play import OutOfDate
-from matches.scoring.views.play import (
-    GRANTS_KEY,
-    announce_lots,
-    form_refusal,
-    hold_grant,
-    not_scorer_answer,
-    phone_label,
-    scorer_and_phone,
-    write_arguments,
-)
+from matches.scoring.views.play import announce_lots, form_refusal, phone_label, write_arguments
 
 DELETE_NOT_ALLOWED = lifecycle_services.DELETE_NOT_ALLOWED  # the service's refusal, before the page
 FORM_EXPIRED = gettext_lazy("That form was incomplete: here is the page again.")
@@ -53,11 +50,9 @@ FORM_EXPIRED = gettext_lazy("That form was incomplete: here is the page again.")
 
 @never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
-def abandon(request: HttpRequest, public_id: UUID) -> HttpResponse:
+@scorer_required
+def abandon(request: HttpRequest, match: Match, grant: ScorerGrant) -> HttpResponse:
     """Stop a match without a winner, after asking; an abandoned one offers Resume."""
-    match, grant = scorer_and_phone(request, public_id)
-    if grant is None:
-        return not_scorer_answer(request, match)
     if request.method == "POST":
         change = _write_from_page(request, match, grant, lifecycle_services.match_abandon)
         if not isinstance(change, Change):
@@ -80,10 +75,8 @@ def _abandon_page(request: HttpRequest, match: Match, *, status: int = 200) -> H
 
 @never_cache
 @require_POST
-def resume(request: HttpRequest, public_id: UUID) -> HttpResponse:
-    match, grant = scorer_and_phone(request, public_id)
-    if grant is None:
-        return not_scorer_answer(request, match)
+@scorer_required
+def resume(request: HttpRequest, match: Match, grant: ScorerGrant) -> HttpResponse:
     change = _write_from_page(request, match, grant, lifecycle_services.match_resume)
     if not isinstance(change, Change):
         return change
@@ -94,9 +87,9 @@ def resume(request: HttpRequest, public_id: UUID) -> HttpResponse:
 
 @never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
-def delete(request: HttpRequest, public_id: UUID) -> HttpResponse:
+@scorer_optional
+def delete(request: HttpRequest, match: Match, grant: ScorerGrant | None) -> HttpResponse:
     """Delete a match for good, after asking; its record is kept (``DeletedMatch``)."""
-    match, grant = scorer_and_phone(request, public_id)
     if not can_restore(match, grant=grant, user=request.user):
         if grant is None:
             return not_scorer_answer(request, match)
@@ -109,7 +102,7 @@ def delete(request: HttpRequest, public_id: UUID) -> HttpResponse:
             return render(request, "matches/delete.html",
                           {**_page(match), "closed": str(closed)}, status=400)
         grants = dict(request.session.get(GRANTS_KEY, {}))
-        if grants.pop(str(public_id), None) is not None:
+        if grants.pop(str(match.public_id), None) is not None:
             request.session[GRANTS_KEY] = grants
         messages.success(request, _("Deleted the match of %(names)s. Its match record is "
                                     "kept for the site's admins, in case it was a mistake.")
@@ -122,11 +115,9 @@ def delete(request: HttpRequest, public_id: UUID) -> HttpResponse:
 
 @never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
-def rename(request: HttpRequest, public_id: UUID) -> HttpResponse:
+@scorer_required
+def rename(request: HttpRequest, match: Match, grant: ScorerGrant) -> HttpResponse:
     """Correct the players' names while no tile has been played."""
-    match, grant = scorer_and_phone(request, public_id)
-    if grant is None:
-        return not_scorer_answer(request, match)
     seats = [(seat.position, seat.name, seat.player_id is not None)
              for seat in match_seats(match=match)]
     form = RenameForm(request.POST or None, seats=seats)
@@ -167,11 +158,9 @@ def rename(request: HttpRequest, public_id: UUID) -> HttpResponse:
 
 @never_cache
 @require_POST
-def rematch(request: HttpRequest, public_id: UUID) -> HttpResponse:
+@scorer_required
+def rematch(request: HttpRequest, match: Match, grant: ScorerGrant) -> HttpResponse:
     """One tap: a new match with the same game, players and options, scored here."""
-    match, grant = scorer_and_phone(request, public_id)
-    if grant is None:
-        return not_scorer_answer(request, match)
     form = RematchForm(request.POST)
     if not form.is_valid():
         messages.error(request, FORM_EXPIRED)

@@ -20,7 +20,7 @@ from uuid import UUID
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -32,10 +32,20 @@ from django_htmx.http import HttpResponseClientRefresh
 from django_htmx.middleware import HtmxDetails
 
 from matches import rules
-from matches.clubs.selectors import club_readable, visible_clubs
+from matches.clubs.selectors import visible_clubs
 from matches.core.forms import whole_number
 from matches.core.messages import explain
 from matches.scoring import engine_cache, match_page, presenters, scorepad
+from matches.scoring.access import (
+    GRANTS_KEY,
+    held_grant,
+    hold_grant,
+    is_creator,
+    match_for_watcher,
+    not_scorer_answer,
+    scorer_or_restorer,
+    scorer_required,
+)
 from matches.scoring.creation_keys import NOT_HERE as CREATION_KEY_NOT_HERE
 from matches.scoring.creation_keys import creation_key_for, creation_key_held
 from matches.scoring.forms.play import (
@@ -80,7 +90,6 @@ class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
 
 
-GRANTS_KEY = "scorer_grants"  # session: {public id: scorer grant id} held by this browser
 OPENED_KEY = "opened"  # session: public ids of matches this browser has watched, newest first
 MAX_REMEMBERED = 20
 COUNT_ENTRIES = ("tiles", "pips")  # how the count form is shown (?entry=)
@@ -167,7 +176,7 @@ def match_detail(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
                                 step_text=request.GET.get("step"))
         template = "matches/match.html#replay" if request.htmx and page.replay else \
             "matches/match.html"
-        scorer = _grant(request, match) is not None
+        scorer = held_grant(request, match) is not None
         # an abandoned league game whose result is the league's now is not resumed
         closure = (scorepad_closure(match)
                    if scorer and match.status == MatchStatus.ABANDONED else None)
@@ -205,7 +214,7 @@ def join(request: HttpRequest, public_id: UUID, token: str) -> HttpResponse:
     if not _token_matches(match, token):
         response = render(request, "matches/join.html", {"match": match, "state": "invalid"},
                           status=404)
-    elif _grant(request, match) is not None:
+    elif held_grant(request, match) is not None:
         response = redirect(match.get_scorer_url())
     elif form.is_valid():
         hold_grant(request, grant_create(
@@ -225,10 +234,8 @@ def join(request: HttpRequest, public_id: UUID, token: str) -> HttpResponse:
 @never_cache
 @require_safe
 @vary_on_headers("HX-Request")
-def scorepad_page(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
-    match, grant = scorer_and_phone(request, public_id)
-    if grant is None:
-        return not_scorer_answer(request, match)
+@scorer_required
+def scorepad_page(request: HtmxHttpRequest, match: Match, grant: ScorerGrant) -> HttpResponse:
     sync = request.GET.get("sync")
     if sync:
         _announce_sync(request, match, sync)
@@ -238,8 +245,8 @@ def scorepad_page(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
 
 @never_cache
 @require_POST
-def play(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
-    match, grant = scorer_and_phone(request, public_id)
+@scorer_required
+def play(request: HtmxHttpRequest, match: Match, grant: ScorerGrant) -> HttpResponse:
     form = PlayForm(request.POST)
     return _act(request, match, grant, form, lambda data: placement_record(
         match=match, seat=data["seat"], tile=data["tile"], at=data["at"],
@@ -249,8 +256,8 @@ def play(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
 
 @never_cache
 @require_POST
-def draw(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
-    match, grant = scorer_and_phone(request, public_id)
+@scorer_required
+def draw(request: HtmxHttpRequest, match: Match, grant: ScorerGrant) -> HttpResponse:
     form = DrawForm(request.POST)
     return _act(request, match, grant, form, lambda data: draw_record(
         match=match, seat=data["seat"], tiles=data["tiles"],
@@ -259,8 +266,8 @@ def draw(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
 
 @never_cache
 @require_POST
-def pass_turn(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
-    match, grant = scorer_and_phone(request, public_id)
+@scorer_required
+def pass_turn(request: HtmxHttpRequest, match: Match, grant: ScorerGrant) -> HttpResponse:
     form = TurnForm(request.POST)
     return _act(request, match, grant, form, lambda data: pass_record(
         match=match, seat=data["seat"], **write_arguments(data, grant, request)))
@@ -268,8 +275,8 @@ def pass_turn(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
 
 @never_cache
 @require_POST
-def call(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
-    match, grant = scorer_and_phone(request, public_id)
+@scorer_required
+def call(request: HtmxHttpRequest, match: Match, grant: ScorerGrant) -> HttpResponse:
     # as many ends as the largest set allows: the rules then refuse more than the
     # match's own set can make
     form = CallForm(request.POST, ends=match.rules_game.called_ends_limit(rules.DOUBLE_TWELVE))
@@ -281,8 +288,8 @@ def call(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
 
 @never_cache
 @require_POST
-def settle(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
-    match, grant = scorer_and_phone(request, public_id)
+@scorer_required
+def settle(request: HtmxHttpRequest, match: Match, grant: ScorerGrant) -> HttpResponse:
     form = SettleForm(request.POST, players=match.player_count)
     return _act(request, match, grant, form, lambda data: round_settle(
         match=match, hands=data.get("hands"), pips=data.get("pips"), result=data["round_end"],
@@ -292,8 +299,8 @@ def settle(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
 
 @never_cache
 @require_POST
-def round_next(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
-    match, grant = scorer_and_phone(request, public_id)
+@scorer_required
+def round_next(request: HtmxHttpRequest, match: Match, grant: ScorerGrant) -> HttpResponse:
     form = RoundForm(request.POST)
 
     def act(data: dict[str, Any]) -> Change:
@@ -310,8 +317,8 @@ def round_next(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
 
 @never_cache
 @require_POST
-def undo(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
-    match, grant = scorer_and_phone(request, public_id)
+@scorer_required
+def undo(request: HtmxHttpRequest, match: Match, grant: ScorerGrant) -> HttpResponse:
     form = WriteForm(request.POST)
 
     def act(data: dict[str, Any]) -> Change:
@@ -325,11 +332,10 @@ def undo(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
 
 @never_cache
 @require_safe
-def history(request: HttpRequest, public_id: UUID) -> HttpResponse:
+@scorer_or_restorer
+def history(request: HttpRequest, match: Match,
+            grant: ScorerGrant | None) -> HttpResponse:
     """Every change of the match, for its scorers, with restore where allowed."""
-    match, grant = scorer_and_phone(request, public_id)
-    if grant is None and not scoring_selectors.can_restore(match, grant=None, user=request.user):
-        return not_scorer_answer(request, match)
     return _history_page(request, match, grant)
 
 
@@ -354,10 +360,9 @@ def _history_page(request: HttpRequest, match: Match, grant: ScorerGrant | None,
 
 @never_cache
 @require_POST
-def restore(request: HttpRequest, public_id: UUID) -> HttpResponse:
-    match, grant = scorer_and_phone(request, public_id)
-    if grant is None and not scoring_selectors.can_restore(match, grant=None, user=request.user):
-        return not_scorer_answer(request, match)
+@scorer_or_restorer
+def restore(request: HttpRequest, match: Match,
+            grant: ScorerGrant | None) -> HttpResponse:
     form = RestoreForm(request.POST)
     if not form.is_valid():
         if form.too_long:  # said on the page, as the scorepad does
@@ -389,12 +394,10 @@ def restore(request: HttpRequest, public_id: UUID) -> HttpResponse:
 
 @never_cache
 @require_safe
-def scorers(request: HttpRequest, public_id: UUID) -> HttpResponse:
+@scorer_required
+def scorers(request: HttpRequest, match: Match, grant: ScorerGrant) -> HttpResponse:
     """Hand scoring to another phone (a QR code of the scorer's link), replace the link,
     see and revoke the phones that score."""
-    match, grant = scorer_and_phone(request, public_id)
-    if grant is None:
-        return not_scorer_answer(request, match)
     return _scorers_page(request, match, grant,
                          name_form=PhoneNameForm(initial={"name": grant.name}))
 
@@ -416,11 +419,9 @@ def _scorers_page(request: HttpRequest, match: Match, grant: ScorerGrant, *,
 
 @never_cache
 @require_POST
-def scorers_name(request: HttpRequest, public_id: UUID) -> HttpResponse:
+@scorer_required
+def scorers_name(request: HttpRequest, match: Match, grant: ScorerGrant) -> HttpResponse:
     """This phone's name in the scorers' list."""
-    match, grant = scorer_and_phone(request, public_id)
-    if grant is None:
-        return not_scorer_answer(request, match)
     form = PhoneNameForm(request.POST)
     if not form.is_valid():
         return _scorers_page(request, match, grant, name_form=form, status=400)
@@ -432,10 +433,8 @@ def scorers_name(request: HttpRequest, public_id: UUID) -> HttpResponse:
 
 @never_cache
 @require_POST
-def scorers_rotate(request: HttpRequest, public_id: UUID) -> HttpResponse:
-    match, grant = scorer_and_phone(request, public_id)
-    if grant is None:
-        return not_scorer_answer(request, match)
+@scorer_required
+def scorers_rotate(request: HttpRequest, match: Match, grant: ScorerGrant) -> HttpResponse:
     scorer_link_rotate(match=match)
     messages.success(request, _("New scorer's link made: the old one no longer works."))
     return redirect("matches:scorers", public_id=match.public_id)
@@ -443,10 +442,9 @@ def scorers_rotate(request: HttpRequest, public_id: UUID) -> HttpResponse:
 
 @never_cache
 @require_POST
-def scorers_revoke(request: HttpRequest, public_id: UUID, grant_id: int) -> HttpResponse:
-    match, grant = scorer_and_phone(request, public_id)
-    if grant is None:
-        return not_scorer_answer(request, match)
+@scorer_required
+def scorers_revoke(request: HttpRequest, match: Match, grant: ScorerGrant,
+                   grant_id: int) -> HttpResponse:
     target = scoring_selectors.match_grant(match=match, pk=grant_id)
     try:
         grant_revoke(grant=target, by=grant)
@@ -502,43 +500,9 @@ def _what_it_did(change: Change, match: Match) -> str:
     return words
 
 
-def match_for_watcher(request: HttpRequest, public_id: UUID) -> Match:
-    """The match, if this browser may watch it: a members-only club's game is a 404 to
-    anyone but the club's members and the match's scorers, so it does not admit it exists.
-    Every read of one match (its page, its record) comes through here."""
-    match = scoring_selectors.match_by_public_id(public_id=public_id)
-    if match.club_id is not None and _grant(request, match) is None \
-            and _club_hides(request, match.club_id):
-        raise Http404("No such match.")
-    return match
-
-
-def _club_hides(request: HttpRequest, club_id: int) -> bool:
-    """The club (a match's) is one this browser's user may not read (members only)."""
-    return not club_readable(club_id=club_id, user=request.user)
-
-
 def _token_matches(match: Match, token: str) -> bool:
     # bytes, so a token with any characters compares safely instead of raising
     return secrets.compare_digest(match.scorer_token.encode(), token.encode())
-
-
-def _grant(request: HttpRequest, match: Match) -> ScorerGrant | None:
-    return scoring_selectors.scorer_grant(match, _held_grant_id(request, match.public_id))
-
-
-def _held_grant_id(request: HttpRequest, public_id: UUID) -> object:
-    """The grant this browser's session holds for the match ``public_id``, if any."""
-    return request.session.get(GRANTS_KEY, {}).get(str(public_id))
-
-
-def hold_grant(request: HttpRequest, grant: ScorerGrant) -> None:
-    """This browser scores ``grant``'s match from now on (kept in its session)."""
-    grants = dict(request.session.get(GRANTS_KEY, {}))
-    grants[str(grant.match.public_id)] = grant.pk
-    if len(grants) > 200:  # the oldest first: dicts keep insertion order
-        grants = dict(list(grants.items())[-200:])
-    request.session[GRANTS_KEY] = grants
 
 
 def _remember_opened(request: HttpRequest, match: Match) -> None:
@@ -550,43 +514,14 @@ def _remember_opened(request: HttpRequest, match: Match) -> None:
             :MAX_REMEMBERED]
 
 
-def scorer_and_phone(request: HttpRequest, public_id: UUID) -> tuple[Match, ScorerGrant | None]:
-    """The match and this browser's live grant for it: one query when it holds one."""
-    grant = scoring_selectors.scorer_grant_with_match(public_id, _held_grant_id(request, public_id))
-    if grant is not None:
-        return grant.match, grant
-    return scoring_selectors.match_by_public_id(public_id=public_id), None
-
-
-def not_scorer_answer(request: HttpRequest, match: Match, *,
-                      form: PhoneNameForm | None = None) -> HttpResponse:
-    """This browser holds no grant: the match's creator, signed in, may take one here (a
-    match they imported, or started on a phone that has signed out since: the account's
-    right, as it may also restore or delete the match, members-only club or not); anyone
-    else is told how to get one, and where to watch instead. Others who may not watch a
-    members-only club's match get a 404, as on its public page. ``form``: the creator's
-    phone name, refused."""
-    creator = _is_creator(request, match)
-    if not creator and match.club_id is not None and _club_hides(request, match.club_id):
-        raise Http404("No such match.")
-    return render(request, "matches/join.html", {
-        "match": match, "state": "creator" if creator else "not_scorer",
-        "names": scoring_selectors.match_names(match) if creator else [],
-        "form": form or PhoneNameForm()}, status=403)
-
-
-def _is_creator(request: HttpRequest, match: Match) -> bool:
-    return request.user.is_authenticated and match.created_by_id == request.user.pk
-
-
 @require_POST
 def claim(request: HttpRequest, public_id: UUID) -> HttpResponse:
     """The match's creator, signed in, scores it on this phone: the account's right, as
     it may restore or delete the match, so no shared link is needed."""
     match = scoring_selectors.match_by_public_id(public_id=public_id)
-    if not _is_creator(request, match):
+    if not is_creator(request, match):
         return not_scorer_answer(request, match)
-    if _grant(request, match) is None:
+    if held_grant(request, match) is None:
         form = PhoneNameForm(request.POST)
         if not form.is_valid():
             return not_scorer_answer(request, match, form=form)
@@ -616,14 +551,12 @@ def _scorer_url(match: Match, **query: str) -> str:
     return f"{url}?{urlencode(given)}" if given else url
 
 
-def _act(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, form: WriteForm,
+def _act(request: HtmxHttpRequest, match: Match, grant: ScorerGrant, form: WriteForm,
          action: Callable[[dict[str, Any]], Change], *, selected: str | None = None,
          entry: str | None = None) -> HttpResponse:
     """Validate, call the service, answer: the fragment (htmx) or a redirect; a value
     longer than its field takes is refused on the page (400), never sent back in an
     address, and a refusal's way back names only a tile or count the page may show."""
-    if grant is None:
-        return not_scorer_answer(request, match)
     error = None
     refused: set[str] = set()  # the seats a refusal names, by name
     made: Change | None = None  # the write this tap made, if it made one
