@@ -11,9 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from axes.helpers import get_cool_off
-from django import forms
 from django.contrib.auth import authenticate, login
-from django.contrib.auth.forms import PasswordResetForm, SetPasswordForm, UserCreationForm
+from django.contrib.auth.forms import PasswordResetForm, SetPasswordForm
 from django.contrib.auth.models import User
 from django.contrib.auth.views import (
     PasswordResetConfirmView,
@@ -25,29 +24,17 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
+from matches.accounts.forms import SignUpForm
 from matches.accounts.services import account_create, lockout_lift
 from scorekeeper import throttle
 from scorekeeper.throttle import throttle_count, throttle_wait
 
 # the service's argument for each field of the form, where they differ
 SERVICE_FIELDS = {"password": "password2"}
-
-
-class SignUpForm(UserCreationForm[User]):
-    """Django's sign-up form plus an optional e-mail address: without one, a forgotten
-    password cannot be reset (the reset link is sent there)."""
-
-    class Meta(UserCreationForm.Meta):
-        model = User
-        fields = ("username", "email")
-        labels = {"email": _("E-mail address (optional)")}
-        help_texts = {"email": _("Only used to send you a link if you forget your password.")}
-        widgets = {"email": forms.EmailInput(attrs={"autocomplete": "email"})}
 
 
 @sensitive_post_parameters("password1", "password2")

@@ -4,7 +4,6 @@ a members-only club is a 404 to everyone else."""
 
 from __future__ import annotations
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
@@ -13,28 +12,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from matches.clubs import selectors as clubs_selectors
 from matches.clubs import services as clubs_services
 from matches.clubs.access import club_for, club_rights
+from matches.clubs.forms import ClubForm, PlayerForm, RoleForm
 from matches.clubs.models import Club, Role, Visibility
-
-
-class ClubForm(forms.Form):
-    name = forms.CharField(label=gettext_lazy("Club name"), max_length=80)
-    visibility = forms.ChoiceField(label=gettext_lazy("Who can read the club's pages"),
-                                   choices=Visibility.choices, initial=Visibility.PUBLIC,
-                                   widget=forms.RadioSelect)
-
-
-class PlayerForm(forms.Form):
-    name = forms.CharField(label=gettext_lazy("Player's name"), max_length=60)
-
-
-class RoleForm(forms.Form):
-    role = forms.ChoiceField(label=gettext_lazy("Role"), choices=Role.choices)
 
 
 @require_safe

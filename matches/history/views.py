@@ -9,60 +9,29 @@ import datetime
 from collections import Counter
 from fractions import Fraction
 
-from django import forms
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.template.defaultfilters import floatformat
-from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from matches.clubs import selectors as clubs_selectors
 from matches.clubs.access import club_for
 from matches.core.cells import BYTE_ORDER_MARK, text_cell
+from matches.history.forms import HistoryForm
 from matches.history.models import PROVISIONAL_BELOW, Rating
 from matches.history.player_selectors import player_matches, player_stats
+from matches.history.selectors import club_ratings as rating_table
 from matches.history.selectors import (
-    HistoryFilters,
     history_page,
     history_queryset,
 )
-from matches.history.selectors import club_ratings as rating_table
 from matches.scoring.access import GRANTS_KEY
-from matches.scoring.models import GameKind, MatchStatus
+from matches.scoring.models import GameKind
 from matches.scoring.presenters import show_score, sparkline, winner_names
 from matches.scoring.views.play import OPENED_KEY, HtmxHttpRequest
 
 CSV_LIMIT = 50_000
-
-
-class HistoryForm(forms.Form):
-    player = forms.CharField(label=_("Player"), max_length=60, required=False)
-    game = forms.ChoiceField(label=_("Game"), required=False,
-                             choices=[("", _("Any game")), *GameKind.choices])
-    club = forms.SlugField(label=_("Club"), max_length=80, required=False)
-    season = forms.IntegerField(label=_("League season"), min_value=1, max_value=2**31 - 1,
-                                required=False)
-    status = forms.ChoiceField(label=_("Status"), required=False,
-                               choices=[("", _("Any")), *MatchStatus.choices])
-    since = forms.DateField(label=_("From"), required=False,
-                            widget=forms.DateInput(attrs={"type": "date"}))
-    until = forms.DateField(label=_("To"), required=False,
-                            widget=forms.DateInput(attrs={"type": "date"}))
-    order = forms.ChoiceField(label=_("Order"), required=False,
-                              choices=[("newest", _("Newest first")),
-                                       ("oldest", _("Oldest first"))])
-
-    def filters(self) -> HistoryFilters:
-        """What was asked, with anything malformed left out (a bad filter never fails)."""
-        data = self.cleaned_data if self.is_valid() else {
-            name: value for name, value in getattr(self, "cleaned_data", {}).items()
-            if name not in self.errors}
-        return HistoryFilters(
-            player=(data.get("player") or "").strip(), game=data.get("game") or "",
-            club=data.get("club") or "", season=data.get("season"),
-            status=data.get("status") or "", since=data.get("since"),
-            until=data.get("until"), oldest_first=data.get("order") == "oldest")
 
 
 @require_safe

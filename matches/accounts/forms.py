@@ -1,0 +1,20 @@
+"""Sign-up: a username (one account in any case), a password, an optional e-mail."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.models import User
+from django.utils.translation import gettext_lazy as _
+
+
+class SignUpForm(UserCreationForm[User]):
+    """Django's sign-up form plus an optional e-mail address: without one, a forgotten
+    password cannot be reset (the reset link is sent there)."""
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username", "email")
+        labels = {"email": _("E-mail address (optional)")}
+        help_texts = {"email": _("Only used to send you a link if you forget your password.")}
+        widgets = {"email": forms.EmailInput(attrs={"autocomplete": "email"})}
