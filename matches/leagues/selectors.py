@@ -286,7 +286,7 @@ class Closure:
 @closure_check
 def scorepad_closure(match: Match) -> Closure | None:
     """Whether ``match``, a league game, is closed to scoring (None: open). A casual
-    match (no season) costs no query: every tap asks (``services.scoring.write_begin``);
+    match (no season) costs no query: every tap asks (``scoring.services.play.write_begin``);
     a league game's tap one, and a closed game's page one more, for the fixture's names.
     """
     if match.season_id is None:

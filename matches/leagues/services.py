@@ -515,7 +515,7 @@ def _transition(fixture: Fixture, *, by: User | None, action: signoff.Action,
 
 def _games_locked(fixture: Fixture) -> None:
     """Lock the rows of the fixture's scorepad games, which are closed to scoring once it
-    is sent or voided (``services.scoring.write_begin`` asks after locking its match's
+    is sent or voided (``scoring.services.play.write_begin`` asks after locking its match's
     row): a tap in flight commits first, and its score is the one read and kept here,
     or it waits, then finds its scorepad closed."""
     list(Match.objects.select_for_update(of=("self",))

@@ -8,7 +8,7 @@ only of added actions and undos (a round started, a tile placed, a draw, a pass,
 a settlement, a tap taken back) is caught up from the change log, each change applied in
 turn as the services did; anything else (a restore, a rename, an import) replays from
 the rows, as :func:`matches.scoring.selectors.play.match_engine` does (reading, from the same rows,
-what a write would otherwise query: :func:`matches.selectors.match_replayed`).
+what a write would otherwise query: :func:`matches.scoring.selectors.play.match_replayed`).
 
 Readers share the kept engine under :func:`engine_for_reading`'s lock and never change
 it. A write (the match row locked) takes it out with :func:`kept_for_writing`, so no

@@ -1,7 +1,7 @@
 """``manage.py export_matches --club SLUG [--season SLUG]``: a club's matches as
 ``domino-match/1`` records, one JSON line each, oldest first.
 
-A club's matches are those ``selectors.club_matches`` finds: the matches that are the
+A club's matches are those ``scoring.selectors.play.club_matches`` finds: the matches that are the
 club's own (its league games scored on the scorepad, and their rematches), the games of
 its seasons' fixtures, and every match whose seats hold its players; with ``--season``,
 the games of that season's fixtures only.
