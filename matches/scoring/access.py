@@ -26,7 +26,6 @@ from matches.scoring.selectors import play as scoring_selectors
 GRANTS_KEY = "scorer_grants"  # session: {public id: scorer grant id} held by this browser
 
 
-
 def match_for_watcher(request: HttpRequest, public_id: UUID) -> Match:
     """The match, if this browser may watch it: a members-only club's game is a 404 to
     anyone but the club's members and the match's scorers, so it does not admit it exists.
