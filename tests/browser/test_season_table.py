@@ -1,0 +1,105 @@
+"""The season page's league table on a phone, on paper and shared: a full table (eight
+entrants, every column filled) fits a 360 px phone with its deciding columns and the
+rest a tap away; printed on A4 it has every column and the fixture list; its Share
+button shares the page or copies its address."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import Page, expect
+
+from matches.clubs.services import club_create
+from matches.leagues.services import league_import
+from matches.models import Season
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ENTRANTS = ["Royal Oak A", "Bowes Dragons", "Middleton Club", "Black Bull Reserves",
+            "King's Head", "Red Lion Barnard Castle", "Swan", "Crown and Anchor B"]
+# a night of three games to 61: the home side's games won, in turn
+RESULTS = [(3, 0), (2, 1), (1, 2), (0, 3), (2, 1), (1, 2)]
+
+
+def full_season(secretary: User | None = None) -> Season:
+    """Each pair meets once, home and away, every night's games scored (the Score column
+    in thousands), one walkover, a deduction: every column of the table has something."""
+    secretary = secretary or User.objects.create_user("secretary")
+    club = club_create(name="Teesdale Dominoes Club", by=secretary)
+    fixtures: list[dict[str, Any]] = []
+    for n, (home, away) in enumerate(itertools.permutations(ENTRANTS, 2)):
+        if n == 5:
+            fixtures.append({"home": home, "away": away, "walkover": "home"})
+            continue
+        h, a = RESULTS[n % len(RESULTS)]
+        games = [[61, 30 + n % 29]] * h + [[40 + n % 19, 61]] * a
+        fixtures.append({"date": f"2026-{9 + n // 30:02d}-{1 + n % 28:02d}", "home": home,
+                         "away": away, "result": [h, a], "games": games})
+    return league_import(club=club, by=secretary, document={
+        "format": "domino-league/1", "name": "Monday League 2026/27 — Division A",
+        "game": "fives-and-threes", "entrants": [{"name": name} for name in ENTRANTS],
+        "scoring": {"per_game": 1, "close_loss": {"margin": 1, "points": 1},
+                    "walkover": [5, 4]},
+        "tiebreaks": ["game_difference", "games_for", "head_to_head"],
+        "fixtures": fixtures,
+        "adjustments": [{"entrant": "Swan", "points": -3, "reason": "result sent late"}]})
+
+
+HEADINGS = ["#", "Entrant", "P", "W", "D", "L", "GD", "Pts", "Games", "Score", "Adj", "Form"]
+
+
+def shown_columns(page: Page) -> list[str]:
+    """The table's headings on screen; each row has as many cells on screen."""
+    return page.evaluate("""() => {
+        const shown = el => el.getClientRects().length > 0;
+        const headings = [...document.querySelectorAll('.league-table thead th')].filter(shown);
+        for (const row of document.querySelectorAll('.league-table tbody tr')) {
+            const cells = [...row.children].filter(shown).length;
+            if (cells !== headings.length) { return ['row of ' + cells + ' cells']; }
+        }
+        return headings.map(th => th.textContent.trim());
+    }""")
+
+
+def page_width(page: Page) -> int:
+    return page.evaluate("document.documentElement.scrollWidth")
+
+
+def test_on_a_phone_the_table_shows_what_places_an_entrant_and_the_rest_a_tap_away(
+        live_server, page: Page):
+    season = full_season()
+    page.goto(live_server.url + season.get_absolute_url())
+    assert shown_columns(page) == ["#", "Entrant", "P", "W", "D", "L", "Pts"]
+    box = page.get_by_role("region", name="Division A: league table")
+    assert box.evaluate("el => el.scrollWidth <= el.clientWidth")  # nothing to scroll to
+    assert page_width(page) <= 360
+
+    # by keyboard: a named checkbox, telling whether the columns are shown
+    toggle = page.get_by_role("checkbox", name="Show all columns")
+    table_id = page.locator(".league-table").get_attribute("id")
+    expect(toggle).to_have_attribute("aria-controls", table_id or "")
+    toggle.focus()
+    page.keyboard.press("Space")
+    expect(toggle).to_be_checked()
+    assert shown_columns(page) == HEADINGS
+    assert box.evaluate("el => el.scrollWidth > el.clientWidth")  # they scroll in the box
+    assert page_width(page) <= 360, "the page scrolls sideways with every column shown"
+
+    page.keyboard.press("Space")
+    assert shown_columns(page) == ["#", "Entrant", "P", "W", "D", "L", "Pts"]
+
+
+def test_a_wider_phone_shows_game_difference_and_a_tablet_every_column(live_server,
+                                                                         page: Page):
+    season = full_season()
+    page.set_viewport_size({"width": 412, "height": 915})
+    page.goto(live_server.url + season.get_absolute_url())
+    assert shown_columns(page) == ["#", "Entrant", "P", "W", "D", "L", "GD", "Pts"]
+    assert page_width(page) <= 412
+    page.set_viewport_size({"width": 768, "height": 1024})
+    assert shown_columns(page) == HEADINGS
+    expect(page.get_by_role("checkbox", name="Show all columns")).to_be_hidden()
+    assert page_width(page) <= 768
