@@ -103,3 +103,35 @@ def test_a_wider_phone_shows_game_difference_and_a_tablet_every_column(live_serv
     assert shown_columns(page) == HEADINGS
     expect(page.get_by_role("checkbox", name="Show all columns")).to_be_hidden()
     assert page_width(page) <= 768
+
+
+def test_printed_on_a4_the_table_has_every_column_and_then_the_fixtures(live_server,
+                                                                        page: Page):
+    """Printed from a phone in the dark theme: the page laid out as A4 is (794 px at 96
+    dpi), every column and every night, black on white; the page's controls left off."""
+    season = full_season()
+    page.emulate_media(color_scheme="dark")
+    page.goto(live_server.url + season.get_absolute_url())
+    page.set_viewport_size({"width": 794, "height": 1123})
+    page.emulate_media(media="print", color_scheme="dark")
+
+    assert shown_columns(page) == HEADINGS
+    cut = page.evaluate("""() => [...document.querySelectorAll('main *')]
+        .filter(el => el.getClientRects().length > 0)
+        .filter(el => !el.closest('.visually-hidden'))
+        .filter(el => el.getBoundingClientRect().right > 794.5
+                      || el.scrollWidth > el.clientWidth + 0.5 && el.clientWidth > 0)
+        .map(el => el.tagName.toLowerCase() + (el.className ? '.' + el.className : ''))""")
+    assert cut == [], f"cut off or scrolled on A4: {cut[:5]}"
+    assert page_width(page) <= 794
+    fixtures = page.locator(".fixture-list li")
+    expect(fixtures).to_have_count(len(ENTRANTS) * (len(ENTRANTS) - 1))
+    expect(fixtures.last).to_be_visible()
+    expect(page.locator("#scheme")).to_be_visible()
+    for control in (page.locator(".site-header"), page.locator(".columns-toggle"),
+                    page.locator(".season .links")):
+        expect(control).to_be_hidden()
+    assert page.locator(".season button:visible").count() == 0
+    ink = page.locator(".league-table tbody td").first.evaluate(
+        "el => [getComputedStyle(el).color, getComputedStyle(document.body).backgroundColor]")
+    assert ink == ["rgb(0, 0, 0)", "rgb(255, 255, 255)"]
