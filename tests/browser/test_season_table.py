@@ -6,6 +6,7 @@ button shares the page or copies its address."""
 from __future__ import annotations
 
 import itertools
+import json
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from playwright.sync_api import Page, expect
 from matches.clubs.services import club_create
 from matches.leagues.services import league_import
 from matches.models import Season
+from tests.browser.test_csp import watch
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -135,3 +137,73 @@ def test_printed_on_a4_the_table_has_every_column_and_then_the_fixtures(live_ser
     ink = page.locator(".league-table tbody td").first.evaluate(
         "el => [getComputedStyle(el).color, getComputedStyle(document.body).backgroundColor]")
     assert ink == ["rgb(0, 0, 0)", "rgb(255, 255, 255)"]
+
+
+# The browser's sharing and clipboard, as a phone or a desktop may have them or not:
+# ``share`` and ``clipboard`` are "ok" (they work; what they were given is kept in
+# window.shared and window.copied), "refused" (share: the browser will not share this) or
+# None (the browser has no such API).
+APIS = """([share, clipboard]) => {
+    window.shared = []; window.copied = [];
+    const fakeShare = share === null ? undefined : data => {
+        window.shared.push(data);
+        return share === "ok" ? Promise.resolve()
+            : Promise.reject(new DOMException("no", "NotAllowedError"));
+    };
+    const fakeClipboard = clipboard === null ? undefined : {
+        writeText: text => { window.copied.push(text); return Promise.resolve(); }};
+    Object.defineProperty(Navigator.prototype, "share",
+                          {value: fakeShare, configurable: true, writable: true});
+    Object.defineProperty(Navigator.prototype, "clipboard",
+                          {get: () => fakeClipboard, configurable: true});
+    if (share === null) { delete Navigator.prototype.share; }
+}"""
+
+
+def open_with(page: Page, live_server, share: str | None, clipboard: str | None) -> Season:
+    """The season page, its script run under the page's Content-Security-Policy without
+    a complaint or an error."""
+    season = full_season()
+    errors = watch(page)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.add_init_script(f"({APIS})({json.dumps([share, clipboard])})")
+    page.goto(live_server.url + season.get_absolute_url())
+    page.wait_for_load_state("load")
+    assert errors == []
+    return season
+
+
+def test_the_share_button_opens_the_phones_share_sheet_with_the_tables_address(
+        live_server, page: Page):
+    season = open_with(page, live_server, "ok", "ok")
+    button = page.get_by_role("button", name="Share this table")
+    button.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("window.shared.length === 1")
+    assert page.evaluate("window.shared") == [
+        {"title": "Monday League 2026/27 · Teesdale Dominoes Club",
+         "url": live_server.url + season.get_absolute_url()}]
+    assert page.evaluate("window.copied") == []
+
+
+def test_without_sharing_the_button_copies_the_address_and_says_so(live_server, page: Page):
+    season = open_with(page, live_server, None, "ok")
+    page.get_by_role("button", name="Copy the link to this table").click()
+    status = page.get_by_role("status").filter(has_text="Link copied.")
+    expect(status).to_have_attribute("id", "season-share-status")
+    assert page.evaluate("window.copied") == [live_server.url + season.get_absolute_url()]
+    assert page_width(page) <= 360
+
+
+def test_a_share_the_browser_refuses_copies_the_address_instead(live_server, page: Page):
+    season = open_with(page, live_server, "refused", "ok")
+    page.get_by_role("button", name="Share this table").click()
+    expect(page.locator("#season-share-status")).to_have_text("Link copied.")
+    assert page.evaluate("window.copied") == [live_server.url + season.get_absolute_url()]
+
+
+def test_with_neither_sharing_nor_a_clipboard_there_is_no_button(live_server, page: Page):
+    open_with(page, live_server, None, None)
+    expect(page.locator("#season-share")).to_be_hidden()
+    expect(page.locator(".season-share")).to_be_hidden()
+    expect(page.locator(".league-table")).to_be_visible()
