@@ -42,6 +42,7 @@ from matches.leagues.models import (
     FixtureStatus,
     Season,
 )
+from matches.leagues.presenters import TIEBREAK_NAMES, scheme_words
 from matches.leagues.selectors import (
     club_seasons,
     division_document,
@@ -65,13 +66,6 @@ from matches.leagues.selectors import (
 from matches.scoring.access import hold_grant
 from matches.scoring.models import GameKind
 from matches.scoring.views.play import phone_label
-
-TIEBREAK_NAMES = {
-    "wins": gettext_lazy("fixtures won"), "game_difference": gettext_lazy("game difference"),
-    "games_for": gettext_lazy("games won"), "score_difference": gettext_lazy("score difference"),
-    "score_for": gettext_lazy("score for"), "head_to_head": gettext_lazy("head to head"),
-    "head_to_head_games": gettext_lazy("head-to-head games"),
-}
 
 
 class SeasonForm(forms.Form):
@@ -321,6 +315,7 @@ def _season_page(request: HttpRequest, club: Club, the_season: Season, *,
     return render(request, "matches/season.html", {
         "club": club, "season": the_season, "divisions": divisions, "d": page,
         "admin": club_rights(club=club, user=request.user).runs_league,
+        "scheme": scheme_words(the_season.scoring, the_season.tiebreaks),
         "entrant_kinds": EntrantKind.choices,
         "seasons": club_seasons(club), "entered": entered or {},
         **_refusals(refused, (entered or {}).get("form", ""))}, status=status)

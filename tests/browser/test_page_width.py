@@ -34,6 +34,7 @@ from matches.models import Club, Fixture, Match, Player, RecordImport, ScorerGra
 from matches.records.services import record_import_start
 from matches.scoring.access import GRANTS_KEY
 from matches.scoring.services.play import MatchStarted, event_record, grant_create, match_start
+from tests.browser.test_season_table import full_season
 from tests.support.helpers import night, won_at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -179,6 +180,18 @@ def season(open_: Open, w: World) -> Page:  # its league admin: the tools opened
     return opened(page)
 
 
+def season_full_table(open_: Open, w: World) -> Page:  # eight entrants, every column
+    page = open_(full_season(w.secretary).get_absolute_url())
+    expect(page.locator(".league-table tbody tr")).to_have_count(8)
+    return page
+
+
+def season_every_column(open_: Open, w: World) -> Page:  # the rest shown: they scroll
+    page = season_full_table(open_, w)
+    page.get_by_role("checkbox", name="Show all columns").check()
+    return page
+
+
 def other_division(open_: Open, w: World) -> Page:
     division = w.season.divisions.get(name=DIVISIONS[1])
     return open_(f"{w.season.get_absolute_url()}?division={division.pk}")
@@ -264,6 +277,8 @@ PAGES: dict[str, Callable[[Open, World], Page]] = {
     "player": player,
     "ratings": ratings,
     "season": season,
+    "season-full-table": season_full_table,
+    "season-every-column": season_every_column,
     "other-division": other_division,
     "fixture": fixture,
     "fixture-confirmed": fixture_confirmed,
@@ -333,6 +348,7 @@ def test_the_league_table_scrolls_in_its_own_box_and_the_page_stays_put(live_ser
     expect(page.locator(".form-guide .visually-hidden").first).to_have_text("won")
     box = page.get_by_role("region", name="Division 1: league table")
     expect(box).to_have_attribute("tabindex", "0")
+    page.get_by_role("checkbox", name="Show all columns").check()  # a phone shows fewer
     assert box.evaluate("el => el.scrollWidth > el.clientWidth")  # it scrolls, not the page
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 360, f"the season page is {width} px wide at 360 px"
