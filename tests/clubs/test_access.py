@@ -12,24 +12,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from matches.clubs.access import club_rights
-from matches.clubs.services import club_create, player_add
+from matches.clubs.services import player_add
 from matches.models import Club, Membership, Player, Role, Visibility
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def people(django_user_model):
-    return {name: django_user_model.objects.create_user(name)
-            for name in ("owner", "admin", "captain", "scorer", "member", "outsider")}
-
-
-@pytest.fixture
-def club(people) -> Club:
-    club = club_create(name="Teesdale", by=people["owner"])
-    for role in ("admin", "captain", "scorer", "member"):
-        Membership.objects.create(club=club, user=people[role], role=role)
-    return club
 
 
 @pytest.mark.parametrize(("who", "invite", "players", "roles", "league"), [

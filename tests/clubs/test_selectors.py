@@ -15,23 +15,9 @@ from matches.clubs import selectors as clubs_selectors
 from matches.clubs.services import club_create, player_add
 from matches.leagues.selectors import club_season, season_matches
 from matches.leagues.services import season_create
-from matches.models import Club, Membership
+from matches.models import Membership
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def people(django_user_model):
-    return {name: django_user_model.objects.create_user(name)
-            for name in ("owner", "admin", "captain", "scorer", "member", "outsider")}
-
-
-@pytest.fixture
-def club(people) -> Club:
-    club = club_create(name="Teesdale", by=people["owner"])
-    for role in ("admin", "captain", "scorer", "member"):
-        Membership.objects.create(club=club, user=people[role], role=role)
-    return club
 
 
 def test_member_club_ids_are_the_clubs_a_user_belongs_to(club, people, django_user_model):
