@@ -198,3 +198,9 @@ def test_a_members_only_clubs_feeds_are_not_there_to_outsiders(league, django_us
         assert outsider.get(url).status_code == 404
         assert member.get(url).status_code == 200
 
+
+def test_the_season_page_links_the_feeds_by_name(league):
+    page = Client().get(league["season"].get_absolute_url()).content.decode()
+    assert f'href="{division_url(league)}"' in page
+    bowes = league["division"].entrants.get(name="Bowes Hall")
+    assert f'href="{entrant_url(league, bowes)}" aria-label="Calendar of Bowes Hall' in page
