@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from matches.clubs.services import club_create
-from matches.leagues.calendar import fold
+from matches.leagues.calendar import escape, fold
 from matches.leagues.services import entrant_add, fixture_void, fixtures_generate, season_create
 from matches.models import Fixture, FixtureStatus, Membership, Visibility
 
@@ -122,6 +122,10 @@ def test_folding_counts_octets_and_keeps_characters_whole():
     assert all(len(part) <= 75 for part in parts[:1]) and all(len(p) <= 74 for p in parts[1:])
     assert b"".join(parts).decode("utf-8") == line
     assert all(part.decode("utf-8") for part in parts)
+
+
+def test_text_escapes_backslash_first_then_separators_and_newlines():
+    assert escape("a\\b,c;d\ne\r\nf") == "a\\\\b\\,c\\;d\\ne\\nf"
 
 
 def test_the_summary_gives_the_result_once_it_counts(league):
