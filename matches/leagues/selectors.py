@@ -7,11 +7,12 @@ queries whatever the number of fixtures.
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet, Subquery
+from django.db.models import Count, Max, Prefetch, Q, QuerySet, Subquery
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
 
@@ -70,6 +71,37 @@ def entrant_division(*, season: Season, entrant_pk: int) -> Division | None:
 
 def division_entrant(*, division: Division, pk: int) -> Entrant | None:
     return division.entrants.filter(pk=pk).first()
+
+
+def season_entrant(*, season: Season, pk: int) -> Entrant:
+    """The season's entrant ``pk`` with its division; another season's is a 404."""
+    return get_object_or_404(Entrant.objects.select_related("division"), pk=pk,
+                             division__season=season)
+
+
+@dataclass(frozen=True)
+class CalendarFixture:
+    """A fixture for the calendar feed, with how often and when it last changed (its
+    event's SEQUENCE and LAST-MODIFIED)."""
+
+    fixture: Fixture
+    changes: int
+    last_change: datetime.datetime | None
+
+
+def calendar_fixtures(*, division: Division | None = None,
+                      entrant: Entrant | None = None) -> list[CalendarFixture]:
+    """The dated fixtures of ``division``, or those ``entrant`` plays in; one query."""
+    fixtures = Fixture.objects.filter(date__isnull=False)
+    if division is not None:
+        fixtures = fixtures.filter(division=division)
+    if entrant is not None:
+        fixtures = fixtures.filter(Q(home=entrant) | Q(away=entrant))
+    fixtures = (fixtures.select_related("home", "away", "division__season__club")
+                .annotate(change_count=Count("changes"), last_change=Max("changes__at"))
+                .order_by("date", "week", "id"))
+    return [CalendarFixture(fixture=f, changes=f.change_count, last_change=f.last_change)
+            for f in fixtures]
 
 
 def fixture_for_viewer(*, season: Season, pk: int) -> Fixture:

@@ -18,6 +18,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -27,6 +28,7 @@ from matches.clubs.access import club_rights
 from matches.clubs.models import Club, Player
 from matches.core import messages as rules_messages
 from matches.core.forms import whole_number
+from matches.leagues import calendar as league_calendar
 from matches.leagues import files as league_files
 from matches.leagues import services as leagues_services
 from matches.leagues.access import club_run_by, league_run_by, season_for, season_run_by
@@ -52,6 +54,8 @@ from matches.leagues.models import (
 )
 from matches.leagues.presenters import TIEBREAK_NAMES, scheme_words
 from matches.leagues.selectors import (
+    CalendarFixture,
+    calendar_fixtures,
     club_seasons,
     division_document,
     division_entrant,
@@ -70,6 +74,7 @@ from matches.leagues.selectors import (
     season_division,
     season_division_list,
     season_divisions,
+    season_entrant,
 )
 from matches.scoring.access import hold_grant
 from matches.scoring.views.play import phone_label
@@ -399,6 +404,37 @@ def season_export(request: HttpRequest, slug: str, season: str, what: str) -> Ht
         lines = league_files.fixtures_csv(division_fixture_lines(division))
     response = HttpResponse(lines, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@require_safe
+def division_calendar(request: HttpRequest, slug: str, season: str,
+                      division: int) -> HttpResponse:
+    """The division's fixtures as an iCalendar feed to subscribe to."""
+    the_season = season_for(request, slug, season)
+    the_division = season_division(season=the_season, pk=division)
+    return _calendar(request, the_season, f"{the_season.name} — {the_division.name}",
+                     calendar_fixtures(division=the_division))
+
+
+@require_safe
+def entrant_calendar(request: HttpRequest, slug: str, season: str,
+                     entrant: int) -> HttpResponse:
+    """One entrant's fixtures, home and away, as an iCalendar feed to subscribe to."""
+    the_season = season_for(request, slug, season)
+    the_entrant = season_entrant(season=the_season, pk=entrant)
+    return _calendar(request, the_season, f"{the_season.name} — {the_entrant.name}",
+                     calendar_fixtures(entrant=the_entrant))
+
+
+def _calendar(request: HttpRequest, the_season: Season, name: str,
+              fixtures: list[CalendarFixture]) -> HttpResponse:
+    site = f"{request.scheme}://{request.get_host()}"
+    events = league_calendar.fixture_events(fixtures, the_season, site=site)
+    text = league_calendar.calendar_text(name=name, events=events, now=timezone.now())
+    response = HttpResponse(text, content_type="text/calendar; charset=utf-8")
+    # shown inline: a calendar app subscribes to the address, a browser offers to open it
+    response["Content-Disposition"] = 'inline; filename="fixtures.ics"'
     return response
 
 
