@@ -53,7 +53,8 @@ FIXTURES_CSV_COLUMNS = ("week", "date", "home", "away", "status", "home_games",
 # what the import reads (the columns a spreadsheet of results needs)
 CSV_COLUMNS = ("date", "home", "away", "home_games", "away_games", "games", "status")
 # the fixtures export's other columns: its walkover side is read, its week needs no reading
-# (a row fills the matching fixture's week, or the next one)
+# (a row fills the matching fixture's week, or the next one). Any other column is refused:
+# a misspelt one (``gmes``) would otherwise be dropped with what it holds.
 EXPORT_COLUMNS = ("walkover", "week")
 # statuses the fixtures export writes for rows that hold no result to import
 UNSIGNED = ("scheduled", "submitted", "disputed")
@@ -93,25 +94,32 @@ def fixtures_csv(fixtures: Iterable[FixtureLine]) -> Iterator[str]:
 @dataclass(frozen=True, slots=True)
 class FixturesRead:
     """A fixtures CSV read: each data row as a ``domino-league/1`` fixture with its line
-    number, and the header's columns that are not read, as the file spells them."""
+    number."""
 
     rows: list[tuple[int, dict[str, Any]]]
-    unread: tuple[str, ...] = ()
 
 
 def read_fixtures_csv(text: str) -> FixturesRead:
     """Results kept in a spreadsheet, one fixture a row (columns :data:`CSV_COLUMNS`;
     ``games`` like ``61-40 61-12 58-61``; ``status`` empty for a result, or ``walkover
     home``, ``walkover away``, ``postponed``, ``void``), or the fixtures export read back.
-    Column names are read without regard to case or spaces around them; commas,
-    semicolons or tabs. A refusal is a :class:`ValidationError` naming the row; a cell
+    Column names are read without regard to case or spaces around them; a column it
+    does not read is refused. Dates as ``YYYY-MM-DD``, ``DD/MM/YYYY`` or ``DD.MM.YYYY``.
+    Commas, semicolons or tabs. A refusal is a :class:`ValidationError` naming the row; a cell
     the CSV reader cannot take raises :class:`csv.Error`."""
     text = text.lstrip(BYTE_ORDER_MARK)
     reader = csv.DictReader(io.StringIO(text), delimiter=_delimiter(text))
     header = [name.strip() for name in reader.fieldnames or []]
     reader.fieldnames = [name.lower() for name in header]
-    unread = tuple(name for name in header
-                   if name and name.lower() not in CSV_COLUMNS + EXPORT_COLUMNS)
+    unread = [name for name in header
+              if name and name.lower() not in CSV_COLUMNS + EXPORT_COLUMNS]
+    if unread:
+        raise ValidationError(_("The first row names columns the import does not read: "
+                                "%(unread)s. It reads %(columns)s; rename or remove the "
+                                "others. Nothing was imported.")
+                              % {"unread": ", ".join(unread),
+                                 "columns": ", ".join(CSV_COLUMNS + EXPORT_COLUMNS)},
+                              code="columns")
     missing = [c for c in ("home", "away") if c not in reader.fieldnames]
     if missing:
         raise ValidationError(_("The first row names the columns; %(missing)s is missing. "
@@ -125,7 +133,7 @@ def read_fixtures_csv(text: str) -> FixturesRead:
         doc: dict[str, Any] = {"home": read_text_cell(cell.get("home", "")),
                                "away": read_text_cell(cell.get("away", ""))}
         if cell.get("date"):
-            doc["date"] = cell["date"]
+            doc["date"] = _date(cell["date"], line)
         status = " ".join(cell.get("status", "").lower().split())
         if status == "scheduled" and (cell.get("home_games") or cell.get("away_games")):
             status = ""  # a result typed into the exported sheet's unplayed row
@@ -151,7 +159,7 @@ def read_fixtures_csv(text: str) -> FixturesRead:
         rows.append((line, doc))
     if not rows:
         raise ValidationError(_("The file has no fixture rows."), code="empty")
-    return FixturesRead(rows=rows, unread=unread)
+    return FixturesRead(rows=rows)
 
 
 def row_refused(error: rules.RulesError, rows: Sequence[tuple[int, dict[str, Any]]]) -> str:
@@ -176,6 +184,31 @@ def _delimiter(text: str) -> str:
         return csv.Sniffer().sniff(header, delimiters=",;\t").delimiter
     except csv.Error:  # one column, or none: as commas (the columns are then named)
         return ","
+
+
+_DAY_FIRST = re.compile(r"(\d{1,2})([/.])(\d{1,2})\2(\d{4})")
+
+
+def _date(text: str, line: int) -> str:
+    """A date cell as ``YYYY-MM-DD``. Slashes and dots are read day first, as UK and
+    European spreadsheets write them (14/12/2026, 14.12.2026); a date that cannot be
+    read day first (12/14/2026, month first) is refused rather than guessed. Anything
+    else is left for the league rules to read (or refuse) as ``YYYY-MM-DD``."""
+    match = _DAY_FIRST.fullmatch(text)
+    if match is None:
+        if "/" in text or "." in text:
+            raise ValidationError(_DATE_REFUSED % {"line": line, "value": text}, code="date")
+        return text
+    day, month, year = int(match.group(1)), int(match.group(3)), int(match.group(4))
+    try:
+        return datetime.date(year, month, day).isoformat()
+    except ValueError:
+        raise ValidationError(_DATE_REFUSED % {"line": line, "value": text},
+                              code="date") from None
+
+
+_DATE_REFUSED = _('Row %(line)s, date: "%(value)s" is not a date read day first: write '
+                  'dates as YYYY-MM-DD or DD/MM/YYYY.')
 
 
 def _games(text: str, line: int) -> list[list[int]]:

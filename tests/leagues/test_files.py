@@ -59,7 +59,6 @@ def test_the_fixtures_csv_starts_with_a_byte_order_mark_and_writes_names_as_text
 def test_what_the_fixtures_csv_writes_its_reader_reads_back():
     read = league_files.read_fixtures_csv(written(LINES))
 
-    assert read.unread == ()
     assert read.rows == [
         (2, {"home": HOME, "away": AWAY, "date": "2026-09-07", "result": [2, 1],
              "games": [[61, 40], [61, 12], [58, 61]]}),
@@ -93,11 +92,41 @@ def test_any_names_and_counts_read_back_as_written(rows):
         (home, home + "2", [h, a]) for home, h, a in rows]
 
 
-def test_a_spreadsheets_semicolons_and_own_columns_are_read_and_named():
+def test_a_spreadsheets_semicolons_and_headings_in_any_case_are_read():
     read = league_files.read_fixtures_csv(
-        "Home ; AWAY;home_games;away_games;gmes\n'=Oak;Bell;1;0;61-40\n")
-    assert read.rows == [(2, {"home": "=Oak", "away": "Bell", "result": [1, 0]})]
-    assert read.unread == ("gmes",)
+        "Home ; AWAY;Home_Games;away_games;GAMES\n'=Oak;Bell;1;0;61-40\n")
+    assert read.rows == [(2, {"home": "=Oak", "away": "Bell", "result": [1, 0],
+                              "games": [[61, 40]]})]
+
+
+def test_a_column_the_import_does_not_read_is_refused_with_the_columns_it_reads():
+    """A misspelt ``games`` was once read as a row without its games."""
+    with pytest.raises(ValidationError) as refused:
+        league_files.read_fixtures_csv(
+            "home,away,home_games,away_games,gmes,Notes\nOak,Bell,1,0,61-40,rain\n")
+    assert refused.value.messages == [
+        "The first row names columns the import does not read: gmes, Notes. It reads "
+        "date, home, away, home_games, away_games, games, status, walkover, week; rename "
+        "or remove the others. Nothing was imported."]
+
+
+@pytest.mark.parametrize(("cell", "date"), [
+    ("2026-12-14", "2026-12-14"), ("14/12/2026", "2026-12-14"), ("7/9/2026", "2026-09-07"),
+    ("03/04/2026", "2026-04-03"),  # day first, as the UK and Europe write it
+    ("14.12.2026", "2026-12-14"),
+])
+def test_a_date_is_read_as_iso_or_day_first(cell, date):
+    read = league_files.read_fixtures_csv(f"date,home,away,status\n{cell},Oak,Bell,void\n")
+    assert read.rows == [(2, {"home": "Oak", "away": "Bell", "date": date, "void": True})]
+
+
+@pytest.mark.parametrize("cell", ["12/14/2026", "31/02/2026", "14/12/26", "14.12/2026"])
+def test_a_date_that_cannot_be_read_day_first_is_refused_not_guessed(cell):
+    with pytest.raises(ValidationError) as refused:
+        league_files.read_fixtures_csv(f"date,home,away,status\n{cell},Oak,Bell,void\n")
+    assert refused.value.messages == [
+        f'Row 2, date: "{cell}" is not a date read day first: write dates as YYYY-MM-DD '
+        "or DD/MM/YYYY."]
 
 
 @pytest.mark.parametrize(("text", "message"), [
