@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import datetime
+import difflib
 import io
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -162,16 +163,36 @@ def read_fixtures_csv(text: str) -> FixturesRead:
     return FixturesRead(rows=rows)
 
 
-def row_refused(error: rules.RulesError, rows: Sequence[tuple[int, dict[str, Any]]]) -> str:
+def row_refused(error: rules.RulesError, rows: Sequence[tuple[int, dict[str, Any]]],
+                entrants: Sequence[str] = ()) -> str:
     """The league rules' refusal of a read file's document: the rules name "fixture N";
-    the spreadsheet's user knows rows."""
+    the spreadsheet's user knows rows. A name that is not one of ``entrants`` (the
+    division's) is refused with the nearest of them, when one is close: a typo is
+    named, never read as the entrant it is probably meant to be."""
     where = getattr(error, "where", None) or ""
     match = re.fullmatch(r"fixture (\d+)", where)
     if match is None:
         return rules_messages.explain(error)
-    number = int(match.group(1))
-    return str(_("Row %(line)s: %(why)s") % {"line": rows[number - 1][0],
+    line, doc = rows[int(match.group(1)) - 1]
+    if error.code == "side_not_an_entrant":
+        key = str(error.params["key"])
+        name = doc[key]
+        nearest = _nearest(name, entrants)
+        if nearest:
+            return str(_('Row %(line)s: %(key)s "%(name)s" is not an entrant of this '
+                         'division; did you mean %(nearest)s?')
+                       % {"line": line, "key": key, "name": name, "nearest": nearest})
+        return str(_('Row %(line)s: %(key)s "%(name)s" is not an entrant of this division.')
+                   % {"line": line, "key": key, "name": name})
+    return str(_("Row %(line)s: %(why)s") % {"line": line,
                                               "why": rules_messages.reason(error)})
+
+
+def _nearest(name: str, entrants: Sequence[str]) -> str:
+    """The entrant whose name is closest to ``name`` (case aside), or "" if none is."""
+    by_key = {entrant.casefold(): entrant for entrant in entrants}
+    close = difflib.get_close_matches(name.casefold(), list(by_key), n=1)
+    return by_key[close[0]] if close else ""
 
 
 def _delimiter(text: str) -> str:

@@ -814,14 +814,15 @@ def fixtures_csv_import(*, division: Division, by: User, text: str) -> CsvImport
     require_role(club=season.club, user=by, role=RUNS_LEAGUE)
     _not_locked(season)
     rows = league_files.read_fixtures_csv(text).rows
+    names = [e.name for e in division.entrants.all()]
     document = league_files.league_document(
         name=season.name, game=season.game, options=season.options, scoring=season.scoring,
-        entrants=[{"name": e.name} for e in division.entrants.all()],
-        fixtures=[doc for _line, doc in rows])
+        entrants=[{"name": name} for name in names], fixtures=[doc for _line, doc in rows])
     try:
         league = league_rules.read_league(document)
     except rules.RulesError as error:
-        raise ValidationError(league_files.row_refused(error, rows), code="csv") from None
+        raise ValidationError(league_files.row_refused(error, rows, names),
+                              code="csv") from None
     entrants = {e.name.casefold(): e for e in division.entrants.all()}
     unchanged = 0
     for (line, _doc), fixture in zip(rows, league.fixtures, strict=True):

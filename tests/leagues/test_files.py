@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from hypothesis import given
 from hypothesis import strategies as st
 
+from matches import rules
 from matches.core.cells import BYTE_ORDER_MARK
 from matches.leagues import files as league_files
 from matches.leagues.files import FixtureLine
@@ -209,3 +210,20 @@ def test_the_season_scheme_is_checked_once_as_a_document_the_rules_read():
     with pytest.raises(ValidationError) as refused:
         season_scheme_check(game="five-up", scoring={"walkover": [4, 5]})
     assert refused.value.code == "walkover_order"  # the form says it beside its own field
+
+
+@pytest.mark.parametrize(("away", "message"), [
+    ("royal oke a", 'Row 2: away "royal oke a" is not an entrant of this division; did you '
+                    "mean Royal Oak A?"),
+    ("Nobody FC", 'Row 2: away "Nobody FC" is not an entrant of this division.'),
+])
+def test_an_unknown_entrant_is_refused_with_the_nearest_name_when_one_is_close(away,
+                                                                              message):
+    entrants = ["Royal Oak A", "Bell"]
+    rows = league_files.read_fixtures_csv(f"home,away,status\nBell,{away},void\n").rows
+    with pytest.raises(rules.RulesError) as refused:
+        league_rules.read_league(league_files.league_document(
+            name="Ladder", game="five-up",
+            entrants=[league_files.entrant_entry(name) for name in entrants],
+            fixtures=[doc for _line, doc in rows]))
+    assert league_files.row_refused(refused.value, rows, entrants) == message

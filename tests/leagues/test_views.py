@@ -691,7 +691,11 @@ def test_a_spreadsheet_with_a_misspelt_column_is_refused_and_stores_nothing(seas
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    (CSV.replace("Bowes Dragons,Middleton", "Nobody FC,Middleton"), "Row 3: "),
+    (CSV.replace("Bowes Dragons,Middleton", "Nobody FC,Middleton"),
+     "Row 3: home &quot;Nobody FC&quot; is not an entrant of this division."),
+    (CSV.replace("Bowes Dragons,Middleton", "bowes dragon,Middleton"),
+     "Row 3: home &quot;bowes dragon&quot; is not an entrant of this division; did you "
+     "mean Bowes Dragons?"),
     (CSV.replace("2,1,61-40", "2,x,61-40"), "Row 2, away_games: &#x27;x&#x27; is not"),
     (CSV.replace(",postponed", ",abandoned"), "Row 4: status"),
     ("when,who\n1,2\n", "does not read: when, who. It reads date, home, away,"),
