@@ -148,7 +148,7 @@ def read_fixtures_csv(text: str) -> FixturesRead:
         elif status in ("walkover home", "walkover away"):
             doc["walkover"] = status.split()[1]
         elif status:
-            raise ValidationError(_("Row %(line)s: status %(status)r is not one of: empty "
+            raise ValidationError(_('Row %(line)s: status "%(status)s" is not one of: empty '
                                     "or confirmed, walkover home, walkover away, postponed, "
                                     "void.")
                                   % {"line": line, "status": cell["status"]}, code="status")
@@ -238,7 +238,7 @@ def _games(text: str, line: int) -> list[list[int]]:
     for score in text.split():
         home, dash, away = score.partition("-")
         if not dash or not (_is_count(home) and _is_count(away)):
-            raise ValidationError(_("Row %(line)s, games: %(value)r is not a game score: "
+            raise ValidationError(_('Row %(line)s, games: "%(value)s" is not a game score: '
                                     "write them like 61-40 61-12, home first.")
                                   % {"line": line, "value": score}, code="games")
         games.append([int(home), int(away)])
@@ -253,7 +253,7 @@ def _is_count(text: str) -> bool:
 def _number(text: str, line: int, column: str) -> int:
     if _is_count(text):
         return int(text)
-    raise ValidationError(_("Row %(line)s, %(column)s: %(value)r is not a whole number.")
+    raise ValidationError(_('Row %(line)s, %(column)s: "%(value)s" is not a whole number.')
                           % {"line": line, "column": column, "value": text}, code="number")
 
 

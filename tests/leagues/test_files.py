@@ -133,8 +133,10 @@ def test_a_date_that_cannot_be_read_day_first_is_refused_not_guessed(cell):
 @pytest.mark.parametrize(("text", "message"), [
     ("home,status\nOak,", "The first row names the columns; away is missing."),
     ("home,away,home_games,away_games\nOak,Bell,1,x\n",
-     "Row 2, away_games: 'x' is not a whole number."),
-    ("home,away,status\nOak,Bell,lost\n", "Row 2: status 'lost' is not one of"),
+     'Row 2, away_games: "x" is not a whole number.'),
+    ("home,away,status\nOak,Bell,lost\n", 'Row 2: status "lost" is not one of'),
+    ("home,away,home_games,away_games,games\nOak,Bell,1,0,61:40\n",
+     'Row 2, games: "61:40" is not a game score: write them like 61-40 61-12, home first.'),
     ("home,away,status\nOak,Bell,submitted\n", "The file has no fixture rows."),
 ])
 def test_a_file_the_reader_cannot_take_is_refused_naming_the_row(text, message):

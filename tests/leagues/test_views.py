@@ -244,7 +244,7 @@ def test_the_fixtures_export_imports_back_into_a_season_with_the_same_table(seas
 
 def test_a_spreadsheets_game_scores_are_read_as_written_or_refused_saying_how(season, people):
     division = season.divisions.get()
-    with pytest.raises(ValidationError, match=r"Row 2, games: '\[\[61,' is not a game "
+    with pytest.raises(ValidationError, match=r'Row 2, games: "\[\[61," is not a game '
                                               r"score: write them like 61-40 61-12"):
         fixtures_csv_import(
             division=division, by=people["admin"],
@@ -696,7 +696,7 @@ def test_a_spreadsheet_with_a_misspelt_column_is_refused_and_stores_nothing(seas
     (CSV.replace("Bowes Dragons,Middleton", "bowes dragon,Middleton"),
      "Row 3: home &quot;bowes dragon&quot; is not an entrant of this division; did you "
      "mean Bowes Dragons?"),
-    (CSV.replace("2,1,61-40", "2,x,61-40"), "Row 2, away_games: &#x27;x&#x27; is not"),
+    (CSV.replace("2,1,61-40", "2,x,61-40"), "Row 2, away_games: &quot;x&quot; is not"),
     (CSV.replace(",postponed", ",abandoned"), "Row 4: status"),
     ("when,who\n1,2\n", "does not read: when, who. It reads date, home, away,"),
     ("date,status\n2026-09-07,void\n", "home, away is missing"),
