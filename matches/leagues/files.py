@@ -111,7 +111,9 @@ def read_fixtures_csv(text: str) -> FixturesRead:
     text = text.lstrip(BYTE_ORDER_MARK)
     reader = csv.DictReader(io.StringIO(text), delimiter=_delimiter(text))
     header = [name.strip() for name in reader.fieldnames or []]
-    reader.fieldnames = [name.lower() for name in header]
+    # a column without a heading is kept apart (a name no heading can have, as headings
+    # are stripped): a spreadsheet's empty trailing columns are fine, a value in one is not
+    reader.fieldnames = [name.lower() or f" {number}" for number, name in enumerate(header)]
     unread = [name for name in header
               if name and name.lower() not in CSV_COLUMNS + EXPORT_COLUMNS]
     if unread:
@@ -130,6 +132,12 @@ def read_fixtures_csv(text: str) -> FixturesRead:
     rows = []
     for row in reader:
         line = reader.line_num
+        stray = [value for key, value in row.items() if key is None or key.startswith(" ")]
+        if any(v.strip() for value in stray
+               for v in (value if isinstance(value, list) else [value or ""])):
+            raise ValidationError(_("Row %(line)s: a cell has no column name in the first "
+                                    "row; name its column or clear the cell. Nothing was "
+                                    "imported.") % {"line": line}, code="columns")
         cell = {key: (value or "").strip() for key, value in row.items() if key is not None}
         doc: dict[str, Any] = {"home": read_text_cell(cell.get("home", "")),
                                "away": read_text_cell(cell.get("away", ""))}

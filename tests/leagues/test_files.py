@@ -229,3 +229,16 @@ def test_an_unknown_entrant_is_refused_with_the_nearest_name_when_one_is_close(a
             entrants=[league_files.entrant_entry(name) for name in entrants],
             fixtures=[doc for _line, doc in rows]))
     assert league_files.row_refused(refused.value, rows, entrants) == message
+
+
+def test_a_column_without_a_heading_is_read_when_empty_and_refused_when_it_holds_a_value():
+    read = league_files.read_fixtures_csv("home,away,,status,\nOak,Bell,,void,\n")
+    assert read.rows == [(2, {"home": "Oak", "away": "Bell", "void": True})]
+    for text in ("home,away,,status,\nOak,Bell,,void,61-40\n",
+                 "home,away,,status\nOak,Bell,2,void\n",
+                 "home,away,status\nOak,Bell,void,1\n"):  # a cell past the last heading
+        with pytest.raises(ValidationError) as refused:
+            league_files.read_fixtures_csv(text)
+        assert refused.value.messages == [
+            "Row 2: a cell has no column name in the first row; name its column or clear "
+            "the cell. Nothing was imported."]

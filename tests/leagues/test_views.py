@@ -700,6 +700,8 @@ def test_a_spreadsheet_with_a_misspelt_column_is_refused_and_stores_nothing(seas
     (CSV.replace(",postponed", ",abandoned"), "Row 4: status"),
     ("when,who\n1,2\n", "does not read: when, who. It reads date, home, away,"),
     ("date,status\n2026-09-07,void\n", "home, away is missing"),
+    (CSV.replace("58-61,", "58-61,,rain"), "Row 2: a cell has no column name in the first "
+                                           "row; name its column or clear the cell."),
     (CSV.replace("2026-09-21", "09/21/2026"), "Row 4, date: &quot;09/21/2026&quot; is not "
                                              "a date read day first: write dates as "
                                              "YYYY-MM-DD or DD/MM/YYYY."),
