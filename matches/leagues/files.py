@@ -123,6 +123,12 @@ def read_fixtures_csv(text: str) -> FixturesRead:
                               % {"unread": ", ".join(unread),
                                  "columns": ", ".join(CSV_COLUMNS + EXPORT_COLUMNS)},
                               code="columns")
+    # two columns of one name: the reader would keep the last and drop the other
+    twice = sorted({name for name in reader.fieldnames if reader.fieldnames.count(name) > 1})
+    if twice:
+        raise ValidationError(_("The first row names %(twice)s more than once; keep one "
+                                "column of each. Nothing was imported.")
+                              % {"twice": ", ".join(twice)}, code="columns")
     missing = [c for c in ("home", "away") if c not in reader.fieldnames]
     if missing:
         raise ValidationError(_("The first row names the columns; %(missing)s is missing. "

@@ -242,3 +242,11 @@ def test_a_column_without_a_heading_is_read_when_empty_and_refused_when_it_holds
         assert refused.value.messages == [
             "Row 2: a cell has no column name in the first row; name its column or clear "
             "the cell. Nothing was imported."]
+
+
+def test_a_column_named_twice_is_refused():
+    with pytest.raises(ValidationError) as refused:
+        league_files.read_fixtures_csv("home,away,Games,status,games\nOak,Bell,,void,\n")
+    assert refused.value.messages == [
+        "The first row names games more than once; keep one column of each. Nothing was "
+        "imported."]
