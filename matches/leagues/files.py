@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import datetime
+import difflib
 import io
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -53,7 +54,8 @@ FIXTURES_CSV_COLUMNS = ("week", "date", "home", "away", "status", "home_games",
 # what the import reads (the columns a spreadsheet of results needs)
 CSV_COLUMNS = ("date", "home", "away", "home_games", "away_games", "games", "status")
 # the fixtures export's other columns: its walkover side is read, its week needs no reading
-# (a row fills the matching fixture's week, or the next one)
+# (a row fills the matching fixture's week, or the next one). Any other column is refused:
+# a misspelt one (``gmes``) would otherwise be dropped with what it holds.
 EXPORT_COLUMNS = ("walkover", "week")
 # statuses the fixtures export writes for rows that hold no result to import
 UNSIGNED = ("scheduled", "submitted", "disputed")
@@ -93,25 +95,40 @@ def fixtures_csv(fixtures: Iterable[FixtureLine]) -> Iterator[str]:
 @dataclass(frozen=True, slots=True)
 class FixturesRead:
     """A fixtures CSV read: each data row as a ``domino-league/1`` fixture with its line
-    number, and the header's columns that are not read, as the file spells them."""
+    number."""
 
     rows: list[tuple[int, dict[str, Any]]]
-    unread: tuple[str, ...] = ()
 
 
 def read_fixtures_csv(text: str) -> FixturesRead:
     """Results kept in a spreadsheet, one fixture a row (columns :data:`CSV_COLUMNS`;
     ``games`` like ``61-40 61-12 58-61``; ``status`` empty for a result, or ``walkover
     home``, ``walkover away``, ``postponed``, ``void``), or the fixtures export read back.
-    Column names are read without regard to case or spaces around them; commas,
-    semicolons or tabs. A refusal is a :class:`ValidationError` naming the row; a cell
+    Column names are read without regard to case or spaces around them; a column it
+    does not read is refused. Dates as ``YYYY-MM-DD``, ``DD/MM/YYYY`` or ``DD.MM.YYYY``.
+    Commas, semicolons or tabs. A refusal is a :class:`ValidationError` naming the row; a cell
     the CSV reader cannot take raises :class:`csv.Error`."""
     text = text.lstrip(BYTE_ORDER_MARK)
     reader = csv.DictReader(io.StringIO(text), delimiter=_delimiter(text))
     header = [name.strip() for name in reader.fieldnames or []]
-    reader.fieldnames = [name.lower() for name in header]
-    unread = tuple(name for name in header
-                   if name and name.lower() not in CSV_COLUMNS + EXPORT_COLUMNS)
+    # a column without a heading is kept apart (a name no heading can have, as headings
+    # are stripped): a spreadsheet's empty trailing columns are fine, a value in one is not
+    reader.fieldnames = [name.lower() or f" {number}" for number, name in enumerate(header)]
+    unread = [name for name in header
+              if name and name.lower() not in CSV_COLUMNS + EXPORT_COLUMNS]
+    if unread:
+        raise ValidationError(_("The first row names columns the import does not read: "
+                                "%(unread)s. It reads %(columns)s; rename or remove the "
+                                "others. Nothing was imported.")
+                              % {"unread": ", ".join(unread),
+                                 "columns": ", ".join(CSV_COLUMNS + EXPORT_COLUMNS)},
+                              code="columns")
+    # two columns of one name: the reader would keep the last and drop the other
+    twice = sorted({name for name in reader.fieldnames if reader.fieldnames.count(name) > 1})
+    if twice:
+        raise ValidationError(_("The first row names %(twice)s more than once; keep one "
+                                "column of each. Nothing was imported.")
+                              % {"twice": ", ".join(twice)}, code="columns")
     missing = [c for c in ("home", "away") if c not in reader.fieldnames]
     if missing:
         raise ValidationError(_("The first row names the columns; %(missing)s is missing. "
@@ -121,11 +138,17 @@ def read_fixtures_csv(text: str) -> FixturesRead:
     rows = []
     for row in reader:
         line = reader.line_num
+        stray = [value for key, value in row.items() if key is None or key.startswith(" ")]
+        if any(v.strip() for value in stray
+               for v in (value if isinstance(value, list) else [value or ""])):
+            raise ValidationError(_("Row %(line)s: a cell has no column name in the first "
+                                    "row; name its column or clear the cell. Nothing was "
+                                    "imported.") % {"line": line}, code="columns")
         cell = {key: (value or "").strip() for key, value in row.items() if key is not None}
         doc: dict[str, Any] = {"home": read_text_cell(cell.get("home", "")),
                                "away": read_text_cell(cell.get("away", ""))}
         if cell.get("date"):
-            doc["date"] = cell["date"]
+            doc["date"] = _date(cell["date"], line)
         status = " ".join(cell.get("status", "").lower().split())
         if status == "scheduled" and (cell.get("home_games") or cell.get("away_games")):
             status = ""  # a result typed into the exported sheet's unplayed row
@@ -139,7 +162,7 @@ def read_fixtures_csv(text: str) -> FixturesRead:
         elif status in ("walkover home", "walkover away"):
             doc["walkover"] = status.split()[1]
         elif status:
-            raise ValidationError(_("Row %(line)s: status %(status)r is not one of: empty "
+            raise ValidationError(_('Row %(line)s: status "%(status)s" is not one of: empty '
                                     "or confirmed, walkover home, walkover away, postponed, "
                                     "void.")
                                   % {"line": line, "status": cell["status"]}, code="status")
@@ -151,19 +174,39 @@ def read_fixtures_csv(text: str) -> FixturesRead:
         rows.append((line, doc))
     if not rows:
         raise ValidationError(_("The file has no fixture rows."), code="empty")
-    return FixturesRead(rows=rows, unread=unread)
+    return FixturesRead(rows=rows)
 
 
-def row_refused(error: rules.RulesError, rows: Sequence[tuple[int, dict[str, Any]]]) -> str:
+def row_refused(error: rules.RulesError, rows: Sequence[tuple[int, dict[str, Any]]],
+                entrants: Sequence[str] = ()) -> str:
     """The league rules' refusal of a read file's document: the rules name "fixture N";
-    the spreadsheet's user knows rows."""
+    the spreadsheet's user knows rows. A name that is not one of ``entrants`` (the
+    division's) is refused with the nearest of them, when one is close: a typo is
+    named, never read as the entrant it is probably meant to be."""
     where = getattr(error, "where", None) or ""
     match = re.fullmatch(r"fixture (\d+)", where)
     if match is None:
         return rules_messages.explain(error)
-    number = int(match.group(1))
-    return str(_("Row %(line)s: %(why)s") % {"line": rows[number - 1][0],
+    line, doc = rows[int(match.group(1)) - 1]
+    if error.code == "side_not_an_entrant":
+        key = str(error.params["key"])
+        name = doc[key]
+        nearest = _nearest(name, entrants)
+        if nearest:
+            return str(_('Row %(line)s: %(key)s "%(name)s" is not an entrant of this '
+                         'division; did you mean %(nearest)s?')
+                       % {"line": line, "key": key, "name": name, "nearest": nearest})
+        return str(_('Row %(line)s: %(key)s "%(name)s" is not an entrant of this division.')
+                   % {"line": line, "key": key, "name": name})
+    return str(_("Row %(line)s: %(why)s") % {"line": line,
                                               "why": rules_messages.reason(error)})
+
+
+def _nearest(name: str, entrants: Sequence[str]) -> str:
+    """The entrant whose name is closest to ``name`` (case aside), or "" if none is."""
+    by_key = {entrant.casefold(): entrant for entrant in entrants}
+    close = difflib.get_close_matches(name.casefold(), list(by_key), n=1)
+    return by_key[close[0]] if close else ""
 
 
 def _delimiter(text: str) -> str:
@@ -178,13 +221,38 @@ def _delimiter(text: str) -> str:
         return ","
 
 
+_DAY_FIRST = re.compile(r"(\d{1,2})([/.])(\d{1,2})\2(\d{4})")
+
+
+def _date(text: str, line: int) -> str:
+    """A date cell as ``YYYY-MM-DD``. Slashes and dots are read day first, as UK and
+    European spreadsheets write them (14/12/2026, 14.12.2026); a date that cannot be
+    read day first (12/14/2026, month first) is refused rather than guessed. Anything
+    else is left for the league rules to read (or refuse) as ``YYYY-MM-DD``."""
+    match = _DAY_FIRST.fullmatch(text)
+    if match is None:
+        if "/" in text or "." in text:
+            raise ValidationError(_DATE_REFUSED % {"line": line, "value": text}, code="date")
+        return text
+    day, month, year = int(match.group(1)), int(match.group(3)), int(match.group(4))
+    try:
+        return datetime.date(year, month, day).isoformat()
+    except ValueError:
+        raise ValidationError(_DATE_REFUSED % {"line": line, "value": text},
+                              code="date") from None
+
+
+_DATE_REFUSED = _('Row %(line)s, date: "%(value)s" is not a date read day first: write '
+                  'dates as YYYY-MM-DD or DD/MM/YYYY.')
+
+
 def _games(text: str, line: int) -> list[list[int]]:
     """``61-40 61-12 58-61``: each game's score, home first."""
     games = []
     for score in text.split():
         home, dash, away = score.partition("-")
         if not dash or not (_is_count(home) and _is_count(away)):
-            raise ValidationError(_("Row %(line)s, games: %(value)r is not a game score: "
+            raise ValidationError(_('Row %(line)s, games: "%(value)s" is not a game score: '
                                     "write them like 61-40 61-12, home first.")
                                   % {"line": line, "value": score}, code="games")
         games.append([int(home), int(away)])
@@ -199,7 +267,7 @@ def _is_count(text: str) -> bool:
 def _number(text: str, line: int, column: str) -> int:
     if _is_count(text):
         return int(text)
-    raise ValidationError(_("Row %(line)s, %(column)s: %(value)r is not a whole number.")
+    raise ValidationError(_('Row %(line)s, %(column)s: "%(value)s" is not a whole number.')
                           % {"line": line, "column": column, "value": text}, code="number")
 
 

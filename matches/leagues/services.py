@@ -792,12 +792,10 @@ def _season_row(*, club: Club, name: str, **fields: Any) -> Season:
 
 @dataclass(frozen=True)
 class CsvImported:
-    """What a spreadsheet import stored: ``rows`` fixtures; ``unread`` names the
-    columns it did not read, as the file spells them (a typo'd ``gmes`` would
-    otherwise lose its game scores without a word)."""
+    """What a spreadsheet import stored: ``rows`` fixtures (a column it does not read
+    is refused by the reader, so none is left out)."""
 
     rows: int
-    unread: tuple[str, ...] = ()
     unchanged: int = 0  # rows that matched a fixture holding that result already
 
 
@@ -815,16 +813,16 @@ def fixtures_csv_import(*, division: Division, by: User, text: str) -> CsvImport
     season = division.season
     require_role(club=season.club, user=by, role=RUNS_LEAGUE)
     _not_locked(season)
-    read = league_files.read_fixtures_csv(text)
-    rows, unread = read.rows, read.unread
+    rows = league_files.read_fixtures_csv(text).rows
+    names = [e.name for e in division.entrants.all()]
     document = league_files.league_document(
         name=season.name, game=season.game, options=season.options, scoring=season.scoring,
-        entrants=[{"name": e.name} for e in division.entrants.all()],
-        fixtures=[doc for _line, doc in rows])
+        entrants=[{"name": name} for name in names], fixtures=[doc for _line, doc in rows])
     try:
         league = league_rules.read_league(document)
     except rules.RulesError as error:
-        raise ValidationError(league_files.row_refused(error, rows), code="csv") from None
+        raise ValidationError(league_files.row_refused(error, rows, names),
+                              code="csv") from None
     entrants = {e.name.casefold(): e for e in division.entrants.all()}
     unchanged = 0
     for (line, _doc), fixture in zip(rows, league.fixtures, strict=True):
@@ -895,8 +893,7 @@ def fixtures_csv_import(*, division: Division, by: User, text: str) -> CsvImport
                                 "status": row.get_status_display().lower(),
                                 "to": FixtureStatus(status).label.lower()},
                 code="wrong_status") from None
-    return CsvImported(rows=len(league.fixtures) - unchanged, unread=unread,
-                       unchanged=unchanged)
+    return CsvImported(rows=len(league.fixtures) - unchanged, unchanged=unchanged)
 
 
 def _csv_fixture(division: Division, home: Entrant, away: Entrant,

@@ -260,12 +260,6 @@ def fixtures_csv(request: HttpRequest, slug: str, season: str) -> HttpResponse:
                 "it was.", "%(count)s rows matched fixtures that hold those results "
                 "already: left as they were.", imported.unchanged)
                 % {"count": imported.unchanged})
-        if imported.unread:
-            messages.warning(request, _(
-                "Columns not read: %(unread)s. The import reads %(columns)s; check the "
-                "first row's spelling if one of these held results.") % {
-                    "unread": ", ".join(imported.unread),
-                    "columns": ", ".join(league_files.CSV_COLUMNS)})
     return redirect(f"{the_season.get_absolute_url()}?division={division.pk}")
 
 

@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from hypothesis import given
 from hypothesis import strategies as st
 
+from matches import rules
 from matches.core.cells import BYTE_ORDER_MARK
 from matches.leagues import files as league_files
 from matches.leagues.files import FixtureLine
@@ -59,7 +60,6 @@ def test_the_fixtures_csv_starts_with_a_byte_order_mark_and_writes_names_as_text
 def test_what_the_fixtures_csv_writes_its_reader_reads_back():
     read = league_files.read_fixtures_csv(written(LINES))
 
-    assert read.unread == ()
     assert read.rows == [
         (2, {"home": HOME, "away": AWAY, "date": "2026-09-07", "result": [2, 1],
              "games": [[61, 40], [61, 12], [58, 61]]}),
@@ -93,18 +93,50 @@ def test_any_names_and_counts_read_back_as_written(rows):
         (home, home + "2", [h, a]) for home, h, a in rows]
 
 
-def test_a_spreadsheets_semicolons_and_own_columns_are_read_and_named():
+def test_a_spreadsheets_semicolons_and_headings_in_any_case_are_read():
     read = league_files.read_fixtures_csv(
-        "Home ; AWAY;home_games;away_games;gmes\n'=Oak;Bell;1;0;61-40\n")
-    assert read.rows == [(2, {"home": "=Oak", "away": "Bell", "result": [1, 0]})]
-    assert read.unread == ("gmes",)
+        "Home ; AWAY;Home_Games;away_games;GAMES\n'=Oak;Bell;1;0;61-40\n")
+    assert read.rows == [(2, {"home": "=Oak", "away": "Bell", "result": [1, 0],
+                              "games": [[61, 40]]})]
+
+
+def test_a_column_the_import_does_not_read_is_refused_with_the_columns_it_reads():
+    """A misspelt ``games`` was once read as a row without its games."""
+    with pytest.raises(ValidationError) as refused:
+        league_files.read_fixtures_csv(
+            "home,away,home_games,away_games,gmes,Notes\nOak,Bell,1,0,61-40,rain\n")
+    assert refused.value.messages == [
+        "The first row names columns the import does not read: gmes, Notes. It reads "
+        "date, home, away, home_games, away_games, games, status, walkover, week; rename "
+        "or remove the others. Nothing was imported."]
+
+
+@pytest.mark.parametrize(("cell", "date"), [
+    ("2026-12-14", "2026-12-14"), ("14/12/2026", "2026-12-14"), ("7/9/2026", "2026-09-07"),
+    ("03/04/2026", "2026-04-03"),  # day first, as the UK and Europe write it
+    ("14.12.2026", "2026-12-14"),
+])
+def test_a_date_is_read_as_iso_or_day_first(cell, date):
+    read = league_files.read_fixtures_csv(f"date,home,away,status\n{cell},Oak,Bell,void\n")
+    assert read.rows == [(2, {"home": "Oak", "away": "Bell", "date": date, "void": True})]
+
+
+@pytest.mark.parametrize("cell", ["12/14/2026", "31/02/2026", "14/12/26", "14.12/2026"])
+def test_a_date_that_cannot_be_read_day_first_is_refused_not_guessed(cell):
+    with pytest.raises(ValidationError) as refused:
+        league_files.read_fixtures_csv(f"date,home,away,status\n{cell},Oak,Bell,void\n")
+    assert refused.value.messages == [
+        f'Row 2, date: "{cell}" is not a date read day first: write dates as YYYY-MM-DD '
+        "or DD/MM/YYYY."]
 
 
 @pytest.mark.parametrize(("text", "message"), [
     ("home,status\nOak,", "The first row names the columns; away is missing."),
     ("home,away,home_games,away_games\nOak,Bell,1,x\n",
-     "Row 2, away_games: 'x' is not a whole number."),
-    ("home,away,status\nOak,Bell,lost\n", "Row 2: status 'lost' is not one of"),
+     'Row 2, away_games: "x" is not a whole number.'),
+    ("home,away,status\nOak,Bell,lost\n", 'Row 2: status "lost" is not one of'),
+    ("home,away,home_games,away_games,games\nOak,Bell,1,0,61:40\n",
+     'Row 2, games: "61:40" is not a game score: write them like 61-40 61-12, home first.'),
     ("home,away,status\nOak,Bell,submitted\n", "The file has no fixture rows."),
 ])
 def test_a_file_the_reader_cannot_take_is_refused_naming_the_row(text, message):
@@ -180,3 +212,41 @@ def test_the_season_scheme_is_checked_once_as_a_document_the_rules_read():
     with pytest.raises(ValidationError) as refused:
         season_scheme_check(game="five-up", scoring={"walkover": [4, 5]})
     assert refused.value.code == "walkover_order"  # the form says it beside its own field
+
+
+@pytest.mark.parametrize(("away", "message"), [
+    ("royal oke a", 'Row 2: away "royal oke a" is not an entrant of this division; did you '
+                    "mean Royal Oak A?"),
+    ("Nobody FC", 'Row 2: away "Nobody FC" is not an entrant of this division.'),
+])
+def test_an_unknown_entrant_is_refused_with_the_nearest_name_when_one_is_close(away,
+                                                                              message):
+    entrants = ["Royal Oak A", "Bell"]
+    rows = league_files.read_fixtures_csv(f"home,away,status\nBell,{away},void\n").rows
+    with pytest.raises(rules.RulesError) as refused:
+        league_rules.read_league(league_files.league_document(
+            name="Ladder", game="five-up",
+            entrants=[league_files.entrant_entry(name) for name in entrants],
+            fixtures=[doc for _line, doc in rows]))
+    assert league_files.row_refused(refused.value, rows, entrants) == message
+
+
+def test_a_column_without_a_heading_is_read_when_empty_and_refused_when_it_holds_a_value():
+    read = league_files.read_fixtures_csv("home,away,,status,\nOak,Bell,,void,\n")
+    assert read.rows == [(2, {"home": "Oak", "away": "Bell", "void": True})]
+    for text in ("home,away,,status,\nOak,Bell,,void,61-40\n",
+                 "home,away,,status\nOak,Bell,2,void\n",
+                 "home,away,status\nOak,Bell,void,1\n"):  # a cell past the last heading
+        with pytest.raises(ValidationError) as refused:
+            league_files.read_fixtures_csv(text)
+        assert refused.value.messages == [
+            "Row 2: a cell has no column name in the first row; name its column or clear "
+            "the cell. Nothing was imported."]
+
+
+def test_a_column_named_twice_is_refused():
+    with pytest.raises(ValidationError) as refused:
+        league_files.read_fixtures_csv("home,away,Games,status,games\nOak,Bell,,void,\n")
+    assert refused.value.messages == [
+        "The first row names games more than once; keep one column of each. Nothing was "
+        "imported."]

@@ -235,7 +235,7 @@ def test_the_fixtures_export_imports_back_into_a_season_with_the_same_table(seas
                                             text=exported.decode())
 
     # the submitted one is not signed off: it has no result to import
-    assert imported == CsvImported(rows=2, unread=())
+    assert imported == CsvImported(rows=2)
     original = division_table(season.divisions.get(), season)
     copied = division_table(division, copy)
     assert league_rules.table_json(copied)["standings"] == \
@@ -244,7 +244,7 @@ def test_the_fixtures_export_imports_back_into_a_season_with_the_same_table(seas
 
 def test_a_spreadsheets_game_scores_are_read_as_written_or_refused_saying_how(season, people):
     division = season.divisions.get()
-    with pytest.raises(ValidationError, match=r"Row 2, games: '\[\[61,' is not a game "
+    with pytest.raises(ValidationError, match=r'Row 2, games: "\[\[61," is not a game '
                                               r"score: write them like 61-40 61-12"):
         fixtures_csv_import(
             division=division, by=people["admin"],
@@ -559,7 +559,7 @@ def test_the_fixtures_export_read_back_into_its_own_season_changes_nothing(seaso
     imported = fixtures_csv_import(division=season.divisions.get(),
                                             by=people["admin"], text=fixtures_csv(season))
 
-    assert imported == CsvImported(rows=0, unread=(), unchanged=3)
+    assert imported == CsvImported(rows=0, unchanged=3)
     assert log_and_results(season) == before
     page = upload(as_(people["admin"]), season, fixtures_csv(season)).content.decode()
     assert "0 fixture rows imported." in page
@@ -666,24 +666,45 @@ def test_a_name_with_a_quote_and_a_comma_reads_back_from_the_export(season, peop
     assert Fixture.objects.get(away__name='The "Red" Lion, B').home_games == 2
 
 
-def test_a_spreadsheets_headings_are_read_in_any_case_and_unread_columns_are_named(
-        season, people):
+def test_a_spreadsheets_headings_are_read_in_any_case(season, people):
     text = CSV.replace("date,home,away,home_games,away_games,games,status",
-                       " Date ,HOME,Away,home_games,away_games,Gmes,status,Notes")
+                       " Date ,HOME,Away,home_games,Away_Games,GAMES,status")
     page = upload(as_(people["admin"]), season,
-                  text.replace("58-61,", "58-61,,rain")).content.decode()
+                  text.replace("2026-09-07", "07/09/2026")).content.decode()
 
     assert "3 fixture rows imported." in page
-    assert "Columns not read: Gmes, Notes." in page  # the typo'd games lost, said so
     opener = meeting(season, "Royal Oak A", "Bowes Dragons")
-    assert opener.date == datetime.date(2026, 9, 7) and not opener.games.exists()
+    assert opener.date == datetime.date(2026, 9, 7) and opener.games.count() == 3
+
+
+def test_a_spreadsheet_with_a_misspelt_column_is_refused_and_stores_nothing(season, people):
+    """A typo'd ``games`` once stored the row without its games, then said so."""
+    before = log_and_results(season)
+    text = CSV.replace("date,home,away,home_games,away_games,games,status",
+                       "date,home,away,home_games,away_games,Gmes,status")
+    page = upload(as_(people["admin"]), season, text).content.decode()
+
+    assert ("The first row names columns the import does not read: Gmes. It reads date, "
+            "home, away, home_games, away_games, games, status, walkover, week;") in page
+    assert "rows imported." not in page and "row imported." not in page
+    assert log_and_results(season) == before
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    (CSV.replace("Bowes Dragons,Middleton", "Nobody FC,Middleton"), "Row 3: "),
-    (CSV.replace("2,1,61-40", "2,x,61-40"), "Row 2, away_games: &#x27;x&#x27; is not"),
+    (CSV.replace("Bowes Dragons,Middleton", "Nobody FC,Middleton"),
+     "Row 3: home &quot;Nobody FC&quot; is not an entrant of this division."),
+    (CSV.replace("Bowes Dragons,Middleton", "bowes dragon,Middleton"),
+     "Row 3: home &quot;bowes dragon&quot; is not an entrant of this division; did you "
+     "mean Bowes Dragons?"),
+    (CSV.replace("2,1,61-40", "2,x,61-40"), "Row 2, away_games: &quot;x&quot; is not"),
     (CSV.replace(",postponed", ",abandoned"), "Row 4: status"),
-    ("when,who\n1,2\n", "home, away is missing"),
+    ("when,who\n1,2\n", "does not read: when, who. It reads date, home, away,"),
+    ("date,status\n2026-09-07,void\n", "home, away is missing"),
+    (CSV.replace("58-61,", "58-61,,rain"), "Row 2: a cell has no column name in the first "
+                                           "row; name its column or clear the cell."),
+    (CSV.replace("2026-09-21", "09/21/2026"), "Row 4, date: &quot;09/21/2026&quot; is not "
+                                             "a date read day first: write dates as "
+                                             "YYYY-MM-DD or DD/MM/YYYY."),
 ])
 def test_a_refused_spreadsheet_names_the_row_and_stores_nothing(season, people, text,
                                                                 message):
