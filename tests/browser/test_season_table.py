@@ -131,7 +131,7 @@ def test_printed_on_a4_the_table_has_every_column_and_then_the_fixtures(live_ser
     expect(fixtures.last).to_be_visible()
     expect(page.locator("#scheme")).to_be_visible()
     for control in (page.locator(".site-header"), page.locator(".columns-toggle"),
-                    page.locator(".season .links")):
+                    *page.locator(".season .links").all()):
         expect(control).to_be_hidden()
     assert page.locator(".season button:visible").count() == 0
     ink = page.locator(".league-table tbody td").first.evaluate(
