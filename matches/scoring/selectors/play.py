@@ -97,6 +97,11 @@ def live_grant_matches(grants: Mapping[str, object]) -> set[str]:
     return {str(public_id) for public_id, pk in rows if grants.get(str(public_id)) == pk}
 
 
+def match_clubs(match: Match) -> list[Club]:
+    """The clubs whose players sat at ``match``: the ones whose ratings its result fed."""
+    return list(Club.objects.filter(players__seats__match=match).distinct())
+
+
 def match_names(match: Match) -> list[str]:
     return [seat.name for seat in match.seats.order_by("position")]
 

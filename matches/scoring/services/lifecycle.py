@@ -24,7 +24,6 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from matches import rules
-from matches.clubs.models import Club
 from matches.scoring.changelog import action_doc, describe_abandon, describe_restore
 from matches.scoring.models import (
     Change,
@@ -40,6 +39,7 @@ from matches.scoring.selectors.outcome import before_play
 from matches.scoring.selectors.play import (
     can_restore,
     match_actions,
+    match_clubs,
     match_engine,
     match_names,
     match_record,
@@ -248,7 +248,7 @@ def match_delete(*, match: Match) -> None:
     without it (``results_changed``). A closed league game is not deleted
     (:func:`closure_refuse`)."""
     closure_refuse(match)
-    clubs = list(Club.objects.filter(players__seats__match=match).distinct())
+    clubs = match_clubs(match)  # before the seats that name them are deleted
     game = match.game
     match.delete()
     results_changed.send(sender=Match, clubs=clubs, game=game)

@@ -35,7 +35,6 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from matches import rules
-from matches.clubs.models import Club
 from matches.core.messages import explain
 from matches.scoring.changelog import action_doc, action_from_doc, describe, describe_restore
 from matches.scoring.engine_cache import Kept, Rows, kept_for_writing, rows_after
@@ -60,6 +59,7 @@ from matches.scoring.selectors.play import (
     can_restore,
     can_revoke,
     match_actions,
+    match_clubs,
     match_names,
     results_apart,
     score_decimal,
@@ -904,9 +904,7 @@ def _sync(match: Match, engine: rules.Match, rounds: Sequence[Touched], *,
         match.finished_at = None
     match.save(update_fields=["version", "status", "winner_side", "finished_at"])
     if finished or was_finished:  # a result came, changed or went: ratings follow it
-        clubs = Club.objects.filter(pk__in=match.seats.filter(player__isnull=False)
-                                    .values("player__club"))
-        results_changed.send(sender=Match, clubs=list(clubs), game=match.game)
+        results_changed.send(sender=Match, clubs=match_clubs(match), game=match.game)
 
 
 def _columns(engine: rules.Match, rnd: rules.Round) -> dict[str, tuple[Fraction | int, ...]]:
