@@ -303,3 +303,48 @@ def test_one_phone_holds_a_link_and_a_replaced_one_opens_no_more(season, admin):
     captain_link_open(entrant=oak, generation=2, phone="Chrome")
     oak.refresh_from_db()
     assert oak.link_phone == "Chrome" and oak.link_opened_at is not None
+
+
+def test_a_link_holder_scores_a_game_on_this_phone_in_a_members_only_club(season):
+    Club.objects.filter(pk=season.club.pk).update(visibility=Visibility.MEMBERS)
+    fixture = oak_v_bowes(season)
+    phone = holding(entrant(season, "Royal Oak A"))
+    squad = {e.name: list(e.players.values_list("pk", flat=True))
+             for e in season.divisions.get().entrants.all()}
+    started = phone.post(fixture_url(fixture, "play"), {
+        "how": "scorepad", "number": "1", "home_player": squad["Royal Oak A"][:1],
+        "away_player": squad["Bowes Dragons"][:1]})
+    assert started.status_code == 302
+    game = fixture.games.get(number=1)
+    assert game.match is not None and game.match.created_by is None
+    assert started["Location"] == game.match.get_scorer_url()
+    assert phone.get(game.match.get_scorer_url()).status_code == 200
+    # the other side's link holder has not this phone's grant: the match is not there
+    assert holding(entrant(season, "Bowes Dragons")).get(
+        game.match.get_scorer_url()).status_code == 404
+
+
+def test_an_account_acts_by_itself_where_it_may_and_through_the_link_where_not(
+        season, admin, django_user_model):
+    """A signed-in member holding the home side's link submits through it; the league
+    admin holding it voids as themself."""
+    member = django_user_model.objects.create_user("member")
+    Membership.objects.create(club=season.club, user=member, role="member")
+    fixture = oak_v_bowes(season)
+    fixture_games_enter(fixture=fixture, by=admin, scores=SCORES)
+    oak = entrant(season, "Royal Oak A")
+    phone = Client()
+    phone.force_login(member)
+    assert phone.post(link_url(oak)).status_code == 302
+    assert phone.post(fixture_url(fixture, "submit")).status_code == 302
+    captain_link_replace(entrant=oak, by=admin)
+    oak.refresh_from_db()
+    admins_phone = Client()
+    admins_phone.force_login(admin)
+    assert admins_phone.post(link_url(oak)).status_code == 302
+    assert "captain's link of Royal Oak A" in admins_phone.get(
+        fixture_url(fixture)).content.decode()
+    assert admins_phone.post(fixture_url(fixture, "void")).status_code == 302
+    assert [(c.kind, c.user and c.user.username, c.by_link and c.by_link.name)
+            for c in fixture.changes.all()] == [("submitted", None, "Royal Oak A"),
+                                                ("voided", "admin", None)]
