@@ -310,12 +310,20 @@ def _by(request: HttpRequest, reach: FixtureReach,
     """Who takes ``action`` on the fixture: the signed-in account when it may by itself;
     else a captain's link this phone holds for one of its sides (the home side's first
     for what the home side does); else the account, or a 403 to ask for a sign-in. The
-    service's guard has the last word."""
+    service's guard has the last word; but one who is both sides here (their account's
+    and a link's, or two links) never signs their own side's result, as a captain of
+    both never does."""
     user = _user_or_none(request)
     signed_in = user is not None and user.is_authenticated
     if not reach.links:
         return _user(request)
     step = _ACTIONS.get(action)
+    if step is not None:
+        refused = fixture_rights(fixture=reach.fixture, season=reach.season,
+                                 user=request.user,
+                                 links={link.entrant.pk for link in reach.links}).refusal(step)
+        if refused is not None and refused.code == "own_result":
+            raise PermissionDenied(leagues_services.OWN_FIXTURE)
     if signed_in and user is not None and step is not None and fixture_rights(
             fixture=reach.fixture, season=reach.season, user=user).may(step):
         return user

@@ -348,3 +348,29 @@ def test_an_account_acts_by_itself_where_it_may_and_through_the_link_where_not(
     assert [(c.kind, c.user and c.user.username, c.by_link and c.by_link.name)
             for c in fixture.changes.all()] == [("submitted", None, "Royal Oak A"),
                                                 ("voided", "admin", None)]
+
+
+@pytest.mark.parametrize("both", ["two links", "an account and a link"])
+def test_one_who_holds_both_sides_never_signs_their_own_result(season, admin, both,
+                                                               django_user_model):
+    oak, bowes = entrant(season, "Royal Oak A"), entrant(season, "Bowes Dragons")
+    fixture = oak_v_bowes(season)
+    fixture_games_enter(fixture=fixture, by=admin, scores=SCORES)
+    fixture_submit(fixture=fixture, by=admin)
+    phone = Client()
+    if both == "two links":
+        phone.post(link_url(oak))
+    else:
+        captain = django_user_model.objects.create_user("oaks-captain")
+        Membership.objects.create(club=season.club, user=captain, role="captain")
+        Entrant.objects.filter(pk=oak.pk).update(captain=captain)
+        phone.force_login(captain)
+    assert phone.post(link_url(bowes)).status_code == 302
+    page = phone.get(fixture_url(fixture)).content.decode()
+    assert 'id="confirm-fixture"' not in page and 'id="both-captains"' in page
+    for action in ("confirm", "dispute"):
+        refused = phone.post(fixture_url(fixture, action), {"message": "wrong"})
+        assert refused.status_code == 403
+    fixture.refresh_from_db()
+    assert fixture.status == FixtureStatus.SUBMITTED
+    assert list(fixture.changes.values_list("kind", flat=True)) == ["submitted"]
