@@ -327,9 +327,9 @@ def _by(request: HttpRequest, reach: FixtureReach,
     if signed_in and user is not None and step is not None and fixture_rights(
             fixture=reach.fixture, season=reach.season, user=user).may(step):
         return user
-    home_first = step not in (signoff.Action.CONFIRM, signoff.Action.DISPUTE)
-    return sorted(reach.links, key=lambda link: (
-        link.entrant.pk != (reach.fixture.home_id if home_first else reach.fixture.away_id)))[0]
+    side = (reach.fixture.away_id if step in (signoff.Action.CONFIRM, signoff.Action.DISPUTE)
+            else reach.fixture.home_id)
+    return next((link for link in reach.links if link.entrant.pk == side), reach.links[0])
 
 
 @require_POST
