@@ -62,6 +62,12 @@ urlpatterns = [
          leagues.division_calendar, name="division_calendar"),
     path("clubs/<slug:slug>/seasons/<slug:season>/entrants/<int:entrant>/fixtures.ics",
          leagues.entrant_calendar, name="entrant_calendar"),
+    path("clubs/<slug:slug>/seasons/<slug:season>/entrants/<int:entrant>/captain-link/",
+         leagues.captain_link, name="captain_link"),
+    path("clubs/<slug:slug>/seasons/<slug:season>/entrants/<int:entrant>/captain-link/"
+         "replace/", leagues.captain_link_replace, name="captain_link_replace"),
+    path("captain/", leagues.captain_home, name="captain"),
+    path("captain/<str:token>/", leagues.captain_open, name="captain_open"),
     path("clubs/<slug:slug>/seasons/<slug:season>/fixtures/<int:pk>/",
          leagues.fixture_page, name="fixture"),
     path("clubs/<slug:slug>/seasons/<slug:season>/fixtures/<int:pk>/<slug:action>/",

@@ -208,6 +208,14 @@ class Entrant(models.Model):
     players = models.ManyToManyField(Player, related_name="entries", blank=True)
     captain = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
                                 null=True, blank=True, related_name="captaincies")
+    # the captain's link, for a captain without an account: its generation is signed into
+    # the link, so replacing it (the next generation) ends the old one; the one phone that
+    # opened it keeps a key in its session whose digest is kept here, and only it acts
+    link_generation = models.PositiveIntegerField(_("captain's link generation"), default=1)
+    link_phone_key = models.CharField(max_length=64, blank=True, default="", editable=False)
+    link_phone = models.CharField(_("phone holding the captain's link"), max_length=80,
+                                  blank=True, default="")
+    link_opened_at = models.DateTimeField(_("captain's link opened"), null=True, blank=True)
 
     class Meta:
         ordering = ["division", "name"]
@@ -219,6 +227,13 @@ class Entrant(models.Model):
             models.CheckConstraint(condition=Q(kind__in=EntrantKind.values),
                                    name="entrant_kind_valid"),
             models.CheckConstraint(condition=~Q(name=""), name="entrant_name_not_blank"),
+            # a phone holds the captain's link exactly when it was opened
+            models.CheckConstraint(
+                condition=Q(link_phone_key="", link_opened_at__isnull=True)
+                | (~Q(link_phone_key="") & Q(link_opened_at__isnull=False)),
+                name="entrant_link_opened_with_key"),
+            models.CheckConstraint(condition=Q(link_generation__gte=1),
+                                   name="entrant_link_generation_from_one"),
         ]
 
     def __str__(self) -> str:
@@ -320,6 +335,10 @@ class FixtureChange(models.Model):
     fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="changes")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
                              blank=True, related_name="fixture_changes")
+    # made through the captain's link of this entrant (by no account)
+    by_link = models.ForeignKey(Entrant, on_delete=models.SET_NULL, null=True, blank=True,
+                                related_name="link_changes",
+                                verbose_name=_("by the captain's link of"))
     at = models.DateTimeField(_("when"), default=timezone.now)
     kind = models.CharField(_("kind"), max_length=16, choices=FixtureChangeKind.choices,
                             blank=True, default="")
@@ -333,6 +352,9 @@ class FixtureChange(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(kind__in=["", *FixtureChangeKind.values]),
                                    name="fixture_change_kind_known"),
+            # made by an account, or through a captain's link: never both
+            models.CheckConstraint(condition=Q(user__isnull=True) | Q(by_link__isnull=True),
+                                   name="fixture_change_one_author"),
         ]
 
     def __str__(self) -> str:

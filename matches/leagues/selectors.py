@@ -8,10 +8,14 @@ queries whatever the number of fixtures.
 from __future__ import annotations
 
 import datetime
+import hashlib
+import secrets
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from django.core import signing
 from django.db.models import Count, Max, Prefetch, Q, QuerySet, Subquery
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
@@ -119,7 +123,77 @@ def fixture_games(*, fixture: Fixture) -> list[FixtureGame]:
 
 
 def fixture_changes(*, fixture: Fixture) -> QuerySet[FixtureChange]:
-    return fixture.changes.select_related("user")
+    return fixture.changes.select_related("user", "by_link")
+
+
+_LINK_SALT = "matches.leagues.captain-link"
+
+
+@dataclass(frozen=True)
+class CaptainsLink:
+    """Someone acting through the captain's link of ``entrant``, on the one phone that
+    opened it, with no account: the league services take it as ``by`` beside an
+    account, and the sign-off table takes it as that side's captain. ``generation``
+    and ``phone_key`` (the digest kept on the entrant) are the link's as this phone
+    read them: replaced since, it acts no more."""
+
+    entrant: Entrant
+    generation: int
+    phone_key: str
+
+
+def captain_link_token(entrant: Entrant) -> str:
+    """The secret of ``entrant``'s captain's link: its id and the link's generation,
+    signed with the site's key (URL-safe; replacing the link changes it)."""
+    return signing.Signer(salt=_LINK_SALT).sign(f"{entrant.pk}-{entrant.link_generation}")
+
+
+def captain_link_entrant(*, token: str) -> Entrant | None:
+    """The entrant whose live captain's link ``token`` is (with its season and club);
+    None for a forged, mistyped or replaced link."""
+    try:
+        value = signing.Signer(salt=_LINK_SALT).unsign(token)
+    except signing.BadSignature:
+        return None
+    pk, _dash, generation = value.partition("-")
+    if not (pk.isdigit() and generation.isdigit()):
+        return None
+    return (Entrant.objects.select_related("division__season__club")
+            .filter(pk=int(pk), link_generation=int(generation)).first())
+
+
+def link_key_digest(key: str) -> str:
+    """What is kept of the key a phone holding a captain's link keeps in its session."""
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def captain_links_held(*, keys: Mapping[str, str]) -> list[CaptainsLink]:
+    """The live captain's links among those a phone's session keeps (entrant id: key),
+    each with its entrant's division, season and club; one query. A link replaced since
+    (or opened by another phone after it was replaced) is not held any more."""
+    digests = {int(pk): link_key_digest(str(key)) for pk, key in keys.items()
+               if str(pk).isdigit()}
+    if not digests:
+        return []
+    entrants = (Entrant.objects.select_related("division__season__club")
+                .filter(pk__in=digests).exclude(link_phone_key="").order_by("pk"))
+    return [CaptainsLink(entrant=e, generation=e.link_generation, phone_key=e.link_phone_key)
+            for e in entrants
+            if secrets.compare_digest(e.link_phone_key, digests[e.pk])]
+
+
+def captain_link_live(link: CaptainsLink) -> bool:
+    """Whether ``link`` is still the one its entrant's captain's link is, on that phone."""
+    return Entrant.objects.filter(pk=link.entrant.pk, link_generation=link.generation,
+                                  link_phone_key=link.phone_key).exclude(
+        link_phone_key="").exists()
+
+
+def captain_link_fixtures(*, entrant: Entrant) -> QuerySet[Fixture]:
+    """The fixtures ``entrant`` plays, home and away, in the order of its season."""
+    return (Fixture.objects.filter(Q(home=entrant) | Q(away=entrant))
+            .select_related("home", "away", "division__season__club")
+            .order_by("week", "date", "id"))
 
 
 def entrant_squad(*, entrant: Entrant) -> QuerySet[Player]:
@@ -136,14 +210,18 @@ def players_chosen(*, pks: list[int]) -> list[Player]:
 class FixtureRights:
     """What ``user`` may do on ``fixture`` of ``season``, as the sign-off table says
     (:mod:`matches.rules.signoff`): who they are to the fixture (its home or away side's
-    captain, a league admin), and each action's flag for the fixture's page. The
-    services' guards ask the same table, through :meth:`refusal`."""
+    captain, by their account or by holding the captain's link of the entrants whose
+    ids are ``links``; a league admin), and each action's flag for the fixture's page.
+    The services' guards ask the same table, through :meth:`refusal`."""
 
-    def __init__(self, fixture: Fixture, season: Season, user: Viewer) -> None:
+    def __init__(self, fixture: Fixture, season: Season, user: Viewer,
+                 links: Collection[int] = ()) -> None:
         self.fixture, self.season = fixture, season
         user_pk = user.pk if user is not None and user.is_authenticated else None
-        self.home_captain = user_pk is not None and fixture.home.captain_id == user_pk
-        self.away_captain = user_pk is not None and fixture.away.captain_id == user_pk
+        self.home_captain = ((user_pk is not None and fixture.home.captain_id == user_pk)
+                             or fixture.home_id in links)
+        self.away_captain = ((user_pk is not None and fixture.away.captain_id == user_pk)
+                             or fixture.away_id in links)
         self.club = ClubRights(season.club, user)
 
     @cached_property
@@ -244,8 +322,9 @@ class FixtureRights:
         return self.may(signoff.Action.VOID)
 
 
-def fixture_rights(*, fixture: Fixture, season: Season, user: Viewer) -> FixtureRights:
-    return FixtureRights(fixture, season, user)
+def fixture_rights(*, fixture: Fixture, season: Season, user: Viewer,
+                   links: Collection[int] = ()) -> FixtureRights:
+    return FixtureRights(fixture, season, user, links)
 
 
 def game_scores(division: Division) -> dict[int, list[list[int]]]:

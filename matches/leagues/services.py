@@ -10,6 +10,7 @@ league rules (``matches.rules.league``), the same ones that compute the table.
 from __future__ import annotations
 
 import datetime
+import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -44,7 +45,13 @@ from matches.leagues.models import (
     FixtureStatus,
     Season,
 )
-from matches.leagues.selectors import fixture_game_score, fixture_rights
+from matches.leagues.selectors import (
+    CaptainsLink,
+    captain_link_live,
+    fixture_game_score,
+    fixture_rights,
+    link_key_digest,
+)
 from matches.rules import fixtures as fixture_rules
 from matches.rules import league as league_rules
 from matches.rules import signoff
@@ -80,6 +87,13 @@ NOT_FROM_ROW = _("Row %(line)s: %(home)s v %(away)s is %(status)s on that date: 
 PAST_9999 = _("The fixtures would run past the year 9999: start the season earlier.")
 # a keyed-in score that no game of the season can end with: the rules say why
 SCORE_IMPOSSIBLE = _("Game %(n)s: %(why)s.")
+LINK_REPLACED = _("This captain's link has been replaced: it no longer works. Ask the "
+                  "league admin for the new one.")
+LINK_TAKEN = _("This captain's link is already in use on another phone. If that phone is "
+               "lost, ask the league admin to replace the link.")
+
+# who writes a fixture: an account, or whoever holds a side's captain's link on its phone
+type By = User | CaptainsLink
 
 
 @transaction.atomic
@@ -247,7 +261,7 @@ def fixtures_generate(*, division: Division, by: User, legs: int = 1,
 
 
 @transaction.atomic
-def fixture_redate(*, fixture: Fixture, by: User, date: datetime.date | None,
+def fixture_redate(*, fixture: Fixture, by: By, date: datetime.date | None,
                    postponed: bool = False) -> Fixture:
     """Postpone a fixture (no date yet, or a new one) or put it back on a date, within
     its season (from its first night to its last, when it has one)."""
@@ -276,7 +290,7 @@ def fixture_redate(*, fixture: Fixture, by: User, date: datetime.date | None,
 
 
 @transaction.atomic
-def fixture_games_enter(*, fixture: Fixture, by: User,
+def fixture_games_enter(*, fixture: Fixture, by: By,
                         scores: Sequence[tuple[int, int] | None]) -> Fixture:
     """Key in each game's final score (home, away), for games kept on paper; ``None``
     for a game with no keyed-in score (not played yet, or on the scorepad)."""
@@ -289,7 +303,7 @@ def fixture_games_enter(*, fixture: Fixture, by: User,
 
 
 @transaction.atomic
-def fixture_game_start(*, fixture: Fixture, by: User, number: int,
+def fixture_game_start(*, fixture: Fixture, by: By, number: int,
                        home_players: Sequence[Player], away_players: Sequence[Player],
                        phone: str = "") -> MatchStarted:
     """Game ``number`` of the fixture night, played on the scorepad in the league's rules:
@@ -306,7 +320,8 @@ def fixture_game_start(*, fixture: Fixture, by: User, number: int,
     season = fixture.division.season
     seated = [p for pair in zip(home_players, away_players, strict=True) for p in pair]
     started = match_start(game=season.game, players=[p.name for p in seated],
-                          options=dict(season.options), created_by=by, phone=phone)
+                          options=dict(season.options),
+                          created_by=by if isinstance(by, User) else None, phone=phone)
     for position, player in enumerate(seated):
         Seat.objects.filter(match=started.match, position=position).update(player=player)
     Match.objects.filter(pk=started.match.pk).update(club=season.club, season=season)
@@ -321,7 +336,7 @@ def fixture_game_start(*, fixture: Fixture, by: User, number: int,
 
 
 @transaction.atomic
-def fixture_game_key(*, fixture: Fixture, by: User, number: int,
+def fixture_game_key(*, fixture: Fixture, by: By, number: int,
                      home_players: Sequence[Player], away_players: Sequence[Player],
                      score: tuple[int, int]) -> FixtureGame:
     """Game ``number`` kept on paper: who played it (from the squads) and its final
@@ -364,7 +379,7 @@ def _check_lineup(fixture: Fixture, number: int, home_players: Sequence[Player],
 
 
 @transaction.atomic
-def fixture_submit(*, fixture: Fixture, by: User) -> Fixture:
+def fixture_submit(*, fixture: Fixture, by: By) -> Fixture:
     """The home captain sends the completed fixture to the away captain: every game of
     a set has its score, a race has its winner (the season's rules say which). A night
     cut short is the league's to settle: a walkover, void, or its admin's resolution."""
@@ -399,14 +414,14 @@ def fixture_submit(*, fixture: Fixture, by: User) -> Fixture:
 
 
 @transaction.atomic
-def fixture_confirm(*, fixture: Fixture, by: User) -> Fixture:
+def fixture_confirm(*, fixture: Fixture, by: By) -> Fixture:
     """The away captain agrees: the result counts in the table."""
     return _transition(fixture, by=by, action=signoff.Action.CONFIRM,
                        kind=FixtureChangeKind.CONFIRMED)
 
 
 @transaction.atomic
-def fixture_dispute(*, fixture: Fixture, by: User, message: str) -> Fixture:
+def fixture_dispute(*, fixture: Fixture, by: By, message: str) -> Fixture:
     """The away captain disagrees, saying why; a league admin resolves it."""
     def dispute(fixture: Fixture) -> None:
         if not message.strip():
@@ -418,7 +433,7 @@ def fixture_dispute(*, fixture: Fixture, by: User, message: str) -> Fixture:
 
 
 @transaction.atomic
-def fixture_resolve(*, fixture: Fixture, by: User,
+def fixture_resolve(*, fixture: Fixture, by: By,
                     scores: Sequence[tuple[int, int] | None] | None = None) -> Fixture:
     """A league admin settles a disputed (or any submitted) fixture, with corrected
     game scores if need be; the result is confirmed."""
@@ -434,7 +449,7 @@ def fixture_resolve(*, fixture: Fixture, by: User,
 
 
 @transaction.atomic
-def fixture_walkover(*, fixture: Fixture, by: User, side: str) -> Fixture:
+def fixture_walkover(*, fixture: Fixture, by: By, side: str) -> Fixture:
     """A league admin records a walkover: ``side`` (home or away) turned up.
 
     A walkover has no game scores (league-record.md), also when the league awards one
@@ -450,7 +465,7 @@ def fixture_walkover(*, fixture: Fixture, by: User, side: str) -> Fixture:
 
 
 @transaction.atomic
-def fixture_void(*, fixture: Fixture, by: User) -> Fixture:
+def fixture_void(*, fixture: Fixture, by: By) -> Fixture:
     """A league admin makes the fixture void, whatever its status: its result, if it
     had one, no longer counts (its games stay, in the log too)."""
     def void(fixture: Fixture) -> None:
@@ -480,6 +495,40 @@ def season_lock(*, season: Season, by: User) -> Season:
     return season
 
 
+@transaction.atomic
+def captain_link_open(*, entrant: Entrant, generation: int, phone: str = "") -> str:
+    """The phone opening generation ``generation`` of ``entrant``'s captain's link acts
+    as that side's captain from now on: returns the key its session keeps (only its
+    digest is stored). One phone holds a link: once opened, another phone opening it
+    is refused, until the league admin replaces it (:func:`captain_link_replace`)."""
+    entrant = Entrant.objects.select_for_update().get(pk=entrant.pk)
+    if entrant.link_generation != generation:
+        raise ValidationError(LINK_REPLACED, code="replaced")
+    if entrant.link_phone_key:
+        raise ValidationError(LINK_TAKEN, code="taken")
+    key = secrets.token_urlsafe(24)
+    entrant.link_phone_key, entrant.link_phone = link_key_digest(key), phone[:80]
+    entrant.link_opened_at = timezone.now()
+    entrant.full_clean()
+    entrant.save(update_fields=["link_phone_key", "link_phone", "link_opened_at"])
+    return key
+
+
+@transaction.atomic
+def captain_link_replace(*, entrant: Entrant, by: User) -> Entrant:
+    """A league admin replaces ``entrant``'s captain's link: the old link, and the phone
+    that opened it, act no more; the new one is to be handed over."""
+    entrant = Entrant.objects.select_for_update().select_related("division__season__club") \
+        .get(pk=entrant.pk)
+    require_role(club=entrant.division.season.club, user=by, role=RUNS_LEAGUE)
+    entrant.link_generation += 1
+    entrant.link_phone_key, entrant.link_phone, entrant.link_opened_at = "", "", None
+    entrant.full_clean()
+    entrant.save(update_fields=["link_generation", "link_phone_key", "link_phone",
+                                "link_opened_at"])
+    return entrant
+
+
 # -- internals -----------------------------------------------------------------------
 
 
@@ -489,7 +538,7 @@ def _locked(fixture: Fixture) -> Fixture:
             .select_related("division__season__club", "home", "away").get(pk=fixture.pk))
 
 
-def _transition(fixture: Fixture, *, by: User | None, action: signoff.Action,
+def _transition(fixture: Fixture, *, by: By | None, action: signoff.Action,
                 kind: FixtureChangeKind, change: Callable[[Fixture], None] | None = None,
                 lock_games: bool = False) -> Fixture:
     """One step of the sign-off, the only place a fixture's status changes once it
@@ -527,17 +576,23 @@ def _not_locked(season: Season) -> None:
         raise ValidationError(SEASON_LOCKED, code="locked")
 
 
-def _guard(fixture: Fixture, by: User | None, action: signoff.Action) -> signoff.Status:
+def _guard(fixture: Fixture, by: By | None, action: signoff.Action) -> signoff.Status:
     """The fixture's next status when ``by`` takes ``action`` (``None``: the site itself,
-    never a person), as the sign-off table says and the fixture's page offers it
-    (:class:`~matches.leagues.selectors.FixtureRights`); else the table's refusal in the
-    league's words: a locked season or a status that does not allow it is a
+    never a person; a captain's link: its side's captain, while it is the live link on
+    the phone that opened it), as the sign-off table says and the fixture's page offers
+    it (:class:`~matches.leagues.selectors.FixtureRights`); else the table's refusal in
+    the league's words: a locked season or a status that does not allow it is a
     ValidationError, someone whose it is not PermissionDenied."""
     season = fixture.division.season
     try:
         if by is None:
             return signoff.check(signoff.Status(fixture.status), action,
                                  {signoff.Actor.AUTOMATIC}, locked=season.locked)
+        if isinstance(by, CaptainsLink):
+            if not captain_link_live(by):  # replaced since the phone's page read it
+                raise PermissionDenied(LINK_REPLACED)
+            return fixture_rights(fixture=fixture, season=season, user=None,
+                                  links={by.entrant.pk}).next_status(action)
         return fixture_rights(fixture=fixture, season=season, user=by).next_status(action)
     except rules.SignOffRefused as refused:
         raise _refused(fixture, refused) from None
@@ -696,10 +751,12 @@ def _logged(*, status: str, date: datetime.date | None, result: Sequence[int | N
             "games": [list(score) for score in games]}
 
 
-def _log(fixture: Fixture, by: User | None, kind: FixtureChangeKind,
+def _log(fixture: Fixture, by: By | None, kind: FixtureChangeKind,
          before: dict[str, Any]) -> None:
     # the kind, for each reader's language; the words as this writer reads them
-    FixtureChange.objects.create(fixture=fixture, user=by, kind=kind, what=str(kind.label),
+    link = by.entrant if isinstance(by, CaptainsLink) else None
+    FixtureChange.objects.create(fixture=fixture, user=by if isinstance(by, User) else None,
+                                 by_link=link, kind=kind, what=str(kind.label),
                                  before=before, after=_state(fixture))
 
 

@@ -18,9 +18,11 @@ from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from matches import rules
@@ -31,7 +33,16 @@ from matches.core.forms import whole_number
 from matches.leagues import calendar as league_calendar
 from matches.leagues import files as league_files
 from matches.leagues import services as leagues_services
-from matches.leagues.access import club_run_by, league_run_by, season_for, season_run_by
+from matches.leagues.access import (
+    FixtureReach,
+    club_run_by,
+    fixture_for,
+    held_links,
+    hold_link,
+    league_run_by,
+    season_for,
+    season_run_by,
+)
 from matches.leagues.forms import (
     AdjustmentForm,
     DisputeForm,
@@ -55,7 +66,11 @@ from matches.leagues.models import (
 from matches.leagues.presenters import TIEBREAK_NAMES, scheme_words
 from matches.leagues.selectors import (
     CalendarFixture,
+    CaptainsLink,
     calendar_fixtures,
+    captain_link_entrant,
+    captain_link_fixtures,
+    captain_link_token,
     club_seasons,
     division_document,
     division_entrant,
@@ -66,7 +81,6 @@ from matches.leagues.selectors import (
     entrant_division,
     entrant_squad,
     fixture_changes,
-    fixture_for_viewer,
     fixture_game_score,
     fixture_games,
     fixture_rights,
@@ -76,7 +90,9 @@ from matches.leagues.selectors import (
     season_divisions,
     season_entrant,
 )
+from matches.rules import signoff
 from matches.scoring.access import hold_grant
+from matches.scoring.presenters import qr_svg
 from matches.scoring.views.play import phone_label
 
 
@@ -277,8 +293,43 @@ def season_lock(request: HttpRequest, slug: str, season: str) -> HttpResponse:
 
 @require_safe
 def fixture_page(request: HttpRequest, slug: str, season: str, pk: int) -> HttpResponse:
-    fixture, the_season = _fixture(request, slug, season, pk)
-    return _fixture_page(request, fixture, the_season)
+    return _fixture_page(request, fixture_for(request, slug, season, pk))
+
+
+# the sign-off's action each of the fixture page's writes takes
+_ACTIONS = {"play": signoff.Action.ENTER, "games": signoff.Action.ENTER,
+            "submit": signoff.Action.SUBMIT, "confirm": signoff.Action.CONFIRM,
+            "dispute": signoff.Action.DISPUTE, "resolve": signoff.Action.RESOLVE,
+            "walkover-home": signoff.Action.WALKOVER,
+            "walkover-away": signoff.Action.WALKOVER, "void": signoff.Action.VOID,
+            "redate": signoff.Action.REDATE}
+
+
+def _by(request: HttpRequest, reach: FixtureReach,
+        action: str) -> User | CaptainsLink:
+    """Who takes ``action`` on the fixture: the signed-in account when it may by itself;
+    else a captain's link this phone holds for one of its sides (the home side's first
+    for what the home side does); else the account, or a 403 to ask for a sign-in. The
+    service's guard has the last word; but one who is both sides here (their account's
+    and a link's, or two links) never signs their own side's result, as a captain of
+    both never does."""
+    user = _user_or_none(request)
+    signed_in = user is not None and user.is_authenticated
+    if not reach.links:
+        return _user(request)
+    step = _ACTIONS.get(action)
+    if step is not None:
+        refused = fixture_rights(fixture=reach.fixture, season=reach.season,
+                                 user=request.user,
+                                 links={link.entrant.pk for link in reach.links}).refusal(step)
+        if refused is not None and refused.code == "own_result":
+            raise PermissionDenied(leagues_services.OWN_FIXTURE)
+    if signed_in and user is not None and step is not None and fixture_rights(
+            fixture=reach.fixture, season=reach.season, user=user).may(step):
+        return user
+    side = (reach.fixture.away_id if step in (signoff.Action.CONFIRM, signoff.Action.DISPUTE)
+            else reach.fixture.home_id)
+    return next((link for link in reach.links if link.entrant.pk == side), reach.links[0])
 
 
 @require_POST
@@ -286,8 +337,9 @@ def fixture_action(request: HttpRequest, slug: str, season: str, pk: int,
                    action: str) -> HttpResponse:
     """Every write on a fixture: its games, submit, confirm, dispute, resolve, walkover,
     void, re-date. Each calls its one service."""
-    fixture, the_season = _fixture(request, slug, season, pk)
-    user = _user(request)
+    reach = fixture_for(request, slug, season, pk)
+    fixture = reach.fixture
+    user = _by(request, reach, action)
     dispute_form = DisputeForm(request.POST if action == "dispute" else None)
     redate_form = RedateForm(request.POST if action == "redate" else None)
     try:
@@ -359,7 +411,7 @@ def fixture_action(request: HttpRequest, slug: str, season: str, pk: int,
                   for name in ("number", "home_score", "away_score")}
                  if action == "play" and request.POST.get("how") == "paper" else {})
         game = (getattr(error, "params", None) or {}).get("n")
-        return _fixture_page(request, fixture, the_season, error=" ".join(error.messages),
+        return _fixture_page(request, reach, error=" ".join(error.messages),
                              dispute_form=dispute_form, redate_form=redate_form, status=400,
                              typed=typed, refused_game=game if typed else None,
                              keyed=keyed,
@@ -432,6 +484,80 @@ def _calendar(request: HttpRequest, the_season: Season, name: str,
     return response
 
 
+# -- captains' links ------------------------------------------------------------------
+
+
+@require_safe
+def captain_link(request: HttpRequest, slug: str, season: str, entrant: int) -> HttpResponse:
+    """A league admin's page of an entrant's captain's link, to hand over as a QR code
+    (for a captain without an account), the phone holding it, and its replacement."""
+    the_season = season_run_by(request, slug, season)
+    the_entrant = season_entrant(season=the_season, pk=entrant)
+    url = request.build_absolute_uri(
+        reverse("matches:captain_open", kwargs={"token": captain_link_token(the_entrant)}))
+    response = render(request, "matches/captain_link.html", {
+        "club": the_season.club, "season": the_season, "entrant": the_entrant,
+        "link_url": url, "qr_svg": qr_svg(url, title=_("QR code of the captain's link of "
+                                                       "%(entrant)s")
+                                         % {"entrant": the_entrant.name})})
+    response["Referrer-Policy"] = "strict-origin"  # the page shows the secret
+    return response
+
+
+@require_POST
+def captain_link_replace(request: HttpRequest, slug: str, season: str,
+                         entrant: int) -> HttpResponse:
+    the_season = season_run_by(request, slug, season)
+    the_entrant = season_entrant(season=the_season, pk=entrant)
+    leagues_services.captain_link_replace(entrant=the_entrant, by=_user(request))
+    messages.success(request, _("New captain's link made: the old one, and the phone that "
+                                "opened it, no longer work."))
+    return redirect("matches:captain_link", slug=slug, season=season, entrant=entrant)
+
+
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
+def captain_open(request: HttpRequest, token: str) -> HttpResponse:
+    """A captain's link opened on a phone: asks first (a link preview must not take
+    it), then this phone, and no other, acts as that side's captain."""
+    entrant = captain_link_entrant(token=token)
+    state, status = "confirm", 200
+    if entrant is None:
+        state, status = "invalid", 404
+    elif any(link.entrant.pk == entrant.pk for link in held_links(request)):
+        return redirect("matches:captain")
+    elif entrant.link_phone_key:
+        state, status = "taken", 403
+    elif request.method == "POST":
+        try:
+            key = leagues_services.captain_link_open(
+                entrant=entrant, generation=entrant.link_generation,
+                phone=phone_label(request))
+        except ValidationError as refused:
+            state = "taken" if getattr(refused, "code", "") == "taken" else "invalid"
+            status = 403 if state == "taken" else 404
+        else:
+            hold_link(request, entrant, key)
+            messages.success(request, _("This phone now acts as %(entrant)s's captain.")
+                             % {"entrant": entrant.name})
+            return redirect("matches:captain")
+    response = render(request, "matches/captain.html", {
+        "state": state, "entrant": entrant, "links": []}, status=status)
+    # the page's address holds the secret: its requests name only the site as Referer
+    response["Referrer-Policy"] = "strict-origin"
+    return response
+
+
+@never_cache
+@require_safe
+def captain_home(request: HttpRequest) -> HttpResponse:
+    """The sides this phone captains through their links, each with its fixtures."""
+    links = [{"entrant": link.entrant, "season": link.entrant.division.season,
+              "fixtures": captain_link_fixtures(entrant=link.entrant)}
+             for link in held_links(request)]
+    return render(request, "matches/captain.html", {"state": "held", "links": links})
+
+
 # -- helpers -------------------------------------------------------------------------
 
 
@@ -475,13 +601,7 @@ def _post(request: HttpRequest, season: Season, division: Division, which: str,
                         entered=entered, refused=form, status=400)
 
 
-def _fixture(request: HttpRequest, slug: str, season: str,
-             pk: int) -> tuple[Fixture, Season]:
-    the_season = season_for(request, slug, season)
-    return fixture_for_viewer(season=the_season, pk=pk), the_season
-
-
-def _fixture_page(request: HttpRequest, fixture: Fixture, season: Season, *,
+def _fixture_page(request: HttpRequest, reach: FixtureReach, *,
                   error: str | None = None, dispute_form: DisputeForm | None = None,
                   redate_form: RedateForm | None = None, status: int = 200,
                   typed: dict[str, str] | None = None,
@@ -490,14 +610,19 @@ def _fixture_page(request: HttpRequest, fixture: Fixture, season: Season, *,
     """The fixture night; after a refused write, the game scores as they were typed
     (``typed``: nothing is lost) and the game the refusal is about marked; a paper
     game's form likewise (``keyed``: its game and final scores; ``keyed_refused``: the
-    refusal is about that game)."""
-    rights = fixture_rights(fixture=fixture, season=season, user=request.user)
+    refusal is about that game). A captain's link held for one of its sides acts as
+    that side's captain."""
+    fixture, season = reach.fixture, reach.season
+    rights = fixture_rights(fixture=fixture, season=season, user=request.user,
+                            links={link.entrant.pk for link in reach.links})
     games = fixture_games(fixture=fixture)
     by_number = {g.number: g for g in games}
     scores = {g.number: fixture_game_score(g) for g in games}  # home, away: as counted
     rows = max(max(by_number, default=0), season.night.most_games)
     return render(request, "matches/fixture.html", {
         "season": season, "fixture": fixture, "games": games,
+        "club_readable": reach.club_readable,
+        "by_link": [link.entrant for link in reach.links],
         "game_rows": [_game_row(n, by_number.get(n), typed, refused_game, scores)
                       for n in range(1, rows + 1)],
         "changes": fixture_changes(fixture=fixture), "admin": rights.admin,

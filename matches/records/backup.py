@@ -145,13 +145,17 @@ SEASON_FIELDS = ["id", "club", "name", "slug", "starts_on", "ends_on", "game", "
                  "scoring", "tiebreaks", "fixture_format", "singles", "pairs", "race_to",
                  "count_submitted", "locked", "created_at"]
 DIVISION_FIELDS = ["id", "name", "order"]
-ENTRANT_FIELDS = ["id", "name", "kind", "captain"]
+ENTRANT_FIELDS = ["id", "name", "kind", "captain", "link_generation", "link_phone_key",
+                  "link_phone", "link_opened_at"]
+# absent from backups made before captains' links: a first link, not opened yet (a
+# replaced link stays replaced across a backup: its generation is kept)
+ENTRANT_ADDED = ["link_generation", "link_phone_key", "link_phone", "link_opened_at"]
 ADJUSTMENT_FIELDS = ["id", "points", "reason", "made_by", "made_at"]
 FIXTURE_FIELDS = ["id", "week", "date", "home", "away", "status", "home_games", "away_games",
                   "walkover", "submitted_at", "dispute"]
 FIXTURE_GAME_FIELDS = ["id", "number", "home_score", "away_score"]
-FIXTURE_CHANGE_FIELDS = ["id", "user", "at", "kind", "what", "before", "after"]
-FIXTURE_CHANGE_ADDED = ["kind"]  # absent from backups made before it was kept
+FIXTURE_CHANGE_FIELDS = ["id", "user", "by_link", "at", "kind", "what", "before", "after"]
+FIXTURE_CHANGE_ADDED = ["kind", "by_link"]  # absent from backups made before they were kept
 GRANT_FIELDS = ["label", "name", "created_at", "last_used_at", "revoked_at", "is_creator"]
 GRANT_ADDED = ["name"]  # since migration 0014: a backup made before has none
 CHANGE_FIELDS = ["version", "kind", "key", "action", "description", "restored_to", "user",
@@ -439,7 +443,8 @@ def _season_restore(doc: dict[str, Any]) -> None:
     for division_doc in doc["divisions"]:
         division = _build(Division, division_doc, DIVISION_FIELDS, season=season)
         for entrant_doc in division_doc["entrants"]:
-            entrant = _build(Entrant, entrant_doc, ENTRANT_FIELDS, division=division)
+            entrant = _build(Entrant, entrant_doc, ENTRANT_FIELDS, optional=ENTRANT_ADDED,
+                             division=division)
             entrant.players.set(_players(entrant_doc["players"]))
             for adjustment in entrant_doc["adjustments"]:
                 _build(Adjustment, adjustment, ADJUSTMENT_FIELDS, entrant=entrant)

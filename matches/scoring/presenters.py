@@ -301,11 +301,12 @@ def phone_name(grant: ScorerGrant) -> str:
     return gettext("%(name)s (%(kind)s)") % {"name": grant.name, "kind": kind}
 
 
-def qr_svg(url: str) -> str:
-    """A QR code of ``url`` as inline SVG markup (segno), sized by the page's CSS."""
+def qr_svg(url: str, *, title: str | None = None) -> str:
+    """A QR code of ``url`` as inline SVG markup (segno), sized by the page's CSS, named
+    ``title`` (by default, as the scorer's link)."""
     qr = segno.make(url, error="m")
     return qr.svg_inline(scale=4, border=2, dark="#000", light="#fff", omitsize=True,
-                         title=gettext("QR code of the scorer's link"))
+                         title=title or gettext("QR code of the scorer's link"))
 
 
 def sparkline(values: list[float], *, width: int = 300, height: int = 80,

@@ -34,6 +34,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from matches import rules
 from matches.clubs.services import club_create, club_invite
+from matches.leagues.selectors import captain_link_token
 from matches.leagues.services import (
     adjustment_add,
     entrant_add,
@@ -42,7 +43,16 @@ from matches.leagues.services import (
     fixture_submit,
     season_create,
 )
-from matches.models import Club, Fixture, Match, Membership, Player, ScorerGrant, Season
+from matches.models import (
+    Club,
+    Entrant,
+    Fixture,
+    Match,
+    Membership,
+    Player,
+    ScorerGrant,
+    Season,
+)
 from matches.records.services import record_import_start
 from matches.scoring.access import GRANTS_KEY
 from matches.scoring.services.lifecycle import match_abandon
@@ -599,6 +609,33 @@ def fixture_submitted_admin(v: Visit, w: World) -> Page:  # the league admin's t
     return v.open(w.submitted.get_absolute_url(), user=w.secretary)
 
 
+def captain_link(v: Visit, w: World) -> Page:  # the league admin hands it over as a QR code
+    return v.open(reverse("matches:captain_link", kwargs={
+        "slug": w.club.slug, "season": w.season.slug, "entrant": w.fixture.away_id}),
+        user=w.secretary)
+
+
+def captain_open(v: Visit, w: World, side: Entrant | None = None) -> Page:
+    """A captain without an account opens their side's link: asked first."""
+    return v.open(reverse("matches:captain_open",
+                          kwargs={"token": captain_link_token(side or w.fixture.away)}))
+
+
+def captain_fixtures(v: Visit, w: World, side: Entrant | None = None) -> Page:
+    """Taken on this phone: its side's fixtures."""
+    page = captain_open(v, w, side)
+    page.click("#open-link")
+    expect(page.locator(".fixture-list")).to_be_visible()
+    return page
+
+
+def fixture_by_link(v: Visit, w: World) -> Page:  # on its fixture, as its home captain
+    page = captain_fixtures(v, w, w.fixture.home)
+    page.goto(v.base + w.fixture.get_absolute_url())
+    expect(page.locator("#by-link")).to_be_visible()
+    return page
+
+
 def player(v: Visit, w: World) -> Page:
     return v.open(reverse("matches:club_player", kwargs={"slug": w.club.slug,
                                                          "pk": w.player.pk}))
@@ -762,6 +799,10 @@ PAGES: dict[str, Callable[[Visit, World], Page]] = {
     "fixture-game-on-scorepad": fixture_game_on_scorepad,
     "fixture-to-confirm": fixture_to_confirm,
     "fixture-submitted-admin": fixture_submitted_admin,
+    "fixture-captain-link": captain_link,
+    "fixture-captain-open": captain_open,
+    "fixture-captain-fixtures": captain_fixtures,
+    "fixture-by-link": fixture_by_link,
     "player": player,
     "ratings": ratings,
     "history-list": history_list,

@@ -19,6 +19,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from matches import rules
 from matches.clubs.services import club_create, player_add
+from matches.leagues.selectors import captain_link_token
 from matches.leagues.services import (
     adjustment_add,
     entrant_add,
@@ -207,6 +208,19 @@ def fixture_confirmed(open_: Open, w: World) -> Page:
     return open_(Fixture.objects.get(division__season=w.season, week=1).get_absolute_url())
 
 
+def captain_link(open_: Open, w: World) -> Page:  # the QR code to hand over, the long link
+    return open_(reverse("matches:captain_link", kwargs={
+        "slug": w.club.slug, "season": w.season.slug, "entrant": w.fixture.home_id}))
+
+
+def captain_fixtures(open_: Open, w: World) -> Page:  # the phone that opened it: its fixtures
+    page = open_(reverse("matches:captain_open",
+                         kwargs={"token": captain_link_token(w.fixture.home)}))
+    page.click("#open-link")
+    expect(page.locator(".fixture-list")).to_be_visible()
+    return page
+
+
 def history(open_: Open, w: World) -> Page:
     w.finished  # noqa: B018
     return open_(f"/history/?club={w.club.slug}")
@@ -282,6 +296,8 @@ PAGES: dict[str, Callable[[Open, World], Page]] = {
     "other-division": other_division,
     "fixture": fixture,
     "fixture-confirmed": fixture_confirmed,
+    "captain-link": captain_link,
+    "captain-fixtures": captain_fixtures,
     "history": history,
     "scorepad": scorepad,
     "scorepad-finished": scorepad_finished,

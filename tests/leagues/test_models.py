@@ -101,6 +101,13 @@ CASES: dict[str, Callable[[dict[str, Any]], object]] = {
     "fixture_status_valid": lambda x: _update(Fixture, x["fixture"].pk, status="lost"),
     "fixture_change_kind_known": lambda x: FixtureChange.objects.create(
         fixture=x["fixture"], kind="lost", what="lost"),
+    "fixture_change_one_author": lambda x: FixtureChange.objects.create(
+        fixture=x["fixture"], user=x["owner"], by_link=x["home"], kind="submitted",
+        what="submitted"),
+    "entrant_link_opened_with_key": lambda x: _update(Entrant, x["home"].pk,
+                                                      link_phone_key="0" * 64),
+    "entrant_link_generation_from_one": lambda x: _update(Entrant, x["home"].pk,
+                                                          link_generation=0),
     "fixture_week_from_one": lambda x: _update(Fixture, x["fixture"].pk, week=0),
     "fixture_result_iff_played": lambda x: _update(Fixture, x["fixture"].pk,
                                                    status="confirmed"),

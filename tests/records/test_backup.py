@@ -18,8 +18,10 @@ from django.utils import timezone
 
 from matches import rules
 from matches.clubs.services import club_create, player_add
-from matches.leagues.selectors import division_table, season_divisions
+from matches.leagues.selectors import CaptainsLink, division_table, season_divisions
 from matches.leagues.services import (
+    captain_link_open,
+    captain_link_replace,
     entrant_add,
     fixture_redate,
     fixtures_csv_import,
@@ -172,7 +174,8 @@ def snapshot() -> dict[str, Any]:
         "players": sorted((p.club.slug if p.club else None, p.name,
                            p.user.username if p.user else None) for p in Player.objects.all()),
         "entrants": sorted((e.name, e.kind, e.captain.username if e.captain else None,
-                            sorted(p.name for p in e.players.all()))
+                            sorted(p.name for p in e.players.all()), e.link_generation,
+                            e.link_phone_key, e.link_phone, when(e.link_opened_at))
                            for e in Entrant.objects.all()),
         "fixtures": [(f.pk, f.week, str(f.date), str(f), f.status, f.home_games, f.away_games,
                       f.walkover, f.dispute, when(f.submitted_at),
@@ -182,7 +185,8 @@ def snapshot() -> dict[str, Any]:
                         str(g.match.public_id) if g.match else None) for g in f.games.all()])
                      for f in Fixture.objects.order_by("pk")],
         "fixture changes": [(str(c.fixture), c.kind, c.what, c.before, c.after, when(c.at),
-                             c.user.username if c.user else None)
+                             c.user.username if c.user else None,
+                             c.by_link.name if c.by_link else None)
                             for c in FixtureChange.objects.order_by("pk")],
         "adjustments": sorted((a.entrant.name, a.points, a.reason, when(a.made_at))
                               for a in Adjustment.objects.all()),
@@ -351,6 +355,46 @@ def autumn(club: Club) -> Division:
         entrant_add(division=division, by=owner, name=name)
     fixtures_generate(division=division, by=owner)
     return division
+
+
+@pytest.mark.django_db
+def test_a_captains_link_and_its_changes_round_trip_and_older_backups_still_import(
+        small_site, tmp_path):
+    """A replaced link stays replaced after a restore (its generation is kept), and a
+    change made through a link still names it; a backup made before links imports with
+    first links, not opened."""
+    division = autumn(small_site)
+    owner = User.objects.get(username="owner")
+    oak = division.entrants.get(name="Oak")
+    captain_link_replace(entrant=oak, by=owner)
+    captain_link_open(entrant=oak, generation=2, phone="Firefox")
+    oak.refresh_from_db()
+    fixture = Fixture.objects.get()
+    by_link = CaptainsLink(entrant=oak, generation=2, phone_key=oak.link_phone_key)
+    fixture_redate(fixture=fixture, by=by_link, date=None, postponed=True)
+    path = tmp_path / "site.jsonl"
+    snap = restored(path)
+    assert [c[-1] for c in snap["fixture changes"]] == ["Oak"]
+    assert snapshot() == snap
+    assert Entrant.objects.get(name="Oak").link_generation == 2
+
+    def without_links(doc: Any) -> Any:  # what backups made before links did not hold
+        if isinstance(doc, list):
+            return [without_links(item) for item in doc]
+        if isinstance(doc, dict):
+            return {key: without_links(value) for key, value in doc.items()
+                    if not (key.startswith("link_") or key == "by_link")}
+        return doc
+
+    older = tmp_path / "older.jsonl"
+    lines = [without_links(json.loads(line)) for line in path.read_text().splitlines()]
+    older.write_text("\n".join(json.dumps(line) for line in lines))
+    assert "link_generation" not in older.read_text()
+    empty_database()
+    import_all(older)
+    assert [(e.link_generation, e.link_phone_key) for e in Entrant.objects.order_by("name")] \
+        == [(1, ""), (1, "")]
+    assert FixtureChange.objects.get().by_link is None
 
 
 @pytest.mark.django_db
