@@ -64,6 +64,8 @@ urlpatterns = [
          leagues.entrant_calendar, name="entrant_calendar"),
     path("clubs/<slug:slug>/seasons/<slug:season>/fixtures/<int:pk>/",
          leagues.fixture_page, name="fixture"),
+    path("clubs/<slug:slug>/seasons/<slug:season>/fixtures/<int:pk>/correction/",
+         leagues.fixture_correct, name="fixture_correct"),
     path("clubs/<slug:slug>/seasons/<slug:season>/fixtures/<int:pk>/<slug:action>/",
          leagues.fixture_action, name="fixture_action"),
     path("matches/<uuid:public_id>/join/<str:token>/", play.join, name="join"),
