@@ -127,6 +127,14 @@ def test_a_refused_correction_keeps_what_was_typed_and_stores_nothing(season, pe
         'required>typo</textarea>' in page
     assert fixture_state(fixture) == before
 
+    # a set of three singles keeps its three games: one left out is a night not finished
+    short = as_(people["admin"]).post(correction_url(fixture), {
+        **SPEC_NIGHT, "home_3": "", "away_3": "", "reason": "typo"})
+    assert short.status_code == 400
+    assert "The night is not finished: game 3 has no score yet (a night of 3 games)." in unescape(
+        short.content.decode())
+    assert fixture_state(fixture) == before
+
 
 def test_corrections_change_the_table_and_the_specs_standings_come_back_exact(season, people):
     admin = as_(people["admin"])
