@@ -54,6 +54,8 @@ urlpatterns = [
          name="season_adjust"),
     path("clubs/<slug:slug>/seasons/<slug:season>/import-csv/", leagues.fixtures_csv,
          name="season_import_csv"),
+    path("clubs/<slug:slug>/seasons/<slug:season>/corrections/", leagues.season_corrections,
+         name="season_corrections"),
     path("clubs/<slug:slug>/seasons/<slug:season>/lock/", leagues.season_lock,
          name="season_lock"),
     path("clubs/<slug:slug>/seasons/<slug:season>/export/<str:what>",

@@ -610,6 +610,19 @@ def adjustment_add(*, entrant: Entrant, by: User, points: int, reason: str) -> A
 
 
 @transaction.atomic
+def season_corrections_choose(*, season: Season, by: User, confirmed_again: bool) -> Season:
+    """Whether a league admin's corrections of this season's results go back to the away
+    captain to confirm again (else they are final); corrections made before keep the way
+    they went."""
+    require_role(club=season.club, user=by, role=RUNS_LEAGUE)
+    season = Season.objects.select_for_update().get(pk=season.pk)
+    _not_locked(season)
+    season.corrections_confirmed_again = confirmed_again
+    season.save(update_fields=["corrections_confirmed_again"])
+    return season
+
+
+@transaction.atomic
 def season_lock(*, season: Season, by: User) -> Season:
     require_role(club=season.club, user=by, role=RUNS_LEAGUE)
     season.locked = True

@@ -274,6 +274,23 @@ def fixtures_csv(request: HttpRequest, slug: str, season: str) -> HttpResponse:
 
 
 @require_POST
+def season_corrections(request: HttpRequest, slug: str, season: str) -> HttpResponse:
+    """The league's choice for its corrections: confirmed again, or final."""
+    the_season = season_run_by(request, slug, season)
+    again = request.POST.get("confirmed_again") == "on"
+    try:
+        leagues_services.season_corrections_choose(season=the_season, by=_user(request),
+                                                   confirmed_again=again)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, _("Corrections now go to the away captain to confirm "
+                                    "again.") if again else
+                         _("Corrections are now final by the league's authority."))
+    return redirect(the_season)
+
+
+@require_POST
 def season_lock(request: HttpRequest, slug: str, season: str) -> HttpResponse:
     the_season = season_run_by(request, slug, season)
     if request.POST.get("confirm") != "on":  # there is no unlocking: asked once more

@@ -26,6 +26,7 @@ from matches.leagues.services import (
     SCOREPAD_GAME_SCORE,
     fixture_confirm,
     fixture_correct,
+    season_corrections_choose,
 )
 from matches.models import (
     FixtureChange,
@@ -191,3 +192,16 @@ def test_a_correction_the_season_sends_back_is_confirmed_again_by_the_away_capta
     table = division_table(season_divisions(season).get(), season)
     assert [(row.entrant, row.points) for row in table.rows] == [("Bowes Dragons", 2),
                                                                  ("Royal Oak A", 0)]
+
+
+def test_only_the_league_chooses_how_corrections_go_and_not_in_a_locked_season():
+    night = league_night_at(FixtureStatus.CONFIRMED)
+    season = Season.objects.get(pk=night.fixture.division.season_id)
+    with pytest.raises(PermissionDenied):
+        season_corrections_choose(season=season, by=night.home_captain, confirmed_again=True)
+    assert season_corrections_choose(season=season, by=night.admin,
+                                     confirmed_again=True).corrections_confirmed_again
+    Season.objects.filter(pk=season.pk).update(locked=True)
+    with pytest.raises(ValidationError, match="The season is locked"):
+        season_corrections_choose(season=season, by=night.admin, confirmed_again=False)
+    assert Season.objects.get(pk=season.pk).corrections_confirmed_again

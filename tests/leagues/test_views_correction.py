@@ -254,3 +254,34 @@ def test_the_match_page_says_the_league_corrected_its_result():
             "ratings, not the score played here. Why: Bob played the 5-5") in page
     assert f'<a href="{night.fixture.get_absolute_url()}">Its fixture, with the correction' \
         in page
+
+
+def test_the_league_changes_how_a_seasons_corrections_go_on_its_page():
+    night = league_night_at(FixtureStatus.CONFIRMED)
+    season = night.fixture.division.season
+    Club.objects.filter(pk=season.club_id).update(visibility=Visibility.MEMBERS)
+    outsider, member = outsider_member(night)
+    url = reverse("matches:season_corrections", kwargs={"slug": season.club.slug,
+                                                        "season": season.slug})
+    for who, status in ((outsider, 404), (member, 403), (night.home_captain, 403)):
+        assert as_(who).post(url, {"confirmed_again": "on"}).status_code == status
+    assert not Season.objects.get(pk=season.pk).corrections_confirmed_again
+    admin = as_(night.admin)
+    assert 'id="corrections-form"' in admin.get(season.get_absolute_url()).content.decode()
+
+    page = admin.post(url, {"confirmed_again": "on"}, follow=True).content.decode()
+
+    assert "Corrections now go to the away captain to confirm again." in page
+    assert Season.objects.get(pk=season.pk).corrections_confirmed_again
+    # and the next correction goes back to the away captain
+    as_(night.admin).post(correction_url(night.fixture), {
+        "home_1": "0", "away_1": "10", "reason": "Bob played the 5-5"})
+    night.fixture.refresh_from_db()
+    assert night.fixture.status == FixtureStatus.SUBMITTED
+
+    admin.post(url, {})
+    assert not Season.objects.get(pk=season.pk).corrections_confirmed_again
+    Season.objects.filter(pk=season.pk).update(locked=True)
+    page = admin.post(url, {"confirmed_again": "on"}, follow=True).content.decode()
+    assert "The season is locked: its results can no longer change." in page
+    assert not Season.objects.get(pk=season.pk).corrections_confirmed_again
