@@ -32,6 +32,7 @@ from matches.models import (
     Event,
     Fixture,
     FixtureChange,
+    FixtureCorrection,
     FixtureGame,
     Match,
     Membership,
@@ -376,6 +377,12 @@ class FixtureGameAdmin(ShownNeverEdited):
 class FixtureChangeAdmin(ShownNeverEdited):
     list_display = ["fixture", "kind", "what", "user", "at"]
     list_filter = ["kind"]
+    list_select_related = ["fixture__home", "fixture__away", "user"]
+
+
+@admin.register(FixtureCorrection)
+class FixtureCorrectionAdmin(ShownNeverEdited):
+    list_display = ["fixture", "reason", "user", "at"]
     list_select_related = ["fixture__home", "fixture__away", "user"]
 
 

@@ -21,6 +21,7 @@ from openskill.models import PlackettLuce
 
 from matches.clubs.models import Club
 from matches.history.models import Rating, RatingStep
+from matches.leagues.models import FixtureGame
 from matches.scoring.models import Match, MatchStatus, Seat, Side
 from matches.scoring.signals import results_changed
 
@@ -50,6 +51,11 @@ def _rated(club: Club, game: str) -> list[_Rated]:
                                     .values_list("pk", "match", "index", "score")):
         sides[match].append((pk, index, score))
     club_players = set(club.players.values_list("pk", flat=True))
+    # a league game whose score the league corrected counts as corrected: its home sides
+    # (the even seats') won or lost as its fixture says, whatever the scorepad's end
+    home_won = {match: (home or 0) > (away or 0) for match, home, away in (
+        FixtureGame.objects.filter(score_corrected=True, match__game=game)
+        .values_list("match", "home_score", "away_score"))}
     rated = []
     for pk, winner in order:
         if not all(player in club_players for _side, player in seats[pk]):
@@ -57,8 +63,12 @@ def _rated(club: Club, game: str) -> list[_Rated]:
         ordered = sorted(sides[pk], key=lambda side: side[1])
         teams = [[player for side, player in seats[pk] if side == side_pk and player]
                  for side_pk, _index, _score in ordered]
-        rated.append(_Rated(pk, teams, _side_ranks(
-            [(index == winner, score) for _pk, index, score in ordered])))
+        if pk in home_won:
+            ranks = [1 if (index % 2 == 0) == home_won[pk] else 2
+                     for _pk, index, _score in ordered]
+        else:
+            ranks = _side_ranks([(index == winner, score) for _pk, index, score in ordered])
+        rated.append(_Rated(pk, teams, ranks))
     return rated
 
 

@@ -72,6 +72,10 @@ class SeasonForm(forms.Form):
     count_submitted = forms.BooleanField(
         label=gettext_lazy("Count submitted results before the away captain confirms"),
         required=False)
+    corrections_confirmed_again = forms.BooleanField(
+        label=gettext_lazy("A league admin's correction of a result goes to the away captain "
+                           "to confirm again (else it is final)"),
+        required=False)
     divisions = forms.CharField(label=gettext_lazy("Divisions, one a line"),
                                 initial=gettext_lazy("Division 1"),
                                 widget=forms.Textarea(attrs={"rows": 2}))
@@ -86,9 +90,8 @@ class SeasonForm(forms.Form):
                 choices=[("", gettext_lazy("— none —")), *TIEBREAK_NAMES.items()],
                 initial=defaults[n - 1] if n <= len(defaults) else "")
         # the tie-breakers before the last fields
-        self.order_fields([name for name in self.fields
-                           if name not in ("count_submitted", "divisions")]
-                          + ["count_submitted", "divisions"])
+        last = ["count_submitted", "corrections_confirmed_again", "divisions"]
+        self.order_fields([name for name in self.fields if name not in last] + last)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

@@ -60,6 +60,7 @@ class FixtureChangeKind(models.TextChoices):
     VOIDED = "voided", _("made void")
     IMPORTED = "imported", _("imported from a spreadsheet")
     AUTO_CONFIRMED = "auto_confirmed", _("confirmed by itself after 24 hours")
+    CORRECTED = "corrected", _("corrected by the league")
 
 
 class Side(models.TextChoices):
@@ -115,6 +116,10 @@ class Season(models.Model):
     # results count once the away captain confirms; with this, submitted ones count too
     # (marked) and are confirmed by themselves a day after submission
     count_submitted = models.BooleanField(_("count submitted results"), default=False)
+    # a league admin's correction of a result goes to the away captain to confirm again;
+    # without this it is final by the league's authority
+    corrections_confirmed_again = models.BooleanField(
+        _("corrections are confirmed again by the away captain"), default=False)
     locked = models.BooleanField(_("locked"), default=False)
     created_at = models.DateTimeField(_("created"), default=timezone.now)
 
@@ -288,6 +293,12 @@ class Fixture(models.Model):
         return reverse("matches:fixture", kwargs={"slug": season.club.slug,
                                                   "season": season.slug, "pk": self.pk})
 
+    def get_correction_url(self) -> str:
+        """Where a league admin corrects the fixture's result."""
+        season = self.division.season
+        return reverse("matches:fixture_correct", kwargs={
+            "slug": season.club.slug, "season": season.slug, "pk": self.pk})
+
     @property
     def turned_up(self) -> Entrant | None:
         """The entrant a walkover was awarded to (the side that turned up), if any."""
@@ -305,6 +316,9 @@ class FixtureGame(models.Model):
                                  related_name="fixture_game")
     home_score = models.PositiveIntegerField(_("home score"), null=True, blank=True)
     away_score = models.PositiveIntegerField(_("away score"), null=True, blank=True)
+    # the score kept is the league's correction of its scorepad match's (which stays as
+    # it was played): this one counts, in the fixture's result and in the ratings
+    score_corrected = models.BooleanField(_("score corrected by the league"), default=False)
 
     class Meta:
         ordering = ["fixture", "number"]
@@ -318,6 +332,9 @@ class FixtureGame(models.Model):
                 | (Q(home_score__isnull=False, away_score__isnull=False)
                    & ~Q(home_score=F("away_score"))),
                 name="fixture_game_has_a_winner", violation_error_message=GAME_LEVEL),
+            models.CheckConstraint(
+                condition=Q(score_corrected=False) | Q(home_score__isnull=False),
+                name="fixture_game_corrected_has_score"),
         ]
 
     def __str__(self) -> str:
@@ -364,6 +381,32 @@ class FixtureChange(models.Model):
     def words(self) -> str:
         """What the change did, in the reader's language (as written, if no kind)."""
         return str(self.get_kind_display()) if self.kind else self.what
+
+
+class FixtureCorrection(models.Model):
+    """A league admin's correction of a fixture's result, kept beside the original: the
+    night's games and result before and after (each game's score, its players by name,
+    whether it was on the scorepad), who, when and why. The fixture holds the corrected
+    result; this keeps what it superseded readable."""
+
+    fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="corrections")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
+                             blank=True, related_name="fixture_corrections")
+    at = models.DateTimeField(_("when"), default=timezone.now)
+    reason = models.CharField(_("why"), max_length=300)
+    before = models.JSONField(_("before"), default=dict)
+    after = models.JSONField(_("after"), default=dict)
+    # the away captain confirms it again (the season's choice when it was made)
+    confirmed_again = models.BooleanField(_("to be confirmed again"), default=False)
+
+    class Meta:
+        ordering = ["fixture", "at", "id"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(reason=""), name="fixture_correction_has_reason"),
+        ]
+
+    def __str__(self) -> str:
+        return f"correction of {self.fixture}: {self.reason}"
 
 
 class Adjustment(models.Model):

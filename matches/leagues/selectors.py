@@ -31,6 +31,7 @@ from matches.leagues.models import (
     Entrant,
     Fixture,
     FixtureChange,
+    FixtureCorrection,
     FixtureGame,
     FixtureStatus,
     Season,
@@ -196,6 +197,12 @@ def captain_link_fixtures(*, entrant: Entrant) -> QuerySet[Fixture]:
             .order_by("week", "date", "id"))
 
 
+def fixture_corrections(*, fixture: Fixture) -> QuerySet[FixtureCorrection]:
+    """The league's corrections of the fixture's result, oldest first, each with what it
+    superseded."""
+    return fixture.corrections.select_related("user").order_by("at", "id")
+
+
 def entrant_squad(*, entrant: Entrant) -> QuerySet[Player]:
     return entrant.players.all()
 
@@ -314,6 +321,12 @@ class FixtureRights:
         return self.may(signoff.Action.RESOLVE)
 
     @property
+    def can_correct(self) -> bool:
+        """A league admin's correction of the result, as the season takes them."""
+        return self.may(signoff.correction(
+            confirmed_again=self.season.corrections_confirmed_again))
+
+    @property
     def can_walkover(self) -> bool:
         return self.may(signoff.Action.WALKOVER)
 
@@ -344,7 +357,10 @@ def game_scores(division: Division) -> dict[int, list[list[int]]]:
 def fixture_game_score(game: FixtureGame) -> tuple[int, int] | None:
     """A fixture game's final score, home first: keyed in, or its scorepad match's once
     that is finished (an abandoned one has none: it is no result), as the league rules
-    count a match's sides (:func:`~matches.rules.league.game_score`)."""
+    count a match's sides (:func:`~matches.rules.league.game_score`); or the league's
+    correction of that score, which counts instead (``score_corrected``)."""
+    if game.score_corrected and game.home_score is not None and game.away_score is not None:
+        return game.home_score, game.away_score
     if game.match is not None:
         if game.match.status != MatchStatus.FINISHED:
             return None
@@ -362,6 +378,9 @@ SCOREPAD_CLOSED = _("This game counts in the result of %(home)s v %(away)s (%(st
 SCOREPAD_CLOSED_VOID = _("This game belongs to %(home)s v %(away)s, which a league admin "
                          "made void: its scorepad is closed, and only a league admin can "
                          "settle the fixture now.")
+GAME_CORRECTED = _("The league corrected this game's result on its fixture: %(winner)s won "
+                   "it, %(home)s %(h)s–%(a)s %(away)s. That result counts in the league "
+                   "and in the ratings, not the score played here. Why: %(why)s")
 SCOREPAD_CLOSED_LOCKED = _("The season %(season)s is locked: this game's scorepad is closed, "
                            "and its result can no longer change.")
 
@@ -375,6 +394,21 @@ class Closure:
     season: str  # the season's name
     season_locked: bool
     fixture: Fixture | None  # the game's fixture (its home and away loaded), if it has one
+    # the league's correction of this game's score (home, away) and why, if it has one
+    corrected: tuple[int, int] | None = None
+    corrected_why: str = ""
+
+    @property
+    def note(self) -> str | None:
+        """The league's correction of this game's result, which counts instead of the
+        score played here: who won it in the league, and why."""
+        if self.corrected is None or self.fixture is None:
+            return None
+        home, away = self.corrected
+        return GAME_CORRECTED % {
+            "winner": (self.fixture.home if home > away else self.fixture.away).name,
+            "home": self.fixture.home.name, "away": self.fixture.away.name,
+            "h": home, "a": away, "why": self.corrected_why}
 
     @property
     def reason(self) -> str:
@@ -414,7 +448,17 @@ def scorepad_closure(match: Match) -> Closure | None:
         return None
     fixture = (Fixture.objects.filter(games__match=match.pk).order_by()
                .select_related("home", "away").first())
-    return Closure(season=name, season_locked=locked, fixture=fixture)
+    corrected = FixtureGame.objects.filter(match=match.pk, score_corrected=True).order_by() \
+        .values_list("home_score", "away_score").first()
+    if fixture is None or corrected is None:
+        return Closure(season=name, season_locked=locked, fixture=fixture)
+    home, away = corrected
+    if home is None or away is None:  # (a corrected score has both: for the types)
+        return Closure(season=name, season_locked=locked, fixture=fixture)
+    why = (FixtureCorrection.objects.filter(fixture=fixture).order_by("-at", "-id")
+           .values_list("reason", flat=True).first())
+    return Closure(season=name, season_locked=locked, fixture=fixture,
+                   corrected=(home, away), corrected_why=why or "")
 
 
 def counted(fixture: Fixture, season: Season) -> bool:

@@ -41,6 +41,7 @@ from matches.leagues.models import (
     Fixture,
     FixtureChange,
     FixtureChangeKind,
+    FixtureCorrection,
     FixtureGame,
     FixtureStatus,
     Season,
@@ -56,7 +57,9 @@ from matches.rules import fixtures as fixture_rules
 from matches.rules import league as league_rules
 from matches.rules import signoff
 from matches.scoring.models import Match, MatchStatus, Seat
+from matches.scoring.selectors.play import match_clubs
 from matches.scoring.services.play import MatchStarted, match_start
+from matches.scoring.signals import results_changed
 
 SEASON_LOCKED = _("The season is locked: its results can no longer change.")
 NOT_CAPTAIN = _("Only %(entrant)s's captain or a league admin can do that.")
@@ -78,10 +81,22 @@ CAPTAIN_OUTSIDE = _("%(name)s is not a member of the club: invite them first, so
                     "can open their fixtures.")
 DISPUTE_NEEDS_WHY = _("Say what is wrong with the result.")
 SCOREPAD_GAMES = _("Row %(line)s: %(home)s v %(away)s has games scored on the scorepad; "
-                    "enter its result on its fixture's page.")
+                    "correct its result on the fixture's correction page, or leave the row "
+                    "out.")
+SCOREPAD_NIGHT_OPEN = _("Row %(line)s: %(home)s v %(away)s has games scored on the "
+                        "scorepad and is not sent yet; finish and send the night on its "
+                        "fixture's page, or leave the row out.")
+CORRECT_LINK = _("Correct this fixture's result")
+FIXTURE_LINK = _("Open the fixture")
 AWAITING = _("Row %(line)s: %(home)s v %(away)s has a result awaiting confirmation on the "
-             "site (%(status)s): settle it on its fixture's page, or leave the row out, so "
-             "that it does not count twice.")
+             "site (%(status)s): settle or correct it on its fixture's page, or leave the "
+             "row out, so that it does not count twice.")
+CORRECTION_NEEDS_WHY = _("Say why the result is corrected: the fixture keeps it beside the "
+                         "original.")
+SCOREPAD_GAME_SCORE = _("Game %(n)s was played on the scorepad: give its score (as played, "
+                        "or corrected).")
+SCOREPAD_GAME_PLAYERS = _("Game %(n)s was played on the scorepad by the players seated "
+                          "there: correct its score only.")
 NOT_FROM_ROW = _("Row %(line)s: %(home)s v %(away)s is %(status)s on that date: a "
                  "spreadsheet row cannot make it %(to)s. Leave the row out.")
 PAST_9999 = _("The fixtures would run past the year 9999: start the season earlier.")
@@ -102,6 +117,7 @@ def season_create(*, club: Club, by: User, name: str, starts_on: datetime.date,
                   scoring: dict[str, Any] | None = None, tiebreaks: Sequence[str] | None = None,
                   fixture_format: str = "single", singles: int = 0, pairs: int = 0,
                   race_to: int | None = None, count_submitted: bool = False,
+                  corrections_confirmed_again: bool = False,
                   divisions: Sequence[str] = ("Division 1",),
                   ends_on: datetime.date | None = None) -> Season:
     """A season of the club's league, with its divisions; the rules check the scheme."""
@@ -112,7 +128,8 @@ def season_create(*, club: Club, by: User, name: str, starts_on: datetime.date,
         club=club, name=name, game=game, options=dict(options or {}), starts_on=starts_on,
         scoring=dict(scoring or {}), tiebreaks=list(league.tiebreaks),
         ends_on=ends_on, fixture_format=fixture_format, singles=singles, pairs=pairs,
-        race_to=race_to, count_submitted=count_submitted)
+        race_to=race_to, count_submitted=count_submitted,
+        corrections_confirmed_again=corrections_confirmed_again)
     for order, name in enumerate(divisions):
         division = Division(season=season, name=" ".join(name.split()), order=order)
         division.full_clean()  # the database's own case folding decides "the same name"
@@ -449,6 +466,126 @@ def fixture_resolve(*, fixture: Fixture, by: By,
 
 
 @transaction.atomic
+def fixture_correct(*, fixture: Fixture, by: User, scores: Sequence[tuple[int, int] | None],
+                    home_players: Sequence[Sequence[Player]] = (),
+                    away_players: Sequence[Sequence[Player]] = (),
+                    reason: str) -> Fixture:
+    """A league admin corrects a fixture's result (submitted, confirmed or disputed; a
+    walkover too) with the night's games: each game's final score by number (``None``:
+    no such game) and who played it (``home_players[i]``, ``away_players[i]`` for game
+    ``i + 1``, from the squads; none given: no line-up kept). The correction supersedes,
+    it does not overwrite: the games and result before it are kept beside it
+    (:class:`FixtureCorrection`, with who, when and ``reason``) and the change is logged.
+    A game played on the scorepad keeps its match, as played, and its players; a score
+    other than its match's is the league's correction of it, which counts (its match's
+    page says so, and the ratings are rebuilt from it). The season says whether the away
+    captain confirms the corrected result again (it is submitted to them) or it is final
+    by the league's authority (confirmed)."""
+    season = Season.objects.get(pk=fixture.division.season_id)
+    rescored: list[Match] = []
+
+    def correct(fixture: Fixture) -> None:
+        why = " ".join(reason.split())
+        if not why:
+            raise ValidationError({"reason": ValidationError(CORRECTION_NEEDS_WHY,
+                                                             code="why")})
+        before = _night_record(fixture)
+        _check_numbers(fixture, scores)
+        existing = {game.number: game for game in _night_games(fixture)}
+        for number in range(1, max(len(scores), max(existing, default=0)) + 1):
+            score = scores[number - 1] if number <= len(scores) else None
+            home = list(home_players[number - 1]) if number <= len(home_players) else []
+            away = list(away_players[number - 1]) if number <= len(away_players) else []
+            game = existing.get(number)
+            if game is not None and game.match is not None \
+                    and game.match.status == MatchStatus.FINISHED:
+                if _correct_scorepad_game(fixture, game, score, home, away):
+                    rescored.append(game.match)
+                continue
+            if game is not None and game.match is not None and score is not None:
+                # a scorepad game that gave no result (abandoned, or left unfinished) now
+                # has the league's score: a paper game, its match kept unlinked
+                game.match = None
+                game.save(update_fields=["match"])
+            if score is None:
+                if game is not None and game.match is None:
+                    game.delete()
+                continue
+            _check_score(fixture, number, score,
+                         players=(2 * len(home),) if home else None)
+            kept = _keep_score(fixture, number, game, score)
+            if home or away:
+                _check_lineup(fixture, number, home, away)
+            kept.home_players.set(home)
+            kept.away_players.set(away)
+        scored = _scored(_night_games(fixture))
+        fixture.home_games, fixture.away_games = _games_won(scored)
+        try:
+            season.night.check_complete(scored)
+        except rules.FixtureNightError as error:
+            raise ValidationError(_("The night is not finished: %(why)s.")
+                                  % {"why": rules_messages.explain(error)},
+                                  code="unfinished", params=_game_param(error)) from None
+        fixture.walkover = ""
+        if season.corrections_confirmed_again:
+            fixture.submitted_at = timezone.now()  # the away captain's day starts again
+        FixtureCorrection.objects.create(
+            fixture=fixture, user=by, reason=why[:300], before=before,
+            after=_night_record(fixture), confirmed_again=season.corrections_confirmed_again)
+
+    corrected = _transition(
+        fixture, by=by, kind=FixtureChangeKind.CORRECTED, change=correct, lock_games=True,
+        action=signoff.correction(confirmed_again=season.corrections_confirmed_again))
+    for match in rescored:  # the ratings are rebuilt from the results, never patched
+        results_changed.send(sender=Match, clubs=match_clubs(match), game=match.game)
+    return corrected
+
+
+def _correct_scorepad_game(fixture: Fixture, game: FixtureGame, score: tuple[int, int] | None,
+                           home: Sequence[Player], away: Sequence[Player]) -> bool:
+    """A finished scorepad game's score in a correction: its match's as played, or the
+    league's correction of it (its match stays as played). Its players are those seated.
+    Whether the score that counts changed."""
+    if score is None:
+        raise ValidationError(SCOREPAD_GAME_SCORE % {"n": game.number}, code="game",
+                              params={"n": game.number})
+    seated = ({p.pk for p in game.home_players.all()}, {p.pk for p in game.away_players.all()})
+    if (home or away) and ({p.pk for p in home}, {p.pk for p in away}) != seated:
+        raise ValidationError(SCOREPAD_GAME_PLAYERS % {"n": game.number}, code="game",
+                              params={"n": game.number})
+    _check_score(fixture, game.number, score,
+                 players=(2 * len(seated[0]),) if seated[0] else None)
+    if league_rules.game_winner(score) is None:
+        raise ValidationError(_("Game %(n)s: a game has a winner; %(h)s–%(a)s is level.")
+                              % {"n": game.number, "h": score[0], "a": score[1]},
+                              code="game", params={"n": game.number})
+    was = fixture_game_score(game)
+    game.score_corrected = False
+    played = fixture_game_score(game)  # the match's own, as played
+    game.score_corrected = score != played
+    game.home_score, game.away_score = score
+    game.save(update_fields=["home_score", "away_score", "score_corrected"])
+    return was != score
+
+
+def _night_record(fixture: Fixture) -> dict[str, Any]:
+    """A fixture's result and games as a correction keeps them (before and after): each
+    game's score, who played it by name, whether on the scorepad and corrected there."""
+    games = fixture.games.select_related("match").prefetch_related(
+        "match__sides", "home_players", "away_players").order_by("number")
+    return {
+        "result": [fixture.home_games, fixture.away_games]
+        if fixture.home_games is not None else None,
+        "walkover": fixture.walkover or None,
+        "games": [{"number": game.number,
+                   "score": list(score) if (score := fixture_game_score(game)) else None,
+                   "home": [p.name for p in game.home_players.all()],
+                   "away": [p.name for p in game.away_players.all()],
+                   "scorepad": game.match_id is not None,
+                   "corrected": game.score_corrected} for game in games]}
+
+
+@transaction.atomic
 def fixture_walkover(*, fixture: Fixture, by: By, side: str) -> Fixture:
     """A league admin records a walkover: ``side`` (home or away) turned up.
 
@@ -485,6 +622,19 @@ def adjustment_add(*, entrant: Entrant, by: User, points: int, reason: str) -> A
     adjustment.full_clean()
     adjustment.save()
     return adjustment
+
+
+@transaction.atomic
+def season_corrections_choose(*, season: Season, by: User, confirmed_again: bool) -> Season:
+    """Whether a league admin's corrections of this season's results go back to the away
+    captain to confirm again (else they are final); corrections made before keep the way
+    they went."""
+    require_role(club=season.club, user=by, role=RUNS_LEAGUE)
+    season = Season.objects.select_for_update().get(pk=season.pk)
+    _not_locked(season)
+    season.corrections_confirmed_again = confirmed_again
+    season.save(update_fields=["corrections_confirmed_again"])
+    return season
 
 
 @transaction.atomic
@@ -901,8 +1051,13 @@ def fixtures_csv_import(*, division: Division, by: User, text: str) -> CsvImport
         if row.pk and row.games.filter(match__isnull=False).exclude(
                 match__status=MatchStatus.ABANDONED).exists():
             # a scorepad game's score comes from its match: the row cannot replace it
-            raise ValidationError(SCOREPAD_GAMES % {"line": line, "home": home.name,
-                                                    "away": away.name}, code="scorepad")
+            # the refusal links to the page that settles it: a sent night's correction
+            which = {"line": line, "home": home.name, "away": away.name}
+            if row.status in OPEN_FOR_ENTRY:
+                raise ValidationError(SCOREPAD_NIGHT_OPEN, code="scorepad", params={
+                    **which, "url": row.get_absolute_url(), "link": FIXTURE_LINK})
+            raise ValidationError(SCOREPAD_GAMES, code="scorepad", params={
+                **which, "url": row.get_correction_url(), "link": CORRECT_LINK})
 
         def settle(row: Fixture, date: datetime.date | None = date,
                    walkover: str = walkover,
@@ -967,9 +1122,10 @@ def _csv_fixture(division: Division, home: Entrant, away: Entrant,
     if row is None:
         row = pairing.filter(status__in=waiting).first()
     if row is not None and row.status in waiting:
-        raise ValidationError(AWAITING % {"line": line, "home": home.name, "away": away.name,
-                                          "status": row.get_status_display().lower()},
-                              code="awaiting")
+        raise ValidationError(AWAITING, code="awaiting", params={
+            "line": line, "home": home.name, "away": away.name,
+            "status": row.get_status_display().lower(), "url": row.get_correction_url(),
+            "link": CORRECT_LINK})
     if row is None:
         last = division.fixtures.order_by("-week").values_list("week", flat=True).first()
         row = Fixture(division=division, home=home, away=away, week=(last or 0) + 1)

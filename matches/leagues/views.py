@@ -20,6 +20,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
@@ -81,6 +82,8 @@ from matches.leagues.selectors import (
     entrant_division,
     entrant_squad,
     fixture_changes,
+    fixture_corrections,
+    fixture_for_viewer,
     fixture_game_score,
     fixture_games,
     fixture_rights,
@@ -109,7 +112,9 @@ def season_new(request: HttpRequest, slug: str) -> HttpResponse:
                 tiebreaks=data["tiebreaks"], ends_on=data["ends_on"],
                 fixture_format=data["fixture_format"], singles=data["singles"] or 0,
                 pairs=data["pairs"] or 0, race_to=data["race_to"],
-                count_submitted=data["count_submitted"], divisions=data["divisions"])
+                count_submitted=data["count_submitted"],
+                corrections_confirmed_again=data["corrections_confirmed_again"],
+                divisions=data["divisions"])
         except ValidationError as error:
             form.refused(error)
         else:
@@ -261,7 +266,12 @@ def fixtures_csv(request: HttpRequest, slug: str, season: str) -> HttpResponse:
     except UnicodeDecodeError:
         messages.error(request, _("The file is not UTF-8 text: save it as CSV UTF-8."))
     except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
+        params = getattr(error, "params", None) or {}
+        if params.get("url"):  # a fixture settled on its own page: the refusal links there
+            messages.error(request, format_html('{} <a href="{}">{}</a>', " ".join(
+                error.messages), params["url"], params["link"]))
+        else:
+            messages.error(request, " ".join(error.messages))
     except csv.Error:  # a cell past the reader's limit (131,072 characters), a stray NUL
         messages.error(request, _("The file could not be read as CSV: a cell is too "
                                   "long, or holds something a spreadsheet would not "
@@ -277,6 +287,23 @@ def fixtures_csv(request: HttpRequest, slug: str, season: str) -> HttpResponse:
                 "already: left as they were.", imported.unchanged)
                 % {"count": imported.unchanged})
     return redirect(f"{the_season.get_absolute_url()}?division={division.pk}")
+
+
+@require_POST
+def season_corrections(request: HttpRequest, slug: str, season: str) -> HttpResponse:
+    """The league's choice for its corrections: confirmed again, or final."""
+    the_season = season_run_by(request, slug, season)
+    again = request.POST.get("confirmed_again") == "on"
+    try:
+        leagues_services.season_corrections_choose(season=the_season, by=_user(request),
+                                                   confirmed_again=again)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, _("Corrections now go to the away captain to confirm "
+                                    "again.") if again else
+                         _("Corrections are now final by the league's authority."))
+    return redirect(the_season)
 
 
 @require_POST
@@ -561,6 +588,98 @@ def captain_home(request: HttpRequest) -> HttpResponse:
 # -- helpers -------------------------------------------------------------------------
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
+def fixture_correct(request: HttpRequest, slug: str, season: str, pk: int) -> HttpResponse:
+    """A league admin's correction of a fixture's result: the night's games, each with
+    its score and who played it, prefilled from the fixture, and why. Outsiders 404,
+    anyone not running the league 403; a fixture the table does not let the league
+    correct now (no result yet, a locked season) says why, without the form."""
+    the_season = season_run_by(request, slug, season)
+    fixture = fixture_for_viewer(season=the_season, pk=pk)
+    if request.method != "POST":
+        return _correction_page(request, fixture, the_season)
+    rows = _correction_rows(request)
+    try:
+        leagues_services.fixture_correct(
+            fixture=fixture, by=_user(request), scores=_scores(request),
+            home_players=[_squad(fixture.home, row[0]) for row in rows],
+            away_players=[_squad(fixture.away, row[1]) for row in rows],
+            reason=str(request.POST.get("reason", "")))
+    except ValidationError as error:
+        fixture.refresh_from_db()
+        return _correction_page(request, fixture, the_season,
+                                error=" ".join(error.messages), typed=request.POST,
+                                refused_game=(getattr(error, "params", None) or {}).get("n"),
+                                status=400)
+    fixture.refresh_from_db()
+    messages.success(request, _("Result corrected: the away captain confirms it again.")
+                     if fixture.status == FixtureStatus.SUBMITTED else
+                     _("Result corrected: it counts in the table."))
+    return redirect(fixture)
+
+
+def _correction_rows(request: HttpRequest) -> list[tuple[list[str], list[str]]]:
+    """Each game's chosen players as posted (``home_player_N``, ``away_player_N``), by
+    game number, up to the last game with a score or a player."""
+    rows = [(request.POST.getlist(f"home_player_{n}"), request.POST.getlist(f"away_player_{n}"))
+            for n in range(1, MAX_FIXTURE_GAMES + 1)]
+    while rows and not any(rows[-1][0] + rows[-1][1]):
+        rows.pop()
+    return rows
+
+
+def _correction_page(request: HttpRequest, fixture: Fixture, season: Season, *,
+                     error: str | None = None, typed: Any = None,
+                     refused_game: int | None = None, status: int = 200) -> HttpResponse:
+    """The correction form, prefilled from the fixture's games as they count; after a
+    refusal, everything as it was typed and the game the refusal is about marked."""
+    rights = fixture_rights(fixture=fixture, season=season, user=request.user)
+    refusal = rights.refusal(signoff.correction(
+        confirmed_again=season.corrections_confirmed_again))
+    games = {g.number: g for g in fixture_games(fixture=fixture)}
+    home_squad = list(entrant_squad(entrant=fixture.home))
+    away_squad = list(entrant_squad(entrant=fixture.away))
+    rows = []
+    for n in range(1, max(max(games, default=0), season.night.most_games) + 1):
+        game = games.get(n)
+        score = fixture_game_score(game) if game is not None else None
+        scorepad = game is not None and game.match is not None \
+            and game.match.status == "finished"
+        if typed is not None:
+            shown = [str(typed.get(f"{side}_{n}", ""))[:12] for side in ("home", "away")]
+            chosen = [typed.getlist(f"{side}_player_{n}") for side in ("home", "away")]
+        else:
+            shown = ["", ""] if score is None else [str(score[0]), str(score[1])]
+            chosen = [[str(p.pk) for p in game.home_players.all()] if game else [],
+                      [str(p.pk) for p in game.away_players.all()] if game else []]
+        rows.append({
+            "n": n, "game": game, "scorepad": scorepad, "invalid": refused_game == n,
+            "played": _played_score(game) if scorepad and game else None,
+            "sides": [("home", fixture.home, home_squad, _picks(chosen[0]), shown[0]),
+                      ("away", fixture.away, away_squad, _picks(chosen[1]), shown[1])]})
+    return render(request, "matches/fixture_correct.html", {
+        "season": season, "fixture": fixture, "rows": rows,
+        "refusal": rules_messages.explain(refusal) if refusal is not None else None,
+        "home_squad": home_squad, "away_squad": away_squad,
+        "pairs": season.fixture_format != "games" or season.pairs > 0,
+        "reason": str(typed.get("reason", ""))[:300] if typed is not None else "",
+        "error": error}, status=status)
+
+
+def _played_score(game: FixtureGame) -> tuple[int, int] | None:
+    """A scorepad game's score as its match was played (before any correction)."""
+    corrected, game.score_corrected = game.score_corrected, False
+    try:
+        return fixture_game_score(game)
+    finally:
+        game.score_corrected = corrected
+
+
+def _picks(chosen: list[str]) -> list[str]:
+    """A side's two player choices (the player, the partner) as posted or kept."""
+    return [*chosen[:2], *[""] * (2 - len(chosen[:2]))]
+
+
 def _user_or_none(request: HttpRequest) -> User | None:
     return request.user if isinstance(request.user, User) else None
 
@@ -626,6 +745,7 @@ def _fixture_page(request: HttpRequest, reach: FixtureReach, *,
         "game_rows": [_game_row(n, by_number.get(n), typed, refused_game, scores)
                       for n in range(1, rows + 1)],
         "changes": fixture_changes(fixture=fixture), "admin": rights.admin,
+        "corrections": fixture_corrections(fixture=fixture), "can_correct": rights.can_correct,
         "home_squad": entrant_squad(entrant=fixture.home),
         "away_squad": entrant_squad(entrant=fixture.away),
         "singles_and_pairs": (season.singles, season.pairs),

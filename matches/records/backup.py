@@ -72,6 +72,7 @@ from matches.leagues.models import (
     Entrant,
     Fixture,
     FixtureChange,
+    FixtureCorrection,
     FixtureGame,
     Season,
 )
@@ -143,7 +144,8 @@ MEMBERSHIP_FIELDS = ["id", "user", "role", "joined_at"]
 PLAYER_FIELDS = ["id", "club", "name", "user", "created_at"]
 SEASON_FIELDS = ["id", "club", "name", "slug", "starts_on", "ends_on", "game", "options",
                  "scoring", "tiebreaks", "fixture_format", "singles", "pairs", "race_to",
-                 "count_submitted", "locked", "created_at"]
+                 "count_submitted", "corrections_confirmed_again", "locked", "created_at"]
+SEASON_ADDED = ["corrections_confirmed_again"]  # absent from backups made before it was kept
 DIVISION_FIELDS = ["id", "name", "order"]
 ENTRANT_FIELDS = ["id", "name", "kind", "captain", "link_generation", "link_phone_key",
                   "link_phone", "link_opened_at"]
@@ -153,7 +155,10 @@ ENTRANT_ADDED = ["link_generation", "link_phone_key", "link_phone", "link_opened
 ADJUSTMENT_FIELDS = ["id", "points", "reason", "made_by", "made_at"]
 FIXTURE_FIELDS = ["id", "week", "date", "home", "away", "status", "home_games", "away_games",
                   "walkover", "submitted_at", "dispute"]
-FIXTURE_GAME_FIELDS = ["id", "number", "home_score", "away_score"]
+FIXTURE_GAME_FIELDS = ["id", "number", "home_score", "away_score", "score_corrected"]
+FIXTURE_GAME_ADDED = ["score_corrected"]  # absent from backups made before it was kept
+FIXTURE_CORRECTION_FIELDS = ["id", "user", "at", "reason", "before", "after",
+                             "confirmed_again"]
 FIXTURE_CHANGE_FIELDS = ["id", "user", "by_link", "at", "kind", "what", "before", "after"]
 FIXTURE_CHANGE_ADDED = ["kind", "by_link"]  # absent from backups made before they were kept
 GRANT_FIELDS = ["label", "name", "created_at", "last_used_at", "revoked_at", "is_creator"]
@@ -171,7 +176,7 @@ MATCH_LINKS = ["club", "season"]
 # rows whose ids are kept: their id sequences move past the restored ids afterwards
 KEPT_IDS: list[type[models.Model]] = [User, Club, Membership, Player, Season, Division,
                                       Entrant, Adjustment, Fixture, FixtureGame,
-                                      FixtureChange]
+                                      FixtureChange, FixtureCorrection]
 
 
 # -- export ------------------------------------------------------------------------------
@@ -241,7 +246,9 @@ def _division_doc(division: Division) -> dict[str, Any]:
                     "home_players": _ids(game.home_players.all()),
                     "away_players": _ids(game.away_players.all())}
                    for game in fixture.games.order_by("pk")],
-         "changes": [_row(c, FIXTURE_CHANGE_FIELDS) for c in fixture.changes.order_by("pk")]}
+         "changes": [_row(c, FIXTURE_CHANGE_FIELDS) for c in fixture.changes.order_by("pk")],
+         "corrections": [_row(c, FIXTURE_CORRECTION_FIELDS)
+                         for c in fixture.corrections.order_by("pk")]}
         for fixture in division.fixtures.order_by("pk")
     ]}
 
@@ -439,7 +446,7 @@ def _player_restore(doc: dict[str, Any]) -> None:
 
 
 def _season_restore(doc: dict[str, Any]) -> None:
-    season = _build(Season, doc, SEASON_FIELDS)
+    season = _build(Season, doc, SEASON_FIELDS, optional=SEASON_ADDED)
     for division_doc in doc["divisions"]:
         division = _build(Division, division_doc, DIVISION_FIELDS, season=season)
         for entrant_doc in division_doc["entrants"]:
@@ -451,12 +458,17 @@ def _season_restore(doc: dict[str, Any]) -> None:
         for fixture_doc in division_doc["fixtures"]:
             fixture = _build(Fixture, fixture_doc, FIXTURE_FIELDS, division=division)
             for game_doc in fixture_doc["games"]:
-                game = _build(FixtureGame, game_doc, FIXTURE_GAME_FIELDS, fixture=fixture)
+                game = _build(FixtureGame, game_doc, FIXTURE_GAME_FIELDS,
+                              optional=FIXTURE_GAME_ADDED, fixture=fixture)
                 game.home_players.set(_players(game_doc["home_players"]))
                 game.away_players.set(_players(game_doc["away_players"]))
             for change in fixture_doc["changes"]:
                 _build(FixtureChange, change, FIXTURE_CHANGE_FIELDS,
                        optional=FIXTURE_CHANGE_ADDED, fixture=fixture)
+            # (none in a backup made before corrections were kept)
+            for correction in fixture_doc.get("corrections", []):
+                _build(FixtureCorrection, correction, FIXTURE_CORRECTION_FIELDS,
+                       fixture=fixture)
 
 
 def _players(ids: list[int]) -> list[Player]:

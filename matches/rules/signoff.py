@@ -5,7 +5,11 @@ postpones it and submits it; the away side's captain, never the home side's too,
 confirms or disputes it; a league admin resolves a sent result, and awards a walkover
 or makes the fixture void from any status (a walkover over a night that was played, a
 void over one already void: the league's word is the last), and keys in a result from
-its own records (a spreadsheet row) over any fixture not waiting on a sign-off. The
+its own records (a spreadsheet row) over any fixture not waiting on a sign-off. A league
+admin corrects a result (sent, settled or disputed): as the season chooses, the
+correction goes to the away captain to confirm again (:data:`Action.CORRECT_TO_CONFIRM`)
+or is final by the league's authority (:data:`Action.CORRECT`); :func:`correction` picks
+one. The
 site itself, never a person, confirms a result the away captain left alone for
 :data:`AUTO_CONFIRM_AFTER_HOURS` (in a season that counts submitted results: the
 service asks that). A locked season takes no more changes. :data:`TABLE` states every
@@ -25,6 +29,10 @@ matches.rules.errors.SignOffRefused: a captain cannot confirm or dispute their o
 Traceback (most recent call last):
 ...
 matches.rules.errors.SignOffRefused: this fixture is confirmed: that cannot be done now
+>>> check(Status.CONFIRMED, correction(confirmed_again=True), {Actor.LEAGUE_ADMIN})
+<Status.SUBMITTED: 'submitted'>
+>>> check(Status.DISPUTED, correction(confirmed_again=False), {Actor.LEAGUE_ADMIN})
+<Status.CONFIRMED: 'confirmed'>
 >>> sorted(status.value for status in OPEN_FOR_ENTRY)
 ['postponed', 'scheduled']
 """
@@ -63,6 +71,8 @@ class Action(enum.Enum):
     WALKOVER = "walkover"
     VOID = "void"
     RECORD = "record"  # the league's own record of the night (a spreadsheet row): confirmed
+    CORRECT = "correct"  # the league corrects a result, final by its authority
+    CORRECT_TO_CONFIRM = "correct_to_confirm"  # ... for the away captain to confirm again
     AUTO_CONFIRM = "auto_confirm"  # the site, once the away captain has left it alone
 
 
@@ -142,6 +152,14 @@ TABLE: Final[dict[Action, Rule]] = {
     Action.RECORD: Rule(_LEAGUE, _from(
         scheduled=Status.CONFIRMED, postponed=Status.CONFIRMED, void=Status.CONFIRMED,
         submitted=None, confirmed=Status.CONFIRMED, disputed=None)),
+    # a result sent (or settled) corrected by the league, with the night's games; the
+    # season says whether the away captain confirms it again
+    Action.CORRECT: Rule(_LEAGUE, _from(
+        scheduled=None, postponed=None, void=None, submitted=Status.CONFIRMED,
+        confirmed=Status.CONFIRMED, disputed=Status.CONFIRMED)),
+    Action.CORRECT_TO_CONFIRM: Rule(_LEAGUE, _from(
+        scheduled=None, postponed=None, void=None, submitted=Status.SUBMITTED,
+        confirmed=Status.SUBMITTED, disputed=Status.SUBMITTED)),
     # a disputed result waits for the league: only silence confirms
     Action.AUTO_CONFIRM: Rule(_SITE, _from(
         scheduled=None, postponed=None, void=None, submitted=Status.CONFIRMED, confirmed=None,
@@ -156,6 +174,16 @@ AUTO_CONFIRM_AFTER_HOURS: Final = 24
 OPEN_FOR_ENTRY: Final = TABLE[Action.ENTER].from_states
 # a result sent and not yet settled: the away captain's or the league's to settle
 UNSETTLED: Final = TABLE[Action.RESOLVE].from_states
+
+
+def correction(*, confirmed_again: bool) -> Action:
+    """The league's correction of a result in a season whose corrections the away
+    captain confirms again (``confirmed_again``), or one where they are final.
+
+    >>> correction(confirmed_again=True).value
+    'correct_to_confirm'
+    """
+    return Action.CORRECT_TO_CONFIRM if confirmed_again else Action.CORRECT
 
 
 def check(status: Status, action: Action, who: Collection[Actor], *,

@@ -38,6 +38,7 @@ from matches.leagues.selectors import captain_link_token
 from matches.leagues.services import (
     adjustment_add,
     entrant_add,
+    fixture_correct,
     fixture_game_start,
     fixture_games_enter,
     fixture_submit,
@@ -636,6 +637,25 @@ def fixture_by_link(v: Visit, w: World) -> Page:  # on its fixture, as its home 
     return page
 
 
+def fixture_correction(v: Visit, w: World) -> Page:  # the league admin's correction form
+    return v.open(w.submitted.get_correction_url(), user=w.secretary)
+
+
+def fixture_correction_refused(v: Visit, w: World) -> Page:  # sent without a reason
+    page = fixture_correction(v, w)
+    page.locator("#correct-fixture").click()
+    expect(page.locator("#fixture-error")).to_be_visible()
+    return page
+
+
+def fixture_corrected(v: Visit, w: World) -> Page:  # the original beside the correction
+    fixture_correct(fixture=w.submitted, by=w.secretary,
+                    scores=[(250, 40), (250, 35), (250, 245)], reason="Game 2 was ours")
+    page = v.open(w.submitted.get_absolute_url(), user=w.secretary)
+    expect(page.locator("#fixture-corrections")).to_be_visible()
+    return page
+
+
 def player(v: Visit, w: World) -> Page:
     return v.open(reverse("matches:club_player", kwargs={"slug": w.club.slug,
                                                          "pk": w.player.pk}))
@@ -803,6 +823,9 @@ PAGES: dict[str, Callable[[Visit, World], Page]] = {
     "fixture-captain-open": captain_open,
     "fixture-captain-fixtures": captain_fixtures,
     "fixture-by-link": fixture_by_link,
+    "fixture-correction": fixture_correction,
+    "fixture-correction-refused": fixture_correction_refused,
+    "fixture-corrected": fixture_corrected,
     "player": player,
     "ratings": ratings,
     "history-list": history_list,

@@ -23,6 +23,7 @@ from matches.leagues.selectors import captain_link_token
 from matches.leagues.services import (
     adjustment_add,
     entrant_add,
+    fixture_correct,
     fixture_game_start,
     fixture_games_enter,
     fixture_resolve,
@@ -221,6 +222,22 @@ def captain_fixtures(open_: Open, w: World) -> Page:  # the phone that opened it
     return page
 
 
+def fixture_correction(open_: Open, w: World) -> Page:  # the league admin's correction form
+    week1 = Fixture.objects.get(division__season=w.season, week=1)
+    page = open_(week1.get_correction_url())
+    expect(page.locator("#correction-form")).to_be_visible()
+    return page
+
+
+def fixture_corrected(open_: Open, w: World) -> Page:  # the original beside the correction
+    week1 = Fixture.objects.get(division__season=w.season, week=1)
+    fixture_correct(fixture=week1, by=w.secretary, scores=[(250, 40), (250, 35), (250, 245)],
+                    reason="The second game's sheet was read the wrong way round")
+    page = open_(week1.get_absolute_url())
+    expect(page.locator("#fixture-corrections")).to_be_visible()
+    return page
+
+
 def history(open_: Open, w: World) -> Page:
     w.finished  # noqa: B018
     return open_(f"/history/?club={w.club.slug}")
@@ -298,6 +315,8 @@ PAGES: dict[str, Callable[[Open, World], Page]] = {
     "fixture-confirmed": fixture_confirmed,
     "captain-link": captain_link,
     "captain-fixtures": captain_fixtures,
+    "fixture-correction": fixture_correction,
+    "fixture-corrected": fixture_corrected,
     "history": history,
     "scorepad": scorepad,
     "scorepad-finished": scorepad_finished,

@@ -21,6 +21,7 @@ from matches.models import (
     Entrant,
     Fixture,
     FixtureChange,
+    FixtureCorrection,
     FixtureGame,
     Match,
     Membership,
@@ -120,6 +121,10 @@ CASES: dict[str, Callable[[dict[str, Any]], object]] = {
                                                                   number=0),
     "fixture_game_has_a_winner": lambda x: FixtureGame.objects.create(
         fixture=x["fixture"], number=1, home_score=61, away_score=61),
+    "fixture_game_corrected_has_score": lambda x: FixtureGame.objects.create(
+        fixture=x["fixture"], number=2, score_corrected=True),
+    "fixture_correction_has_reason": lambda x: FixtureCorrection.objects.create(
+        fixture=x["fixture"], reason=""),
     "adjustment_not_zero": lambda x: Adjustment.objects.create(entrant=x["home"], points=0,
                                                                reason="x"),
     "adjustment_has_reason": lambda x: Adjustment.objects.create(entrant=x["home"], points=1,

@@ -24,6 +24,7 @@ from matches.leagues import services
 from matches.leagues.selectors import fixture_for_viewer, fixture_rights
 from matches.leagues.services import (
     fixture_confirm,
+    fixture_correct,
     fixture_dispute,
     fixture_game_key,
     fixture_game_start,
@@ -71,13 +72,19 @@ SERVICES: dict[signoff.Action, Write] = {
     signoff.Action.WALKOVER: lambda f, by: fixture_walkover(fixture=f, by=by,
                                                                      side="home"),
     signoff.Action.VOID: lambda f, by: fixture_void(fixture=f, by=by),
+    # the night's one game as played (Ann's 10–0): a correction of nothing but the record
+    signoff.Action.CORRECT: lambda f, by: fixture_correct(fixture=f, by=by, scores=[(10, 0)],
+                                                          reason="checked the scoresheet"),
+    signoff.Action.CORRECT_TO_CONFIRM: lambda f, by: fixture_correct(
+        fixture=f, by=by, scores=[(10, 0)], reason="checked the scoresheet"),
 }
 # the fixture page's flag that offers each action
 FLAGS = {signoff.Action.ENTER: "can_enter", signoff.Action.REDATE: "can_redate",
          signoff.Action.POSTPONE: "can_redate", signoff.Action.SUBMIT: "can_submit",
          signoff.Action.CONFIRM: "can_sign", signoff.Action.DISPUTE: "can_sign",
          signoff.Action.RESOLVE: "can_resolve", signoff.Action.WALKOVER: "can_walkover",
-         signoff.Action.VOID: "can_void"}
+         signoff.Action.VOID: "can_void", signoff.Action.CORRECT: "can_correct",
+         signoff.Action.CORRECT_TO_CONFIRM: "can_correct"}
 PEOPLE = ("home captain", "away captain", "league admin", "captain of both sides",
           "home captain and admin", "member", "outsider")
 
@@ -120,7 +127,10 @@ def offered_and_accepted(night: LeagueNight, who: str, locked: bool,
     try:
         with transaction.atomic():
             by = as_who(night, who)
-            Season.objects.filter(pk=night.fixture.division.season_id).update(locked=locked)
+            # the season's choice of correction is the one the page offers (can_correct)
+            Season.objects.filter(pk=night.fixture.division.season_id).update(
+                locked=locked,
+                corrections_confirmed_again=action is signoff.Action.CORRECT_TO_CONFIRM)
             season = Season.objects.select_related("club").get(
                 pk=night.fixture.division.season_id)
             fixture = fixture_for_viewer(season=season, pk=night.fixture.pk)

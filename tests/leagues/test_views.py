@@ -614,8 +614,11 @@ def test_a_row_for_a_result_awaiting_confirmation_is_refused_so_it_cannot_count_
 
     assert refused.value.messages == [
         "Row 2: Middleton Club v Royal Oak A has a result awaiting confirmation on the site "
-        "(submitted, awaiting the away captain): settle it on its fixture's page, or leave "
-        "the row out, so that it does not count twice."]
+        "(submitted, awaiting the away captain): settle or correct it on its fixture's "
+        "page, or leave the row out, so that it does not count twice."]
+    assert refused.value.params["url"] == reverse(  # type: ignore[index]
+        "matches:fixture_correct", kwargs={"slug": season.club.slug, "season": season.slug,
+                                           "pk": waiting.pk})
     assert log_and_results(season) == before
 
 
@@ -764,8 +767,10 @@ def test_a_spreadsheet_row_over_a_game_scored_on_the_scorepad_is_refused(club, p
     page = upload(as_(people["admin"]), season,
                   "home,away,home_games,away_games\nOak,Bowes,1,0\n").content.decode()
 
-    assert ("Row 2: Oak v Bowes has games scored on the scorepad; enter its result on its "
-            "fixture&#x27;s page.") in page
+    # a night not sent yet: its fixture's page, where it is finished and sent
+    assert ("Row 2: Oak v Bowes has games scored on the scorepad and is not sent yet; finish "
+            "and send the night on its fixture&#x27;s page, or leave the row out.") in page
+    assert f'<a href="{fixture.get_absolute_url()}">Open the fixture</a>' in page
     fixture.refresh_from_db()
     assert fixture.status == FixtureStatus.SCHEDULED and fixture.home_games is None
     assert fixture.games.get().match is not None and not fixture.changes.exists()

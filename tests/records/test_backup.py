@@ -23,6 +23,7 @@ from matches.leagues.services import (
     captain_link_open,
     captain_link_replace,
     entrant_add,
+    fixture_correct,
     fixture_redate,
     fixtures_csv_import,
     fixtures_generate,
@@ -37,7 +38,9 @@ from matches.models import (
     Entrant,
     Fixture,
     FixtureChange,
+    FixtureCorrection,
     FixtureGame,
+    FixtureStatus,
     Match,
     Membership,
     Player,
@@ -62,7 +65,7 @@ from matches.scoring.services.play import (
     round_settle,
     round_start,
 )
-from tests.support.helpers import site_admin
+from tests.support.helpers import league_night_at, site_admin
 
 T = rules.Tile.parse
 DEMO_CLUB = "teesdale-dominoes-club"
@@ -179,7 +182,7 @@ def snapshot() -> dict[str, Any]:
                            for e in Entrant.objects.all()),
         "fixtures": [(f.pk, f.week, str(f.date), str(f), f.status, f.home_games, f.away_games,
                       f.walkover, f.dispute, when(f.submitted_at),
-                      [(g.number, g.home_score, g.away_score,
+                      [(g.number, g.home_score, g.away_score, g.score_corrected,
                         sorted(p.name for p in g.home_players.all()),
                         sorted(p.name for p in g.away_players.all()),
                         str(g.match.public_id) if g.match else None) for g in f.games.all()])
@@ -188,6 +191,11 @@ def snapshot() -> dict[str, Any]:
                              c.user.username if c.user else None,
                              c.by_link.name if c.by_link else None)
                             for c in FixtureChange.objects.order_by("pk")],
+        "fixture corrections": [(str(c.fixture), c.reason, c.before, c.after,
+                                 c.confirmed_again, when(c.at),
+                                 c.user.username if c.user else None)
+                                for c in FixtureCorrection.objects.order_by("pk")],
+        "seasons": sorted((s.slug, s.corrections_confirmed_again) for s in Season.objects.all()),
         "adjustments": sorted((a.entrant.name, a.points, a.reason, when(a.made_at))
                               for a in Adjustment.objects.all()),
         "grants": sorted((g.label, g.name, g.is_creator, when(g.created_at), when(g.revoked_at))
@@ -521,6 +529,37 @@ def test_a_fixture_a_spreadsheet_added_round_trips(small_site, tmp_path):
     snap = restored(tmp_path / "site.jsonl")
 
     assert snapshot() == snap
+
+
+@pytest.mark.django_db
+def test_a_league_correction_of_a_scorepad_game_round_trips_and_an_older_backup_has_none(
+        tmp_path):
+    night = league_night_at(FixtureStatus.CONFIRMED)
+    Season.objects.update(corrections_confirmed_again=True)
+    fixture_correct(fixture=night.fixture, by=night.admin, scores=[(0, 10)],
+                    reason="Bob played the 5-5")
+    path = tmp_path / "site.jsonl"
+
+    snap = restored(path)
+
+    assert snapshot() == snap
+    assert snap["fixture corrections"][0][1] == "Bob played the 5-5"
+    assert snap["fixtures"][0][-1][0][3] is True  # its game's score is the league's
+    # a backup made before corrections were kept: none, and a season's choice the default
+    older = tmp_path / "older.jsonl"
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    for line in lines:
+        if line.get("type") == "season":
+            del line["corrections_confirmed_again"]
+            for fixture in line["divisions"][0]["fixtures"]:
+                del fixture["corrections"]
+                for game in fixture["games"]:
+                    del game["score_corrected"]
+    older.write_text("\n".join(json.dumps(line) for line in lines))
+    empty_database()
+    import_all(older)
+    assert not FixtureCorrection.objects.exists()
+    assert not Season.objects.get().corrections_confirmed_again
 
 
 @pytest.mark.django_db

@@ -15,6 +15,7 @@ from matches.rules.signoff import (
     Actor,
     Status,
     check,
+    correction,
     is_allowed,
 )
 
@@ -51,11 +52,16 @@ def test_every_action_states_its_next_status_from_every_status():
     (Action.RECORD, {"scheduled": "confirmed", "postponed": "confirmed", "void": "confirmed",
                      "confirmed": "confirmed"}, None),
     (Action.AUTO_CONFIRM, {"submitted": "confirmed"}, None),
+    (Action.CORRECT, {"submitted": "confirmed", "confirmed": "confirmed",
+                      "disputed": "confirmed"}, None),
+    (Action.CORRECT_TO_CONFIRM, {"submitted": "submitted", "confirmed": "submitted",
+                                 "disputed": "submitted"}, None),
 ])
 def test_each_actions_from_states_and_next_status(action, froms, to):
     expected = {s.value: to for s in Status} if to else froms
     who = {ADMIN} if action in (Action.RESOLVE, Action.WALKOVER, Action.VOID,
-                                Action.RECORD) else \
+                                Action.RECORD, Action.CORRECT,
+                                Action.CORRECT_TO_CONFIRM) else \
         {AWAY} if action in (Action.CONFIRM, Action.DISPUTE) else \
         {SITE} if action is Action.AUTO_CONFIRM else {HOME}
     moved = {status.value: check(status, action, who).value for status in Status
@@ -79,6 +85,9 @@ def test_open_for_entry_and_unsettled_are_read_from_the_table():
     (Action.WALKOVER, {"league admin", "home captain and admin", "away captain and admin"}),
     (Action.VOID, {"league admin", "home captain and admin", "away captain and admin"}),
     (Action.RECORD, {"league admin", "home captain and admin", "away captain and admin"}),
+    (Action.CORRECT, {"league admin", "home captain and admin", "away captain and admin"}),
+    (Action.CORRECT_TO_CONFIRM, {"league admin", "home captain and admin",
+                                 "away captain and admin"}),
     (Action.AUTO_CONFIRM, set()),  # no person: the site itself
 ])
 def test_who_may_take_each_action(action, allowed):
@@ -133,3 +142,20 @@ def test_an_admins_right_only_adds(status, action):
     for who in PEOPLE.values():
         if is_allowed(status, action, who):
             assert is_allowed(status, action, who | {ADMIN})
+
+
+@pytest.mark.parametrize("confirmed_again", [True, False])
+def test_a_correction_is_of_a_result_and_goes_where_the_season_says(confirmed_again):
+    """A correction is taken exactly where a result is (submitted, confirmed, disputed),
+    never by a captain alone; the season's choice says whether the away captain confirms
+    it again (and can then confirm it, once more) or it is final."""
+    action = correction(confirmed_again=confirmed_again)
+    with_result = {Status.SUBMITTED, Status.CONFIRMED, Status.DISPUTED}
+    assert TABLE[action].from_states == with_result
+    for status in with_result:
+        to = check(status, action, {ADMIN})
+        assert to is (Status.SUBMITTED if confirmed_again else Status.CONFIRMED)
+        assert is_allowed(to, Action.CONFIRM, {AWAY}) == confirmed_again
+        assert refusal(status, action, {HOME, AWAY}) == "not_league_admin"
+    for status in set(Status) - with_result:
+        assert refusal(status, action, {ADMIN}) == "fixture_status"

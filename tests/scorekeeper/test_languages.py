@@ -32,6 +32,7 @@ from matches.clubs import services as clubs_services
 from matches.history.services import ratings_recompute
 from matches.leagues.services import (
     entrant_add,
+    fixture_correct,
     fixture_games_enter,
     fixture_redate,
     fixture_submit,
@@ -286,6 +287,11 @@ def every_page(lang: str, django_user_model) -> tuple[list[tuple[str, str]], set
     other = Fixture.objects.filter(division=division).exclude(pk=fixture.pk).first()
     assert other is not None
     get("fixture, not yet played", owner, other.get_absolute_url())
+    get("fixture, its correction", owner, fixture.get_correction_url())
+    fixture_correct(fixture=fixture, by=olena, scores=[(61, 40), (61, 30), (61, 12)],
+                    reason="Аркуш рахунку")
+    get("fixture, corrected", owner, fixture.get_absolute_url())
+    created.add("Аркуш рахунку")
 
     # history, import, accounts, errors
     get("match history", anonymous, url("history_list"))

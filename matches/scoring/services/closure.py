@@ -35,6 +35,13 @@ class Closure(Protocol):
         """The page where the result is settled now, if there is one."""
         ...
 
+    @property
+    def note(self) -> str | None:
+        """What that concern counts of the match's result instead of its own end, if it
+        counts another (a league's correction of a game's score), in the reader's
+        language; the match's page says it beside the result as played."""
+        ...
+
 
 # name -> service: every write on a match, each refused on a closed match
 MATCH_WRITES: dict[str, Callable[..., object]] = {}

@@ -177,12 +177,17 @@ def match_detail(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
         template = "matches/match.html#replay" if request.htmx and page.replay else \
             "matches/match.html"
         scorer = held_grant(request, match) is not None
-        # an abandoned league game whose result is the league's now is not resumed
+        # an abandoned league game whose result is the league's now is not resumed; a
+        # finished one whose score the league corrected says what counts instead
         closure = (scorepad_closure(match)
-                   if scorer and match.status == MatchStatus.ABANDONED else None)
+                   if match.season_id is not None and (
+                       match.status == MatchStatus.FINISHED or scorer) else None)
         return render(request, template, {
             "page": page, "end": match_end_summary(match), "scorer": scorer,
-            "closed": closure.reason if closure else None})
+            "closed": closure.reason if closure and scorer
+            and match.status == MatchStatus.ABANDONED else None,
+            "league_note": closure.note if closure else None,
+            "league_url": closure.url if closure else None})
     # A watcher's poll asks every few seconds, naming the version it shows (?seen=):
     # unchanged, it gets 204, which htmx leaves unswapped, so the page keeps the focus
     # and the open details it had. (The browser's revalidation would turn a 304 into
