@@ -30,6 +30,7 @@ from matches.clubs.selectors import club_member_named, club_players_named
 from matches.clubs.services import free_slug, player_named
 from matches.core import messages as rules_messages
 from matches.leagues import files as league_files
+from matches.leagues import notices
 from matches.leagues.models import (
     OPEN_FOR_ENTRY,
     UNSETTLED,
@@ -699,8 +700,10 @@ def _logged(*, status: str, date: datetime.date | None, result: Sequence[int | N
 def _log(fixture: Fixture, by: User | None, kind: FixtureChangeKind,
          before: dict[str, Any]) -> None:
     # the kind, for each reader's language; the words as this writer reads them
-    FixtureChange.objects.create(fixture=fixture, user=by, kind=kind, what=str(kind.label),
-                                 before=before, after=_state(fixture))
+    change = FixtureChange.objects.create(fixture=fixture, user=by, kind=kind,
+                                          what=str(kind.label), before=before,
+                                          after=_state(fixture))
+    notices.change_told(change)  # e-mailed once this write commits
 
 
 @transaction.atomic
