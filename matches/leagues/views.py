@@ -71,6 +71,7 @@ from matches.leagues.selectors import (
     fixture_games,
     fixture_rights,
     players_chosen,
+    season_attention,
     season_division,
     season_division_list,
     season_divisions,
@@ -133,9 +134,13 @@ def _season_page(request: HttpRequest, club: Club, the_season: Season, *,
             "weeks": _weeks(division),
             "adjustments": [a for e in division.entrants.all() for a in e.adjustments.all()],
         }
+    admin = club_rights(club=club, user=request.user).runs_league
     return render(request, "matches/season.html", {
         "club": club, "season": the_season, "divisions": divisions, "d": page,
-        "admin": club_rights(club=club, user=request.user).runs_league,
+        "admin": admin,
+        # what its league admins should see to, all divisions at once
+        "attention": season_attention(season=the_season, now=timezone.now())
+        if admin and not the_season.locked else None,
         "scheme": scheme_words(the_season.scoring, the_season.tiebreaks),
         "entrant_kinds": EntrantKind.choices,
         "seasons": club_seasons(club), "entered": entered or {},
