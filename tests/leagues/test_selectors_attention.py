@@ -106,6 +106,7 @@ def test_awaiting_confirmation_for_more_than_a_day(night):
     season = night.fixture.division.season
     fixture = submitted(night)
     sent_at = fixture.submitted_at
+    assert sent_at is not None
     assert not season_attention(season=season, now=sent_at + datetime.timedelta(hours=23))
     assert season_attention(season=season, now=sent_at + datetime.timedelta(hours=24)) \
         .unconfirmed == [fixture]
