@@ -92,7 +92,8 @@ def account_settings(request: HttpRequest) -> HttpResponse:
     links here), and the way to change the password."""
     user = request.user
     assert isinstance(user, User)  # login_required
-    form = NoticeSettingsForm(request.POST or None,
+    # bound on every POST: a box left unticked sends nothing, and that is "off"
+    form = NoticeSettingsForm(request.POST if request.method == "POST" else None,
                               initial={"league_emails": league_emails_on(user=user)})
     if request.method == "POST" and form.is_valid():
         on = form.cleaned_data["league_emails"]
