@@ -90,7 +90,8 @@ def season_create(*, club: Club, by: User, name: str, starts_on: datetime.date,
                   fixture_format: str = "single", singles: int = 0, pairs: int = 0,
                   race_to: int | None = None, count_submitted: bool = False,
                   divisions: Sequence[str] = ("Division 1",),
-                  ends_on: datetime.date | None = None) -> Season:
+                  ends_on: datetime.date | None = None,
+                  nights_start: datetime.time | None = None) -> Season:
     """A season of the club's league, with its divisions; the rules check the scheme."""
     require_role(club=club, user=by, role=RUNS_LEAGUE)
     league = season_scheme_check(name=name, game=game, options=options, scoring=scoring,
@@ -99,7 +100,8 @@ def season_create(*, club: Club, by: User, name: str, starts_on: datetime.date,
         club=club, name=name, game=game, options=dict(options or {}), starts_on=starts_on,
         scoring=dict(scoring or {}), tiebreaks=list(league.tiebreaks),
         ends_on=ends_on, fixture_format=fixture_format, singles=singles, pairs=pairs,
-        race_to=race_to, count_submitted=count_submitted)
+        race_to=race_to, count_submitted=count_submitted,
+        **({"nights_start": nights_start} if nights_start is not None else {}))
     for order, name in enumerate(divisions):
         division = Division(season=season, name=" ".join(name.split()), order=order)
         division.full_clean()  # the database's own case folding decides "the same name"
@@ -471,6 +473,17 @@ def adjustment_add(*, entrant: Entrant, by: User, points: int, reason: str) -> A
     adjustment.full_clean()
     adjustment.save()
     return adjustment
+
+
+@transaction.atomic
+def season_nights_start_set(*, season: Season, by: User, nights_start: datetime.time) -> Season:
+    """When the season's nights usually start (the site's time zone): the reminders and
+    "no result yet" prompts not sent yet are timed from it."""
+    require_role(club=season.club, user=by, role=RUNS_LEAGUE)
+    _not_locked(season)
+    season.nights_start = nights_start.replace(second=0, microsecond=0)
+    season.save(update_fields=["nights_start"])
+    return season
 
 
 @transaction.atomic

@@ -38,6 +38,7 @@ from matches.leagues.forms import (
     EntrantChangeForm,
     EntrantForm,
     GenerateForm,
+    NightsStartForm,
     RedateForm,
     SeasonForm,
     add_refusal,
@@ -94,7 +95,8 @@ def season_new(request: HttpRequest, slug: str) -> HttpResponse:
                 tiebreaks=data["tiebreaks"], ends_on=data["ends_on"],
                 fixture_format=data["fixture_format"], singles=data["singles"] or 0,
                 pairs=data["pairs"] or 0, race_to=data["race_to"],
-                count_submitted=data["count_submitted"], divisions=data["divisions"])
+                count_submitted=data["count_submitted"], divisions=data["divisions"],
+                nights_start=data["nights_start"])
         except ValidationError as error:
             form.refused(error)
         else:
@@ -266,6 +268,24 @@ def fixtures_csv(request: HttpRequest, slug: str, season: str) -> HttpResponse:
                 "already: left as they were.", imported.unchanged)
                 % {"count": imported.unchanged})
     return redirect(f"{the_season.get_absolute_url()}?division={division.pk}")
+
+
+@require_POST
+def season_nights_start(request: HttpRequest, slug: str, season: str) -> HttpResponse:
+    the_season = season_run_by(request, slug, season)
+    form = NightsStartForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Give the time the nights start, such as 19:30."))
+        return redirect(the_season)
+    try:
+        leagues_services.season_nights_start_set(season=the_season, by=_user(request),
+                                                 nights_start=form.cleaned_data["nights_start"])
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return redirect(the_season)
+    messages.success(request, _("Nights start at %(time)s: the reminders follow it.")
+                     % {"time": form.cleaned_data["nights_start"].strftime("%H:%M")})
+    return redirect(the_season)
 
 
 @require_POST
