@@ -146,6 +146,14 @@ def test_who_turned_emails_off_or_has_no_address_gets_none(
         [night.home_captain]
 
 
+def test_a_site_that_sends_no_mail_sends_none(settings, night,
+                                              django_capture_on_commit_callbacks):
+    settings.EMAIL_DISABLED = True
+    played(night)
+    assert sent(django_capture_on_commit_callbacks,
+                lambda: fixture_submit(fixture=night.fixture, by=night.home_captain)) == []
+
+
 def test_nothing_is_sent_when_the_write_rolls_back(night, django_capture_on_commit_callbacks):
     played(night)
 
