@@ -141,6 +141,7 @@ def test_who_turned_emails_off_or_has_no_address_gets_none(
               lambda: fixture_dispute(fixture=night.fixture, by=night.away_captain,
                                       message="No"))
     assert to == ["league-admin@example.com"]
+    assert notices.told_users(night.fixture, {notices.Told.LEAGUE_ADMINS}) == [night.admin]
     league_emails_set(user=night.home_captain, on=True)
     assert notices.told_users(night.fixture, {notices.Told.HOME_CAPTAIN}) == \
         [night.home_captain]
