@@ -143,7 +143,8 @@ MEMBERSHIP_FIELDS = ["id", "user", "role", "joined_at"]
 PLAYER_FIELDS = ["id", "club", "name", "user", "created_at"]
 SEASON_FIELDS = ["id", "club", "name", "slug", "starts_on", "ends_on", "game", "options",
                  "scoring", "tiebreaks", "fixture_format", "singles", "pairs", "race_to",
-                 "count_submitted", "locked", "created_at"]
+                 "count_submitted", "locked", "created_at", "nights_start"]
+SEASON_ADDED = ["nights_start"]  # since migration 0018: a backup made before has none
 DIVISION_FIELDS = ["id", "name", "order"]
 ENTRANT_FIELDS = ["id", "name", "kind", "captain"]
 ADJUSTMENT_FIELDS = ["id", "points", "reason", "made_by", "made_at"]
@@ -283,7 +284,7 @@ def _ids(rows: Iterable[models.Model]) -> list[Any]:
 
 
 def _plain(value: Any) -> Any:
-    if isinstance(value, datetime.date):  # datetimes too
+    if isinstance(value, datetime.date | datetime.time):  # datetimes too
         return value.isoformat()
     if isinstance(value, uuid.UUID | Decimal):
         return str(value)
@@ -435,7 +436,7 @@ def _player_restore(doc: dict[str, Any]) -> None:
 
 
 def _season_restore(doc: dict[str, Any]) -> None:
-    season = _build(Season, doc, SEASON_FIELDS)
+    season = _build(Season, doc, SEASON_FIELDS, optional=SEASON_ADDED)
     for division_doc in doc["divisions"]:
         division = _build(Division, division_doc, DIVISION_FIELDS, season=season)
         for entrant_doc in division_doc["entrants"]:
