@@ -38,8 +38,9 @@ class SeasonForm(forms.Form):
                                 widget=forms.DateInput(attrs={"type": "date"}))
     ends_on = forms.DateField(label=gettext_lazy("Last night (optional)"), required=False,
                               widget=forms.DateInput(attrs={"type": "date"}))
+    # left empty: the season's default
     nights_start = forms.TimeField(label=gettext_lazy("Nights start at (for the reminders)"),
-                                   initial=datetime.time(19, 30),
+                                   initial=datetime.time(19, 30), required=False,
                                    widget=forms.TimeInput(attrs={"type": "time"},
                                                           format="%H:%M"))
     game = forms.ChoiceField(label=gettext_lazy("Game"), choices=GameKind.choices)

@@ -22,6 +22,7 @@ from matches.models import (
     Fixture,
     FixtureChange,
     FixtureGame,
+    FixtureNotice,
     Match,
     Membership,
     Player,
@@ -101,6 +102,10 @@ CASES: dict[str, Callable[[dict[str, Any]], object]] = {
     "fixture_status_valid": lambda x: _update(Fixture, x["fixture"].pk, status="lost"),
     "fixture_change_kind_known": lambda x: FixtureChange.objects.create(
         fixture=x["fixture"], kind="lost", what="lost"),
+    "fixture_notice_once": lambda x: [FixtureNotice.objects.create(
+        fixture=x["fixture"], kind="reminder") for _ in range(2)],
+    "fixture_notice_kind_known": lambda x: FixtureNotice.objects.create(
+        fixture=x["fixture"], kind="postcard"),
     "fixture_week_from_one": lambda x: _update(Fixture, x["fixture"].pk, week=0),
     "fixture_result_iff_played": lambda x: _update(Fixture, x["fixture"].pk,
                                                    status="confirmed"),
