@@ -283,3 +283,20 @@ def test_locked_seasons_and_undated_fixtures_are_left_alone(dated):
     season.save()
     Fixture.objects.filter(pk=dated.pk).update(date=None)
     assert run_at(STARTS - HOUR) == []
+
+
+def test_with_the_sites_task_backend_the_worker_gets_the_change(
+        settings, night, django_capture_on_commit_callbacks):
+    from django_tasks_db.models import DBTaskResult
+
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend",
+                                  "QUEUES": ["default"]}}
+    played(night)
+    with django_capture_on_commit_callbacks(execute=True):
+        fixture_submit(fixture=night.fixture, by=night.home_captain)
+    (queued,) = DBTaskResult.objects.filter(task_path=notices.change_notice_task.module_path)
+    assert mail.outbox == []  # the worker sends it
+    change = night.fixture.changes.get(kind=FixtureChangeKind.SUBMITTED)
+    assert queued.args_kwargs == {"args": [change.pk], "kwargs": {}}
+    assert notices.change_notice_send(change_id=change.pk) == 1
+    assert mail.outbox[0].to == ["bowes@example.com"]
