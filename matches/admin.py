@@ -34,8 +34,10 @@ from matches.models import (
     FixtureChange,
     FixtureCorrection,
     FixtureGame,
+    FixtureNotice,
     Match,
     Membership,
+    NoticeSettings,
     Player,
     Rating,
     RatingStep,
@@ -384,6 +386,26 @@ class FixtureChangeAdmin(ShownNeverEdited):
 class FixtureCorrectionAdmin(ShownNeverEdited):
     list_display = ["fixture", "reason", "user", "at"]
     list_select_related = ["fixture__home", "fixture__away", "user"]
+
+
+@admin.register(FixtureNotice)
+class FixtureNoticeAdmin(ShownNeverEdited):
+    """The schedule's e-mails sent, one per fixture and kind (what keeps them from going
+    twice)."""
+
+    list_display = ["fixture", "kind", "sent_at"]
+    list_filter = ["kind"]
+    list_select_related = ["fixture__home", "fixture__away"]
+
+
+@admin.register(NoticeSettings)
+class NoticeSettingsAdmin(admin.ModelAdmin):
+    """Whether each account gets league e-mails (its owner sets it on the account page)."""
+
+    list_display = ["user", "league_emails"]
+    list_filter = ["league_emails"]
+    search_fields = ["user__username"]
+    raw_id_fields = ["user"]
 
 
 @admin.register(Adjustment)

@@ -58,6 +58,8 @@ urlpatterns = [
          name="season_corrections"),
     path("clubs/<slug:slug>/seasons/<slug:season>/lock/", leagues.season_lock,
          name="season_lock"),
+    path("clubs/<slug:slug>/seasons/<slug:season>/nights-start/", leagues.season_nights_start,
+         name="season_nights_start"),
     path("clubs/<slug:slug>/seasons/<slug:season>/export/<str:what>",
          leagues.season_export, name="season_export"),
     path("clubs/<slug:slug>/seasons/<slug:season>/divisions/<int:division>/fixtures.ics",

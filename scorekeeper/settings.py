@@ -283,7 +283,10 @@ FORMAT_MODULE_PATH = ["scorekeeper.formats"]
 # No thousand separator: numbers are also written into form values and data attributes,
 # where "1 234" would not read back; scores stay short enough without one.
 USE_THOUSAND_SEPARATOR = False
-TIME_ZONE = "UTC"
+# The site's time zone: fixture dates and a season's "nights start at" are read in it
+# (the reminders and "no result yet" prompts are timed from them), and pages show times in
+# it. An IANA name such as "Europe/London"; UTC unless set.
+TIME_ZONE = os.environ.get("TIME_ZONE", "").strip() or "UTC"
 USE_I18N = True
 USE_TZ = True
 
@@ -337,6 +340,15 @@ TASKS = {
         "QUEUES": ["default"],
     },
 }
+# League e-mails (matches/leagues/notices.py) are sent by that worker, and its schedule
+# (matches/leagues/schedule.py: confirm due results, the day-before reminders, the "no
+# result yet" prompts, the missing results to the league admins) runs every this many
+# minutes inside it; `manage.py start_schedule` starts it (scripts/run, scripts/prod).
+NOTICE_SCHEDULE_MINUTES = env_int("NOTICE_SCHEDULE_MINUTES", 15)
+# The site's address as its readers open it, for the links in those e-mails (no request
+# to take it from in the worker).
+SITE_URL = (os.environ.get("SITE_URL", "").strip().rstrip("/")
+            or "http://localhost:8000")
 # At most this many records per upload; the rest are refused, not read.
 RECORD_IMPORT_MAX_RECORDS = env_int("RECORD_IMPORT_MAX_RECORDS", 10_000)
 # Records committed per transaction: a crash keeps every batch before it.

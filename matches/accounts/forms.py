@@ -1,4 +1,5 @@
-"""Sign-up: a username (one account in any case), a password, an optional e-mail."""
+"""Sign-up: a username (one account in any case), a password, an optional e-mail; the
+account's e-mail settings."""
 
 from __future__ import annotations
 
@@ -18,3 +19,10 @@ class SignUpForm(UserCreationForm[User]):
         labels = {"email": _("E-mail address (optional)")}
         help_texts = {"email": _("Only used to send you a link if you forget your password.")}
         widgets = {"email": forms.EmailInput(attrs={"autocomplete": "email"})}
+
+
+class NoticeSettingsForm(forms.Form):
+    league_emails = forms.BooleanField(
+        label=_("E-mail me about my league fixtures"), required=False,
+        help_text=_("Results to confirm, disputes, settled results, reminders the day "
+                    "before, and (for league admins) results missing."))

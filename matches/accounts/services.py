@@ -2,7 +2,8 @@
 
 Casual matches need no account; clubs do. Signing in, out and resetting a password are
 Django's own views (``django.contrib.auth.urls``); creating the account is ours, and so
-is lifting a sign-in lockout once a password was reset by e-mail.
+is lifting a sign-in lockout once a password was reset by e-mail, and whether the
+account's owner wants league e-mails.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from django.contrib.auth import password_validation
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
+
+from matches.accounts.models import NoticeSettings
 
 
 @transaction.atomic
@@ -42,3 +45,16 @@ def lockout_lift(*, username: str) -> int:
     proved who they are by the reset link mailed to them. Returns how many records
     were forgotten."""
     return axes_reset(username=username)
+
+
+def league_emails_on(*, user: User) -> bool:
+    """Whether ``user`` gets league e-mails (on unless they turned them off)."""
+    return not NoticeSettings.objects.filter(user=user, league_emails=False).exists()
+
+
+@transaction.atomic
+def league_emails_set(*, user: User, on: bool) -> NoticeSettings:
+    """Turn ``user``'s league e-mails on or off."""
+    notice_settings, _ = NoticeSettings.objects.update_or_create(
+        user=user, defaults={"league_emails": on})
+    return notice_settings

@@ -11,7 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from axes.helpers import get_cool_off
+from django.contrib import messages
 from django.contrib.auth import authenticate, login
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm, SetPasswordForm
 from django.contrib.auth.models import User
 from django.contrib.auth.views import (
@@ -24,12 +26,18 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
-from matches.accounts.forms import SignUpForm
-from matches.accounts.services import account_create, lockout_lift
+from matches.accounts.forms import NoticeSettingsForm, SignUpForm
+from matches.accounts.services import (
+    account_create,
+    league_emails_on,
+    league_emails_set,
+    lockout_lift,
+)
 from scorekeeper import throttle
 from scorekeeper.throttle import throttle_count, throttle_wait
 
@@ -75,6 +83,25 @@ def signup(request: HttpRequest) -> HttpResponse:
             login(request, signed_in)
             return redirect(next_url or "matches:home")
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def account_settings(request: HttpRequest) -> HttpResponse:
+    """The account's page: whether league e-mails are sent to it (every such e-mail
+    links here), and the way to change the password."""
+    user = request.user
+    assert isinstance(user, User)  # login_required
+    # bound on every POST: a box left unticked sends nothing, and that is "off"
+    form = NoticeSettingsForm(request.POST if request.method == "POST" else None,
+                              initial={"league_emails": league_emails_on(user=user)})
+    if request.method == "POST" and form.is_valid():
+        on = form.cleaned_data["league_emails"]
+        league_emails_set(user=user, on=on)
+        messages.success(request, _("League e-mails are on.") if on
+                         else _("League e-mails are off: you will get none."))
+        return redirect("notice_settings")
+    return render(request, "registration/account_settings.html", {"form": form})
 
 
 class PasswordReset(PasswordResetView):

@@ -3,6 +3,7 @@ entrant and its changes, the fixtures' generation, an adjustment, a dispute, a n
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from django import forms
@@ -23,12 +24,25 @@ from matches.leagues.presenters import TIEBREAK_NAMES
 from matches.scoring.models import GameKind
 
 
+class NightsStartForm(forms.Form):
+    """When a season's nights usually start: its reminders and prompts are timed from it."""
+
+    nights_start = forms.TimeField(label=gettext_lazy("Nights start at"),
+                                   widget=forms.TimeInput(attrs={"type": "time"},
+                                                          format="%H:%M"))
+
+
 class SeasonForm(forms.Form):
     name = forms.CharField(label=gettext_lazy("Season name"), max_length=120)
     starts_on = forms.DateField(label=gettext_lazy("First fixture night"),
                                 widget=forms.DateInput(attrs={"type": "date"}))
     ends_on = forms.DateField(label=gettext_lazy("Last night (optional)"), required=False,
                               widget=forms.DateInput(attrs={"type": "date"}))
+    # left empty: the season's default
+    nights_start = forms.TimeField(label=gettext_lazy("Nights start at (for the reminders)"),
+                                   initial=datetime.time(19, 30), required=False,
+                                   widget=forms.TimeInput(attrs={"type": "time"},
+                                                          format="%H:%M"))
     game = forms.ChoiceField(label=gettext_lazy("Game"), choices=GameKind.choices)
     # a season's own default (Season.fixture_format), so that the form sent as it opens
     # makes a season: the first choice, a set of games, would need their number first

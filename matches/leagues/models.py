@@ -8,6 +8,8 @@ fixtures, the same way for the page, the exports and ``league_table``.
 
 from __future__ import annotations
 
+import datetime
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -120,6 +122,9 @@ class Season(models.Model):
     # without this it is final by the league's authority
     corrections_confirmed_again = models.BooleanField(
         _("corrections are confirmed again by the away captain"), default=False)
+    # when its fixture nights usually start, in the site's time zone (TIME_ZONE): the
+    # reminders and "no result yet" prompts are timed from it
+    nights_start = models.TimeField(_("nights start at"), default=datetime.time(19, 30))
     locked = models.BooleanField(_("locked"), default=False)
     created_at = models.DateTimeField(_("created"), default=timezone.now)
 
@@ -407,6 +412,34 @@ class FixtureCorrection(models.Model):
 
     def __str__(self) -> str:
         return f"correction of {self.fixture}: {self.reason}"
+
+
+class NoticeKind(models.TextChoices):
+    """The e-mails the schedule sends once per fixture (``leagues.notices``)."""
+
+    REMINDER = "reminder", _("reminder the day before")
+    NO_RESULT = "no_result", _("no result yet, to the home captain")
+    MISSING = "missing", _("result missing, to the league admins")
+
+
+class FixtureNotice(models.Model):
+    """An e-mail of the schedule sent about a fixture: at most one of each kind, so that
+    a schedule run twice (or two workers) sends nothing twice."""
+
+    fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="notices")
+    kind = models.CharField(_("kind"), max_length=10, choices=NoticeKind.choices)
+    sent_at = models.DateTimeField(_("sent"), default=timezone.now)
+
+    class Meta:
+        ordering = ["fixture", "sent_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["fixture", "kind"], name="fixture_notice_once"),
+            models.CheckConstraint(condition=Q(kind__in=NoticeKind.values),
+                                   name="fixture_notice_kind_known"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} ({self.fixture})"
 
 
 class Adjustment(models.Model):

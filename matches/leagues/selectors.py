@@ -15,14 +15,16 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.core import signing
 from django.db.models import Count, Max, Prefetch, Q, QuerySet, Subquery
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from matches import rules
-from matches.clubs.access import ClubRights
-from matches.clubs.models import Club, Player
+from matches.clubs.access import RUNS_LEAGUE, ClubRights, roles_at_least
+from matches.clubs.models import Club, Membership, Player
 from matches.clubs.selectors import Viewer
 from matches.leagues import files as league_files
 from matches.leagues.models import (
@@ -541,3 +543,67 @@ def season_matches(*, season: Season) -> QuerySet[Match]:
 
 def club_seasons(club: Club) -> QuerySet[Season]:
     return club.seasons.order_by("-starts_on", "id")
+
+
+@dataclass(frozen=True)
+class NeedsYou:
+    """What waits for a signed-in user in the leagues of the clubs they belong to."""
+
+    to_confirm: list[Fixture]  # results sent to them, as the away captain
+    disputes: list[Fixture]  # their sides' disputed results, and those of leagues they run
+    tonight: list[Fixture]  # their sides' fixtures today
+    this_week: list[Fixture]  # and in the six days after
+
+    def __bool__(self) -> bool:
+        return bool(self.to_confirm or self.disputes or self.tonight or self.this_week)
+
+
+def needs_you(*, user: Viewer, today: datetime.date) -> NeedsYou:
+    """For the home page: the fixtures waiting for ``user`` on ``today`` (the site's
+    date), in unlocked seasons of the clubs they are a member of; nothing for others."""
+    if not isinstance(user, User):
+        return NeedsYou([], [], [], [])
+    clubs = Membership.objects.filter(user=user).values("club")
+    runs = Membership.objects.filter(user=user, role__in=roles_at_least(RUNS_LEAGUE)) \
+        .values("club")
+    captain = Q(home__captain=user) | Q(away__captain=user)
+    theirs = (Fixture.objects
+              .filter(division__season__club__in=clubs, division__season__locked=False)
+              .select_related("division__season__club", "home", "away")
+              .order_by("date", "division__season", "division__order", "pk"))
+    return NeedsYou(
+        to_confirm=list(theirs.filter(status=FixtureStatus.SUBMITTED, away__captain=user)),
+        disputes=list(theirs.filter(Q(status=FixtureStatus.DISPUTED)
+                                    & (captain | Q(division__season__club__in=runs)))),
+        tonight=list(theirs.filter(captain, status=FixtureStatus.SCHEDULED, date=today)),
+        this_week=list(theirs.filter(captain, status=FixtureStatus.SCHEDULED,
+                                     date__gt=today,
+                                     date__lte=today + datetime.timedelta(days=6))))
+
+
+@dataclass(frozen=True)
+class Attention:
+    """A season's fixtures its league admins should see to."""
+
+    disputed: list[Fixture]
+    overdue: list[Fixture]  # still scheduled after their date: no result sent
+    unconfirmed: list[Fixture]  # submitted, not confirmed a day after
+
+    def __bool__(self) -> bool:
+        return bool(self.disputed or self.overdue or self.unconfirmed)
+
+
+def season_attention(*, season: Season, now: datetime.datetime) -> Attention:
+    """The season's disputed fixtures, those past their date without a result (in the
+    site's time zone), and results awaiting confirmation for longer than the sign-off
+    waits before a season that counts them confirms them by itself."""
+    fixtures = (Fixture.objects.filter(division__season=season)
+                .select_related("division", "home", "away")
+                .order_by("date", "division__order", "week", "pk"))
+    waited = now - datetime.timedelta(hours=signoff.AUTO_CONFIRM_AFTER_HOURS)
+    return Attention(
+        disputed=list(fixtures.filter(status=FixtureStatus.DISPUTED)),
+        overdue=list(fixtures.filter(status=FixtureStatus.SCHEDULED,
+                                     date__lt=timezone.localdate(now))),
+        unconfirmed=list(fixtures.filter(status=FixtureStatus.SUBMITTED,
+                                         submitted_at__lte=waited)))

@@ -31,6 +31,7 @@ from matches.clubs.selectors import club_member_named, club_players_named
 from matches.clubs.services import free_slug, player_named
 from matches.core import messages as rules_messages
 from matches.leagues import files as league_files
+from matches.leagues import notices
 from matches.leagues.models import (
     OPEN_FOR_ENTRY,
     UNSETTLED,
@@ -119,7 +120,8 @@ def season_create(*, club: Club, by: User, name: str, starts_on: datetime.date,
                   race_to: int | None = None, count_submitted: bool = False,
                   corrections_confirmed_again: bool = False,
                   divisions: Sequence[str] = ("Division 1",),
-                  ends_on: datetime.date | None = None) -> Season:
+                  ends_on: datetime.date | None = None,
+                  nights_start: datetime.time | None = None) -> Season:
     """A season of the club's league, with its divisions; the rules check the scheme."""
     require_role(club=club, user=by, role=RUNS_LEAGUE)
     league = season_scheme_check(name=name, game=game, options=options, scoring=scoring,
@@ -129,7 +131,8 @@ def season_create(*, club: Club, by: User, name: str, starts_on: datetime.date,
         scoring=dict(scoring or {}), tiebreaks=list(league.tiebreaks),
         ends_on=ends_on, fixture_format=fixture_format, singles=singles, pairs=pairs,
         race_to=race_to, count_submitted=count_submitted,
-        corrections_confirmed_again=corrections_confirmed_again)
+        corrections_confirmed_again=corrections_confirmed_again,
+        **({"nights_start": nights_start} if nights_start is not None else {}))
     for order, name in enumerate(divisions):
         division = Division(season=season, name=" ".join(name.split()), order=order)
         division.full_clean()  # the database's own case folding decides "the same name"
@@ -638,6 +641,17 @@ def season_corrections_choose(*, season: Season, by: User, confirmed_again: bool
 
 
 @transaction.atomic
+def season_nights_start_set(*, season: Season, by: User, nights_start: datetime.time) -> Season:
+    """When the season's nights usually start (the site's time zone): the reminders and
+    "no result yet" prompts not sent yet are timed from it."""
+    require_role(club=season.club, user=by, role=RUNS_LEAGUE)
+    _not_locked(season)
+    season.nights_start = nights_start.replace(second=0, microsecond=0)
+    season.save(update_fields=["nights_start"])
+    return season
+
+
+@transaction.atomic
 def season_lock(*, season: Season, by: User) -> Season:
     require_role(club=season.club, user=by, role=RUNS_LEAGUE)
     season.locked = True
@@ -905,9 +919,10 @@ def _log(fixture: Fixture, by: By | None, kind: FixtureChangeKind,
          before: dict[str, Any]) -> None:
     # the kind, for each reader's language; the words as this writer reads them
     link = by.entrant if isinstance(by, CaptainsLink) else None
-    FixtureChange.objects.create(fixture=fixture, user=by if isinstance(by, User) else None,
-                                 by_link=link, kind=kind, what=str(kind.label),
-                                 before=before, after=_state(fixture))
+    change = FixtureChange.objects.create(
+        fixture=fixture, user=by if isinstance(by, User) else None, by_link=link, kind=kind,
+        what=str(kind.label), before=before, after=_state(fixture))
+    notices.change_told(change)  # e-mailed once this write commits
 
 
 @transaction.atomic

@@ -50,6 +50,7 @@ from matches.leagues.forms import (
     EntrantChangeForm,
     EntrantForm,
     GenerateForm,
+    NightsStartForm,
     RedateForm,
     SeasonForm,
     add_refusal,
@@ -88,6 +89,7 @@ from matches.leagues.selectors import (
     fixture_games,
     fixture_rights,
     players_chosen,
+    season_attention,
     season_division,
     season_division_list,
     season_divisions,
@@ -114,7 +116,7 @@ def season_new(request: HttpRequest, slug: str) -> HttpResponse:
                 pairs=data["pairs"] or 0, race_to=data["race_to"],
                 count_submitted=data["count_submitted"],
                 corrections_confirmed_again=data["corrections_confirmed_again"],
-                divisions=data["divisions"])
+                divisions=data["divisions"], nights_start=data["nights_start"])
         except ValidationError as error:
             form.refused(error)
         else:
@@ -154,9 +156,13 @@ def _season_page(request: HttpRequest, club: Club, the_season: Season, *,
             "weeks": _weeks(division),
             "adjustments": [a for e in division.entrants.all() for a in e.adjustments.all()],
         }
+    admin = club_rights(club=club, user=request.user).runs_league
     return render(request, "matches/season.html", {
         "club": club, "season": the_season, "divisions": divisions, "d": page,
-        "admin": club_rights(club=club, user=request.user).runs_league,
+        "admin": admin,
+        # what its league admins should see to, all divisions at once
+        "attention": season_attention(season=the_season, now=timezone.now())
+        if admin and not the_season.locked else None,
         "scheme": scheme_words(the_season.scoring, the_season.tiebreaks),
         "entrant_kinds": EntrantKind.choices,
         "seasons": club_seasons(club), "entered": entered or {},
@@ -303,6 +309,24 @@ def season_corrections(request: HttpRequest, slug: str, season: str) -> HttpResp
         messages.success(request, _("Corrections now go to the away captain to confirm "
                                     "again.") if again else
                          _("Corrections are now final by the league's authority."))
+    return redirect(the_season)
+
+
+@require_POST
+def season_nights_start(request: HttpRequest, slug: str, season: str) -> HttpResponse:
+    the_season = season_run_by(request, slug, season)
+    form = NightsStartForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Give the time the nights start, such as 19:30."))
+        return redirect(the_season)
+    try:
+        leagues_services.season_nights_start_set(season=the_season, by=_user(request),
+                                                 nights_start=form.cleaned_data["nights_start"])
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return redirect(the_season)
+    messages.success(request, _("Nights start at %(time)s: the reminders follow it.")
+                     % {"time": form.cleaned_data["nights_start"].strftime("%H:%M")})
     return redirect(the_season)
 
 

@@ -1,8 +1,10 @@
 """Stored data, one module per concern, re-exported here: ``scoring`` (matches, their
 rounds, events, changes and scorer grants, deleted matches), ``clubs`` (clubs, members,
-players), ``leagues`` (seasons, divisions, entrants, fixtures), ``ratings`` and
+players), ``accounts`` (who wants e-mails), ``leagues`` (seasons, divisions, entrants,
+fixtures, the e-mails sent about them), ``ratings`` and
 ``imports`` (record imports, their files and lines)."""
 
+from matches.accounts.models import NoticeSettings
 from matches.clubs.models import ROLE_RANK, Club, Membership, Player, Role, Visibility
 from matches.history.models import PROVISIONAL_BELOW, Rating, RatingStep
 from matches.leagues.models import (
@@ -20,7 +22,9 @@ from matches.leagues.models import (
     FixtureCorrection,
     FixtureFormat,
     FixtureGame,
+    FixtureNotice,
     FixtureStatus,
+    NoticeKind,
     Season,
 )
 from matches.records.models import (
@@ -82,7 +86,10 @@ __all__ = [
     "FixtureCorrection",
     "FixtureFormat",
     "FixtureGame",
+    "FixtureNotice",
     "FixtureStatus",
+    "NoticeKind",
+    "NoticeSettings",
     "Membership",
     "Player",
     "Role",

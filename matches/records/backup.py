@@ -144,8 +144,10 @@ MEMBERSHIP_FIELDS = ["id", "user", "role", "joined_at"]
 PLAYER_FIELDS = ["id", "club", "name", "user", "created_at"]
 SEASON_FIELDS = ["id", "club", "name", "slug", "starts_on", "ends_on", "game", "options",
                  "scoring", "tiebreaks", "fixture_format", "singles", "pairs", "race_to",
-                 "count_submitted", "corrections_confirmed_again", "locked", "created_at"]
-SEASON_ADDED = ["corrections_confirmed_again"]  # absent from backups made before it was kept
+                 "count_submitted", "corrections_confirmed_again", "locked", "created_at",
+                 "nights_start"]
+# absent from backups made before they were kept (migrations 0018 and 0019)
+SEASON_ADDED = ["corrections_confirmed_again", "nights_start"]
 DIVISION_FIELDS = ["id", "name", "order"]
 ENTRANT_FIELDS = ["id", "name", "kind", "captain", "link_generation", "link_phone_key",
                   "link_phone", "link_opened_at"]
@@ -294,7 +296,7 @@ def _ids(rows: Iterable[models.Model]) -> list[Any]:
 
 
 def _plain(value: Any) -> Any:
-    if isinstance(value, datetime.date):  # datetimes too
+    if isinstance(value, datetime.date | datetime.time):  # datetimes too
         return value.isoformat()
     if isinstance(value, uuid.UUID | Decimal):
         return str(value)

@@ -13,12 +13,14 @@ from fractions import Fraction
 from django import template
 from django.db.models import QuerySet
 from django.forms import BaseForm, BoundField
+from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext, pgettext
 
 from matches.clubs.models import Club
+from matches.clubs.selectors import Viewer
 from matches.history import selectors as history_selectors
 from matches.leagues import selectors as leagues_selectors
 from matches.leagues.models import FixtureStatus, Season
@@ -170,6 +172,13 @@ def club_seasons(club: Club) -> QuerySet[Season]:
     """The club's league seasons, newest first, for its page: the leagues sit above the
     clubs, so the club's own page reads them here, not from its view."""
     return leagues_selectors.club_seasons(club)
+
+
+@register.simple_tag
+def needs_you(user: Viewer) -> leagues_selectors.NeedsYou:
+    """The league fixtures waiting for ``user``, for the home page (scoring's view, below
+    the leagues, reads them here)."""
+    return leagues_selectors.needs_you(user=user, today=timezone.localdate())
 
 
 @register.simple_tag

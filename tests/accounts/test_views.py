@@ -93,7 +93,10 @@ def test_after_signup_the_next_request_is_still_signed_in(client):
 
     assert response.wsgi_request.user.is_authenticated
     assert response.wsgi_request.user.get_username() == "taras"
-    assert '<span class="account-name">taras</span>' in response.content.decode()
+    # the name links to the account's page
+    assert (f'<a class="account-name" href="{reverse("notice_settings")}" '
+            f'aria-label="Your account, taras: e-mail settings">taras</a>') \
+        in response.content.decode()
 
 
 def test_signup_from_a_page_that_needs_an_account_lands_on_it_signed_in(client):
@@ -385,7 +388,9 @@ def test_header_signed_out_offers_sign_in_and_sign_up_back_to_this_page(client):
 def test_header_signed_in_shows_the_user_password_and_a_post_sign_out(signed_in):
     html = signed_in.get("/new/").content.decode()
 
-    assert '<span class="account-name">olena</span>' in html
+    # the name links to the account's page
+    assert (f'<a class="account-name" href="{reverse("notice_settings")}" '
+            f'aria-label="Your account, olena: e-mail settings">olena</a>') in html
     assert f'<a href="{reverse("password_change")}">Password</a>' in html
     assert re.search(rf'<form method="post" action="{LOGOUT_URL}">'
                      r'<input type="hidden" name="csrfmiddlewaretoken" value="[^"]+">'

@@ -278,6 +278,13 @@ def home(v: Visit, w: World) -> Page:
     return v.open("/", grants=[w.tracked.grant])  # the phone lists the match it scores
 
 
+def home_needs_you(v: Visit, w: World) -> Page:  # the away captain: a result to confirm
+    assert w.submitted.status == "submitted"
+    page = v.open("/", user=w.away_captain)
+    expect(page.locator("#needs-confirm")).to_be_visible()
+    return page
+
+
 def new_match(v: Visit, w: World) -> Page:
     return v.open("/new/")
 
@@ -738,6 +745,10 @@ def password_change(v: Visit, w: World) -> Page:
     return v.open("/accounts/password_change/", user=w.newcomer)
 
 
+def account_settings(v: Visit, w: World) -> Page:  # league e-mails on or off
+    return v.open(reverse("notice_settings"), user=w.newcomer)
+
+
 def password_change_done(v: Visit, w: World) -> Page:
     return v.open("/accounts/password_change/done/", user=w.newcomer)
 
@@ -773,6 +784,7 @@ def _plain(template: str) -> Callable[[Visit, World], Page]:
 
 PAGES: dict[str, Callable[[Visit, World], Page]] = {
     "home": home,
+    "home-needs-you": home_needs_you,
     "new-match": new_match,
     "new-match-twelve": new_match_twelve,
     "new-match-refused": new_match_refused,
@@ -840,6 +852,7 @@ PAGES: dict[str, Callable[[Visit, World], Page]] = {
     "signup": signup,
     "signup-throttled": signup_throttled,
     "password-change": password_change,
+    "account-settings": account_settings,
     "password-change-done": password_change_done,
     "password-reset": password_reset,
     "password-reset-done": password_reset_done,

@@ -15,6 +15,7 @@ from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 from playwright.sync_api import Browser, Page, expect
 
 from matches import rules
@@ -294,6 +295,16 @@ def new_match_refused(open_: Open, w: World) -> Page:  # the names typed come ba
     return page
 
 
+def home_needs_you(open_: Open, w: World) -> Page:  # long names, playing today
+    fixture = Fixture.objects.get(division__season=w.season, week=2)
+    Fixture.objects.filter(pk=fixture.pk).update(date=timezone.localdate())
+    fixture.home.captain = w.secretary
+    fixture.home.save()
+    page = open_("/")
+    expect(page.locator("#needs-tonight")).to_be_visible()
+    return page
+
+
 def records_import(open_: Open, w: World) -> Page:
     w.record_import  # noqa: B018 (listed under the latest imports)
     return open_("/import/")
@@ -326,6 +337,7 @@ PAGES: dict[str, Callable[[Open, World], Page]] = {
     "match-in-progress": match_in_progress,
     "match-finished": match_finished,
     "new-match-refused": new_match_refused,
+    "home-needs-you": home_needs_you,
     "import": records_import,
     "import-progress": import_progress,
 }

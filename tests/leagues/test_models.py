@@ -23,6 +23,7 @@ from matches.models import (
     FixtureChange,
     FixtureCorrection,
     FixtureGame,
+    FixtureNotice,
     Match,
     Membership,
     Player,
@@ -109,6 +110,10 @@ CASES: dict[str, Callable[[dict[str, Any]], object]] = {
                                                       link_phone_key="0" * 64),
     "entrant_link_generation_from_one": lambda x: _update(Entrant, x["home"].pk,
                                                           link_generation=0),
+    "fixture_notice_once": lambda x: [FixtureNotice.objects.create(
+        fixture=x["fixture"], kind="reminder") for _ in range(2)],
+    "fixture_notice_kind_known": lambda x: FixtureNotice.objects.create(
+        fixture=x["fixture"], kind="postcard"),
     "fixture_week_from_one": lambda x: _update(Fixture, x["fixture"].pk, week=0),
     "fixture_result_iff_played": lambda x: _update(Fixture, x["fixture"].pk,
                                                    status="confirmed"),

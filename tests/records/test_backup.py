@@ -711,3 +711,21 @@ def test_export_matches_of_a_season_prints_its_scorepad_games():
     assert records == [match_record(game.match)]
     with pytest.raises(CommandError, match="no season 'nope'"):
         call_command("export_matches", "--club", DEMO_CLUB, "--season", "nope")
+
+
+def test_a_seasons_nights_start_round_trips_and_an_older_backup_gets_the_default(
+        small_site, tmp_path):
+    autumn(small_site)
+    Season.objects.update(nights_start=datetime.time(20, 15))
+    path = tmp_path / "site.jsonl"
+    restored(path)
+    assert Season.objects.get().nights_start == datetime.time(20, 15)
+
+    older = tmp_path / "older.jsonl"  # made before seasons kept their nights' start
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    for line in lines:
+        line.pop("nights_start", None)
+    older.write_text("\n".join(json.dumps(line) for line in lines))
+    empty_database()
+    import_all(older)
+    assert Season.objects.get().nights_start == datetime.time(19, 30)

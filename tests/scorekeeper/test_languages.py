@@ -60,6 +60,7 @@ SAME_IN_EVERY_LANGUAGE = {
     "Scorekeeper", "JSON", "JSONL", "CSV", "QR", "UTF-8", "openskill", "domino-match/1",
     "domino-league/1", "Home", "End", "English", "date", "home", "away", "home_games",
     "away_games", "games", "status", "json", "jsonl",
+    "UTC",  # the site's time zone, by its IANA name
 }
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'’/_-]*[A-Za-z0-9/]|[A-Za-z]{2,}")
 CHECKED_ATTRIBUTES = {"aria-label", "title", "placeholder", "alt"}
