@@ -20,8 +20,9 @@ from django.utils.translation import get_language, gettext, pgettext
 
 from matches.clubs.models import Club
 from matches.history import selectors as history_selectors
+from matches.leagues import presenters as leagues_presenters
 from matches.leagues import selectors as leagues_selectors
-from matches.leagues.models import FixtureStatus, Season
+from matches.leagues.models import FixtureChange, FixtureStatus, Season
 from matches.scoring.creation_keys import creation_key_for
 from matches.scoring.models import GameKind, ScorerGrant
 from matches.scoring.presenters import Board, phone_name, show_score, tile_svg, winner_names
@@ -218,13 +219,14 @@ def logged_date(value: str | None) -> str:
 
 
 @register.filter
-def logged_games(value: list[list[int | None]] | None) -> str:
-    """Game scores as a fixture's change log keeps them ([[61, 40], …]), home first; a
-    game without its score yet (on the scorepad, or not played) as ?–?."""
-    if not value:
-        return pgettext("no game scores", "none")
-    return " ".join("?–?" if home is None or away is None else f"{home}–{away}"
-                    for home, away in value)
+def game_changes(change: FixtureChange) -> list[str]:
+    """What a fixture's change did to its games, game by game in words
+    (:func:`matches.leagues.presenters.game_changes`); none for a fixture a spreadsheet
+    added (no before)."""
+    if not change.before:
+        return []
+    return leagues_presenters.game_changes(change.before.get("games"),
+                                           (change.after or {}).get("games"))
 
 
 @register.filter

@@ -13,7 +13,6 @@ from matches.scoring.scorepad import Choice, PickTile, TileChoices
 from matches.templatetags.scorekeeper import (
     board_tiles,
     choice_sets,
-    logged_games,
     picker,
     picker_tile,
 )
@@ -72,10 +71,3 @@ def test_the_board_names_its_tiles_the_spinner_the_newest_and_the_open_ends():
     assert '<g class="board-tile spinner" data-tile="5-5">' in drawn
     assert '<g class="board-tile newest" data-tile="0-5">' in drawn
     assert drawn.count('class="open-end') == len(presenters.board(layout).ends)
-
-
-def test_a_logged_game_without_its_score_yet_shows_as_unknown_not_none():
-    # game 1 was on the scorepad, still in play, when the change was logged
-    assert logged_games([[None, None], [61, 47], [38, 61]]) == "?–? 61–47 38–61"
-    with translation.override("uk"):
-        assert logged_games([]) == "немає"
