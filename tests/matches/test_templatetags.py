@@ -15,6 +15,7 @@ from matches.templatetags.scorekeeper import (
     choice_sets,
     picker,
     picker_tile,
+    tile_names,
 )
 from tests.support.helpers import A, T
 
@@ -71,3 +72,11 @@ def test_the_board_names_its_tiles_the_spinner_the_newest_and_the_open_ends():
     assert '<g class="board-tile spinner" data-tile="5-5">' in drawn
     assert '<g class="board-tile newest" data-tile="0-5">' in drawn
     assert drawn.count('class="open-end') == len(presenters.board(layout).ends)
+
+
+def test_each_tile_name_in_words_is_kept_on_one_line_and_the_rest_escaped():
+    assert tile_names("Open with 5-5 <b>") == (
+        'Open with <span class="tile-name">5-5</span> &lt;b&gt;')
+    assert tile_names("On the 10 of 10-12") == (
+        'On the 10 of <span class="tile-name">10-12</span>')
+    assert tile_names("Ann-Marie: no tile") == "Ann-Marie: no tile"  # names are not tiles
