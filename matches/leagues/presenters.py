@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from matches.rules import league as league_rules
 
@@ -72,3 +72,39 @@ def tiebreak_words(tiebreaks: Sequence[str]) -> str:
     order = ", ".join([names[0], *(_("then %(tiebreak)s") % {"tiebreak": name}
                                    for name in names[1:])])
     return _("Level on points: %(order)s.") % {"order": order}
+
+
+def game_changes(before: object, after: object) -> list[str]:
+    """What a fixture change did to its games, game by game, in the reader's language:
+    "Game 1: 52–61 → 61–24". ``before`` and ``after`` are the games as its log keeps
+    them (``[[home, away], …]`` by number, home first; [None, None] for a game without
+    its score, as a game on the scorepad has until its night is sent); anything else
+    (an entry logged before games were kept) reads as no games. Games that did not
+    change are not named."""
+    was, now = _logged_scores(before), _logged_scores(after)
+    lines = []
+    for number in range(1, max(len(was), len(now)) + 1):
+        old = was[number - 1] if number <= len(was) else None
+        new = now[number - 1] if number <= len(now) else None
+        if old != new:
+            lines.append(_("Game %(number)s: %(before)s → %(after)s") % {
+                "number": number, "before": _score_words(old), "after": _score_words(new)})
+    return lines
+
+
+def _logged_scores(games: object) -> list[tuple[int, int] | None]:
+    if not isinstance(games, list):
+        return []
+    scores: list[tuple[int, int] | None] = []
+    for game in games:
+        pair = game if isinstance(game, list | tuple) and len(game) == 2 else (None, None)
+        home, away = pair
+        scores.append((home, away) if isinstance(home, int) and isinstance(away, int)
+                      else None)
+    return scores
+
+
+def _score_words(score: tuple[int, int] | None) -> str:
+    if score is None:
+        return pgettext("a fixture game", "no score")
+    return f"{score[0]}–{score[1]}"

@@ -41,6 +41,7 @@ from matches.leagues.models import (
 from matches.rules import league as league_rules
 from matches.rules import signoff
 from matches.scoring.models import Match, MatchStatus
+from matches.scoring.selectors.place import place_reader
 from matches.scoring.services.closure import closure_check
 
 
@@ -461,6 +462,49 @@ def scorepad_closure(match: Match) -> Closure | None:
            .values_list("reason", flat=True).first())
     return Closure(season=name, season_locked=locked, fixture=fixture,
                    corrected=(home, away), corrected_why=why or "")
+
+
+@dataclass(frozen=True, slots=True)
+class FixturePlace:
+    """A league game's place: its number in ``fixture``'s night (the fixture's sides,
+    division, season and club loaded), for the scorepad and the match's page."""
+
+    game: int
+    fixture_row: Fixture
+
+    @property
+    def fixture(self) -> str:
+        return _("%(home)s v %(away)s") % {"home": self.fixture_row.home.name,
+                                           "away": self.fixture_row.away.name}
+
+    @property
+    def fixture_url(self) -> str:
+        return self.fixture_row.get_absolute_url()
+
+    @property
+    def season(self) -> str:
+        return self.fixture_row.division.season.name
+
+    @property
+    def season_url(self) -> str:
+        return self.fixture_row.division.season.get_absolute_url()
+
+    @property
+    def club(self) -> str:
+        return self.fixture_row.division.season.club.name
+
+    @property
+    def club_url(self) -> str:
+        return self.fixture_row.division.season.club.get_absolute_url()
+
+
+@place_reader
+def fixture_place(match: Match) -> FixturePlace | None:
+    """The fixture ``match`` is a game of, with its season and club: one query."""
+    game = (FixtureGame.objects.filter(match=match.pk).order_by()
+            .select_related("fixture__home", "fixture__away",
+                            "fixture__division__season__club").first())
+    return FixturePlace(game.number, game.fixture) if game is not None else None
 
 
 def counted(fixture: Fixture, season: Season) -> bool:

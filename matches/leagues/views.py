@@ -96,7 +96,7 @@ from matches.leagues.selectors import (
     season_entrant,
 )
 from matches.rules import signoff
-from matches.scoring.access import hold_grant
+from matches.scoring.access import hold_grant, scorable_matches
 from matches.scoring.presenters import qr_svg
 from matches.scoring.views.play import phone_label
 
@@ -761,6 +761,8 @@ def _fixture_page(request: HttpRequest, reach: FixtureReach, *,
     games = fixture_games(fixture=fixture)
     by_number = {g.number: g for g in games}
     scores = {g.number: fixture_game_score(g) for g in games}  # home, away: as counted
+    # a game this phone (or its signed-in starter) may score links to its scorepad
+    scorable = scorable_matches(request, [g.match for g in games if g.match is not None])
     rows = max(max(by_number, default=0), season.night.most_games)
     return render(request, "matches/fixture.html", {
         "season": season, "fixture": fixture, "games": games,
@@ -768,6 +770,7 @@ def _fixture_page(request: HttpRequest, reach: FixtureReach, *,
         "by_link": [link.entrant for link in reach.links],
         "game_rows": [_game_row(n, by_number.get(n), typed, refused_game, scores)
                       for n in range(1, rows + 1)],
+        "scorable": scorable,
         "changes": fixture_changes(fixture=fixture), "admin": rights.admin,
         "corrections": fixture_corrections(fixture=fixture), "can_correct": rights.can_correct,
         "home_squad": entrant_squad(entrant=fixture.home),

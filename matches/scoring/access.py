@@ -10,7 +10,7 @@ refusal), :func:`scorer_or_restorer` (a grant, or the account's right to restore
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import wraps
 from typing import Concatenate
 from uuid import UUID
@@ -20,7 +20,7 @@ from django.shortcuts import render
 
 from matches.clubs.selectors import club_readable
 from matches.scoring.forms.play import PhoneNameForm
-from matches.scoring.models import Match, ScorerGrant
+from matches.scoring.models import Match, MatchStatus, ScorerGrant
 from matches.scoring.selectors import play as scoring_selectors
 
 GRANTS_KEY = "scorer_grants"  # session: {public id: scorer grant id} held by this browser
@@ -131,3 +131,19 @@ def scorer_or_restorer[Request: HttpRequest, **P](
             return not_scorer_answer(request, match)
         return view(request, match, grant, *args, **kwargs)
     return for_restorer
+
+
+def scorable_matches(request: HttpRequest, matches: Sequence[Match]) -> set[int]:
+    """Which of ``matches`` (their pks) this browser may score now, so a page links it to
+    their scorepads rather than to the watchers' pages: a match not finished, for which
+    it holds a live grant, or that its signed-in user started (the scorepad lets them
+    take a grant: :func:`not_scorer_answer`). One query, whatever the number of matches."""
+    playing = [match for match in matches if match.status != MatchStatus.FINISHED]
+    if not playing:
+        return set()
+    mine = {match.pk for match in playing if is_creator(request, match)}
+    held = request.session.get(GRANTS_KEY, {})
+    grant_ids = {match.pk: held.get(str(match.public_id)) for match in playing
+                 if match.pk not in mine}
+    return mine | scoring_selectors.matches_with_live_grants(
+        {pk: grant for pk, grant in grant_ids.items() if isinstance(grant, int)})

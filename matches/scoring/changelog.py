@@ -69,7 +69,7 @@ def action_from_doc(doc: dict[str, Any]) -> rules.Action:
 
 def describe(action: rules.Action, names: Sequence[str]) -> str:
     """An action in the table's words, in the active language: "Olena played 5-6 on
-    5-5:5", "the round's settlement". A change keeps it as written (Change.description),
+    the double 5", "the round's settlement". A change keeps it as written (Change.description),
     and the change log says it again in its reader's language
     (:func:`matches.scoring.presenters.change_words`). No possessive is built from a name: names
     come from every language."""
@@ -81,9 +81,13 @@ def describe(action: rules.Action, names: Sequence[str]) -> str:
         return _("the round's settlement")
     who = names[action.seat]
     if isinstance(action, rules.Play):
+        if action.at and action.at.tile.is_double:
+            return _("%(who)s played %(tile)s on the double %(value)s") % {
+                "who": who, "tile": str(action.tile), "value": action.at.value}
         if action.at:
-            return _("%(who)s played %(tile)s on %(at)s") % {
-                "who": who, "tile": str(action.tile), "at": str(action.at)}
+            return _("%(who)s played %(tile)s on the %(value)s of %(end)s") % {
+                "who": who, "tile": str(action.tile), "value": action.at.value,
+                "end": str(action.at.tile)}
         return _("%(who)s opened with %(tile)s") % {"who": who, "tile": str(action.tile)}
     if isinstance(action, rules.Draw):
         return _("%(who)s drew %(count)s") % {"who": who, "count": action.tiles}

@@ -248,10 +248,8 @@ def _scored(who: str, kind: str, text: str, award: rules.Award | None, *,
 
 
 def _placed(play: rules.Play) -> str:
-    """"5-6 on 5-5:5", or "5-5 to open"."""
-    if play.at:
-        return _("%(tile)s on %(at)s") % {"tile": str(play.tile), "at": str(play.at)}
-    return _("%(tile)s to open") % {"tile": str(play.tile)}
+    """"5-6 on the double 5", or "5-5 to open"."""
+    return presenters.placed_words(play.tile, play.at)
 
 
 # -- the chart -----------------------------------------------------------------------

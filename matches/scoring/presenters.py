@@ -259,6 +259,33 @@ def _rect_around(cx: float, cy: float, *, along: float, across: float,
     return (cx - w / 2, cy - h / 2, w, h)
 
 
+# -- ends in words ----------------------------------------------------------------------
+
+
+def end_label(point: rules.AttachmentPoint, *, flank: bool = False) -> str:
+    """An end a tile may join, as a player names it and its button says it: "On the 4
+    of 1-4", "On the double 5" (a double's end in the line), "On the side of the double
+    5" (a spinner's flank). Never the notation "1-4:4"."""
+    if not point.tile.is_double:
+        return gettext("On the %(value)s of %(tile)s") % {"value": point.value,
+                                                          "tile": str(point.tile)}
+    if flank:
+        return gettext("On the side of the double %(value)s") % {"value": point.value}
+    return gettext("On the double %(value)s") % {"value": point.value}
+
+
+def placed_words(tile: rules.Tile, at: rules.AttachmentPoint | None) -> str:
+    """A placement in words: "4-4 on the 4 of 1-4", "0-5 on the double 5", "5-5 to
+    open"."""
+    if at is None:
+        return gettext("%(tile)s to open") % {"tile": str(tile)}
+    if at.tile.is_double:
+        return gettext("%(tile)s on the double %(value)s") % {"tile": str(tile),
+                                                              "value": at.value}
+    return gettext("%(tile)s on the %(value)s of %(end)s") % {
+        "tile": str(tile), "value": at.value, "end": str(at.tile)}
+
+
 # -- the tally ------------------------------------------------------------------------
 
 

@@ -333,12 +333,7 @@ def _choices(engine: rules.Match, rnd: rules.Round, seat: int,
     for point in layout.legal_points(tile):
         placed = layout.preview(tile, point)
         slot = placed.slot  # the slot of the double it joins, if any
-        if slot is not None:
-            label = (_("%(tile)s, flank") if slot.is_flank
-                     else _("%(tile)s, side")) % {"tile": str(point.tile)}
-        else:
-            label = _("the %(value)s of %(tile)s") % {"value": point.value,
-                                                       "tile": str(point.tile)}
+        label = presenters.end_label(point, flank=bool(slot and slot.is_flank))
         points, refused = award(placed.end_sum)
         choices.append(Choice(str(point), label, placed.end_sum, points,
                               bool(slot and slot.is_flank), refused,
@@ -353,8 +348,7 @@ def _last_award(engine: rules.Match, rnd: rules.Round) -> AwardView | None:
         if award is None:
             continue
         if isinstance(event, rules.Play):
-            what = (_("%(tile)s on %(at)s") % {"tile": str(event.tile), "at": str(event.at)}
-                    if event.at else _("%(tile)s to open") % {"tile": str(event.tile)})
+            what = presenters.placed_words(event.tile, event.at)
         else:
             what = _("a called placement")
         ends = ""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import functools
+import re
 import uuid
 from collections.abc import Sequence
 from decimal import Decimal
@@ -15,18 +16,27 @@ from django.db.models import QuerySet
 from django.forms import BaseForm, BoundField
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.html import format_html
+from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext, pgettext
 
+from matches import rules
 from matches.clubs.models import Club
 from matches.clubs.selectors import Viewer
 from matches.history import selectors as history_selectors
+from matches.leagues import presenters as leagues_presenters
 from matches.leagues import selectors as leagues_selectors
-from matches.leagues.models import FixtureStatus, Season
+from matches.leagues.models import FixtureChange, FixtureStatus, Season
 from matches.scoring.creation_keys import creation_key_for
 from matches.scoring.models import GameKind, ScorerGrant
-from matches.scoring.presenters import Board, phone_name, show_score, tile_svg, winner_names
+from matches.scoring.presenters import (
+    Board,
+    end_label,
+    phone_name,
+    show_score,
+    tile_svg,
+    winner_names,
+)
 from matches.scoring.scorepad import Choice, PickTile, TileChoices
 
 register = template.Library()
@@ -110,7 +120,8 @@ def board_tiles(board: Board) -> SafeString:
                          tile.tile, tile.svg) for tile in board.tiles]
     ends = [format_html('<circle cx="{}" cy="{}" r="0.22" class="open-end{}" data-point="{}">'
                         '<title>{}</title></circle>', end.x, end.y,
-                        " open-flank" if end.flank else "", end.point, end.point)
+                        " open-flank" if end.flank else "", end.point,
+                        end_label(rules.AttachmentPoint.parse(end.point), flank=end.flank))
             for end in board.ends]
     return SafeString("".join(tiles + ends))
 
@@ -160,8 +171,19 @@ def _end_choice(point: str, label: str, end_sum: int, points: int, flank: bool,
         ' data-free="{}"{}', free, SafeString(" data-spinner" if spinner else ""))
     return format_html(
         '<button type="submit" name="at" value="{}" class="btn choice{}" data-point="{}"{}>'
-        '{} <small>{} {} → {}{}</small></button>', point, state, point, double, label,
-        gettext("sum"), end_sum, points, past)
+        '<span class="choice-name">{}</span> <small>{} {} → {}{}</small></button>',
+        point, state, point, double, tile_names(label), gettext("sum"), end_sum, points, past)
+
+
+TILE_NAME = re.compile(r"\b\d+-\d+\b")
+
+
+@register.filter
+def tile_names(text: str) -> SafeString:
+    """``text`` escaped, each tile's name in it ("5-5") kept on one line: a narrow
+    button or line breaks at a hyphen, and "5-" over "5" reads as two things."""
+    return SafeString(TILE_NAME.sub(lambda name: f'<span class="tile-name">{name[0]}</span>',
+                                    str(escape(text))))
 
 
 register.filter(winner_names)
@@ -227,13 +249,14 @@ def logged_date(value: str | None) -> str:
 
 
 @register.filter
-def logged_games(value: list[list[int | None]] | None) -> str:
-    """Game scores as a fixture's change log keeps them ([[61, 40], …]), home first; a
-    game without its score yet (on the scorepad, or not played) as ?–?."""
-    if not value:
-        return pgettext("no game scores", "none")
-    return " ".join("?–?" if home is None or away is None else f"{home}–{away}"
-                    for home, away in value)
+def game_changes(change: FixtureChange) -> list[str]:
+    """What a fixture's change did to its games, game by game in words
+    (:func:`matches.leagues.presenters.game_changes`); none for a fixture a spreadsheet
+    added (no before)."""
+    if not change.before:
+        return []
+    return leagues_presenters.game_changes(change.before.get("games"),
+                                           (change.after or {}).get("games"))
 
 
 @register.filter

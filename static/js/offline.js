@@ -123,7 +123,7 @@
     return entry;
   }
 
-  // what the scorer tapped, in the page's words: "Bo · 0-5 · the 5 of 5-5"
+  // what the scorer tapped, in the page's words: "Bo · 0-5 · On the double 5"
   function labelOf(config, entry) {
     var parts = [];
     var seat = entry.seat !== null ? document.querySelector(
@@ -287,7 +287,7 @@
       var left = sidesLeft(form, at) - 1;
       freeSides[at] = left;
       form.querySelectorAll('button.choice[data-point="' + at + '"]').forEach(function (b) {
-        if (left <= 0) { b.remove(); } else { b.firstChild.textContent = endName(at) + " "; }
+        if (left <= 0) { b.remove(); } else { nameEnd(b.querySelector(".choice-name"), at); }
       });
     }
     var values = tile.split("-");
@@ -355,7 +355,22 @@
     var value = point.split(":")[1];
     if (!isDouble(tile)) { return text("end", {value: value, tile: tile}); }
     var flank = isSpinner(form, point) && sidesLeft(form, point) <= 2;
-    return text(flank ? "flank" : "side", {tile: tile});
+    return text(flank ? "flank" : "side", {value: value});
+  }
+  // an end's button says its name with each tile's name kept on one line, as the
+  // server writes it (templatetags' tile_names)
+  function nameEnd(el, point) {
+    el.textContent = "";
+    endName(point).split(/(\b\d+-\d+\b)/).forEach(function (part, i) {
+      if (i % 2) {
+        var tile = document.createElement("span");
+        tile.className = "tile-name";
+        tile.textContent = part;
+        el.appendChild(tile);
+      } else if (part) {
+        el.appendChild(document.createTextNode(part));
+      }
+    });
   }
 
   // the open end "tile:value": offered to every tile in the picker that has the value
@@ -385,7 +400,11 @@
       button.value = point;
       button.className = "btn choice";
       button.dataset.point = point;
-      button.textContent = endName(point) + " ";
+      var name = document.createElement("span");
+      name.className = "choice-name";
+      nameEnd(name, point);
+      button.appendChild(name);
+      button.appendChild(document.createTextNode(" "));
       var small = document.createElement("small");
       small.textContent = text("sum-later");
       button.appendChild(small);
@@ -460,7 +479,9 @@
       box.querySelector("#queue-discard").textContent = text("discard");
       // it scrolls when long: reachable by keyboard, and named
       box.querySelector("#queue-kept").setAttribute("aria-label", text("kept"));
-      feedback.appendChild(box);
+      // below what the bar says, not in it: those few lines scroll, and this list and
+      // its button must stay in sight
+      feedback.parentNode.insertBefore(box, feedback.nextSibling);
     }
     var count = box.querySelector("#queue-count");
     var note = box.querySelector("#queue-note");

@@ -229,9 +229,18 @@
 
   // -- the bar: the page leaves room for it, so nothing hides under it -----------------
 
+  // the bar grows and shrinks with what it says (a message, a banner, a refusal) without
+  // a swap or a resize: watched, the page's room follows its real height at once
+  var barWatch = "ResizeObserver" in window ? new ResizeObserver(fitBar) : null;
+  var watched = null;
   function fitBar() {
     var bar = document.getElementById("thumb-bar");
     var pad = document.getElementById("scorepad");
+    if (barWatch && bar !== watched) {  // a swap brought a new bar
+      barWatch.disconnect();
+      if (bar) { barWatch.observe(bar); }
+      watched = bar;
+    }
     if (bar && pad) {
       pad.style.setProperty("--bar-height", bar.offsetHeight + "px");
       // moving by keyboard, what the focus moves to is scrolled clear of the bar, not

@@ -438,6 +438,16 @@ def scorepad_closed(v: Visit, w: World) -> Page:  # a league game whose night wa
     fixture_submit(fixture=league.fixture, by=league.home_captain)
     page = v.open(league.match.get_scorer_url(), grants=[league.grant])
     expect(page.locator("#scorepad-closed")).to_be_visible()
+    expect(page.locator("#fixture-back")).to_be_visible()  # instead of a rematch
+    return page
+
+
+def match_league(v: Visit, w: World) -> Page:  # a league game's page names its fixture
+    league = league_night(target=10)
+    round_start(match=league.match, starter=0)
+    event_record(match=league.match, action=rules.Play(0, T("5-5")))
+    page = v.open(league.match.get_absolute_url())
+    expect(page.locator("#match-place")).to_be_visible()
     return page
 
 
@@ -603,7 +613,8 @@ def fixture_game_on_scorepad(v: Visit, w: World) -> Page:  # its first game bein
     page = v.open(w.fixture.get_absolute_url(), user=w.captain)
     match = w.fixture.games.get(number=1).match
     assert match is not None
-    expect(page.locator(f'a[href="{match.get_absolute_url()}"]')).to_have_count(1)
+    # the captain who started it scores it: its link opens the scorepad
+    expect(page.locator(f'a[href="{match.get_scorer_url()}"]')).to_have_count(1)
     return page
 
 
@@ -793,6 +804,7 @@ PAGES: dict[str, Callable[[Visit, World], Page]] = {
     "match-finished": match_finished,
     "match-replay": match_replay,
     "match-abandoned": match_abandoned,
+    "match-league": match_league,
     "scorepad-tile-chosen": scorepad_tile_chosen,
     "scorepad-settle": scorepad_settle,
     "scorepad-settle-tiles": scorepad_settle_tiles,
@@ -943,7 +955,7 @@ def test_a_placement_by_keyboard_keeps_the_focus_and_is_said_aloud(visit):
     # a tile is named by its tile, an end by the end and the points it makes
     page.get_by_role("link", name="0-5", exact=True).focus()
     page.keyboard.press("Enter")
-    choice = page.get_by_role("button", name="5-5, side sum 10 → 10", exact=True)
+    choice = page.get_by_role("button", name="On the double 5 sum 10 → 10", exact=True)
     expect(choice).to_be_visible()
     expect(choice).to_be_focused()  # the ends it may join are next: no Tab past the tiles
     page.keyboard.press("Enter")
@@ -951,7 +963,7 @@ def test_a_placement_by_keyboard_keeps_the_focus_and_is_said_aloud(visit):
     expect(page.locator("#live")).to_have_attribute("data-version", str(version + 1))
     expect(page.locator(".htmx-request")).to_have_count(0)
     expect(page.locator("#scorepad .picker a.pick.playable").first).to_be_focused()
-    expect(announcer).to_have_text("Taras: 0-5 on 5-5:5 — sum 10 → 10")
+    expect(announcer).to_have_text("Taras: 0-5 on the double 5 — sum 10 → 10")
     assert page.evaluate("window.kept === document.getElementById('announcer')")
 
 

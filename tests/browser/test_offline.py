@@ -225,8 +225,8 @@ def test_entries_made_offline_wait_and_are_applied_once_each_in_order(live_serve
     expect(page.locator("#status")).to_contain_text("Your last tap was recorded: Ann played 5-6")
     expect(page.locator("#queue-box")).to_have_count(0)
     wait_seq(page, version + 2)
-    assert changes() == [*before, (version + 1, "Bo played 0-5 on 5-5:5"),
-                         (version + 2, "Ann played 5-6 on 5-5:5")]
+    assert changes() == [*before, (version + 1, "Bo played 0-5 on the double 5"),
+                         (version + 2, "Ann played 5-6 on the double 5")]
     expect(page.locator('g.board-tile[data-tile="0-5"]')).to_have_count(1)
     expect(page.locator('g.board-tile[data-tile="5-6"]')).to_have_count(1)
     # the page goes on as usual: the next tap is sent at once
@@ -271,8 +271,8 @@ def test_an_entry_whose_answer_is_lost_is_sent_again_and_applied_once(live_serve
     # the first entry went twice, with the same key; the server applied it once
     keys = [found.group(1) for body in sent if (found := re.search(r"key=([0-9a-f-]{36})", body))]
     assert len(keys) == 3 and keys[0] == keys[1] != keys[2]
-    assert changes() == [*before, (version + 1, "Bo played 0-5 on 5-5:5"),
-                         (version + 2, "Ann played 5-6 on 5-5:5")]
+    assert changes() == [*before, (version + 1, "Bo played 0-5 on the double 5"),
+                         (version + 2, "Ann played 5-6 on the double 5")]
     match = the_match()
     assert [c.key for c in match.changes.order_by("version")][-2:] == [UUID(keys[0]),
                                                                        UUID(keys[2])]
@@ -299,8 +299,8 @@ def test_an_entry_the_proxy_answers_too_many_requests_is_sent_again_not_refused(
                                                     timeout=15_000)
     expect(page.locator("#queue-box")).to_have_count(0)  # nothing put aside
     assert len(sent) == 3
-    assert changes() == [*before, (version + 1, "Bo played 0-5 on 5-5:5"),
-                         (version + 2, "Ann played 5-6 on 5-5:5")]
+    assert changes() == [*before, (version + 1, "Bo played 0-5 on the double 5"),
+                         (version + 2, "Ann played 5-6 on the double 5")]
 
 
 def test_a_reload_while_the_app_is_down_shows_the_kept_scorepad_and_its_waiting_entries(
@@ -332,8 +332,8 @@ def test_a_reload_while_the_app_is_down_shows_the_kept_scorepad_and_its_waiting_
 
     down["status"] = 0  # the app is back: the entries go, in order
     expect(page.locator("#queue-box")).to_have_count(0, timeout=15_000)
-    assert changes() == [*before, (version + 1, "Bo played 0-5 on 5-5:5"),
-                         (version + 2, "Ann played 5-6 on 5-5:5")]
+    assert changes() == [*before, (version + 1, "Bo played 0-5 on the double 5"),
+                         (version + 2, "Ann played 5-6 on the double 5")]
 
 
 def test_a_doubles_ends_are_offered_offline_as_long_as_it_has_free_sides(live_server, page):
@@ -351,7 +351,7 @@ def test_a_doubles_ends_are_offered_offline_as_long_as_it_has_free_sides(live_se
         re.compile(r"\bunplayable\b"))
     expect(page.locator('.choice-set[data-for="4-6"]')).to_have_count(0)
     tap_tile(page, "2-5")
-    expect(choice(page, "5-5:5")).to_contain_text("5-5, flank")
+    expect(choice(page, "5-5:5")).to_contain_text("On the side of the double 5")
     choice(page, "5-5:5").click()  # Bo, on a flank
     play_offline(page, "3-5", "5-5:5")  # Ann, on the other: 5-5 is full
     expect(page.locator('.choice-set[data-for="1-5"] button[data-point="5-5:5"]')).to_have_count(0)
@@ -360,8 +360,9 @@ def test_a_doubles_ends_are_offered_offline_as_long_as_it_has_free_sides(live_se
     page.context.set_offline(False)
     expect(page.locator("#queue-box")).to_have_count(0, timeout=20_000)
     assert [what for _, what in changes()[len(before):]] == [
-        "Bo played 0-5 on 5-5:5", "Ann played 5-6 on 5-5:5", "Bo played 6-6 on 5-6:6",
-        "Ann played 2-6 on 6-6:6", "Bo played 2-5 on 5-5:5", "Ann played 3-5 on 5-5:5"]
+        "Bo played 0-5 on the double 5", "Ann played 5-6 on the double 5",
+        "Bo played 6-6 on the 6 of 5-6", "Ann played 2-6 on the double 6",
+        "Bo played 2-5 on the double 5", "Ann played 3-5 on the double 5"]
     wait_seq(page, version + 6)
 
 
@@ -400,7 +401,8 @@ def test_the_tiles_drawn_offline_go_back_to_one_after_each_entry(live_server, pa
     page.context.set_offline(False)
     expect(page.locator("#queue-box")).to_have_count(0, timeout=15_000)
     assert changes() == [*before, (version + 1, "Bo drew 2"),
-                         (version + 2, "Bo played 0-5 on 5-5:5"), (version + 3, "Ann drew 1")]
+                         (version + 2, "Bo played 0-5 on the double 5"),
+                         (version + 3, "Ann drew 1")]
 
 
 def test_the_table_is_asked_for_again_when_its_answer_after_the_entries_is_lost(
@@ -463,7 +465,7 @@ def test_a_refused_entry_stops_the_queue_keeps_the_rest_and_says_why(live_server
     # the rules' reason, a sentence of its own between the entry and what follows
     expect(refusal).to_contain_text("Not recorded: Bo · Draw · 2 tiles. The match was already "
                                     "won; no event may follow. The entries after it")
-    expect(page.locator("#queue-kept li")).to_have_text(["Bo · 5-6 · 5-5, side",
+    expect(page.locator("#queue-kept li")).to_have_text(["Bo · 5-6 · On the double 5",
                                                          "Ann · Draw · 1 tile"])
     expect(page.locator("#queue-count")).to_have_text("")
     # said by the live region that stays; the list's button stays in sight
@@ -475,8 +477,8 @@ def test_a_refused_entry_stops_the_queue_keeps_the_rest_and_says_why(live_server
         violations = axe_violations(page)
         assert not violations, readable(violations)
     page.wait_for_timeout(1000)  # the kept entries are not sent
-    assert changes() == [*before, (version + 1, "Bo played 0-5 on 5-5:5"),
-                         (version + 2, "Ann played 0-0 on 0-5:0")]
+    assert changes() == [*before, (version + 1, "Bo played 0-5 on the double 5"),
+                         (version + 2, "Ann played 0-0 on the 0 of 0-5")]
     # the page shows the table as the server has it: Ann won, nothing after her tile
     wait_seq(page, version + 2)
     expect(page.locator(".side.side-winner")).to_have_attribute("data-side", "0")
@@ -556,7 +558,7 @@ def test_passes_counted_offline_start_again_after_a_placement_and_every_seats_bl
     page.context.set_offline(False)
     expect_blocked_on_the_server(page, version + 5)
     assert [what for _, what in changes()[len(before):]] == [
-        "Bo drew 10", "Bo passed", "Ann played 5-6 on 5-5:5", "Bo passed", "Ann passed"]
+        "Bo drew 10", "Bo passed", "Ann played 5-6 on the double 5", "Bo passed", "Ann passed"]
 
 
 def test_a_pass_offline_while_the_boneyard_holds_tiles_is_refused_at_once_not_queued(
@@ -585,7 +587,7 @@ def test_a_pass_offline_while_the_boneyard_holds_tiles_is_refused_at_once_not_qu
 
     page.context.set_offline(False)
     expect(page.locator("#queue-box")).to_have_count(0, timeout=15_000)
-    assert [what for _, what in changes()][-2:] == ["Bo drew 2", "Bo played 0-5 on 5-5:5"]
+    assert [what for _, what in changes()][-2:] == ["Bo drew 2", "Bo played 0-5 on the double 5"]
 
 
 def test_a_draw_offline_of_more_tiles_than_the_boneyard_holds_is_refused_at_once(
@@ -629,12 +631,12 @@ def test_an_entry_made_on_a_table_another_phone_changed_is_refused(live_server, 
 
     refusal = page.get_by_role("alert").filter(has_text="Not recorded: Bo · 0-5")
     # "not recorded" is said once: not again by the server's reason
-    expect(refusal).to_contain_text("Not recorded: Bo · 0-5 · 5-5, side. The match moved on "
+    expect(refusal).to_contain_text("Not recorded: Bo · 0-5 · On the double 5. The match moved on "
                                     "since this page was drawn")
     assert refusal.inner_text().count("Not recorded") == 1
     expect(page.locator("#queue-kept li")).to_have_count(1)
     wait_seq(page, version + 1)
-    assert [what for _, what in changes()][-1] == "Bo played 1-5 on 5-5:5"
+    assert [what for _, what in changes()][-1] == "Bo played 1-5 on the double 5"
     assert len(changes()) == version + 1
 
 
@@ -769,8 +771,8 @@ def in_flight(page: Page) -> list[object]:
 def expect_the_servers_table(page: Page, version: int) -> None:
     """Both placements recorded once each, in order, and the page shows the table as the
     server records it: Ann 20, Bo 10, Bo to play."""
-    assert [what for _, what in changes()][-2:] == ["Bo played 0-5 on 5-5:5",
-                                                    "Ann played 0-0 on 0-5:0"]
+    assert [what for _, what in changes()][-2:] == ["Bo played 0-5 on the double 5",
+                                                    "Ann played 0-0 on the 0 of 0-5"]
     assert server_table() == (version + 2, ["20", "10"], 1)
     assert page_table(page) == server_table()
     expect(page.locator('g.board-tile[data-tile="0-0"]')).to_have_count(1)
@@ -795,7 +797,7 @@ def test_a_re_read_answered_after_a_fresh_taps_answer_does_not_take_the_table_ba
         if held:
             break
         page.wait_for_timeout(50)
-    assert held and changes()[-1] == (version + 1, "Bo played 0-5 on 5-5:5")
+    assert held and changes()[-1] == (version + 1, "Bo played 0-5 on the double 5")
     choice(page, "0-5:0").click()  # Ann, in that instant
     # (the re-read is still asked: htmx_idle would wait for it)
     expect(page.locator("#live")).to_have_attribute("data-version", str(version + 2))
@@ -834,13 +836,13 @@ def test_a_re_read_answered_while_a_fresh_tap_is_awaited_does_not_lose_the_taps_
         if reads:
             break
         page.wait_for_timeout(50)
-    assert reads and changes()[-1] == (version + 1, "Bo played 0-5 on 5-5:5")
+    assert reads and changes()[-1] == (version + 1, "Bo played 0-5 on the double 5")
     choice(page, "0-5:0").click()  # Ann, in that instant
     for _ in range(100):
         if taps:
             break
         page.wait_for_timeout(50)
-    assert taps and changes()[-1] == (version + 2, "Ann played 0-0 on 0-5:0")
+    assert taps and changes()[-1] == (version + 2, "Ann played 0-0 on the 0 of 0-5")
     route, answer = reads[0]
     route.fulfill(response=answer)  # the table before the tap, first
     page.wait_for_timeout(300)

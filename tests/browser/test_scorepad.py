@@ -152,8 +152,8 @@ def board_tiles(page: Page):
 def play_all_fives_to_flank(page: Page) -> None:
     """RULES.md §2's worked table up to the first flank (seat 0 starts).
 
-    1-4 (5) · 1-1 on 1-4:1 (6 → 0) · 4-4 on 1-4:4 (10) · 3-4 on 4-4:4 (5) ·
-    1-2 on 1-1:1 (5) · 1-5 on the flank 1-1:1 (10).
+    1-4 (5) · 1-1 on the 1 of 1-4 (6 → 0) · 4-4 on the 4 of 1-4 (10) · 3-4 on the double 4 (5) ·
+    1-2 on the double 1 (5) · 1-5 on the flank 1-1:1 (10).
     """
     place(page, "1-4", "", shows="sum 5 → 5")
     expect_award(page, "sum 5 → 5")
@@ -184,7 +184,7 @@ def test_all_fives_spinner_flank_domino_and_remainder_award(live_server, page):
 
     # the first double is the spinner; as a terminal double it counts 1+1
     place(page, "1-1", "1-4:1", shows="sum 6 → 0")
-    expect_award(page, "Bo: 1-1 on 1-4:1 — sum 6 → 0")
+    expect_award(page, "Bo: 1-1 on the 1 of 1-4 — sum 6 → 0")
     expect(page.locator('g.board-tile[data-tile="1-1"].spinner')).to_have_count(1)
     expect(page.locator("circle.open-flank")).to_have_count(0)
 
@@ -198,7 +198,7 @@ def test_all_fives_spinner_flank_domino_and_remainder_award(live_server, page):
     expect(page.locator("#status")).to_contain_text(
         "Recorded with the rules' points: claim 15 differs from the 10")
     expect(page.locator("#status")).to_be_in_viewport()
-    expect_award(page, "Ann: 4-4 on 1-4:4 — sum 10 → 10")
+    expect_award(page, "Ann: 4-4 on the 4 of 1-4 — sum 10 → 10")
     expect_scores(page, "15", "0")
     # only the first double of the round is a spinner
     expect(page.locator('g.board-tile[data-tile="4-4"]')).not_to_have_class(re.compile("spinner"))
@@ -213,7 +213,7 @@ def test_all_fives_spinner_flank_domino_and_remainder_award(live_server, page):
     expect(choice(page, "1-1:1")).to_contain_text("sum 8 → 0")
     # the scorer changes their mind: 1-2 fills line side B instead
     place(page, "1-2", "1-1:1", shows="sum 5 → 5")
-    expect_award(page, "Ann: 1-2 on 1-1:1 — sum 5 → 5")
+    expect_award(page, "Ann: 1-2 on the double 1 — sum 5 → 5")
     expect_scores(page, "20", "5")
     # both line sides filled: the flanks open, the spinner is internal (adds nothing)
     expect(page.locator("circle.open-flank")).to_have_count(2)  # both flanks, each drawn
@@ -225,7 +225,7 @@ def test_all_fives_spinner_flank_domino_and_remainder_award(live_server, page):
     expect(choice(page, "1-1:1")).to_contain_text(
         "sum 10 → 10")
     place(page, "1-5", "1-1:1", shows="sum 10 → 10")
-    expect_award(page, "Bo: 1-5 on 1-1:1 — sum 10 → 10")
+    expect_award(page, "Bo: 1-5 on the double 1 — sum 10 → 10")
     expect_scores(page, "20", "15")
     expect(page.locator("#ends")).to_contain_text("= 10")
     expect(page.locator("circle.open-flank")).to_have_count(1)  # the other flank
@@ -385,7 +385,7 @@ def test_five_up_double_on_a_branch_is_a_spinner_and_hands_are_deducted(live_ser
     tap_tile(page, "3-4")
     expect(choice(page, "4-4:4")).to_have_class(re.compile("flank"))
     place(page, "3-4", "4-4:4", shows="sum 15 → 3")
-    expect_award(page, "Ann: 3-4 on 4-4:4 — sum 15 → 3")
+    expect_award(page, "Ann: 3-4 on the double 4 — sum 15 → 3")
     expect_scores(page, "5", "4")
     expect(page.locator('.score[data-score="0"] + .raw')).to_have_text("25 raw")
     expect(page.locator('.score[data-score="1"] + .raw')).to_have_text("20 raw")
@@ -434,7 +434,7 @@ def test_fives_and_threes_overshoot_is_not_counted_and_play_goes_on(live_server,
 
     # 3 + 6 = 9 → 3, but 3 + 3 > 4: scores 0, the tile stays, play goes on
     place(page, "3-4", "4-5:4", shows="sum 9 → 0, past the target")  # the bar says so first
-    expect_award(page, "Ann: 3-4 on 4-5:4 — sum 9 → 0")
+    expect_award(page, "Ann: 3-4 on the 4 of 4-5 — sum 9 → 0")
     expect_award(page, "not counted")
     expect_award(page, "3 would take Ann from 3 past the target 4")
     expect_scores(page, "3", "2")
@@ -553,7 +553,7 @@ def test_public_link_is_read_only(live_server, page):
     expect(page.locator(".scorepad-head")).to_contain_text("watching (read-only)")
     expect_scores(page, "15", "0")
     expect(board_tiles(page)).to_have_count(3)
-    expect(page.locator("#last-award")).to_contain_text("Ann: 4-4 on 1-4:4 — sum 10 → 10")
+    expect(page.locator("#last-award")).to_contain_text("Ann: 4-4 on the 4 of 1-4 — sum 10 → 10")
     expect(page.locator("#undo-button")).to_have_count(0)
     expect(page.locator(".pick")).to_have_count(0)
     expect(page.locator(".controls")).to_have_count(0)
@@ -575,7 +575,7 @@ def test_a_watcher_hears_what_each_refresh_brought(live_server, page, browser):
     place(page, "4-4", "1-4:4")
 
     # the next refresh (every 5 s) brings both placements: the last one is said
-    expect(announcer).to_have_text("Ann: 4-4 on 1-4:4 — sum 10 → 10 Scores: Ann 15, Bo 0.",
+    expect(announcer).to_have_text("Ann: 4-4 on the 4 of 1-4 — sum 10 → 10 Scores: Ann 15, Bo 0.",
                                    timeout=12_000)
     watcher.context.close()
 
@@ -657,7 +657,7 @@ def test_a_tap_made_without_a_connection_waits_and_is_sent_once_it_is_back(page:
     expect(page.locator('g.board-tile[data-tile="0-5"]')).to_have_count(0)
     page.context.set_offline(False)
     expect(page.locator("#status")).to_contain_text(
-        "Your last tap was recorded: Bo played 0-5 on 5-5:5.")
+        "Your last tap was recorded: Bo played 0-5 on the double 5.")
     wait_seq(page, before + 1)
     expect(page.locator(".offline-banner:visible")).to_have_count(0)
     expect(page.locator('.score[data-score="1"]')).to_have_text("10")
@@ -686,10 +686,10 @@ def test_a_tap_whose_answer_was_lost_is_found_recorded_and_not_applied_twice(pag
     tap_tile(page, "0-5")
     choice(page, "5-5:5").click()
     messages = page.locator("#status")
-    expect(messages).to_contain_text("Your last tap was recorded: Bo played 0-5 on 5-5:5.")
+    expect(messages).to_contain_text("Your last tap was recorded: Bo played 0-5 on the double 5.")
     # said aloud by the live region that stays on the page (#status is swapped in anew)
     expect(page.locator("#announcer[role=status]")).to_contain_text(
-        "Your last tap was recorded: Bo played 0-5 on 5-5:5.")
+        "Your last tap was recorded: Bo played 0-5 on the double 5.")
     wait_seq(page, before + 1)
     expect(page.locator('g.board-tile[data-tile="0-5"]')).to_have_count(1)
     expect(page.locator('.score[data-score="1"]')).to_have_text("10")

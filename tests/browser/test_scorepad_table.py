@@ -11,10 +11,14 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.utils import translation
+from django.utils.translation import gettext
 from playwright.sync_api import Page, expect
 
 from matches import rules
+from matches.core.messages import TEMPLATES
 from matches.scoring.services.play import event_record, match_create, round_start
+from tests.browser.conftest import phone_page
 from tests.browser.test_management import take_grant
 from tests.browser.test_scorepad import choice, expect_scores, place, seq, start_match, wait_seq
 
@@ -117,7 +121,7 @@ def test_a_placement_is_two_taps_and_one_request(live_server, page):
     expect_scores(page, "10", "10")
     # the recorded tap is confirmed where the thumb is: the bar flashes
     expect(page.locator("#thumb-bar")).to_have_class(re.compile("recorded"))
-    expect(page.locator("#last-award")).to_contain_text("Bo: 0-5 on 5-5:5 — sum 10 → 10")
+    expect(page.locator("#last-award")).to_contain_text("Bo: 0-5 on the double 5 — sum 10 → 10")
 
 
 def test_the_newest_tile_is_on_the_board_and_the_board_can_be_enlarged(live_server, page):
@@ -317,3 +321,135 @@ def test_counting_by_tiles_keeps_a_tile_to_one_hand_and_fills_in_the_rest(live_s
     ann.get_by_role("checkbox", name="0-1").check()
     page.locator('#thumb-bar button[form="settle-form"]').click()
     expect(page.locator("#settlement")).to_contain_text("Round 1 settled")
+
+
+# -- the bar never covers a control -------------------------------------------------------
+
+LANGUAGES = {"en": "en-GB", "uk": "uk-UA", "ru": "ru-RU"}
+
+
+def longest_bar_message(language: str) -> str:
+    """The longest words the bar can be given to say, in ``language``: the rules'
+    refusals (a refused tap is said there) and the banners of a lost connection, each
+    placeholder filled with a name of ten letters."""
+    with translation.override(language):
+        texts = [str(text) for text in TEMPLATES.values()] + [
+            gettext("No answer from the server: checking whether that tap was recorded — "
+                    "the page will say as soon as the connection is back…"),
+            gettext("No connection: that needs the server. Try it again once the "
+                    "connection is back.")]
+    return re.sub(r"%\(\w+\)s", "Oleksandra", max(texts, key=len))
+
+
+def say_in_the_bar(page: Page, words: str) -> None:
+    """The bar says ``words`` as it says a refusal, above what it said already; the page
+    makes room for the bar's new height by itself, without a swap or a resize."""
+    page.evaluate("""words => {
+        const box = document.createElement("p");
+        box.className = "error-box";
+        box.setAttribute("role", "alert");
+        box.textContent = words;
+        document.getElementById("feedback").prepend(box);
+    }""", words)
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => "
+                  "requestAnimationFrame(done)))")
+
+
+UNCOVERED = """el => {
+    // scrolled as a thumb would, just clear of the bar: nothing of it under the bar,
+    // and what a tap at its centre reaches is the control itself
+    const bar = document.getElementById("thumb-bar");
+    if (!bar.contains(el)) {
+        const box = el.getBoundingClientRect(), top = bar.getBoundingClientRect().top;
+        const by = box.bottom > top ? box.bottom - top + 2 : Math.min(box.top - 2, 0);
+        window.scrollBy({top: by, behavior: "instant"});
+    }
+    const box = el.getBoundingClientRect(), top = bar.getBoundingClientRect().top;
+    const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    return {name: el.textContent.trim().slice(0, 30) || el.name,
+            hit: !!hit && el.contains(hit),
+            clear: bar.contains(el) ? box.top >= top && box.bottom <= innerHeight
+                                    : box.top >= 0 && box.bottom <= top + 0.5};
+}"""
+
+
+def assert_uncovered(page: Page, selector: str) -> None:
+    controls = page.locator(selector)
+    assert controls.count() > 0, selector
+    for i in range(controls.count()):
+        seen = controls.nth(i).evaluate(UNCOVERED)
+        assert seen["hit"] and seen["clear"], (selector, seen)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_bar_with_its_longest_message_covers_no_control_of_a_called_round(
+        live_server, browser, language):
+    match = match_create(game="all-fives", players=["Oleksandra", "Bohdana"])
+    round_start(match=match, starter=0, mode="ends")
+    for page in phone_page(browser, locale=LANGUAGES[language]):
+        take_grant(page, live_server.url, match)
+        page.reload()  # the bar has nothing to say yet: it grows by all of the message
+        expect(page.locator(".keypad button").first).to_be_visible()
+        assert page.locator("html").get_attribute("lang") == language
+        expect(page.locator("#status")).to_have_text("")
+
+        say_in_the_bar(page, longest_bar_message(language))
+
+        # the bar keeps to a few lines of words, which scroll: the keys stay in reach
+        bar = page.locator("#thumb-bar").bounding_box()
+        assert bar is not None and bar["height"] <= 0.3 * HEIGHT, bar
+        for selector in (".keypad button", ".call-extras label.toggle",
+                         ".call-extras input[name=claim]", ".seat-choice .seg",
+                         ".result-buttons button", "#record-call", "#undo-button"):
+            assert_uncovered(page, selector)
+        # the page's last controls too: it leaves room under them for the bar as it is now
+        for selector in ("#links a", "#history .table-wrap"):
+            assert_uncovered(page, selector)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_tiles_ends_with_the_longest_message_are_in_view(live_server, browser, language):
+    match = match_create(game="all-fives", players=["Oleksandra", "Bohdana"])
+    round_start(match=match, starter=0)
+    event_record(match=match, action=rules.Play(0, rules.Tile.parse("5-5")))
+    for page in phone_page(browser, locale=LANGUAGES[language]):
+        take_grant(page, live_server.url, match)
+        say_in_the_bar(page, longest_bar_message(language))
+        for tile in ("0-5", "5-6"):
+            page.locator(f'a.pick[data-tile="{tile}"]').click()
+            expect(page.locator(f'.choice-set[data-for="{tile}"]')).to_be_visible()
+            assert_uncovered(page, ".choice-set:not([hidden]) button.choice")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_tile_name_breaks_on_its_button(live_server, browser, language):
+    """The opening's button, its words beside its sum, broke "Open with 6-" over "6":
+    a tile's name stays on one line (it reads as two things broken at its hyphen)."""
+    match = match_create(game="fives-and-threes", players=["Oleksandra", "Bohdana"])
+    round_start(match=match, starter=0)
+    for page in phone_page(browser, locale=LANGUAGES[language]):
+        take_grant(page, live_server.url, match)
+        for tile in ("5-5", "4-6", "6-6"):
+            page.locator(f'a.pick[data-tile="{tile}"]').click()
+            name = page.locator(f'.choice-set[data-for="{tile}"] .tile-name')
+            expect(name).to_have_text(tile)
+            assert name.evaluate("el => el.getClientRects().length") == 1, tile
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_an_end_is_named_in_words_on_its_button(live_server, browser, language):
+    match = match_create(game="all-fives", players=["Ann", "Bob"])
+    round_start(match=match, starter=0)
+    event_record(match=match, action=rules.Play(0, rules.Tile.parse("5-5")))
+    event_record(match=match, action=rules.Play(1, rules.Tile.parse("5-6"),
+                                                rules.AttachmentPoint.parse("5-5:5")))
+    words = {"en": ("On the 6 of 5-6", "On the double 5"),
+             "uk": ("На 6 плитки 5-6", "На дубль 5"),
+             "ru": ("На 6 костяшки 5-6", "На дубль 5")}[language]
+    for page in phone_page(browser, locale=LANGUAGES[language]):
+        take_grant(page, live_server.url, match)
+        page.locator('a.pick[data-tile="0-6"]').click()
+        names = page.locator(".choice-set:not([hidden]) .choice-name")
+        expect(names).to_have_text([words[0]])
+        page.locator('a.pick[data-tile="0-5"]').click()
+        expect(names).to_have_text([words[1]])

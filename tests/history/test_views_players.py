@@ -88,7 +88,7 @@ def test_the_best_placement_links_to_its_step_of_the_replay_which_counts_placeme
     page = Client().get(match.get_absolute_url() + "?round=1&step=3").content.decode()
     step = re.search(r'<p class="replay-step" id="replay-step">(.*?)</p>', page, re.S)
     assert step is not None and " ".join(re.sub(r"<[^>]+>", "", step[1]).split()) == (
-        "Round 1, step 3 of 3: Ann placed 6-6 on 4-6:6 — sum 20 → 20")
+        "Round 1, step 3 of 3: Ann placed 6-6 on the 6 of 4-6 — sum 20 → 20")
 
 
 def test_the_player_page_runs_a_fixed_number_of_queries(club, django_assert_max_num_queries):

@@ -18,6 +18,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from matches import rules
 from matches.clubs.services import club_create, player_add
@@ -301,7 +302,7 @@ def test_the_sign_off_with_a_dispute_resolved_by_the_league(season, people):
     page = Client().get(fixture_url(fixture)).content.decode()
     assert "resolved by the league" in page and "game 2 was 61-58 to us" not in page
     # the log says what the resolution changed: the result and the games
-    assert "result 3–0 → 2–1" in page and "games 61–40 61–58 61–30 → 61–40 58–61 61–30" in page
+    assert "result 3–0 → 2–1" in page and "<li>Game 2: 61–58 → 58–61</li>" in page
     admin.post(fixture_url(meeting(season, "Bowes Dragons", "Royal Oak A"), "redate"),
                {"date": "2026-10-06", "postponed": ""})
     redated = Client().get(fixture_url(meeting(season, "Bowes Dragons", "Royal Oak A")))
@@ -1344,7 +1345,7 @@ def test_a_game_keyed_out_of_order_keeps_its_number_on_the_page_and_in_the_log(
     assert '<li value="3">61–40' in away  # read-only, numbered by the game
     as_(people["admin"]).post(fixture_url(fixture, "walkover-home"))
     log = Client().get(fixture_url(fixture)).content.decode()
-    assert "games ?–? ?–? 61–40 → none" in log
+    assert "Game 3: 61–40 → no score" in log
 
 
 def test_a_night_is_not_sent_while_one_of_its_games_is_on_the_scorepad(season, people):
@@ -1525,3 +1526,66 @@ def test_a_submitted_result_is_marked_only_where_submitted_results_count(season,
 
     assert ("2–1 †" in page) is count_submitted
     assert "2–1" in page
+
+
+# -- a night's games link to where each reader can use them ------------------------------
+
+
+def game_link(html: str) -> tuple[str, str, str]:
+    """The night's one game's link on the fixture's page (in its scores form, or in the
+    list of its games for a reader who enters none): its class, address and words."""
+    found = re.findall(r'<a href="([^"]+)" class="(game-[a-z]+)">([^<]+)</a>', html)
+    assert len(found) == 1, found
+    address, kind, words = found[0]
+    return kind, address, unescape(words)
+
+
+def test_a_nights_game_links_to_its_scorepad_for_whoever_may_score_it(client):
+    night = league_night_at(FixtureStatus.SCHEDULED)
+    fixture, match = night.fixture, night.match
+    scorepad = ("game-scorepad", match.get_scorer_url(), "Score it on the scorepad")
+    watch = ("game-watch", match.get_absolute_url(), "Watch it on the scorepad")
+    oak, bowes = as_(night.home_captain), as_(night.away_captain)
+    # the captain who started it, on any phone signed in (the scorepad lets him take
+    # it there); a phone holding the shared scorer's link, signed in or not
+    assert game_link(oak.get(fixture_url(fixture)).content.decode()) == scorepad
+    bowes.post(match.get_join_url())
+    assert game_link(bowes.get(fixture_url(fixture)).content.decode()) == scorepad
+    # the other captain on another phone, and the league admin, watch it
+    for other in (as_(night.away_captain), as_(night.admin)):
+        assert game_link(other.get(fixture_url(fixture)).content.decode()) == watch
+    # (there the captain is asked before his phone takes the game over)
+    assert as_(night.home_captain).get(match.get_scorer_url()).status_code == 403
+
+    # a phone whose grant was taken back watches
+    night.match.grants.filter(revoked_at=None).exclude(pk=night.grant.pk).update(
+        revoked_at=timezone.now())
+    assert game_link(bowes.get(fixture_url(fixture)).content.decode()) == watch
+
+    # over, it has a page of its own for everyone: nothing is scored any more
+    round_start(match=match, starter=0)
+    event_record(match=match, action=rules.Play(0, rules.Tile.parse("5-5")))
+    for reader in (oak, bowes, Client()):
+        assert game_link(reader.get(fixture_url(fixture)).content.decode()) == (
+            "game-page", match.get_absolute_url(), "The game's page")
+
+
+def test_the_fixture_log_says_each_game_changed_in_words_in_the_readers_language(season,
+                                                                                   people):
+    fixture = meeting(season, "Royal Oak A", "Bowes Dragons")
+    fixture_games_enter(fixture=fixture, by=people["oak"], scores=[(52, 61), (61, 47), (61, 0)])
+    fixture_submit(fixture=fixture, by=people["oak"])
+    fixture_dispute(fixture=fixture, by=people["bowes"], message="game 1 was 61-24")
+    fixture_resolve(fixture=fixture, by=people["admin"],
+                    scores=[(61, 24), (61, 47), (61, 0)])
+
+    def log(language: str) -> list[str]:
+        reader = Client()
+        reader.cookies["django_language"] = language
+        html = reader.get(fixture_url(fixture)).content.decode()
+        return [unescape(line) for line in re.findall(
+            r'<ul class="game-changes"><li>(.*?)</li></ul>', html)]
+
+    assert log("en") == ["Game 1: 52–61 → 61–24"]
+    assert log("uk") == ["Гра 1: 52–61 → 61–24"]
+    assert log("ru") == ["Игра 1: 52–61 → 61–24"]

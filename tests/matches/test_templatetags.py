@@ -13,9 +13,9 @@ from matches.scoring.scorepad import Choice, PickTile, TileChoices
 from matches.templatetags.scorekeeper import (
     board_tiles,
     choice_sets,
-    logged_games,
     picker,
     picker_tile,
+    tile_names,
 )
 from tests.support.helpers import A, T
 
@@ -74,8 +74,9 @@ def test_the_board_names_its_tiles_the_spinner_the_newest_and_the_open_ends():
     assert drawn.count('class="open-end') == len(presenters.board(layout).ends)
 
 
-def test_a_logged_game_without_its_score_yet_shows_as_unknown_not_none():
-    # game 1 was on the scorepad, still in play, when the change was logged
-    assert logged_games([[None, None], [61, 47], [38, 61]]) == "?–? 61–47 38–61"
-    with translation.override("uk"):
-        assert logged_games([]) == "немає"
+def test_each_tile_name_in_words_is_kept_on_one_line_and_the_rest_escaped():
+    assert tile_names("Open with 5-5 <b>") == (
+        'Open with <span class="tile-name">5-5</span> &lt;b&gt;')
+    assert tile_names("On the 10 of 10-12") == (
+        'On the 10 of <span class="tile-name">10-12</span>')
+    assert tile_names("Ann-Marie: no tile") == "Ann-Marie: no tile"  # names are not tiles

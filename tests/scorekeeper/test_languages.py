@@ -512,9 +512,9 @@ def test_on_a_scorers_link_the_switch_goes_back_by_the_referer_not_the_secret():
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(("lang", "said"), [
-    ("uk", ["0-5 на 5-5:5 (Тарас) (заявлено 15; за правилами 10)",
+    ("uk", ["0-5 на дубль 5 (Тарас) (заявлено 15; за правилами 10)",
             "5-5 — початкове викладання (Ірина)"]),
-    ("ru", ["0-5 на 5-5:5 (Тарас) (заявлено 15; по правилам 10)",
+    ("ru", ["0-5 на дубль 5 (Тарас) (заявлено 15; по правилам 10)",
             "5-5 — первый ход (Ірина)"]),
 ])
 def test_a_change_written_in_english_is_read_in_the_readers_language(lang, said):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from django.utils import translation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -146,3 +147,27 @@ def test_every_table_lists_the_engines_scoring_ends_and_draws_each_open_end(seed
         # every open point of the engine has a dot; a double's point may have two
         assert {end.point for end in board.ends} == {
             str(point) for point in rnd.layout.open_points()}
+
+
+# -- ends in words --------------------------------------------------------------------
+
+
+def test_an_end_is_named_as_a_player_says_it_never_in_notation():
+    assert presenters.end_label(rules.AttachmentPoint.parse("1-4:4")) == "On the 4 of 1-4"
+    assert presenters.end_label(rules.AttachmentPoint.parse("5-5:5")) == "On the double 5"
+    assert presenters.end_label(rules.AttachmentPoint.parse("5-5:5"), flank=True) == (
+        "On the side of the double 5")
+    with translation.override("uk"):
+        assert presenters.end_label(rules.AttachmentPoint.parse("1-4:4")) == "На 4 плитки 1-4"
+    with translation.override("ru"):
+        assert presenters.end_label(rules.AttachmentPoint.parse("0-0:0"), flank=True) == (
+            "Вбок от дубля 0")
+
+
+def test_a_placement_is_said_in_words():
+    tile = rules.Tile.parse("0-5")
+    assert presenters.placed_words(tile, None) == "0-5 to open"
+    assert presenters.placed_words(tile, rules.AttachmentPoint.parse("5-5:5")) == (
+        "0-5 on the double 5")
+    assert presenters.placed_words(tile, rules.AttachmentPoint.parse("3-5:5")) == (
+        "0-5 on the 5 of 3-5")

@@ -312,6 +312,17 @@ def scorer_grant_with_match(public_id: UUID, grant_id: object) -> ScorerGrant | 
         return None
 
 
+def matches_with_live_grants(grants: dict[int, int]) -> set[int]:
+    """Of ``grants`` (match pk -> the grant id a browser's session holds for it), the
+    matches whose grant is live: one query."""
+    if not grants:
+        return set()
+    rows = (ScorerGrant.objects.filter(pk__in=grants.values(), match__in=grants.keys(),
+                                       revoked_at=None)
+            .order_by().values_list("match", "pk"))
+    return {match for match, grant in rows if grants.get(match) == grant}
+
+
 def match_grants(match: Match) -> QuerySet[ScorerGrant]:
     return match.grants.order_by("-revoked_at", "created_at", "id")
 

@@ -65,6 +65,7 @@ from matches.scoring.forms.play import (
 from matches.scoring.models import Change, ChangeKind, Match, MatchStatus, RoundMode, ScorerGrant
 from matches.scoring.selectors import play as scoring_selectors
 from matches.scoring.selectors.outcome import MatchEnd, match_end_summary
+from matches.scoring.selectors.place import match_place
 from matches.scoring.services.closure import scorepad_closure
 from matches.scoring.services.play import (
     OutOfDate,
@@ -187,7 +188,9 @@ def match_detail(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
             "closed": closure.reason if closure and scorer
             and match.status == MatchStatus.ABANDONED else None,
             "league_note": closure.note if closure else None,
-            "league_url": closure.url if closure else None})
+            "league_url": closure.url if closure else None,
+            # a league game: its fixture, season and club, named and linked
+            "place": match_place(match)})
     # A watcher's poll asks every few seconds, naming the version it shows (?seen=):
     # unchanged, it gets 204, which htmx leaves unswapped, so the page keeps the focus
     # and the open details it had. (The browser's revalidation would turn a 304 into
@@ -202,7 +205,8 @@ def match_detail(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
     with engine_cache.engine_for_reading(match) as engine:
         view = scorepad.build(match, engine)
     template = "matches/scorepad.html#scorepad" if request.htmx else "matches/scorepad.html"
-    response = render(request, template, {"view": view, "scorer": False})
+    response = render(request, template, {"view": view, "scorer": False,
+                                          "place": match_place(match)})
     if etag is not None:
         response["ETag"] = etag
         response["Cache-Control"] = "no-cache"  # keep it, but ask again every time
@@ -714,6 +718,8 @@ def _render(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, *
                "scorer_url": _scorer_url(match), "grant": grant,
                # finished or abandoned: what templates/matches/_match_end.html shows
                "end": end,
+               # a league game's, over: back to its fixture, and no rematch
+               "place": match_place(match) if end is not None else None,
                "sync_url": reverse("matches:scorepad", kwargs={"public_id": match.public_id})}
     if not request.htmx or request.htmx.target == "scorepad":
         template = "matches/scorepad.html#scorepad" if request.htmx else "matches/scorepad.html"

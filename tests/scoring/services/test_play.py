@@ -249,8 +249,8 @@ def test_a_miscalled_placement_is_recorded_with_the_rules_points_and_the_call_ke
     event = match.events.get(tile="0-5")
     assert (event.points, event.claim, event.miscall) == (10, None, 15)
     assert change.miscall == "claim 15 differs from the 10 the rules give (end sum 10)"
-    assert change.description == ("Taras played 0-5 on 5-5:5 (miscalled: claim 15 differs from "
-                                  "the 10 the rules give (end sum 10))")
+    assert change.description == ("Taras played 0-5 on the double 5 (miscalled: claim 15 "
+                                  "differs from the 10 the rules give (end sum 10))")
     assert match.sides.get(index=1).score == 10
     assert_cache_equals_replay(match)
 
@@ -487,7 +487,7 @@ def test_play_draw_and_pass_are_refused_for_a_seat_whose_turn_it_is_not():
                                        claim=10)
     event = live(match.events).order_by("-number").first()
     assert (event.seat, event.points, event.end_sum) == (0, 10, 10)
-    assert change.description == "Olena played 0-5 on 5-5:5"
+    assert change.description == "Olena played 0-5 on the double 5"
     with pytest.raises(rules.BoneyardNotEmpty, match="Taras cannot pass while the boneyard "
                                                      "holds 21 tiles"):
         scoring_services.pass_record(match=match, seat=1)

@@ -83,8 +83,10 @@ def choices(html: str, tile: str) -> list[tuple[str, str, str]]:
     found = re.search(rf'data-for="{tile}"[^>]*>(.*?)</div>', html, re.S)
     if found is None:
         return []
-    return [(point, label.strip(), made) for point, label, made in re.findall(
-        r'data-point="([^"]+)"[^>]*>([^<]+)<small>([^<]+)</small>', found.group(1))]
+    return [(point, re.sub(r"<[^>]+>", "", label).strip(), made)
+            for point, label, made in re.findall(
+                r'data-point="([^"]+)"[^>]*><span class="choice-name">(.*?)</span>\s*'
+                r'<small>([^<]+)</small>', found.group(1))]
 
 
 # -- a new match ----------------------------------------------------------------------
@@ -358,9 +360,9 @@ def test_tapping_a_tile_offers_only_its_legal_ends_with_what_they_make(client):
     join(client, match)
     # one page holds every playable tile's ends: choosing a tile asks the server nothing
     html = client.get(scorer_url(match)).content.decode()
-    assert choices(html, "4-4") == [("1-4:4", "the 4 of 1-4", "sum 10 → 10")]
+    assert choices(html, "4-4") == [("1-4:4", "On the 4 of 1-4", "sum 10 → 10")]
     # 1-1 is the spinner: a flank is not offered until both its line sides are filled
-    assert choices(html, "1-5") == [("1-1:1", "1-1, side", "sum 9 → 0")]
+    assert choices(html, "1-5") == [("1-1:1", "On the double 1", "sum 9 → 0")]
     assert choices(html, "2-3") == []  # it fits no open end, and its name says so
     assert 'data-tile="2-3" aria-label="2-3, fits no open end"' in html
     assert 'data-tile="4-4" aria-label="4-4"' in html
@@ -392,14 +394,18 @@ def test_a_doubles_end_says_how_many_more_tiles_it_takes_for_the_page_offline(cl
     html = client.get(scorer_url(match)).content.decode()
     assert 'id="place-form" data-spinners="first-double" data-doubles="1"' in html
     assert '<button type="submit" name="at" value="5-5:5" class="btn choice" ' \
-        'data-point="5-5:5" data-free="3" data-spinner>5-5, side <small>' in html
-    assert 'data-point="5-6:6">the 6 of 5-6 <small>' in html  # no double: no count
+        'data-point="5-5:5" data-free="3" data-spinner><span class="choice-name">On the ' \
+        'double 5</span> <small>' in html
+    # no double: no count; the tile's name never breaks across lines
+    assert 'data-point="5-6:6"><span class="choice-name">On the 6 of ' \
+        '<span class="tile-name">5-6</span></span> <small>' in html
     event_record(match=match, action=rules.Play(0, T("6-6"), A("5-6:6")))
     event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5")))
     html = client.get(scorer_url(match)).content.decode()
     assert 'data-doubles="2"' in html
-    assert 'data-point="6-6:6" data-free="1">6-6, side <small>' in html
-    assert 'data-point="5-5:5" data-free="2" data-spinner>5-5, flank <small>' in html
+    assert 'data-point="6-6:6" data-free="1"><span class="choice-name">On the double 6' in html
+    assert 'data-point="5-5:5" data-free="2" data-spinner><span class="choice-name">On the ' \
+        'side of the double 5</span>' in html
 
 
 def test_the_passes_in_a_row_are_given_to_the_page_offline_and_a_placement_clears_them(client):
@@ -515,9 +521,9 @@ def test_an_end_offers_what_would_count_its_last_tiles_bonus_in_and_an_overshoot
     html = client.get(scorer_url(match)).content.decode()
 
     # 0 + 6 makes 2, + 1 for going out: 5, the target exactly
-    assert choices(html, "0-0") == [("0-3:0", "the 0 of 0-3", "sum 6 → 3")]
+    assert choices(html, "0-0") == [("0-3:0", "On the 0 of 0-3", "sum 6 → 3")]
     # 6 + 6 makes 4, + 1: 7 would pass 5, so nothing counts (RULES.md §4.3)
-    assert choices(html, "0-6") == [("0-3:0", "the 0 of 0-3", "sum 12 → 0, past the target")]
+    assert choices(html, "0-6") == [("0-3:0", "On the 0 of 0-3", "sum 12 → 0, past the target")]
     html = client.post(scorer_url(match, "play"), {
         **w(match, turn=True), "tile": "0-6", "at": "0-3:0"}, **HTMX).content.decode()
     assert scores(html)[:2] == ["2", "2"]
@@ -679,7 +685,7 @@ def test_the_bar_says_what_each_tap_did_a_placement_a_draw_a_settlement_a_win(cl
     join(client, last)
     html = client.post(scorer_url(last, "play"), {**w(last, turn=True), "tile": "5-6",
                                                   "at": "5-5:5"}, **HTMX).content.decode()
-    assert news(html) == ["Olena: 5-6 on 5-5:5 — sum 6 → 0",  # her last tile
+    assert news(html) == ["Olena: 5-6 on the double 5 — sum 6 → 0",  # her last tile
                           "Round 1 is over — count the hands"]
 
 
@@ -811,7 +817,7 @@ def test_undo_steps_back_into_the_previous_round(client):
     join(client, match)
     for expected, what in ((["20", "10"], "the start of the round"),
                            (["10", "10"], "the round&#x27;s settlement"),
-                           (["10", "10"], "Olena played 5-6 on 5-5:5")):
+                           (["10", "10"], "Olena played 5-6 on the double 5")):
         # the round start, then the settlement, then the last tile of round 1
         html = client.post(scorer_url(match, "undo"), w(match),
                            **HTMX).content.decode()

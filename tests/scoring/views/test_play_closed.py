@@ -268,3 +268,66 @@ def test_the_admin_site_deletes_no_closed_game(client):
                              "_selected_action": [casual.pk]})
 
     assert list(Match.objects.values_list("pk", flat=True)) == [night.match.pk]
+
+
+# -- where a league game belongs --------------------------------------------------------
+
+
+def match_place(html: str) -> list[tuple[str, str]]:
+    """The links of the line that names the game's fixture, season and club."""
+    found = re.search(r'<p class="match-place" id="match-place">(.*?)</p>', html, re.S)
+    assert found is not None, "the page names no fixture"
+    return [(href, unescape(words)) for href, words in
+            re.findall(r'<a href="([^"]+)">([^<]+)</a>', found[1])]
+
+
+def test_a_finished_league_game_goes_back_to_its_fixture_and_offers_no_rematch(client):
+    night = won_and_sent(client)
+
+    page = client.get(scorer_url(night.match)).content.decode()
+
+    back = re.search(r'<a href="([^"]+)" class="btn btn-primary btn-block" '
+                     r'id="fixture-back">([^<]+)</a>', page)
+    assert back is not None and back.groups() == (night.fixture.get_absolute_url(),
+                                                   "Back to the fixture")
+    assert 'id="rematch-button"' not in page  # a rematch would count in no fixture
+    # a casual match's scorer still has it
+    casual = two_player_all_fives(target=10)
+    join(client, casual)
+    round_start(match=casual, starter=0)
+    event_record(match=casual, action=rules.Play(0, T("5-5")))
+    casual_page = client.get(scorer_url(casual)).content.decode()
+    assert 'id="rematch-button"' in casual_page and 'id="fixture-back"' not in casual_page
+    assert 'id="match-place"' not in casual_page
+
+
+def test_a_league_games_pages_name_its_fixture_season_and_club(client):
+    night = league_night(target=10)
+    season = night.fixture.division.season
+    named = [(night.fixture.get_absolute_url(), "Royal Oak A v Bowes Dragons"),
+             (season.get_absolute_url(), "Monday League"),
+             (season.club.get_absolute_url(), "Teesdale")]
+    # watched while it is played, and its own page once it is over
+    watching = Client().get(night.match.get_absolute_url()).content.decode()
+    assert match_place(watching) == named
+    assert "Game 1 of <a" in watching
+    round_start(match=night.match, starter=0)
+    event_record(match=night.match, action=rules.Play(0, T("5-5")))
+    over = Client().get(night.match.get_absolute_url()).content.decode()
+    assert match_place(over) == named
+    reader = Client()
+    reader.cookies["django_language"] = "uk"
+    assert "Гра 1 зустрічі <a" in reader.get(night.match.get_absolute_url()).content.decode()
+
+
+def test_a_members_only_clubs_league_game_is_still_hidden_from_outsiders(client):
+    night = league_night(target=10)
+    club = night.fixture.division.season.club
+    club.visibility = "members"
+    club.save(update_fields=["visibility"])
+
+    assert Client().get(night.match.get_absolute_url()).status_code == 404
+    member = Client()
+    member.force_login(night.away_captain)
+    assert match_place(member.get(night.match.get_absolute_url()).content.decode())[0] == (
+        night.fixture.get_absolute_url(), "Royal Oak A v Bowes Dragons")

@@ -121,8 +121,8 @@ def test_the_log_tells_each_placement_with_its_sum_and_points(client):
     match = finished_short_match()
     html = client.get(match.get_absolute_url()).content.decode()
     assert "Olena: 5-5 to open — sum 10 → <strong>10</strong>" in html
-    assert "Taras: 0-5 on 5-5:5 — sum 10 → <strong>10</strong>" in html
-    assert "Olena: 5-6 on 5-5:5 — sum 6 → <strong>0</strong>" in html
+    assert "Taras: 0-5 on the double 5 — sum 10 → <strong>10</strong>" in html
+    assert "Olena: 5-6 on the double 5 — sum 6 → <strong>0</strong>" in html
     assert "· Olena went out" in html
 
 
@@ -252,7 +252,7 @@ def test_the_replay_links_step_through_the_round_and_work_without_javascript(cli
     html = client.get(f"{url}?round=1&step=3").content.decode()
     state = replay_state(html)
     assert state["tiles"] == ["5-5", "0-5", "5-6"] and state["end_sum"] == 6
-    assert "<strong>Olena</strong> placed 5-6 on 5-5:5" in html
+    assert "<strong>Olena</strong> placed 5-6 on the double 5" in html
 
 
 def test_an_htmx_step_sends_only_the_replay(client):

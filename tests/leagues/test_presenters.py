@@ -1,0 +1,44 @@
+"""matches.leagues.presenters.game_changes: a fixture change's games, game by game in
+the reader's words, for entries as the log has stored them all along."""
+
+from __future__ import annotations
+
+from django.utils import translation
+
+from matches.leagues.presenters import game_changes
+
+
+def test_only_the_games_that_changed_are_named_each_before_and_after():
+    before = [[52, 61], [52, 61], [61, 47]]
+    after = [[61, 24], [52, 61], [61, 47]]
+
+    assert game_changes(before, after) == ["Game 1: 52–61 → 61–24"]
+
+
+def test_a_game_without_its_score_says_so_in_words_not_question_marks():
+    # game 1 was on the scorepad, in play, when the change was logged; then the night
+    # was made a walkover and its games taken off
+    assert game_changes([[None, None], [None, None], [61, 40]], []) == [
+        "Game 3: 61–40 → no score"]
+    assert game_changes([[None, None], [61, 47]], [[61, 24], [61, 47]]) == [
+        "Game 1: no score → 61–24"]
+
+
+def test_games_added_or_gone_are_named_and_unchanged_games_say_nothing():
+    assert game_changes([[61, 40]], [[61, 40], [12, 61]]) == ["Game 2: no score → 12–61"]
+    assert game_changes([[61, 40]], [[61, 40]]) == []
+    assert game_changes(None, None) == []
+
+
+def test_entries_stored_otherwise_read_as_no_games_rather_than_failing():
+    # an entry logged before games were kept, or with a malformed game
+    assert game_changes("61-40", [[61, 40]]) == ["Game 1: no score → 61–40"]
+    assert game_changes([[61], [61, 40]], [[61, 40], [61, 40]]) == [
+        "Game 1: no score → 61–40"]
+
+
+def test_the_words_are_the_readers_language():
+    with translation.override("uk"):
+        assert game_changes([[None, None]], [[61, 24]]) == ["Гра 1: без рахунку → 61–24"]
+    with translation.override("ru"):
+        assert game_changes([[None, None]], [[61, 24]]) == ["Игра 1: без счёта → 61–24"]
