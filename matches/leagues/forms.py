@@ -72,6 +72,10 @@ class SeasonForm(forms.Form):
     count_submitted = forms.BooleanField(
         label=gettext_lazy("Count submitted results before the away captain confirms"),
         required=False)
+    paper_players_optional = forms.BooleanField(
+        label=gettext_lazy("Games kept on paper may be keyed in without their players "
+                           "(they then count in no player's record or rating)"),
+        required=False)
     divisions = forms.CharField(label=gettext_lazy("Divisions, one a line"),
                                 initial=gettext_lazy("Division 1"),
                                 widget=forms.Textarea(attrs={"rows": 2}))
@@ -87,8 +91,9 @@ class SeasonForm(forms.Form):
                 initial=defaults[n - 1] if n <= len(defaults) else "")
         # the tie-breakers before the last fields
         self.order_fields([name for name in self.fields
-                           if name not in ("count_submitted", "divisions")]
-                          + ["count_submitted", "divisions"])
+                           if name not in ("count_submitted", "paper_players_optional",
+                                           "divisions")]
+                          + ["count_submitted", "paper_players_optional", "divisions"])
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

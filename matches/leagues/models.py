@@ -115,6 +115,10 @@ class Season(models.Model):
     # results count once the away captain confirms; with this, submitted ones count too
     # (marked) and are confirmed by themselves a day after submission
     count_submitted = models.BooleanField(_("count submitted results"), default=False)
+    # a game kept on paper names who played it (from the squads), unless the season
+    # lets its captains leave them out: without players a game feeds no player's record
+    paper_players_optional = models.BooleanField(
+        _("players of paper games optional"), default=False)
     locked = models.BooleanField(_("locked"), default=False)
     created_at = models.DateTimeField(_("created"), default=timezone.now)
 

@@ -143,7 +143,7 @@ MEMBERSHIP_FIELDS = ["id", "user", "role", "joined_at"]
 PLAYER_FIELDS = ["id", "club", "name", "user", "created_at"]
 SEASON_FIELDS = ["id", "club", "name", "slug", "starts_on", "ends_on", "game", "options",
                  "scoring", "tiebreaks", "fixture_format", "singles", "pairs", "race_to",
-                 "count_submitted", "locked", "created_at"]
+                 "count_submitted", "paper_players_optional", "locked", "created_at"]
 DIVISION_FIELDS = ["id", "name", "order"]
 ENTRANT_FIELDS = ["id", "name", "kind", "captain"]
 ADJUSTMENT_FIELDS = ["id", "points", "reason", "made_by", "made_at"]
@@ -435,7 +435,8 @@ def _player_restore(doc: dict[str, Any]) -> None:
 
 
 def _season_restore(doc: dict[str, Any]) -> None:
-    season = _build(Season, doc, SEASON_FIELDS)
+    # a backup made before paper games named their players asked for none: as it was
+    season = _build(Season, {"paper_players_optional": True, **doc}, SEASON_FIELDS)
     for division_doc in doc["divisions"]:
         division = _build(Division, division_doc, DIVISION_FIELDS, season=season)
         for entrant_doc in division_doc["entrants"]:

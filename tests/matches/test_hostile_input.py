@@ -49,7 +49,13 @@ from matches.models import (
 from matches.scoring.services.lifecycle import match_abandon
 from matches.scoring.services.play import round_settle, round_start
 from tests.scoring.views.test_play import join
-from tests.support.helpers import drawn_key, play_short_round, snapshot, two_player_all_fives
+from tests.support.helpers import (
+    drawn_key,
+    paper_games,
+    play_short_round,
+    snapshot,
+    two_player_all_fives,
+)
 
 pytestmark = pytest.mark.django_db
 HOSTILE_SETTINGS = settings(max_examples=25, deadline=None,
@@ -317,7 +323,8 @@ def a_league(people: dict[str, User], fixture: str | None,
                                          home=division.entrants.get(name="Home"),
                                          away=division.entrants.get(name="Away"))
         if fixture in ("entered", "submitted"):
-            fixture_games_enter(fixture=meeting, by=owner, scores=[(61, 40), (35, 61)])
+            fixture_games_enter(fixture=meeting, by=owner,
+                                games=paper_games(meeting, [(61, 40), (35, 61)]))
         if fixture == "submitted":
             fixture_submit(fixture=meeting, by=owner)
     return League(club, season, division, meeting, member, guest, squads)

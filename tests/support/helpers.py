@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,6 +14,7 @@ from django.utils import timezone
 from matches import rules
 from matches.clubs.services import club_create, player_add
 from matches.leagues.services import (
+    PaperGame,
     entrant_add,
     fixture_confirm,
     fixture_dispute,
@@ -117,6 +119,28 @@ def league_night(*, target: int = 61) -> LeagueNight:
     started.match.refresh_from_db()
     return LeagueNight(fixture=fixture, admin=admin, home_captain=home_captain,
                        away_captain=away_captain, match=started.match, grant=started.grant)
+
+
+def paper_games(fixture: Fixture, scores: Sequence[tuple[int, int] | None],
+                with_players: bool = True) -> list[PaperGame | None]:
+    """The night's games kept on paper with these scores, each with a line-up the
+    night allows from the squads' first players (by id): singles, save a set's last
+    ``pairs`` games (and a night played only in pairs), a pair a side.
+    ``with_players=False``: scores alone (a season where players are optional)."""
+    season = fixture.division.season
+    home = list(fixture.home.players.order_by("pk"))
+    away = list(fixture.away.players.order_by("pk"))
+    games: list[PaperGame | None] = []
+    for n, score in enumerate(scores, start=1):
+        if score is None:
+            games.append(None)
+            continue
+        pair = season.night.players == (4,) or (
+            season.fixture_format == "games" and n > season.singles)
+        size = 2 if pair else 1
+        games.append(PaperGame(*score, home_players=home[:size] if with_players else [],
+                               away_players=away[:size] if with_players else []))
+    return games
 
 
 def play_short_round(match: Match) -> None:
