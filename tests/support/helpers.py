@@ -143,6 +143,46 @@ def paper_games(fixture: Fixture, scores: Sequence[tuple[int, int] | None],
     return games
 
 
+@dataclass
+class PaperLeague:
+    """Oak (Ann, Bob) and Bowes (Cat, Dan) in a Fives and Threes season of two singles
+    and a pairs game a night, its games kept on paper; their captain ``captain``."""
+
+    club: Club
+    captain: User
+    season: Any
+    home: list[Any]
+    away: list[Any]
+
+    def fixture(self, week: int, *, reverse: bool = False) -> Fixture:
+        division = self.season.divisions.get()
+        oak, bowes = (division.entrants.get(name=name) for name in ("Oak", "Bowes"))
+        home, away = (bowes, oak) if reverse else (oak, bowes)
+        return division.fixtures.create(week=week, home=home, away=away,
+                                        date=self.season.starts_on
+                                        + datetime.timedelta(weeks=week - 1))
+
+
+def paper_league(club: Club, captain: User, *, name: str = "Paper League",
+                 starts_on: datetime.date = datetime.date(2026, 9, 7),
+                 optional: bool = False, squads: dict[str, list[Any]] | None = None
+                 ) -> PaperLeague:
+    """A season of ``club`` run by ``captain`` (a league admin, who captains both sides),
+    with Oak and Bowes: their squads ``squads``, else new players Ann, Bob and Cat, Dan."""
+    season = season_create(club=club, by=captain, name=name, starts_on=starts_on,
+                           game="fives-and-threes", fixture_format="games", singles=2,
+                           pairs=1, paper_players_optional=optional)
+    division = season.divisions.get()
+    squads = squads or {entrant: [player_add(club=club, name=player, by=captain)
+                                  for player in players]
+                        for entrant, players in (("Oak", ["Ann", "Bob"]),
+                                                 ("Bowes", ["Cat", "Dan"]))}
+    for entrant, players in squads.items():
+        entrant_add(division=division, by=captain, name=entrant, players=players,
+                    captain=captain)
+    return PaperLeague(club, captain, season, squads["Oak"], squads["Bowes"])
+
+
 def play_short_round(match: Match) -> None:
     """Round 1: 5-5 (10), 0-5 (10), 5-6 (0): Olena goes out; Taras is left with 1-2."""
     round_start(match=match, starter=0)
