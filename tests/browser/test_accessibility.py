@@ -133,7 +133,7 @@ class World:
         played = Fixture.objects.create(division=division, week=1, home=home, away=away,
                                         date=datetime.date(2026, 9, 7))
         fixture_games_enter(fixture=played, by=self.captain,
-                                     games=paper_games(played, [(250, 40), (35, 250), (250, 245)]))
+                            games=paper_games(played, [(250, 40), (35, 250), (250, 245)]))
         fixture_submit(fixture=played, by=self.captain)
         adjustment_add(entrant=third, by=self.secretary, points=-1,
                                 reason="Late start")
