@@ -200,9 +200,10 @@ def _lineups(games: models.QuerySet[FixtureGame]
         for game, player in (through.objects.filter(fixturegame__in=ids)
                              .order_by("pk").values_list("fixturegame", "player")):
             sides[game][0 if home else 1].append(player)
-    # a paper game's scores are both kept (FixtureGame's constraint): home_score is not None
+    # a paper game's scores are both kept (FixtureGame's constraint), and its line-up
+    # has both sides (the fixture services' check)
     return [(pk, date, PaperLineup(sides[pk][0], sides[pk][1], (home or 0) > (away or 0)),
-             game) for pk, date, home, away, game in rows if sides[pk][0] and sides[pk][1]]
+             game) for pk, date, home, away, game in rows]
 
 
 def player_league_records(player: Player) -> list[LeagueRecord]:

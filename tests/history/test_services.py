@@ -11,7 +11,12 @@ from matches import rules
 from matches.clubs.services import club_create
 from matches.history.selectors import club_ratings
 from matches.history.services import ratings_recompute
-from matches.leagues.services import PaperGame, fixture_games_enter
+from matches.leagues.services import (
+    PaperGame,
+    fixture_games_enter,
+    fixture_resolve,
+    fixture_submit,
+)
 from matches.models import Match, Player, Rating, RatingStep
 from matches.scoring.services.lifecycle import match_delete
 from matches.scoring.services.play import event_record, event_undo, match_create, round_start
@@ -184,3 +189,23 @@ def test_a_paper_game_without_players_is_not_rated_and_a_game_taken_out_goes(
 
     fixture_games_enter(fixture=fixture, by=owner, games=[PaperGame(61, 40)])
     assert not Rating.objects.exists()  # rebuilt from the results, none with players
+
+
+def test_a_resolution_that_corrects_a_paper_games_players_rebuilds_the_ratings(
+        club, django_user_model):
+    owner = django_user_model.objects.get(username="owner")
+    ann, bob, cat, dan = (club.players.get(name=n) for n in ("Ann", "Bob", "Cat", "Dan"))
+    league = paper_league(club, owner, squads={"Oak": [ann, bob], "Bowes": [cat, dan]})
+    fixture = league.fixture(1)
+    rest = [PaperGame(20, 61, [bob], [dan]), PaperGame(61, 30, [ann, bob], [cat, dan])]
+    fixture_games_enter(fixture=fixture, by=owner,
+                        games=[PaperGame(61, 40, [ann], [cat]), *rest])
+    fixture_submit(fixture=fixture, by=owner)
+    assert sorted(Rating.objects.values_list("player__name", "matches")) == [
+        ("Ann", 2), ("Bob", 2), ("Cat", 2), ("Dan", 2)]
+
+    fixture_resolve(fixture=fixture, by=owner,
+                    games=[PaperGame(61, 40, [bob], [cat]), *rest])  # Bob played game 1
+
+    assert sorted(Rating.objects.values_list("player__name", "matches")) == [
+        ("Ann", 1), ("Bob", 3), ("Cat", 2), ("Dan", 2)]

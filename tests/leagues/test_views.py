@@ -1612,3 +1612,20 @@ def test_a_submitted_result_is_marked_only_where_submitted_results_count(season,
 
     assert ("2–1 †" in page) is count_submitted
     assert "2–1" in page
+
+
+def test_single_players_are_offered_no_partner_whatever_the_night(club, people):
+    season = season_create(club=club, by=people["admin"], name="Singles",
+                           starts_on=datetime.date(2026, 9, 7), game="fives-and-threes")
+    division = season.divisions.get()
+    ann, cat = (entrant_add(division=division, by=people["admin"], name=name, kind="single",
+                            captain=people[captain],
+                            players=[player_add(club=club, name=name, by=people["admin"])])
+                for name, captain in (("Ann", "oak"), ("Cat", "bowes")))
+    fixture = Fixture.objects.create(division=division, week=1, home=ann, away=cat)
+
+    html = as_(people["oak"]).get(fixture_url(fixture)).content.decode()
+
+    assert re.findall(r'<select name="(\w+_player_\d)"', html) == [
+        "home_1_player_1", "away_1_player_1"]
+    assert "Partner" not in html and 'id="home-2"' not in html
