@@ -16,6 +16,7 @@ from matches.leagues.services import (
     fixture_games_enter,
     fixture_resolve,
     fixture_submit,
+    fixtures_csv_import,
 )
 from matches.models import Match, Player, Rating, RatingStep
 from matches.scoring.services.lifecycle import match_delete
@@ -209,3 +210,19 @@ def test_a_resolution_that_corrects_a_paper_games_players_rebuilds_the_ratings(
 
     assert sorted(Rating.objects.values_list("player__name", "matches")) == [
         ("Ann", 1), ("Bob", 3), ("Cat", 2), ("Dan", 2)]
+
+
+def test_a_spreadsheet_row_that_replaces_paper_games_rebuilds_the_ratings(
+        club, django_user_model):
+    owner = django_user_model.objects.get(username="owner")
+    ann, bob, cat, dan = (club.players.get(name=n) for n in ("Ann", "Bob", "Cat", "Dan"))
+    league = paper_league(club, owner, squads={"Oak": [ann, bob], "Bowes": [cat, dan]})
+    fixture = league.fixture(1)
+    fixture_games_enter(fixture=fixture, by=owner, games=[PaperGame(61, 40, [ann], [cat])])
+    assert Rating.objects.count() == 2
+
+    fixtures_csv_import(division=fixture.division, by=owner, text=(
+        "date,home,away,home_games,away_games,games,status\n"
+        "2026-09-07,Oak,Bowes,2,1,61-40 61-12 58-61,\n"))
+
+    assert fixture.games.count() == 3 and not Rating.objects.exists()
