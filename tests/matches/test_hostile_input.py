@@ -354,6 +354,17 @@ def _fixture(action: str) -> Callable[[League, object], str]:
     return url
 
 
+# who played the night's games, as the games table sends them: game 1 singles, game 2
+# a pair a side
+PAPER_PLAYERS = {
+    "home_1_player_1": lambda lg: lg.squads["home"][0].pk,
+    "away_1_player_1": lambda lg: lg.squads["away"][0].pk,
+    "home_2_player_1": lambda lg: lg.squads["home"][0].pk,
+    "home_2_player_2": lambda lg: lg.squads["home"][1].pk,
+    "away_2_player_1": lambda lg: lg.squads["away"][0].pk,
+    "away_2_player_2": lambda lg: lg.squads["away"][1].pk,
+}
+
 CSV_ROWS = "date,home,away,home_games,away_games,games,status\n"
 CSV_VALID = CSV_ROWS + "2026-09-07,Home,Away,1,0,61-40,\n2026-09-14,Away,Third,,,,postponed\n"
 CSV_FILES = st.one_of(
@@ -428,13 +439,13 @@ CLUB_ENDPOINTS: dict[str, tuple[str | None, str, Callable[[League, object], str]
         "away_player": lambda lg: lg.squads["away"][1].pk}),
     "fixture:games": ("scheduled", "home", _fixture("games"), {
         "home_1": "61", "away_1": "40", "home_2": "58", "away_2": "61", "home_40": "",
-        "away_41": "3"}),
+        "away_41": "3", **PAPER_PLAYERS}),
     "fixture:submit": ("entered", "home", _fixture("submit"), {}),
     "fixture:confirm": ("submitted", "away", _fixture("confirm"), {}),
     "fixture:dispute": ("submitted", "away", _fixture("dispute"),
                         {"message": "game 1 was 61-58 to us"}),
     "fixture:resolve": ("submitted", "owner", _fixture("resolve"), {
-        "home_1": "61", "away_1": "58", "home_2": "40", "away_2": "61"}),
+        "home_1": "61", "away_1": "58", "home_2": "40", "away_2": "61", **PAPER_PLAYERS}),
     "fixture:walkover-home": ("scheduled", "owner", _fixture("walkover-home"), {}),
     "fixture:walkover-away": ("entered", "owner", _fixture("walkover-away"), {}),
     "fixture:void": ("scheduled", "owner", _fixture("void"), {}),
