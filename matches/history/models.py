@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from matches.clubs.models import Club, Player
+from matches.leagues.models import FixtureGame
 from matches.scoring.models import GameKind, Match
 
 PROVISIONAL_BELOW = 10  # matches before a rating is more than a first guess
@@ -49,10 +50,14 @@ class Rating(models.Model):
 
 
 class RatingStep(models.Model):
-    """A player's rating after one rated match: the points of the rating chart."""
+    """A player's rating after one rated match, or one league game kept on paper (its
+    fixture game): the points of the rating chart."""
 
     rating = models.ForeignKey(Rating, on_delete=models.CASCADE, related_name="steps")
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_steps")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, null=True, blank=True,
+                              related_name="rating_steps")
+    fixture_game = models.ForeignKey(FixtureGame, on_delete=models.CASCADE, null=True,
+                                     blank=True, related_name="rating_steps")
     number = models.PositiveIntegerField(_("match number"))
     ordinal = models.FloatField(_("rating"))
 
@@ -60,6 +65,10 @@ class RatingStep(models.Model):
         ordering = ["rating", "number"]
         constraints = [
             models.UniqueConstraint(fields=["rating", "number"], name="rating_step_once"),
+            models.CheckConstraint(
+                condition=Q(match__isnull=False, fixture_game__isnull=True)
+                | Q(match__isnull=True, fixture_game__isnull=False),
+                name="rating_step_one_result"),
         ]
 
     def __str__(self) -> str:

@@ -1,14 +1,16 @@
 """Ratings: rebuilt with ``openskill`` from a club's finished matches, in the order played.
 
 A match is rated for a club when every seat is one of the club's players (league games
-scored on the scorepad are). Partnerships are teams; three or more sides are ranked
-by their final scores, the winner first, ties sharing a place. Rebuilding the whole
-club and game (rather than adding one match) is what makes a past match imported,
-corrected or undone count exactly where it was played.
+scored on the scorepad are); so is a league game kept on paper with its players named:
+one result between the home players and the away players. Partnerships are teams;
+three or more sides are ranked by their final scores, the winner first, ties sharing
+a place. Rebuilding the whole club and game (rather than adding one match) is what
+makes a past match imported, corrected or undone count exactly where it was played.
 """
 
 from __future__ import annotations
 
+import datetime
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -17,31 +19,47 @@ from typing import Any
 
 from django.db import transaction
 from django.dispatch import receiver
+from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from matches.clubs.models import Club
 from matches.history.models import Rating, RatingStep
+from matches.history.player_selectors import paper_game_lineups
 from matches.leagues.models import FixtureGame
 from matches.scoring.models import Match, MatchStatus, Seat, Side
 from matches.scoring.signals import results_changed
 
+_NEVER = datetime.datetime.max.replace(tzinfo=datetime.UTC)  # an undated game: last
+
 
 @dataclass(frozen=True)
 class _Rated:
-    """What a rating needs of one match: its teams of players and their places."""
+    """What a rating needs of one result (a match, or a paper game: ``fixture_game``):
+    its teams of players and their places."""
 
-    match: int
+    match: int | None
     teams: list[list[int]]  # players by side, sides in order
     ranks: list[int]
+    fixture_game: int | None = None
 
 
 def _rated(club: Club, game: str) -> list[_Rated]:
-    """The rated matches as plain values (three queries, no model instances: a club can
-    hold tens of thousands of matches)."""
+    """The rated results in the order played: the club's matches by when they
+    finished, and its league's paper games on their fixture's date (after that day's
+    matches; undated, last), by game number."""
+    when = [(at, 0, rated) for at, rated in _rated_matches(club, game)]
+    when += [(at, 1, rated) for at, rated in _paper_games_rated(club=club, game=game)]
+    return [rated for _at, _kind, rated in sorted(when, key=lambda row: row[:2])]
+
+
+def _rated_matches(club: Club, game: str) -> list[tuple[datetime.datetime, _Rated]]:
+    """The rated matches as plain values, with when each finished (three queries, no
+    model instances: a club can hold tens of thousands of matches)."""
     order = list(Match.objects.filter(game=game, status=MatchStatus.FINISHED,
                                       seats__player__club=club).distinct()
-                 .order_by("finished_at", "id").values_list("pk", "winner_side"))
-    ids = [pk for pk, _winner in order]
+                 .order_by("finished_at", "id").values_list("pk", "winner_side",
+                                                            "finished_at"))
+    ids = [pk for pk, _winner, _at in order]
     seats: dict[int, list[tuple[int, int | None]]] = defaultdict(list)
     for match, side, player in (Seat.objects.filter(match__in=ids)
                                 .values_list("match", "side", "player")):
@@ -57,7 +75,7 @@ def _rated(club: Club, game: str) -> list[_Rated]:
         FixtureGame.objects.filter(score_corrected=True, match__game=game)
         .values_list("match", "home_score", "away_score"))}
     rated = []
-    for pk, winner in order:
+    for pk, winner, at in order:
         if not all(player in club_players for _side, player in seats[pk]):
             continue
         ordered = sorted(sides[pk], key=lambda side: side[1])
@@ -68,7 +86,20 @@ def _rated(club: Club, game: str) -> list[_Rated]:
                      for _pk, index, _score in ordered]
         else:
             ranks = _side_ranks([(index == winner, score) for _pk, index, score in ordered])
-        rated.append(_Rated(pk, teams, ranks))
+        rated.append((at or _NEVER, _Rated(pk, teams, ranks)))
+    return rated
+
+
+def _paper_games_rated(*, club: Club, game: str) -> list[tuple[datetime.datetime, _Rated]]:
+    """The club's league games at ``game`` kept on paper with their players named, each
+    one result of the home players against the away players, at the end of its
+    fixture's day (two queries)."""
+    rated = []
+    for pk, at, lineup in paper_game_lineups(club=club, game=game):
+        day = (timezone.make_aware(datetime.datetime.combine(at, datetime.time.max))
+               if at is not None else _NEVER)
+        rated.append((day, _Rated(None, [lineup.home, lineup.away],
+                                  [1, 2] if lineup.home_won else [2, 1], fixture_game=pk)))
     return rated
 
 
@@ -82,7 +113,8 @@ def ratings_recompute(*, club: Club, game: str) -> int:
     model = PlackettLuce()
     skills: dict[int, Any] = {}
     counts: dict[int, int] = defaultdict(int)
-    steps: list[tuple[int, int, int, float]] = []  # player, match, number, ordinal
+    # player, match, fixture game, number, ordinal
+    steps: list[tuple[int, int | None, int | None, int, float]] = []
     rated = _rated(club, game)
     for match in rated:
         new = model.rate([[skills.setdefault(p, model.rating()) for p in team]
@@ -92,7 +124,8 @@ def ratings_recompute(*, club: Club, game: str) -> int:
             for player, skill in zip(team, skilled, strict=True):
                 skills[player] = skill
                 counts[player] += 1
-                steps.append((player, match.match, counts[player], skill.ordinal()))
+                steps.append((player, match.match, match.fixture_game, counts[player],
+                              skill.ordinal()))
     Rating.objects.filter(club=club, game=game).delete()
     ratings = Rating.objects.bulk_create([
         Rating(club=club, game=game, player_id=player, mu=skill.mu, sigma=skill.sigma,
@@ -100,9 +133,9 @@ def ratings_recompute(*, club: Club, game: str) -> int:
         for player, skill in skills.items()])
     by_player = {rating.player_id: rating.pk for rating in ratings}
     RatingStep.objects.bulk_create([
-        RatingStep(rating_id=by_player[player], match_id=match, number=number,
-                   ordinal=ordinal)
-        for player, match, number, ordinal in steps], batch_size=5000)
+        RatingStep(rating_id=by_player[player], match_id=match, fixture_game_id=paper,
+                   number=number, ordinal=ordinal)
+        for player, match, paper, number, ordinal in steps], batch_size=5000)
     return len(rated)
 
 

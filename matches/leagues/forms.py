@@ -90,6 +90,10 @@ class SeasonForm(forms.Form):
         label=gettext_lazy("A league admin's correction of a result goes to the away captain "
                            "to confirm again (else it is final)"),
         required=False)
+    paper_players_optional = forms.BooleanField(
+        label=gettext_lazy("Games kept on paper may be keyed in without their players "
+                           "(they then count in no player's record or rating)"),
+        required=False)
     divisions = forms.CharField(label=gettext_lazy("Divisions, one a line"),
                                 initial=gettext_lazy("Division 1"),
                                 widget=forms.Textarea(attrs={"rows": 2}))
@@ -104,7 +108,8 @@ class SeasonForm(forms.Form):
                 choices=[("", gettext_lazy("— none —")), *TIEBREAK_NAMES.items()],
                 initial=defaults[n - 1] if n <= len(defaults) else "")
         # the tie-breakers before the last fields
-        last = ["count_submitted", "corrections_confirmed_again", "divisions"]
+        last = ["count_submitted", "corrections_confirmed_again", "paper_players_optional",
+                "divisions"]
         self.order_fields([name for name in self.fields if name not in last] + last)
 
     def clean(self) -> dict[str, Any]:

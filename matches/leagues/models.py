@@ -125,6 +125,10 @@ class Season(models.Model):
     # when its fixture nights usually start, in the site's time zone (TIME_ZONE): the
     # reminders and "no result yet" prompts are timed from it
     nights_start = models.TimeField(_("nights start at"), default=datetime.time(19, 30))
+    # a game kept on paper names who played it (from the squads), unless the season
+    # lets its captains leave them out: without players a game feeds no player's record
+    paper_players_optional = models.BooleanField(
+        _("players of paper games optional"), default=False)
     locked = models.BooleanField(_("locked"), default=False)
     created_at = models.DateTimeField(_("created"), default=timezone.now)
 

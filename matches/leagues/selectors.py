@@ -31,6 +31,7 @@ from matches.leagues.models import (
     Adjustment,
     Division,
     Entrant,
+    EntrantKind,
     Fixture,
     FixtureChange,
     FixtureCorrection,
@@ -208,6 +209,15 @@ def fixture_corrections(*, fixture: Fixture) -> QuerySet[FixtureCorrection]:
 
 def entrant_squad(*, entrant: Entrant) -> QuerySet[Player]:
     return entrant.players.all()
+
+
+def lineup_sizes(*, season: Season, home: Entrant, away: Entrant) -> tuple[int, ...]:
+    """How many players a side a game of the fixture can have: one (singles), two (a
+    pair a side), or either, as the season's night and the entrants allow (a single
+    player's entrant plays singles only)."""
+    if EntrantKind.SINGLE in (home.kind, away.kind):
+        return (1,)
+    return tuple(players // 2 for players in season.night.players)
 
 
 def players_chosen(*, pks: list[int]) -> list[Player]:

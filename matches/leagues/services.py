@@ -111,6 +111,11 @@ LINK_TAKEN = _("This captain's link is already in use on another phone. If that 
 # who writes a fixture: an account, or whoever holds a side's captain's link on its phone
 type By = User | CaptainsLink
 
+LINEUP_SIZE = _("Game %(n)s: a game is one player a side, or a pair a side.")
+NOT_IN_SQUAD = _("Game %(n)s: %(name)s is not in %(entrant)s's squad.")
+CHOSEN_TWICE = _("Game %(n)s: %(name)s is chosen twice; a pair is two different players.")
+PLAYERS_NEEDED = _("Game %(n)s: choose who played it for each side.")
+
 
 @transaction.atomic
 def season_create(*, club: Club, by: User, name: str, starts_on: datetime.date,
@@ -119,6 +124,7 @@ def season_create(*, club: Club, by: User, name: str, starts_on: datetime.date,
                   fixture_format: str = "single", singles: int = 0, pairs: int = 0,
                   race_to: int | None = None, count_submitted: bool = False,
                   corrections_confirmed_again: bool = False,
+                  paper_players_optional: bool = False,
                   divisions: Sequence[str] = ("Division 1",),
                   ends_on: datetime.date | None = None,
                   nights_start: datetime.time | None = None) -> Season:
@@ -132,6 +138,7 @@ def season_create(*, club: Club, by: User, name: str, starts_on: datetime.date,
         ends_on=ends_on, fixture_format=fixture_format, singles=singles, pairs=pairs,
         race_to=race_to, count_submitted=count_submitted,
         corrections_confirmed_again=corrections_confirmed_again,
+        paper_players_optional=paper_players_optional,
         **({"nights_start": nights_start} if nights_start is not None else {}))
     for order, name in enumerate(divisions):
         division = Division(season=season, name=" ".join(name.split()), order=order)
@@ -309,16 +316,33 @@ def fixture_redate(*, fixture: Fixture, by: By, date: datetime.date | None,
                        kind=FixtureChangeKind.REDATED, change=redate)
 
 
+@dataclass(frozen=True)
+class PaperGame:
+    """A game kept on paper, as keyed in: its final score (home, away) and who played it
+    for each side (one a side, or a pair; none at all where the season allows it)."""
+
+    home_score: int
+    away_score: int
+    home_players: Sequence[Player] = ()
+    away_players: Sequence[Player] = ()
+
+    @property
+    def score(self) -> tuple[int, int]:
+        return self.home_score, self.away_score
+
+
 @transaction.atomic
 def fixture_games_enter(*, fixture: Fixture, by: By,
-                        scores: Sequence[tuple[int, int] | None]) -> Fixture:
-    """Key in each game's final score (home, away), for games kept on paper; ``None``
-    for a game with no keyed-in score (not played yet, or on the scorepad)."""
+                        games: Sequence[PaperGame | None]) -> Fixture:
+    """Key in the night's games kept on paper, by number (``games[0]`` is game 1): each
+    one's final score and its players from the squads; ``None`` for a game with nothing
+    keyed in (not played yet, or on the scorepad). The players' records and ratings
+    follow (``results_changed``)."""
     fixture = _locked(fixture)
     _guard(fixture, by, signoff.Action.ENTER)
-    _check_numbers(fixture, scores)
-    _check_scores(fixture, scores)
-    _set_games(fixture, scores)
+    _check_paper_games(fixture, games)
+    _set_games(fixture, games)
+    _results_changed(fixture.division.season)
     return fixture
 
 
@@ -355,47 +379,71 @@ def fixture_game_start(*, fixture: Fixture, by: By, number: int,
     return started
 
 
-@transaction.atomic
-def fixture_game_key(*, fixture: Fixture, by: By, number: int,
-                     home_players: Sequence[Player], away_players: Sequence[Player],
-                     score: tuple[int, int]) -> FixtureGame:
-    """Game ``number`` kept on paper: who played it (from the squads) and its final
-    score, keyed in."""
-    fixture = _locked(fixture)
-    _guard(fixture, by, signoff.Action.ENTER)
-    _check_lineup(fixture, number, home_players, away_players)
-    _check_score(fixture, number, score, players=(2 * len(home_players),))
-    game = _keep_score(fixture, number, fixture.games.filter(number=number).first(), score)
-    game.home_players.set(home_players)
-    game.away_players.set(away_players)
-    return game
-
-
 def _check_lineup(fixture: Fixture, number: int, home_players: Sequence[Player],
-                  away_players: Sequence[Player]) -> None:
-    """A game of the night is one player a side or a pair a side, from the squads."""
+                  away_players: Sequence[Player], *,
+                  others: dict[int, bool] | None = None) -> None:
+    """Game ``number`` of the night is one player a side or a pair a side, each from
+    their side's squad, fitting the night's singles and pairs beside the line-ups of
+    its ``others`` games (by number, True for a pairs game; by default, those stored).
+    A refusal names the game, and the player it is about."""
     if number < 1:
         raise ValidationError(_("Choose a game of the night."), code="number")
+    where = {"n": number}
     if len(home_players) != len(away_players) or len(home_players) not in (1, 2):
-        raise ValidationError(_("A game is one player a side, or a pair a side."),
-                              code="players")
-    if len({p.pk for p in home_players}) != len(home_players) or \
-            len({p.pk for p in away_players}) != len(away_players):
-        raise ValidationError(_("A pair is two different players."), code="players")
+        raise ValidationError(LINEUP_SIZE, code="players", params=where)
     for entrant, players in ((fixture.home, home_players), (fixture.away, away_players)):
         squad = set(entrant.players.values_list("pk", flat=True))
+        seen: set[int] = set()
         for player in players:
             if player.pk not in squad:
-                raise ValidationError(_("%(name)s is not in %(entrant)s's squad.")
-                                      % {"name": player.name, "entrant": entrant.name})
-    # the other games' line-ups so far: a pairs game has two home players
-    others = {n: count == 2 for n, count in fixture.games.exclude(number=number).annotate(
-        count=Count("home_players")).filter(count__gt=0).values_list("number", "count")}
+                raise ValidationError(NOT_IN_SQUAD, code="players", params={
+                    **where, "name": player.name, "entrant": entrant.name})
+            if player.pk in seen:
+                raise ValidationError(CHOSEN_TWICE, code="players",
+                                      params={**where, "name": player.name})
+            seen.add(player.pk)
+    if others is None:
+        # the other games' line-ups so far: a pairs game has two home players
+        others = {n: count == 2 for n, count in fixture.games.exclude(number=number)
+                  .annotate(count=Count("home_players")).filter(count__gt=0)
+                  .values_list("number", "count")}
     try:
         fixture.division.season.night.check_lineup(number, pair=len(home_players) == 2,
                                                    others=others)
     except rules.FixtureNightError as error:
         raise _game_refused(error, number) from None
+
+
+def _check_paper_games(fixture: Fixture, games: Sequence[PaperGame | None]) -> None:
+    """Each paper game keyed in is one of the night, with its players (required unless
+    the season says otherwise) in a line-up that fits the night beside the night's
+    other games, and a final score the season's games can end with, for that many
+    players. A spreadsheet's results are the league's record, and are not held to
+    this: a season imported from a document has no format to hold them to."""
+    season = fixture.division.season
+    # the line-ups so far: the scorepad games' as stored, then each paper game's in turn
+    # (the first that does not fit beside those before it is the one refused)
+    lineups = {n: count == 2 for n, count in fixture.games.filter(match__isnull=False)
+               .annotate(count=Count("home_players")).filter(count__gt=0)
+               .values_list("number", "count")}
+    for number, game in enumerate(games, start=1):
+        if game is None:
+            continue
+        _check_number(fixture, number)
+        if game.home_players or game.away_players:
+            _check_lineup(fixture, number, game.home_players, game.away_players,
+                          others=lineups)
+            lineups[number] = len(game.home_players) == 2
+        elif not season.paper_players_optional:
+            raise ValidationError(PLAYERS_NEEDED, code="players", params={"n": number})
+        _check_score(fixture, number, game.score,
+                     players=(2 * len(game.home_players),) if game.home_players else None)
+
+
+def _results_changed(season: Season) -> None:
+    """The season's paper games feed their players' records and ratings: rebuilt from
+    all results (``results_changed``, as a scorepad game's finishing sends)."""
+    results_changed.send(sender=FixtureGame, clubs=[season.club], game=season.game)
 
 
 @transaction.atomic
@@ -454,18 +502,21 @@ def fixture_dispute(*, fixture: Fixture, by: By, message: str) -> Fixture:
 
 @transaction.atomic
 def fixture_resolve(*, fixture: Fixture, by: By,
-                    scores: Sequence[tuple[int, int] | None] | None = None) -> Fixture:
+                    games: Sequence[PaperGame | None] | None = None) -> Fixture:
     """A league admin settles a disputed (or any submitted) fixture, with corrected
-    game scores if need be; the result is confirmed."""
+    paper games (scores and players, as :func:`fixture_games_enter` takes them) if need
+    be; the result is confirmed."""
     def resolve(fixture: Fixture) -> None:
-        if scores is not None:
-            _check_numbers(fixture, scores)
-            _check_scores(fixture, scores)
-            _set_games(fixture, scores)
+        if games is not None:
+            _check_paper_games(fixture, games)
+            _set_games(fixture, games)
             fixture.home_games, fixture.away_games = _games_won(_scored(_night_games(fixture)))
 
-    return _transition(fixture, by=by, action=signoff.Action.RESOLVE,
-                       kind=FixtureChangeKind.RESOLVED, change=resolve)
+    resolved = _transition(fixture, by=by, action=signoff.Action.RESOLVE,
+                           kind=FixtureChangeKind.RESOLVED, change=resolve)
+    if games is not None:
+        _results_changed(resolved.division.season)
+    return resolved
 
 
 @transaction.atomic
@@ -780,19 +831,22 @@ def _refused(fixture: Fixture, refused: rules.SignOffRefused) -> Exception:
     return PermissionDenied(rules_messages.explain(refused))
 
 
-def _set_games(fixture: Fixture, scores: Sequence[tuple[int, int] | None]) -> None:
-    """Key in game scores by number (``None``: no keyed-in score for that game). A game
-    scored on the scorepad keeps its match, and its score comes from there."""
+def _set_games(fixture: Fixture, games: Sequence[PaperGame | None]) -> None:
+    """Key in paper games by number (``None``: nothing keyed in for that game), each
+    with its players. A game scored on the scorepad keeps its match, and its score and
+    players come from there."""
     existing = {game.number: game for game in fixture.games.all()}
-    for number, score in enumerate(scores, start=1):
+    for number, paper in enumerate(games, start=1):
         game = existing.get(number)
-        if score is None:
+        if paper is None:
             if game is not None and game.match_id is None:
                 game.delete()
             continue
-        _keep_score(fixture, number, game, score)
+        kept = _keep_score(fixture, number, game, paper.score)
+        kept.home_players.set(paper.home_players)
+        kept.away_players.set(paper.away_players)
     # keyed-in games beyond the new list are gone; scorepad games stay
-    fixture.games.filter(number__gt=len(scores), match__isnull=True).delete()
+    fixture.games.filter(number__gt=len(games), match__isnull=True).delete()
 
 
 def _keep_score(fixture: Fixture, number: int, game: FixtureGame | None,
@@ -814,6 +868,13 @@ def _keep_score(fixture: Fixture, number: int, game: FixtureGame | None,
     return game
 
 
+def _check_numbers(fixture: Fixture, scores: Sequence[tuple[int, int] | None]) -> None:
+    """Each game keyed in (by its place in ``scores``, from 1) is one of the night."""
+    for number, score in enumerate(scores, start=1):
+        if score is not None:
+            _check_number(fixture, number)
+
+
 def _check_number(fixture: Fixture, number: int) -> None:
     """Game ``number`` is one of the night its season plays (a set of 3 has no game 4)."""
     try:
@@ -826,28 +887,6 @@ def _game_refused(error: rules.FixtureNightError, number: int) -> ValidationErro
     """The night's refusal of game ``number``, as a sentence; the page marks its row."""
     return ValidationError(capfirst(rules_messages.explain(error)) + ".", code="game",
                            params={"n": number})
-
-
-def _check_numbers(fixture: Fixture, scores: Sequence[tuple[int, int] | None]) -> None:
-    """Each game keyed in (by its place in ``scores``, from 1) is one of the night.
-    A spreadsheet's results are the league's record, and are not held to it: a season
-    imported from a document has no format to hold them to."""
-    for number, score in enumerate(scores, start=1):
-        if score is not None:
-            _check_number(fixture, number)
-
-
-def _check_scores(fixture: Fixture, scores: Sequence[tuple[int, int] | None]) -> None:
-    """Each game keyed in (by its place in ``scores``, from 1) has a final score a game
-    of the season can end with, its line-up's if it has one (a pairs game may have
-    another target)."""
-    lineups = dict(fixture.games.annotate(count=Count("home_players")).filter(count__gt=0)
-                   .values_list("number", "count"))
-    for number, score in enumerate(scores, start=1):
-        if score is not None:
-            count = lineups.get(number)
-            _check_score(fixture, number, score,
-                         players=(2 * count,) if count is not None else None)
 
 
 def _check_score(fixture: Fixture, number: int, score: tuple[int, int], *,
@@ -1086,7 +1125,7 @@ def fixtures_csv_import(*, division: Division, by: User, text: str) -> CsvImport
             # gone, or they would contradict it (their scores stay in the log's "before");
             # an abandoned scorepad game gave no result (its match stays, unlinked)
             row.games.filter(match__status=MatchStatus.ABANDONED).delete()
-            _set_games(row, list(games))
+            _set_games(row, [PaperGame(home, away) for home, away in games])
 
         if row.pk is None:
             # a new fixture, made in the row's status: no status changes, nothing to guard
@@ -1120,6 +1159,8 @@ def fixtures_csv_import(*, division: Division, by: User, text: str) -> CsvImport
                                 "status": row.get_status_display().lower(),
                                 "to": FixtureStatus(status).label.lower()},
                 code="wrong_status") from None
+    if len(league.fixtures) > unchanged:  # a row may replace games that had players
+        _results_changed(division.season)
     return CsvImported(rows=len(league.fixtures) - unchanged, unchanged=unchanged)
 
 

@@ -88,6 +88,7 @@ from matches.leagues.selectors import (
     fixture_game_score,
     fixture_games,
     fixture_rights,
+    lineup_sizes,
     players_chosen,
     season_attention,
     season_division,
@@ -95,6 +96,7 @@ from matches.leagues.selectors import (
     season_divisions,
     season_entrant,
 )
+from matches.leagues.services import PaperGame
 from matches.rules import signoff
 from matches.scoring.access import hold_grant, scorable_matches
 from matches.scoring.presenters import qr_svg
@@ -116,6 +118,7 @@ def season_new(request: HttpRequest, slug: str) -> HttpResponse:
                 pairs=data["pairs"] or 0, race_to=data["race_to"],
                 count_submitted=data["count_submitted"],
                 corrections_confirmed_again=data["corrections_confirmed_again"],
+                paper_players_optional=data["paper_players_optional"],
                 divisions=data["divisions"], nights_start=data["nights_start"])
         except ValidationError as error:
             form.refused(error)
@@ -394,15 +397,7 @@ def fixture_action(request: HttpRequest, slug: str, season: str, pk: int,
     dispute_form = DisputeForm(request.POST if action == "dispute" else None)
     redate_form = RedateForm(request.POST if action == "redate" else None)
     try:
-        if action == "play" and request.POST.get("how") == "paper":
-            leagues_services.fixture_game_key(
-                fixture=fixture, by=user, number=_whole(request.POST.get("number"), digits=5) or 0,
-                home_players=_squad(fixture.home, request.POST.getlist("home_player")),
-                away_players=_squad(fixture.away, request.POST.getlist("away_player")),
-                score=_one_score(request))
-            done = _("Game %(n)s kept: who played and the final score.") % {
-                "n": request.POST.get("number")}
-        elif action == "play":
+        if action == "play":
             started = leagues_services.fixture_game_start(
                 fixture=fixture, by=user, number=_whole(request.POST.get("number"), digits=5) or 0,
                 home_players=_squad(fixture.home, request.POST.getlist("home_player")),
@@ -414,7 +409,8 @@ def fixture_action(request: HttpRequest, slug: str, season: str, pk: int,
                              % {"n": request.POST.get("number")})
             return redirect(started.match.get_scorer_url())
         elif action == "games":
-            leagues_services.fixture_games_enter(fixture=fixture, by=user, scores=_scores(request))
+            leagues_services.fixture_games_enter(fixture=fixture, by=user,
+                                                 games=_paper_games(request, fixture))
             done = _("Scores saved.")
         elif action == "submit":
             leagues_services.fixture_submit(fixture=fixture, by=user)
@@ -430,7 +426,7 @@ def fixture_action(request: HttpRequest, slug: str, season: str, pk: int,
             done = _("Disputed: a league admin will resolve it.")
         elif action == "resolve":
             leagues_services.fixture_resolve(fixture=fixture, by=user,
-                                     scores=_scores(request) or None)
+                                             games=_paper_games(request, fixture) or None)
             done = _("Resolved and confirmed.")
         elif action in ("walkover-home", "walkover-away"):
             leagues_services.fixture_walkover(fixture=fixture, by=user, side=action.split("-")[1])
@@ -454,19 +450,14 @@ def fixture_action(request: HttpRequest, slug: str, season: str, pk: int,
             raise ValidationError(_("Unknown action."))
     except ValidationError as error:
         fixture.refresh_from_db()
+        # the games' scores and players as typed and chosen: nothing is lost
         typed = ({name: str(value) for name, value in request.POST.items()
-                  if re.fullmatch(r"(home|away)_\d{1,2}", name)}
+                  if re.fullmatch(r"(home|away)_\d{1,2}(_player_[12])?", name)}
                  if action in ("games", "resolve") else {})
-        # a paper game's form keeps its game and final scores as typed, too
-        keyed = ({name: str(request.POST.get(name, ""))[:12]
-                  for name in ("number", "home_score", "away_score")}
-                 if action == "play" and request.POST.get("how") == "paper" else {})
         game = (getattr(error, "params", None) or {}).get("n")
         return _fixture_page(request, reach, error=" ".join(error.messages),
                              dispute_form=dispute_form, redate_form=redate_form, status=400,
-                             typed=typed, refused_game=game if typed else None,
-                             keyed=keyed,
-                             keyed_refused=bool(keyed) and getattr(error, "code", "") == "score")
+                             typed=typed, refused_game=game if typed else None)
     messages.success(request, done)
     return redirect(fixture)
 
@@ -748,13 +739,10 @@ def _fixture_page(request: HttpRequest, reach: FixtureReach, *,
                   error: str | None = None, dispute_form: DisputeForm | None = None,
                   redate_form: RedateForm | None = None, status: int = 200,
                   typed: dict[str, str] | None = None,
-                  refused_game: int | None = None, keyed: dict[str, str] | None = None,
-                  keyed_refused: bool = False) -> HttpResponse:
-    """The fixture night; after a refused write, the game scores as they were typed
-    (``typed``: nothing is lost) and the game the refusal is about marked; a paper
-    game's form likewise (``keyed``: its game and final scores; ``keyed_refused``: the
-    refusal is about that game). A captain's link held for one of its sides acts as
-    that side's captain."""
+                  refused_game: int | None = None) -> HttpResponse:
+    """The fixture night; after a refused write, the games' scores and players as they
+    were typed and chosen (``typed``: nothing is lost) and the game the refusal is about
+    marked. A captain's link held for one of its sides acts as that side's captain."""
     fixture, season = reach.fixture, reach.season
     rights = fixture_rights(fixture=fixture, season=season, user=request.user,
                             links={link.entrant.pk for link in reach.links})
@@ -764,24 +752,25 @@ def _fixture_page(request: HttpRequest, reach: FixtureReach, *,
     # a game this phone (or its signed-in starter) may score links to its scorepad
     scorable = scorable_matches(request, [g.match for g in games if g.match is not None])
     rows = max(max(by_number, default=0), season.night.most_games)
+    sizes = lineup_sizes(season=season, home=fixture.home, away=fixture.away)
     return render(request, "matches/fixture.html", {
         "season": season, "fixture": fixture, "games": games,
         "club_readable": reach.club_readable,
         "by_link": [link.entrant for link in reach.links],
-        "game_rows": [_game_row(n, by_number.get(n), typed, refused_game, scores)
+        "game_rows": [_game_row(n, by_number.get(n), typed, refused_game, scores, sizes)
                       for n in range(1, rows + 1)],
         "scorable": scorable,
         "changes": fixture_changes(fixture=fixture), "admin": rights.admin,
         "corrections": fixture_corrections(fixture=fixture), "can_correct": rights.can_correct,
         "home_squad": entrant_squad(entrant=fixture.home),
         "away_squad": entrant_squad(entrant=fixture.away),
-        "singles_and_pairs": (season.singles, season.pairs),
+        # a partner to choose on the scorepad's form: not where every game is singles
+        "pairs_possible": 2 in sizes, "singles_possible": 1 in sizes,
         "can_enter": rights.can_enter, "can_sign": rights.can_sign,
         "both_captains": rights.both_captains, "can_resolve": rights.can_resolve,
         "can_submit": rights.can_submit, "can_redate": rights.can_redate,
         "can_walkover": rights.can_walkover, "can_void": rights.can_void,
         "error": error, "dispute_form": dispute_form or DisputeForm(),
-        "keyed": keyed or {}, "keyed_refused": keyed_refused,
         "redate_form": redate_form if redate_form is not None and redate_form.is_bound
         else RedateForm(initial={"date": fixture.date,
                                  "postponed": fixture.status == FixtureStatus.POSTPONED}),
@@ -789,31 +778,37 @@ def _fixture_page(request: HttpRequest, reach: FixtureReach, *,
 
 
 def _game_row(n: int, game: FixtureGame | None, typed: dict[str, str] | None,
-              refused: int | None,
-              scores: dict[int, tuple[int, int] | None]) -> dict[str, Any]:
-    """Game ``n``'s row of the scores form: what it shows in its two fields, or a
-    scorepad game's score as the fixture counts it (home, away)."""
-    def shown(side: str, kept: int | None) -> str:
-        if typed is not None and f"{side}_{n}" in typed:
-            return typed[f"{side}_{n}"][:12]
+              refused: int | None, scores: dict[int, tuple[int, int] | None],
+              sizes: tuple[int, ...]) -> dict[str, Any]:
+    """Game ``n``'s row of the games form: what it shows in its score fields and its
+    players' choices (``home_players``, ``away_players``: each slot's name, whether it
+    may be left empty, and the player chosen), or a scorepad game's score as the
+    fixture counts it (home, away)."""
+    def shown(name: str, kept: object) -> str:
+        if typed is not None and name in typed:
+            return typed[name][:12]
         return "" if kept is None else str(kept)
+
+    def slots(side: str, kept: list[Player]) -> list[dict[str, Any]]:
+        return [{"name": f"{side}_{n}_player_{slot}", "slot": slot,
+                 # the second player of a night that has singles too: none, for one
+                 "partner_optional": slot > min(sizes),
+                 "chosen": shown(f"{side}_{n}_player_{slot}",
+                                 kept[slot - 1].pk if len(kept) >= slot else None)}
+                for slot in range(1, max(sizes) + 1)]
+
+    home_kept = list(game.home_players.all()) if game is not None and not game.match_id else []
+    away_kept = list(game.away_players.all()) if game is not None and not game.match_id else []
     return {"n": n, "game": game, "invalid": refused == n, "score": scores.get(n),
-            "home": shown("home", game.home_score if game else None),
-            "away": shown("away", game.away_score if game else None)}
+            "home": shown(f"home_{n}", game.home_score if game else None),
+            "away": shown(f"away_{n}", game.away_score if game else None),
+            "home_players": slots("home", home_kept), "away_players": slots("away", away_kept)}
 
 
 def _whole(value: object, *, digits: int) -> int | None:
     """A whole number typed in a form (spaces around it allowed), as
     :func:`matches.core.forms.whole_number` reads it; else None."""
     return whole_number(str(value or "").strip(), digits=digits)
-
-
-def _one_score(request: HttpRequest) -> tuple[int, int]:
-    home, away = (_whole(request.POST.get(f"{side}_score"), digits=5)
-                  for side in ("home", "away"))
-    if home is None or away is None:
-        raise ValidationError(_("Give both final scores as whole numbers."))
-    return home, away
 
 
 def _squad(entrant: Entrant, chosen: list[str]) -> list[Player]:
@@ -823,9 +818,33 @@ def _squad(entrant: Entrant, chosen: list[str]) -> list[Player]:
                                          if pk is not None])
 
 
+def _paper_games(request: HttpRequest, fixture: Fixture) -> list[PaperGame | None]:
+    """The paper games as keyed in, by game number: scores ``home_N`` and ``away_N``,
+    players ``home_N_player_1`` (and ``_2``), likewise away; a row left empty (or a
+    scorepad game's, which has no fields) is None."""
+    games: list[PaperGame | None] = []
+    for n in range(1, MAX_FIXTURE_GAMES + 1):
+        typed = [str(request.POST.get(f"{side}_{n}", "")).strip() for side in ("home", "away")]
+        chosen = {side: [str(request.POST.get(f"{side}_{n}_player_{slot}", ""))
+                         for slot in (1, 2)] for side in ("home", "away")}
+        if not any(typed) and not any(any(picks) for picks in chosen.values()):
+            games.append(None)
+            continue
+        home, away = (_whole(text, digits=5) for text in typed)
+        if home is None or away is None:
+            raise ValidationError(_("Game %(n)s: give both scores as whole numbers.")
+                                  % {"n": n}, code="game", params={"n": n})
+        games.append(PaperGame(home, away,
+                               home_players=_squad(fixture.home, chosen["home"]),
+                               away_players=_squad(fixture.away, chosen["away"])))
+    while games and games[-1] is None:
+        games.pop()
+    return games
+
+
 def _scores(request: HttpRequest) -> list[tuple[int, int] | None]:
-    """The games' scores as keyed in, by game number (``home_N``, ``away_N``); a row left
-    empty (or a scorepad game's, which has no inputs) is None."""
+    """The correction's scores as keyed in, by game number (``home_N``, ``away_N``); a row
+    left empty is None."""
     scores: list[tuple[int, int] | None] = []
     for n in range(1, MAX_FIXTURE_GAMES + 1):
         typed = [str(request.POST.get(f"{side}_{n}", "")).strip() for side in ("home", "away")]

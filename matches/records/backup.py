@@ -144,9 +144,9 @@ MEMBERSHIP_FIELDS = ["id", "user", "role", "joined_at"]
 PLAYER_FIELDS = ["id", "club", "name", "user", "created_at"]
 SEASON_FIELDS = ["id", "club", "name", "slug", "starts_on", "ends_on", "game", "options",
                  "scoring", "tiebreaks", "fixture_format", "singles", "pairs", "race_to",
-                 "count_submitted", "corrections_confirmed_again", "locked", "created_at",
-                 "nights_start"]
-# absent from backups made before they were kept (migrations 0018 and 0019)
+                 "count_submitted", "corrections_confirmed_again", "paper_players_optional",
+                 "locked", "created_at", "nights_start"]
+# absent from backups made before they were kept (migrations 0019 and 0020)
 SEASON_ADDED = ["corrections_confirmed_again", "nights_start"]
 DIVISION_FIELDS = ["id", "name", "order"]
 ENTRANT_FIELDS = ["id", "name", "kind", "captain", "link_generation", "link_phone_key",
@@ -448,7 +448,9 @@ def _player_restore(doc: dict[str, Any]) -> None:
 
 
 def _season_restore(doc: dict[str, Any]) -> None:
-    season = _build(Season, doc, SEASON_FIELDS, optional=SEASON_ADDED)
+    # a backup made before paper games named their players asked for none: as it was
+    season = _build(Season, {"paper_players_optional": True, **doc}, SEASON_FIELDS,
+                    optional=SEASON_ADDED)
     for division_doc in doc["divisions"]:
         division = _build(Division, division_doc, DIVISION_FIELDS, season=season)
         for entrant_doc in division_doc["entrants"]:

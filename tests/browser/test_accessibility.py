@@ -70,6 +70,7 @@ from tests.browser.test_match_page import finished_match
 from tests.support.helpers import (
     league_night,
     night,
+    paper_games,
     play_short_round,
     two_player_all_fives,
     won_at_once,
@@ -143,7 +144,7 @@ class World:
         played = Fixture.objects.create(division=division, week=1, home=home, away=away,
                                         date=datetime.date(2026, 9, 7))
         fixture_games_enter(fixture=played, by=self.captain,
-                                     scores=[(250, 40), (35, 250), (250, 245)])
+                            games=paper_games(played, [(250, 40), (35, 250), (250, 245)]))
         fixture_submit(fixture=played, by=self.captain)
         adjustment_add(entrant=third, by=self.secretary, points=-1,
                                 reason="Late start")

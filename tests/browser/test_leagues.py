@@ -38,20 +38,32 @@ def test_a_captain_enters_a_fixture_night_and_the_other_captain_confirms(
                                     scoring={"per_game": 1})
     division = season.divisions.get()
     oak = entrant_add(division=division, by=users["sec"], name="Royal Oak",
-                               captain=users["oak"])
+                      captain=users["oak"], players=[
+                          player_add(club=club, name=name, by=users["sec"])
+                          for name in ("Ann Dale", "Bob Hart")])
     bowes = entrant_add(division=division, by=users["sec"], name="Bowes",
-                                 captain=users["bowes"])
+                        captain=users["bowes"], players=[
+                            player_add(club=club, name=name, by=users["sec"])
+                            for name in ("Cat Lund", "Dev Patel")])
     fixture = Fixture.objects.create(division=division, week=1, home=oak, away=bowes,
                                      date=datetime.date(2026, 9, 7))
     path = fixture.get_absolute_url()
 
     sign_in(page, live_server, "oak", path)
     expect(page.locator("h1")).to_have_text("Royal Oak v Bowes")
-    for game, (home, away) in enumerate([(61, 40), (35, 61), (61, 59)], start=1):
+    night = [("Ann Dale", "Cat Lund", 61, 40), ("Bob Hart", "Dev Patel", 35, 61),
+             ("Ann Dale", "Dev Patel", 61, 59)]
+    for game, (home_player, away_player, home, away) in enumerate(night, start=1):
+        page.get_by_label(f"Game {game}: Royal Oak's player 1").select_option(
+            label=home_player)
+        page.get_by_label(f"Game {game}: Bowes's player 1").select_option(label=away_player)
         page.get_by_label(f"Game {game}: Royal Oak's score").fill(str(home))
         page.get_by_label(f"Game {game}: Bowes's score").fill(str(away))
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
     page.get_by_role("button", name="Save the scores").click()
     expect(page.locator(".messages")).to_contain_text("Scores saved.")
+    expect(page.get_by_label("Game 3: Bowes's player 1")).to_have_value(
+        str(bowes.players.get(name="Dev Patel").pk))
     page.get_by_role("button", name="Submit the result to Bowes").click()
     expect(page.locator("#fixture-status")).to_contain_text("Submitted")
     expect(page.locator("#fixture-status")).to_contain_text("2–1 in games")

@@ -38,7 +38,7 @@ from matches.records.services import record_import_start
 from matches.scoring.access import GRANTS_KEY
 from matches.scoring.services.play import MatchStarted, event_record, grant_create, match_start
 from tests.browser.test_season_table import full_season
-from tests.support.helpers import night, won_at_once
+from tests.support.helpers import night, paper_games, won_at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -95,8 +95,9 @@ class World:
                                      players=[self.player(4), self.player(5)])
         played = Fixture.objects.create(division=division, week=1, home=home, away=away,
                                         date=datetime.date(2026, 9, 7))
+        # two singles to 250 and the pairs game to 200, with long-named players
         fixture_games_enter(fixture=played, by=self.secretary,
-                                     scores=[(250, 40), (35, 250), (250, 245)])
+                            games=paper_games(played, [(250, 40), (35, 250), (200, 145)]))
         fixture_submit(fixture=played, by=self.secretary)
         fixture_resolve(fixture=played, by=self.secretary)
         adjustment_add(entrant=third, by=self.secretary, points=-1,

@@ -11,10 +11,17 @@ from matches import rules
 from matches.clubs.services import club_create
 from matches.history.selectors import club_ratings
 from matches.history.services import ratings_recompute
-from matches.models import Match, Player, Rating
+from matches.leagues.services import (
+    PaperGame,
+    fixture_games_enter,
+    fixture_resolve,
+    fixture_submit,
+    fixtures_csv_import,
+)
+from matches.models import Match, Player, Rating, RatingStep
 from matches.scoring.services.lifecycle import match_delete
 from matches.scoring.services.play import event_record, event_undo, match_create, round_start
-from tests.support.helpers import T, night, won_at_once
+from tests.support.helpers import T, night, paper_league, won_at_once
 
 pytestmark = pytest.mark.django_db
 
@@ -128,3 +135,94 @@ def test_the_rating_table_runs_a_fixed_number_of_queries(club, django_assert_max
                      when=when)
     with django_assert_max_num_queries(6):
         assert Client().get(url).status_code == 200
+
+
+def test_a_paper_game_with_its_players_is_rated_as_one_result_of_home_against_away(
+        club, django_user_model):
+    owner = django_user_model.objects.get(username="owner")
+    ann, bob, cat, dan = (club.players.get(name=n) for n in ("Ann", "Bob", "Cat", "Dan"))
+    league = paper_league(club, owner, squads={"Oak": [ann, bob], "Bowes": [cat, dan]})
+    fixture = league.fixture(1)
+
+    fixture_games_enter(fixture=fixture, by=owner, games=[
+        PaperGame(61, 40, [ann], [cat]), None, PaperGame(58, 61, [ann, bob], [cat, dan])])
+
+    ratings = {r.player.name: r for r in Rating.objects.filter(game="fives-and-threes")}
+    assert {name: r.matches for name, r in ratings.items()} == {
+        "Ann": 2, "Bob": 1, "Cat": 2, "Dan": 1}
+    # Bob only lost (with Ann), Dan only won (with Cat)
+    assert ratings["Bob"].ordinal < ratings["Ann"].ordinal
+    assert ratings["Dan"].ordinal > ratings["Bob"].ordinal
+    steps = RatingStep.objects.filter(rating=ratings["Ann"]).order_by("number")
+    assert [(s.match, s.fixture_game and s.fixture_game.number) for s in steps] == [
+        (None, 1), (None, 3)]
+    # the same result on the scorepad rates the same: a paper game is one result
+    scorepad = club_create(name="Pad", by=owner)
+    for name in ("Ann", "Bob", "Cat", "Dan"):
+        Player.objects.create(club=scorepad, name=name)
+    won_at_once(["Ann", "Cat"], opener=0, played_at=night(7), players_of=scorepad)
+    won_at_once(["Ann", "Cat", "Bob", "Dan"], opener=1, played_at=night(8),
+                players_of=scorepad)
+    played = {r.player.name: round(r.ordinal, 9) for r in
+              Rating.objects.filter(club=scorepad)}
+    assert played == {name: round(r.ordinal, 9) for name, r in ratings.items()}
+
+
+def test_a_paper_game_without_players_is_not_rated_and_a_game_taken_out_goes(
+        club, django_user_model):
+    owner = django_user_model.objects.get(username="owner")
+    ann, bob, cat, dan = (club.players.get(name=n) for n in ("Ann", "Bob", "Cat", "Dan"))
+    league = paper_league(club, owner, optional=True,
+                          squads={"Oak": [ann, bob], "Bowes": [cat, dan]})
+    fixture = league.fixture(1)
+
+    fixture_games_enter(fixture=fixture, by=owner, games=[PaperGame(61, 40)])
+    assert not Rating.objects.exists()
+
+    fixture_games_enter(fixture=fixture, by=owner, games=[PaperGame(61, 40, [ann], [cat])])
+    assert sorted(Rating.objects.values_list("player__name", "matches")) == [
+        ("Ann", 1), ("Cat", 1)]
+    before = Rating.objects.get(player=ann).ordinal
+
+    fixture_games_enter(fixture=fixture, by=owner, games=[
+        PaperGame(61, 40, [ann], [cat]), PaperGame(61, 50, [ann], [dan])])
+    assert Rating.objects.get(player=ann).ordinal > before
+
+    fixture_games_enter(fixture=fixture, by=owner, games=[PaperGame(61, 40)])
+    assert not Rating.objects.exists()  # rebuilt from the results, none with players
+
+
+def test_a_resolution_that_corrects_a_paper_games_players_rebuilds_the_ratings(
+        club, django_user_model):
+    owner = django_user_model.objects.get(username="owner")
+    ann, bob, cat, dan = (club.players.get(name=n) for n in ("Ann", "Bob", "Cat", "Dan"))
+    league = paper_league(club, owner, squads={"Oak": [ann, bob], "Bowes": [cat, dan]})
+    fixture = league.fixture(1)
+    rest = [PaperGame(20, 61, [bob], [dan]), PaperGame(61, 30, [ann, bob], [cat, dan])]
+    fixture_games_enter(fixture=fixture, by=owner,
+                        games=[PaperGame(61, 40, [ann], [cat]), *rest])
+    fixture_submit(fixture=fixture, by=owner)
+    assert sorted(Rating.objects.values_list("player__name", "matches")) == [
+        ("Ann", 2), ("Bob", 2), ("Cat", 2), ("Dan", 2)]
+
+    fixture_resolve(fixture=fixture, by=owner,
+                    games=[PaperGame(61, 40, [bob], [cat]), *rest])  # Bob played game 1
+
+    assert sorted(Rating.objects.values_list("player__name", "matches")) == [
+        ("Ann", 1), ("Bob", 3), ("Cat", 2), ("Dan", 2)]
+
+
+def test_a_spreadsheet_row_that_replaces_paper_games_rebuilds_the_ratings(
+        club, django_user_model):
+    owner = django_user_model.objects.get(username="owner")
+    ann, bob, cat, dan = (club.players.get(name=n) for n in ("Ann", "Bob", "Cat", "Dan"))
+    league = paper_league(club, owner, squads={"Oak": [ann, bob], "Bowes": [cat, dan]})
+    fixture = league.fixture(1)
+    fixture_games_enter(fixture=fixture, by=owner, games=[PaperGame(61, 40, [ann], [cat])])
+    assert Rating.objects.count() == 2
+
+    fixtures_csv_import(division=fixture.division, by=owner, text=(
+        "date,home,away,home_games,away_games,games,status\n"
+        "2026-09-07,Oak,Bowes,2,1,61-40 61-12 58-61,\n"))
+
+    assert fixture.games.count() == 3 and not Rating.objects.exists()

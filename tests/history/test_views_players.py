@@ -3,6 +3,7 @@ toughest opponent, form, rating chart."""
 
 from __future__ import annotations
 
+import datetime
 import re
 
 import pytest
@@ -12,9 +13,10 @@ from django.urls import reverse
 from matches import rules
 from matches.clubs.services import club_create
 from matches.history.player_selectors import player_stats
-from matches.models import Player
+from matches.leagues.services import PaperGame, fixture_games_enter, fixture_void
+from matches.models import Player, Season
 from matches.scoring.services.play import event_record, match_create, round_start
-from tests.support.helpers import A, T, night, won_at_once
+from tests.support.helpers import A, T, league_night, night, paper_league, won_at_once
 
 pytestmark = pytest.mark.django_db
 
@@ -102,3 +104,62 @@ def test_the_player_page_runs_a_fixed_number_of_queries(club, django_assert_max_
                     played_at=night(day), players_of=club)
     with django_assert_max_num_queries(16):
         assert Client().get(url).status_code == 200
+
+
+def test_paper_games_count_on_the_player_page_with_league_statistics_per_season(
+        club, django_user_model):
+    owner = django_user_model.objects.get(username="o")
+    ann, bob, cat, dan = (club.players.get(name=n) for n in ("Ann", "Bob", "Cat", "Dan"))
+    squads = {"Oak": [ann, bob], "Bowes": [cat, dan]}
+    autumn = paper_league(club, owner, name="Autumn", squads=squads)
+    spring = paper_league(club, owner, name="Spring", squads=squads,
+                          starts_on=datetime.date(2027, 3, 1))
+    fixture_games_enter(fixture=autumn.fixture(1), by=owner, games=[
+        PaperGame(61, 40, [ann], [cat]), PaperGame(30, 61, [bob], [dan]),
+        PaperGame(61, 58, [ann, bob], [cat, dan])])
+    fixture_games_enter(fixture=autumn.fixture(2, reverse=True), by=owner, games=[
+        PaperGame(61, 50, [cat], [ann])])
+    fixture_games_enter(fixture=spring.fixture(1), by=owner, games=[
+        None, PaperGame(61, 12, [ann], [dan])])
+    # a game without players does not count for anyone; nor does a void fixture's
+    Season.objects.filter(pk=spring.season.pk).update(paper_players_optional=True)
+    fixture_games_enter(fixture=spring.fixture(2), by=owner, games=[PaperGame(61, 0)])
+    void = spring.fixture(3)
+    fixture_games_enter(fixture=void, by=owner, games=[PaperGame(61, 1, [ann], [cat])])
+    fixture_void(fixture=void, by=owner)
+
+    stats = player_stats(ann)
+
+    assert [(r.season.name, r.played, r.won, r.points_for, r.points_against)
+            for r in stats.league] == [("Spring", 1, 1, 61, 12),
+                                       ("Autumn", 3, 2, 172, 159)]
+    [record] = stats.games  # the paper games count in her record by game, void or not
+    assert (record.game, record.played, record.won) == ("fives-and-threes", 5, 4)
+    assert stats.partner == ("Bob", 1)
+    # Cat: met in game 1 and the pairs game of week 1, week 2's game and the void one
+    assert stats.toughest is not None and (stats.toughest.name, stats.toughest.met,
+                                           stats.toughest.won) == ("Cat", 4, 3)
+    page = Client().get(reverse("matches:club_player", kwargs={
+        "slug": club.slug, "pk": ann.pk})).content.decode()
+    rows = re.findall(r'<tr data-season="\d+"><td><a href="[^"]+">(\w+)</a></td>'
+                      r'<td class="num">(\d+)</td><td class="num">(\d+)</td>'
+                      r'<td class="num">(\d+)</td><td class="num">(\d+)</td></tr>', page)
+    assert rows == [("Spring", "1", "1", "61", "12"), ("Autumn", "3", "2", "172", "159")]
+    assert "No finished match yet." not in page and "Toughest opponent: Cat" in page
+    assert "Fives and Threes rating" in page
+    cat_page = player_stats(cat)
+    assert [(r.season.name, r.played, r.won, r.points_for, r.points_against)
+            for r in cat_page.league] == [("Autumn", 3, 1, 159, 172)]
+
+
+def test_a_scorepad_league_game_counts_in_the_league_statistics():
+    # Ann (Royal Oak A) v Bob (Bowes Dragons), All Fives to 10
+    night_of = league_night(target=10)
+    ann = night_of.match.seats.get(position=0).player
+    assert ann is not None and player_stats(ann).league == []  # not finished yet
+    round_start(match=night_of.match, starter=0)
+    event_record(match=night_of.match, action=rules.Play(0, T("5-5")))  # 10: Ann wins
+
+    [record] = player_stats(ann).league
+    assert (record.season.name, record.played, record.won, record.points_for,
+            record.points_against) == ("Monday League", 1, 1, 10, 0)

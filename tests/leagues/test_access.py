@@ -34,6 +34,7 @@ from matches.models import (
     Season,
     Visibility,
 )
+from tests.support.helpers import paper_games
 
 pytestmark = pytest.mark.django_db
 
@@ -100,10 +101,10 @@ def state(fixture: Fixture) -> tuple:
             FixtureChange.objects.count())
 
 
-ACTIONS = ["games", "paper", "submit", "confirm", "dispute", "resolve", "walkover-home",
+ACTIONS = ["games", "scorepad", "submit", "confirm", "dispute", "resolve", "walkover-home",
            "void", "redate"]
 # what the sign-off table lets each side's captain do (from the status each is taken in)
-ALLOWED = {"home": {"games", "paper", "submit", "redate"}, "away": {"confirm", "dispute"}}
+ALLOWED = {"home": {"games", "scorepad", "submit", "redate"}, "away": {"confirm", "dispute"}}
 
 
 @pytest.mark.parametrize("visibility", [Visibility.PUBLIC, Visibility.MEMBERS])
@@ -116,7 +117,7 @@ def test_a_captains_link_acts_exactly_as_its_sides_captain(season, admin, holder
     Club.objects.filter(pk=season.club.pk).update(visibility=visibility)
     fixture = oak_v_bowes(season)
     if action in ("submit", "confirm", "dispute", "resolve"):
-        fixture_games_enter(fixture=fixture, by=admin, scores=SCORES)
+        fixture_games_enter(fixture=fixture, by=admin, games=paper_games(fixture, SCORES))
     if action in ("confirm", "dispute", "resolve"):
         fixture_submit(fixture=fixture, by=admin)
     side = {"home": "Royal Oak A", "away": "Bowes Dragons", "other": "Middleton Club",
@@ -126,19 +127,20 @@ def test_a_captains_link_acts_exactly_as_its_sides_captain(season, admin, holder
         captain_link_replace(entrant=entrant(season, side), by=admin)
     squad = {e.name: list(e.players.values_list("pk", flat=True))
              for e in season.divisions.get().entrants.all()}
-    data = {"games": {"home_1": "61", "away_1": "40"},
-            "paper": {"how": "paper", "number": "1", "home_score": "61", "away_score": "40",
-                      "home_player": squad["Royal Oak A"][:1],
-                      "away_player": squad["Bowes Dragons"][:1]},
+    data = {"games": {"home_1": "61", "away_1": "40",
+                      "home_1_player_1": squad["Royal Oak A"][0],
+                      "away_1_player_1": squad["Bowes Dragons"][0]},
+            "scorepad": {"number": "1", "home_player": squad["Royal Oak A"][:1],
+                         "away_player": squad["Bowes Dragons"][:1]},
             "dispute": {"message": "game 3 was 61-58 to us"},
             "redate": {"date": "2026-09-14"}}.get(action, {})
     before = state(fixture)
-    response = phone.post(fixture_url(fixture, "play" if action == "paper" else action), data)
+    response = phone.post(fixture_url(fixture, "play" if action == "scorepad" else action), data)
     if action in ALLOWED.get(holder, set()):
         assert response.status_code == 302, response.content.decode()[:2000]
         assert state(fixture) != before
         change = FixtureChange.objects.filter(fixture=fixture).last()
-        if action not in ("games", "paper"):  # entering games changes no status: no log
+        if action not in ("games", "scorepad"):  # entering games changes no status: no log
             assert change is not None and change.user is None
             assert change.by_link == entrant(season, side)
         return
@@ -213,7 +215,7 @@ def test_a_link_replaced_while_its_page_was_open_writes_nothing(season, admin):
     read = CaptainsLink(entrant=oak, generation=oak.link_generation,
                         phone_key=oak.link_phone_key)
     fixture = oak_v_bowes(season)
-    fixture_games_enter(fixture=fixture, by=read, scores=SCORES)
+    fixture_games_enter(fixture=fixture, by=read, games=paper_games(fixture, SCORES))
     captain_link_replace(entrant=oak, by=admin)
     with pytest.raises(PermissionDenied) as refused:
         fixture_submit(fixture=fixture, by=read)
@@ -331,7 +333,7 @@ def test_an_account_acts_by_itself_where_it_may_and_through_the_link_where_not(
     member = django_user_model.objects.create_user("member")
     Membership.objects.create(club=season.club, user=member, role="member")
     fixture = oak_v_bowes(season)
-    fixture_games_enter(fixture=fixture, by=admin, scores=SCORES)
+    fixture_games_enter(fixture=fixture, by=admin, games=paper_games(fixture, SCORES))
     oak = entrant(season, "Royal Oak A")
     phone = Client()
     phone.force_login(member)
@@ -355,7 +357,7 @@ def test_one_who_holds_both_sides_never_signs_their_own_result(season, admin, bo
                                                                django_user_model):
     oak, bowes = entrant(season, "Royal Oak A"), entrant(season, "Bowes Dragons")
     fixture = oak_v_bowes(season)
-    fixture_games_enter(fixture=fixture, by=admin, scores=SCORES)
+    fixture_games_enter(fixture=fixture, by=admin, games=paper_games(fixture, SCORES))
     fixture_submit(fixture=fixture, by=admin)
     phone = Client()
     if both == "two links":

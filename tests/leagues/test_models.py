@@ -141,6 +141,9 @@ CASES: dict[str, Callable[[dict[str, Any]], object]] = {
     "rating_step_once": lambda x: RatingStep.objects.bulk_create([
         RatingStep(rating=_saved_rating(x), match=_match(), number=1, ordinal=0),
         RatingStep(rating=Rating.objects.get(), match=_match(), number=1, ordinal=0)]),
+    # a step is after one result: a match or a paper game, never neither
+    "rating_step_one_result": lambda x: RatingStep.objects.bulk_create([
+        RatingStep(rating=_saved_rating(x), number=1, ordinal=0)]),
     # record imports: kept with the app's other tables
     "record_import_status_valid": lambda x: RecordImport.objects.create(
         created_by=x["owner"], max_records=1, status="lost"),

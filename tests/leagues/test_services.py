@@ -14,13 +14,13 @@ from matches.leagues.services import (
     OWN_FIXTURE,
     PLAYERS_UNKNOWN,
     WRONG_STATUS,
+    PaperGame,
     adjustment_add,
     entrant_add,
     entrant_remove,
     entrant_rename,
     fixture_confirm,
     fixture_dispute,
-    fixture_game_key,
     fixture_game_start,
     fixture_games_enter,
     fixture_resolve,
@@ -38,8 +38,9 @@ from matches.models import (
     Match,
     Membership,
     Player,
+    Season,
 )
-from tests.support.helpers import fixture_state, league_night_at
+from tests.support.helpers import fixture_state, league_night_at, paper_games
 
 pytestmark = pytest.mark.django_db
 
@@ -122,7 +123,7 @@ def unchanged(fixture: Fixture) -> tuple[object, ...]:
 def test_a_night_of_three_singles_is_sent_only_with_every_game_scored(people):
     fixture = night_of(people, fixture_format="games", singles=3)
     fixture_games_enter(fixture=fixture, by=people["oak"],
-                                 scores=[(61, 40), (20, 61)])
+                                 games=paper_games(fixture, [(61, 40), (20, 61)]))
     before = unchanged(fixture)
 
     with pytest.raises(ValidationError) as refused:
@@ -133,25 +134,27 @@ def test_a_night_of_three_singles_is_sent_only_with_every_game_scored(people):
     assert refused.value.params == {"n": 3}  # the page marks game 3's row
     assert unchanged(fixture) == before and before[0] == FixtureStatus.SCHEDULED
     fixture_games_enter(fixture=fixture, by=people["oak"],
-                                 scores=[(61, 40), (20, 61), (61, 0)])
+                                 games=paper_games(fixture, [(61, 40), (20, 61), (61, 0)]))
     sent = fixture_submit(fixture=fixture, by=people["oak"])
     assert (sent.status, sent.home_games, sent.away_games) == (FixtureStatus.SUBMITTED, 2, 1)
 
 
+def squads(fixture: Fixture) -> tuple[list[Player], list[Player]]:
+    """The home and the away squad, by name."""
+    return (list(fixture.home.players.order_by("name")),
+            list(fixture.away.players.order_by("name")))
+
+
 def test_a_game_beyond_the_night_is_refused_however_it_comes(people):
     fixture = night_of(people, fixture_format="games", singles=2, pairs=1)
-    oak, players = people["oak"], list(Player.objects.order_by("name"))
-    home, away = [p for p in players if p.name.startswith("Royal")], \
-        [p for p in players if p.name.startswith("Bowes")]
+    oak = people["oak"]
+    home, away = squads(fixture)
     before = unchanged(fixture)
     message = ["Game 4 is not a game of the night: it has at most 3."]
 
     for write in (
-            lambda: fixture_games_enter(fixture=fixture, by=oak, scores=[
-                (61, 1), (61, 2), (61, 3), (61, 4)]),
-            lambda: fixture_game_key(fixture=fixture, by=oak, number=4,
-                                              home_players=home[:1], away_players=away[:1],
-                                              score=(61, 4)),
+            lambda: fixture_games_enter(fixture=fixture, by=oak, games=[
+                None, None, None, PaperGame(61, 4, home[:1], away[:1])]),
             lambda: fixture_game_start(fixture=fixture, by=oak, number=4,
                                                 home_players=home[:1], away_players=away[:1])):
         with pytest.raises(ValidationError) as refused:
@@ -159,8 +162,8 @@ def test_a_game_beyond_the_night_is_refused_however_it_comes(people):
         assert refused.value.messages == message
 
     assert unchanged(fixture) == before and not Match.objects.exists()
-    fixture_game_key(fixture=fixture, by=oak, number=3, home_players=home,
-                              away_players=away, score=(61, 4))  # the pairs game
+    fixture_games_enter(fixture=fixture, by=oak,
+                        games=[None, None, PaperGame(61, 4, home, away)])  # the pairs game
     assert fixture.games.get().number == 3
 
 
@@ -171,14 +174,15 @@ def test_a_race_is_sent_once_a_side_has_its_games_and_not_with_games_after(peopl
             ([(61, 40), (3, 61)], "neither side has won 2 games yet (1-1)"),
             ([(61, 40), (61, 3), (5, 61)], "game 3 comes after the race to 2 was won in "
                                            "game 2")):
-        fixture_games_enter(fixture=fixture, by=oak, scores=scores)
+        fixture_games_enter(fixture=fixture, by=oak, games=paper_games(fixture, scores))
         before = unchanged(fixture)
         with pytest.raises(ValidationError) as refused:
             fixture_submit(fixture=fixture, by=oak)
         assert refused.value.messages == [f"The night is not finished: {message}."]
         assert unchanged(fixture) == before
 
-    fixture_games_enter(fixture=fixture, by=oak, scores=[(61, 40), (3, 61), (5, 61)])
+    fixture_games_enter(fixture=fixture, by=oak,
+        games=paper_games(fixture, [(61, 40), (3, 61), (5, 61)]))
     sent = fixture_submit(fixture=fixture, by=oak)
     assert (sent.status, sent.home_games, sent.away_games) == (FixtureStatus.SUBMITTED, 1, 2)
 
@@ -188,15 +192,15 @@ def test_the_league_may_settle_a_night_cut_short(people):
     is the league's word on a night that could not be finished."""
     fixture = night_of(people, fixture_format="games", singles=3)
     fixture_games_enter(fixture=fixture, by=people["oak"],
-                                 scores=[(61, 40), (61, 20), (61, 30)])
+                                 games=paper_games(fixture, [(61, 40), (61, 20), (61, 30)]))
     fixture_submit(fixture=fixture, by=people["oak"])
     fixture_dispute(fixture=fixture, by=people["bowes"], message="game 3 not played")
     with pytest.raises(ValidationError, match="Game 4 is not a game of the night"):
         fixture_resolve(fixture=fixture, by=people["admin"],
-                                 scores=[(61, 40), (61, 20), (61, 1), (61, 2)])
+                                 games=paper_games(fixture, [(61, 40), (61, 20), (61, 1), (61, 2)]))
 
     resolved = fixture_resolve(fixture=fixture, by=people["admin"],
-                                        scores=[(61, 40), (61, 20)])
+                                        games=paper_games(fixture, [(61, 40), (61, 20)]))
 
     assert (resolved.status, resolved.home_games, resolved.away_games) == (
         FixtureStatus.CONFIRMED, 2, 0)
@@ -208,7 +212,7 @@ def test_a_keyed_in_score_no_game_of_the_season_can_end_with_is_refused_naming_t
     oak, players = people["oak"], list(Player.objects.order_by("name"))
     home, away = [p for p in players if p.name.startswith("Royal")], \
         [p for p in players if p.name.startswith("Bowes")]
-    fixture_games_enter(fixture=fixture, by=oak, scores=[(61, 40)])
+    fixture_games_enter(fixture=fixture, by=oak, games=paper_games(fixture, [(61, 40)]))
     before = unchanged(fixture)
     past = ("Game 2: Fives and Threes is won exactly on the target 61 (an award that would "
             "pass it does not count), so 64 is past it.")
@@ -217,16 +221,14 @@ def test_a_keyed_in_score_no_game_of_the_season_can_end_with_is_refused_naming_t
             "as one side reaches it (61-62).")
 
     for write, message, number in (
-            (lambda: fixture_games_enter(fixture=fixture, by=oak, scores=[
-                (61, 40), (64, 20), (40, 50)]), past, 2),
-            (lambda: fixture_games_enter(fixture=fixture, by=oak, scores=[
-                (61, 40), None, (40, 50)]), short, 3),
-            (lambda: fixture_game_key(fixture=fixture, by=oak, number=2,
-                                               home_players=home[:1], away_players=away[:1],
-                                               score=(61, 62)), both, 2),
-            (lambda: fixture_game_key(fixture=fixture, by=oak, number=3,
-                                               home_players=home, away_players=away,
-                                               score=(40, 50)), short, 3)):
+            (lambda: fixture_games_enter(fixture=fixture, by=oak, games=paper_games(fixture, [
+                (61, 40), (64, 20), (40, 50)])), past, 2),
+            (lambda: fixture_games_enter(fixture=fixture, by=oak, games=paper_games(fixture, [
+                (61, 40), None, (40, 50)])), short, 3),
+            (lambda: fixture_games_enter(fixture=fixture, by=oak, games=[
+                None, PaperGame(61, 62, home[:1], away[:1])]), both, 2),
+            (lambda: fixture_games_enter(fixture=fixture, by=oak, games=[
+                None, None, PaperGame(40, 50, home, away)]), short, 3)):
         with pytest.raises(ValidationError) as refused:
             write()
         assert refused.value.messages == [message]
@@ -234,40 +236,35 @@ def test_a_keyed_in_score_no_game_of_the_season_can_end_with_is_refused_naming_t
         assert refused.value.code == "score"
 
     assert unchanged(fixture) == before
-    fixture_games_enter(fixture=fixture, by=oak, scores=[(61, 40), (12, 61), (61, 60)])
+    fixture_games_enter(fixture=fixture, by=oak,
+        games=paper_games(fixture, [(61, 40), (12, 61), (61, 60)]))
     fixture_submit(fixture=fixture, by=oak)
     fixture_dispute(fixture=fixture, by=people["bowes"], message="game 3 was 58-65")
     with pytest.raises(ValidationError, match="'Game 3: Fives and Threes is won exactly"):
         fixture_resolve(fixture=fixture, by=people["admin"],
-                                 scores=[(61, 40), (12, 61), (58, 65)])
+                                 games=paper_games(fixture, [(61, 40), (12, 61), (58, 65)]))
     assert unchanged(fixture)[0] == FixtureStatus.DISPUTED
 
 
 def test_a_keyed_in_score_is_held_to_its_line_ups_target(people, django_user_model):
     """All Fives plays to 250 one a side and to 200 a pair a side."""
     fixture = night_of(people, game="all-fives", fixture_format="games", singles=1, pairs=1)
-    oak, players = people["oak"], list(Player.objects.order_by("name"))
-    home, away = [p for p in players if p.name.startswith("Royal")], \
-        [p for p in players if p.name.startswith("Bowes")]
+    oak = people["oak"]
+    home, away = squads(fixture)
 
     with pytest.raises(ValidationError) as refused:
-        fixture_game_key(fixture=fixture, by=oak, number=1, home_players=home[:1],
-                                  away_players=away[:1], score=(200, 150))
+        fixture_games_enter(fixture=fixture, by=oak,
+                            games=[PaperGame(200, 150, home[:1], away[:1])])
     assert refused.value.messages == [
         "Game 1: neither side has reached the target 250, so 200-150 is not a final score."]
     with pytest.raises(ValidationError, match="'Game 1: All Fives scores go in fives"):
-        fixture_game_key(fixture=fixture, by=oak, number=1, home_players=home,
-                                  away_players=away, score=(201, 150))
+        fixture_games_enter(fixture=fixture, by=oak,
+                            games=[PaperGame(201, 150, home, away)])
 
-    fixture_game_key(fixture=fixture, by=oak, number=1, home_players=home,
-                              away_players=away, score=(200, 150))  # the pairs game
-    fixture_game_key(fixture=fixture, by=oak, number=2, home_players=home[:1],
-                              away_players=away[:1], score=(95, 265))  # 95 + 170 pips
-    # the scores table knows each game's line-up: game 1 is a pairs game
-    fixture_games_enter(fixture=fixture, by=oak, scores=[(150, 205), (95, 265)])
-    with pytest.raises(ValidationError, match="'Game 2: neither side has reached the "
-                                              "target 250"):
-        fixture_games_enter(fixture=fixture, by=oak, scores=[(150, 205), (95, 200)])
+    fixture_games_enter(fixture=fixture, by=oak, games=[
+        PaperGame(200, 150, home, away),  # the pairs game
+        PaperGame(95, 265, home[:1], away[:1])])  # 95 + 170 pips
+    assert sorted(fixture.games.values_list("number", "home_score")) == [(1, 200), (2, 95)]
 
 
 @pytest.mark.parametrize(("season_format", "errors"), [
@@ -288,33 +285,32 @@ def test_a_season_whose_nights_could_not_be_stored_is_refused(people, season_for
 
 def test_a_games_line_up_fits_the_nights_singles_and_pairs_in_any_order(people):
     fixture = night_of(people, fixture_format="games", singles=2, pairs=1)
-    oak, players = people["oak"], list(Player.objects.order_by("name"))
-    home = [p for p in players if p.name.startswith("Royal")]
-    away = [p for p in players if p.name.startswith("Bowes")]
-    fixture_game_key(fixture=fixture, by=oak, number=1, home_players=home[:1],
-                              away_players=away[:1], score=(61, 1))
+    oak = people["oak"]
+    home, away = squads(fixture)
     fixture_game_start(fixture=fixture, by=oak, number=3, home_players=home[:1],
                                 away_players=away[:1])
     before = unchanged(fixture)
 
-    for number, home_players, away_players, message in (
-            (2, home[:1], away[:1], "Game 2 has to be a pairs game: the night's singles (2) "
-                                    "have their players already."),
-            (2, [home[0], home[0]], away, "A pair is two different players.")):
+    for games, message in (
+            ([PaperGame(61, 1, home[:1], away[:1]), PaperGame(61, 2, home[1:], away[1:])],
+             "Game 2 has to be a pairs game: the night's singles (2) have their players "
+             "already."),
+            ([PaperGame(61, 1, home[:1], away[:1]), PaperGame(61, 2, [home[0], home[0]], away)],
+             "Game 2: Royal Oak 1 is chosen twice; a pair is two different players.")):
         with pytest.raises(ValidationError) as refused:
-            fixture_game_key(fixture=fixture, by=oak, number=number,
-                                      home_players=home_players, away_players=away_players,
-                                      score=(61, 2))
+            fixture_games_enter(fixture=fixture, by=oak, games=games)
         assert refused.value.messages == [message]
+        assert (refused.value.params or {}).get("n") == 2
 
     assert unchanged(fixture) == before
-    fixture_game_key(fixture=fixture, by=oak, number=2, home_players=home,
-                              away_players=away, score=(61, 2))
-    # game 1 may be played again as it was: its own line-up does not count against it
-    fixture_game_key(fixture=fixture, by=oak, number=1, home_players=home[1:],
-                              away_players=away[1:], score=(61, 3))
+    fixture_games_enter(fixture=fixture, by=oak, games=[
+        PaperGame(61, 1, home[:1], away[:1]), PaperGame(61, 2, home, away)])
+    # game 1 may be keyed in again with another line-up: its own does not count against it
+    fixture_games_enter(fixture=fixture, by=oak, games=[
+        PaperGame(61, 3, home[1:], away[1:]), PaperGame(61, 2, home, away)])
     assert sorted(fixture.games.values_list("number", "home_score")) == [
         (1, 61), (2, 61), (3, None)]
+    assert list(fixture.games.get(number=1).home_players.all()) == home[1:]
 
 
 @pytest.mark.parametrize(("kind", "names", "message"), [
@@ -377,7 +373,10 @@ def test_an_entrant_that_has_played_stays(division, people, history):
                   for name in ("Royal Oak", "Bowes"))
     fixture = Fixture.objects.create(division=division, week=1, home=oak, away=bowes)
     if history in ("played", "keyed"):
-        fixture_games_enter(fixture=fixture, by=people["admin"], scores=[(61, 40)])
+        # entrants with no squads: a season where the players of paper games are optional
+        Season.objects.filter(pk=division.season_id).update(paper_players_optional=True)
+        fixture_games_enter(fixture=fixture, by=people["admin"],
+                            games=paper_games(fixture, [(61, 40)], with_players=False))
     if history == "played":
         fixture_submit(fixture=fixture, by=people["admin"])
     if history == "adjusted":
@@ -469,3 +468,100 @@ def test_a_captain_of_both_sides_neither_confirms_nor_disputes_their_own_result(
 
     assert str(refused.value) == str(OWN_FIXTURE)
     assert fixture_state(night.fixture) == before
+
+
+def test_paper_games_are_keyed_in_with_who_played_them(people):
+    fixture = night_of(people, fixture_format="games", singles=1, pairs=1)
+    home, away = squads(fixture)
+
+    fixture_games_enter(fixture=fixture, by=people["oak"], games=[
+        PaperGame(61, 40, home[1:], away[:1]), PaperGame(20, 61, home, away)])
+
+    games = {g.number: g for g in fixture.games.all()}
+    assert (games[1].home_score, games[1].away_score) == (61, 40)
+    assert (list(games[1].home_players.all()), list(games[1].away_players.all())) == (
+        home[1:], away[:1])
+    assert sorted(games[2].home_players.all(), key=lambda p: p.name) == home
+    assert sorted(games[2].away_players.all(), key=lambda p: p.name) == away
+
+
+@pytest.mark.parametrize(("line_up", "message"), [
+    (lambda home, away: ([away[0]], away[:1]),
+     "Game 2: Bowes 1 is not in Royal Oak's squad."),
+    (lambda home, away: (home[:1], [home[1]]),
+     "Game 2: Royal Oak 2 is not in Bowes's squad."),
+    (lambda home, away: ([home[1], home[1]], away),
+     "Game 2: Royal Oak 2 is chosen twice; a pair is two different players."),
+    (lambda home, away: (home[:1], away),
+     "Game 2: a game is one player a side, or a pair a side."),
+    (lambda home, away: (home[:1], []),
+     "Game 2: a game is one player a side, or a pair a side."),
+    (lambda home, away: ([], []), "Game 2: choose who played it for each side."),
+])
+def test_a_paper_games_line_up_is_refused_naming_the_game_and_the_player(people, line_up,
+                                                                         message):
+    fixture = night_of(people, fixture_format="games", singles=2, pairs=1)
+    home, away = squads(fixture)
+    fixture_games_enter(fixture=fixture, by=people["oak"],
+                        games=[PaperGame(61, 1, home[:1], away[:1])])
+    before = unchanged(fixture)
+    home_players, away_players = line_up(home, away)
+
+    with pytest.raises(ValidationError) as refused:
+        fixture_games_enter(fixture=fixture, by=people["oak"], games=[
+            PaperGame(61, 1, home[:1], away[:1]),
+            PaperGame(61, 2, home_players, away_players)])
+
+    assert refused.value.messages == [message]
+    assert (refused.value.params or {}).get("n") == 2  # the page marks game 2's row
+    assert unchanged(fixture) == before
+    assert list(fixture.games.get(number=1).home_players.all()) == home[:1]
+
+
+def test_a_paper_game_without_players_is_kept_only_where_the_season_says_so(people):
+    fixture = night_of(people, fixture_format="games", singles=2,
+                       paper_players_optional=True)
+    home, away = squads(fixture)
+
+    fixture_games_enter(fixture=fixture, by=people["oak"], games=[
+        PaperGame(61, 40), PaperGame(30, 61, home[:1], away[:1])])
+
+    games = {g.number: g for g in fixture.games.all()}
+    assert (games[1].home_score, list(games[1].home_players.all())) == (61, [])
+    assert (games[2].home_score, list(games[2].home_players.all())) == (30, home[:1])
+    # a player chosen for one side only is still refused: half a line-up says nothing
+    with pytest.raises(ValidationError, match="Game 1: a game is one player a side"):
+        fixture_games_enter(fixture=fixture, by=people["oak"],
+                            games=[PaperGame(61, 40, home[:1], [])])
+
+
+def test_a_night_of_singles_refuses_a_pair(people):
+    fixture = night_of(people, fixture_format="games", singles=2)
+    home, away = squads(fixture)
+
+    with pytest.raises(ValidationError) as refused:
+        fixture_games_enter(fixture=fixture, by=people["oak"],
+                            games=[PaperGame(61, 40, home, away)])
+
+    assert refused.value.messages == [
+        "Game 1 has to be a singles game: the night has no pairs games."]
+    assert not fixture.games.exists()
+
+
+def test_a_resolution_keeps_the_corrected_games_players(people):
+    fixture = night_of(people, fixture_format="games", singles=2)
+    home, away = squads(fixture)
+    fixture_games_enter(fixture=fixture, by=people["oak"], games=[
+        PaperGame(61, 40, home[:1], away[:1]), PaperGame(61, 30, home[:1], away[:1])])
+    fixture_submit(fixture=fixture, by=people["oak"])
+    fixture_dispute(fixture=fixture, by=people["bowes"], message="game 2 was Bowes 2's")
+    with pytest.raises(ValidationError, match="Game 2: Bowes 2 is not in Royal Oak's"):
+        fixture_resolve(fixture=fixture, by=people["admin"], games=[
+            PaperGame(61, 40, home[:1], away[:1]), PaperGame(61, 30, away[1:], away[1:])])
+
+    resolved = fixture_resolve(fixture=fixture, by=people["admin"], games=[
+        PaperGame(61, 40, home[:1], away[:1]), PaperGame(30, 61, home[:1], away[1:])])
+
+    assert (resolved.status, resolved.home_games, resolved.away_games) == (
+        FixtureStatus.CONFIRMED, 1, 1)
+    assert list(fixture.games.get(number=2).away_players.all()) == away[1:]

@@ -23,10 +23,10 @@ from matches import rules
 from matches.leagues import services
 from matches.leagues.selectors import fixture_for_viewer, fixture_rights
 from matches.leagues.services import (
+    PaperGame,
     fixture_confirm,
     fixture_correct,
     fixture_dispute,
-    fixture_game_key,
     fixture_game_start,
     fixture_games_enter,
     fixture_redate,
@@ -59,7 +59,7 @@ OFF_PAGE = {signoff.Action.RECORD, signoff.Action.AUTO_CONFIRM}
 # each action as its service takes it, with what the service needs besides the guard
 SERVICES: dict[signoff.Action, Write] = {
     signoff.Action.ENTER: lambda f, by: fixture_games_enter(fixture=f, by=by,
-                                                                     scores=[]),
+                                                                     games=[]),
     signoff.Action.REDATE: lambda f, by: fixture_redate(
         fixture=f, by=by, date=f.division.season.starts_on),
     signoff.Action.POSTPONE: lambda f, by: fixture_redate(fixture=f, by=by,
@@ -179,9 +179,9 @@ GAME_WRITES: dict[str, Write] = {
     "play on the scorepad": lambda f, by: fixture_game_start(
         fixture=f, by=by, number=1, home_players=list(f.home.players.all()),
         away_players=list(f.away.players.all())),
-    "keep a paper score": lambda f, by: fixture_game_key(
-        fixture=f, by=by, number=1, home_players=list(f.home.players.all()),
-        away_players=list(f.away.players.all()), score=(10, 0)),
+    "keep a paper score": lambda f, by: fixture_games_enter(
+        fixture=f, by=by, games=[PaperGame(10, 0, home_players=list(f.home.players.all()),
+                                           away_players=list(f.away.players.all()))]),
 }
 GUARD_CODES = {"wrong_status", "locked"}
 

@@ -57,7 +57,7 @@ from matches.scoring.selectors.play import match_engine, match_names
 from matches.scoring.services.lifecycle import match_abandon
 from matches.scoring.services.play import event_record, event_undo, round_start
 from tests.rules.test_league import SPEC_STANDINGS
-from tests.support.helpers import fixture_state, league_night_at
+from tests.support.helpers import fixture_state, league_night_at, paper_games
 
 pytestmark = pytest.mark.django_db
 
@@ -88,7 +88,9 @@ def season(club, people) -> Season:
         scoring={"win": 2, "draw": 1, "loss": 0, "per_game": 1,
                  "close_loss": {"margin": 1, "points": 1},
                  "heavy_win": {"margin": 6, "points": 1}, "walkover": [5, 4]},
-        tiebreaks=["game_difference", "games_for", "head_to_head"], divisions=["Division A"])
+        tiebreaks=["game_difference", "games_for", "head_to_head"], divisions=["Division A"],
+        # entrants without squads: their paper games are keyed in without players
+        paper_players_optional=True)
     division = season.divisions.get()
     for name, captain in (("Royal Oak A", "oak"), ("Bowes Dragons", "bowes"),
                           ("Middleton Club", "middleton")):
@@ -413,20 +415,109 @@ def test_a_paper_score_no_game_can_end_with_is_refused_with_the_form_as_typed(cl
     season, squads = oak_and_bowes(club, people, ["Ann", "Bob"], ["Cat", "Dan"],
                                    name="Paper", singles=1, pairs=1)
     fixture = meeting(season, "Oak", "Bowes")
+    ann, bob = squads["Oak"]
+    cat, dan = squads["Bowes"]
+    typed = {"home_1_player_1": str(bob.pk), "away_1_player_1": str(cat.pk),
+             "home_1": "61", "away_1": "12",
+             "home_2_player_1": str(ann.pk), "home_2_player_2": str(bob.pk),
+             "away_2_player_1": str(cat.pk), "away_2_player_2": str(dan.pk),
+             "home_2": "40", "away_2": "50"}
 
-    refused = as_(people["oak"]).post(fixture_url(fixture, "play"), {
-        "how": "paper", "number": "2", "home_player": [squads["Oak"][0].pk],
-        "away_player": [squads["Bowes"][0].pk], "home_score": "40", "away_score": "50"})
+    refused = as_(people["oak"]).post(fixture_url(fixture, "games"), typed)
 
     html = refused.content.decode()
     assert refused.status_code == 400
     assert "Game 2: neither side has reached the target" in html and "40-50" in html
     assert not fixture.games.exists()
-    for name, value in (("home_score", "40"), ("away_score", "50")):
-        field = re.search(rf'<input[^>]*name="{name}"[^>]*>', html)
-        assert field is not None and f'value="{value}"' in field[0]
-        assert 'aria-invalid="true"' in field[0]
-    assert '<option value="2" selected>' in html
+    for name, value in typed.items():  # every score and player as typed and chosen
+        if "player" in name:
+            field = re.search(rf'<select name="{name}"[^>]*>.*?</select>', html)
+            assert field is not None and f'<option value="{value}" selected>' in field[0]
+        else:
+            field = re.search(rf'<input[^>]*name="{name}"[^>]*>', html)
+            assert field is not None and f'value="{value}"' in field[0]
+        assert ('aria-invalid="true"' in field[0]) == name.startswith(("home_2", "away_2"))
+
+
+def test_the_games_form_names_each_player_choice_by_its_game_side_and_place(club, people):
+    season, squads = oak_and_bowes(club, people, ["Ann", "Bob"], ["Cat", "Dan"],
+                                   name="Paper", singles=1, pairs=1)
+    fixture = meeting(season, "Oak", "Bowes")
+
+    html = as_(people["oak"]).get(fixture_url(fixture)).content.decode()
+
+    labels = re.findall(r'<select name="(\w+_player_\d)"[^>]*aria-label="([^"]*)"', html)
+    assert labels[:4] == [
+        ("home_1_player_1", "Game 1: Oak's player 1"),
+        ("home_1_player_2", "Game 1: Oak's second player (a pairs game)"),
+        ("away_1_player_1", "Game 1: Bowes's player 1"),
+        ("away_1_player_2", "Game 1: Bowes's second player (a pairs game)")]
+    assert len(labels) == 8  # two games
+    # one way to key in paper scores: the scorepad's form only starts a game
+    assert 'name="home_score"' not in html and 'value="paper"' not in html
+
+
+def test_a_night_of_singles_offers_no_partner(club, people):
+    season, squads = oak_and_bowes(club, people, ["Ann", "Bob"], ["Cat", "Dan"],
+                                   name="Singles", singles=2)
+    fixture = meeting(season, "Oak", "Bowes")
+
+    html = as_(people["oak"]).get(fixture_url(fixture)).content.decode()
+
+    assert "Partner" not in html and "second player" not in html
+    assert 'id="home-2"' not in html
+    assert re.findall(r'<select name="(\w+_player_\d)"', html) == [
+        "home_1_player_1", "away_1_player_1", "home_2_player_1", "away_2_player_1"]
+    assert "— choose —" in html  # players are required in this season
+
+
+def test_paper_games_with_their_players_round_trip_through_the_page(club, people):
+    season, squads = oak_and_bowes(club, people, ["Ann", "Bob"], ["Cat", "Dan"],
+                                   name="Singles", singles=2)
+    fixture = meeting(season, "Oak", "Bowes")
+    ann, bob = squads["Oak"]
+    cat, dan = squads["Bowes"]
+    oak = as_(people["oak"])
+    sent = {"home_1_player_1": str(ann.pk), "away_1_player_1": str(dan.pk),
+            "home_1": "61", "away_1": "40",
+            "home_2_player_1": str(bob.pk), "away_2_player_1": str(cat.pk),
+            "home_2": "20", "away_2": "61"}
+
+    assert oak.post(fixture_url(fixture, "games"), sent).status_code == 302
+
+    games = {g.number: g for g in fixture.games.all()}
+    assert [(n, g.home_score, g.away_score, [p.name for p in g.home_players.all()],
+             [p.name for p in g.away_players.all()]) for n, g in sorted(games.items())] == [
+        (1, 61, 40, ["Ann"], ["Dan"]), (2, 20, 61, ["Bob"], ["Cat"])]
+    html = oak.get(fixture_url(fixture)).content.decode()
+    for name, value in sent.items():  # the page shows what was kept
+        if "player" in name:
+            field = re.search(rf'<select name="{name}"[^>]*>.*?</select>', html)
+            assert field is not None and f'<option value="{value}" selected>' in field[0]
+    missing = oak.post(fixture_url(fixture, "games"), {
+        **sent, "away_2_player_1": ""})
+    assert missing.status_code == 400
+    assert "Game 2: a game is one player a side, or a pair a side." in \
+        missing.content.decode()
+    nobody = oak.post(fixture_url(fixture, "games"), {
+        **sent, "home_2_player_1": "", "away_2_player_1": ""})
+    assert "Game 2: choose who played it for each side." in nobody.content.decode()
+    stranger = oak.post(fixture_url(fixture, "games"), {**sent, "home_2_player_1": str(cat.pk)})
+    assert "Game 2: Cat is not in Oak&#x27;s squad." in stranger.content.decode()
+    assert [g.away_players.get().name for g in fixture.games.order_by("number")] == [
+        "Dan", "Cat"]
+
+
+def test_the_season_page_says_whether_paper_games_name_their_players(club, people, season):
+    required, _squads = oak_and_bowes(club, people, [], [], name="Named", singles=1)
+
+    for shown, words in ((season, "Games kept on paper may be keyed in without their "
+                                  "players"),
+                         (required, "Games kept on paper are keyed in with who played "
+                                    "them")):
+        html = Client().get(shown.get_absolute_url()).content.decode()
+        said = re.search(r'<p class="muted" id="paper-players">([^<]*)</p>', html)
+        assert said is not None and said[1].startswith(words.replace("'", "&#x27;"))
 
 
 def test_fixtures_are_generated_once_for_a_division(season, people):
@@ -466,7 +557,7 @@ def test_the_season_page_runs_a_fixed_number_of_queries(season, people,
     fixtures_generate(division=division, by=people["admin"], legs=2)
     for fixture in Fixture.objects.filter(division=more)[:20]:
         fixture_games_enter(fixture=fixture, by=people["admin"],
-                                     scores=[(61, 10), (20, 61), (61, 5)])
+                                     games=paper_games(fixture, [(61, 10), (20, 61), (61, 5)]))
         fixture_submit(fixture=fixture, by=people["admin"])
         fixture_resolve(fixture=fixture, by=people["admin"])
     assert Fixture.objects.filter(division=more).count() == 56
@@ -726,7 +817,7 @@ def test_a_spreadsheet_row_replaces_the_games_keyed_in_before_it(season, people,
                                                                  result, walkover):
     fixture = meeting(season, "Royal Oak A", "Bowes Dragons")
     fixture_games_enter(fixture=fixture, by=people["oak"],
-                                 scores=[(61, 40), (61, 30)])
+                                 games=paper_games(fixture, [(61, 40), (61, 30)]))
     admin = as_(people["admin"])
 
     page = upload(admin, season, "home,away,home_games,away_games,games,status\n"
@@ -797,7 +888,7 @@ def test_submitted_results_confirm_themselves_after_a_day_when_the_season_says_s
 
     fixture = meeting(season, "Royal Oak A", "Bowes Dragons")
     fixture_games_enter(fixture=fixture, by=people["oak"],
-                                 scores=[(61, 40), (61, 12), (58, 61)])
+                                 games=paper_games(fixture, [(61, 40), (61, 12), (58, 61)]))
     fixture = fixture_submit(fixture=fixture, by=people["oak"])
     assert fixture.submitted_at is not None
     now = fixture.submitted_at + datetime.timedelta(hours=25)
@@ -844,7 +935,7 @@ def test_the_fixture_page_runs_a_fixed_number_of_queries(season, people,
     page()
     Season.objects.filter(pk=season.pk).update(singles=20)  # a long night
     fixture_games_enter(fixture=fixture, by=people["oak"],
-                                 scores=[(61, n) for n in range(20)])
+                                 games=paper_games(fixture, [(61, n) for n in range(20)]))
     fixture_submit(fixture=fixture, by=people["oak"])
     fixture_dispute(fixture=fixture, by=people["bowes"], message="no")
     page()
@@ -1224,7 +1315,7 @@ def test_no_league_write_for_those_it_is_not_theirs_to_make(season, people, who,
     people = {**people, "outsider": django_user_model.objects.create_user("outsider")}
     fixture = meeting(season, "Royal Oak A", "Bowes Dragons")
     fixture_games_enter(fixture=fixture, by=people["oak"],
-                                 scores=[(61, 40), (61, 12), (58, 61)])
+                                 games=paper_games(fixture, [(61, 40), (61, 12), (58, 61)]))
     if write in ("confirm", "dispute", "resolve"):
         fixture_submit(fixture=fixture, by=people["oak"])
     client = Client() if who == "anonymous" else as_(
@@ -1303,21 +1394,22 @@ def test_a_game_kept_on_paper_names_who_played_it(club, people):
                                    name="Paper", singles=1, pairs=1)
     fixture = meeting(season, "Oak", "Bowes")
     oak = as_(people["oak"])
-    oak.post(fixture_url(fixture, "play"), {
-        "how": "paper", "number": "2", "home_player": [p.pk for p in squads["Oak"]],
-        "away_player": [p.pk for p in squads["Bowes"]], "home_score": "61",
-        "away_score": "58"})
+    pair = {"home_2_player_1": squads["Oak"][0].pk, "home_2_player_2": squads["Oak"][1].pk,
+            "away_2_player_1": squads["Bowes"][0].pk, "away_2_player_2": squads["Bowes"][1].pk,
+            "home_2": "61", "away_2": "58"}
+    oak.post(fixture_url(fixture, "games"), pair)
     game = fixture.games.get(number=2)
     assert (game.home_score, game.away_score, game.match) == (61, 58, None)
     assert [p.name for p in game.home_players.all()] == ["Ann", "Bob"]
-    level = oak.post(fixture_url(fixture, "play"), {
-        "how": "paper", "number": "1", "home_player": [squads["Oak"][0].pk],
-        "away_player": [squads["Bowes"][0].pk], "home_score": "40", "away_score": "40"})
+    level = oak.post(fixture_url(fixture, "games"), {
+        **pair, "home_1_player_1": squads["Oak"][0].pk,
+        "away_1_player_1": squads["Bowes"][0].pk, "home_1": "40", "away_1": "40"})
     assert level.status_code == 400 and "is level" in level.content.decode()
-    lopsided = oak.post(fixture_url(fixture, "play"), {
-        "how": "paper", "number": "1", "home_player": [p.pk for p in squads["Oak"]],
-        "away_player": [squads["Bowes"][0].pk], "home_score": "61", "away_score": "1"})
-    assert "one player a side, or a pair a side" in lopsided.content.decode()
+    lopsided = oak.post(fixture_url(fixture, "games"), {
+        **pair, "home_1_player_1": squads["Oak"][0].pk, "home_1_player_2": squads["Oak"][1].pk,
+        "away_1_player_1": squads["Bowes"][0].pk, "home_1": "61", "away_1": "1"})
+    assert "Game 1: a game is one player a side, or a pair a side." in \
+        lopsided.content.decode()
     assert fixture.games.count() == 1
 
 
@@ -1329,9 +1421,9 @@ def test_a_game_keyed_out_of_order_keeps_its_number_on_the_page_and_in_the_log(
     fixture.home.players.add(squads["home"])
     fixture.away.players.add(squads["away"])
     oak = as_(people["oak"])
-    oak.post(fixture_url(fixture, "play"), {
-        "how": "paper", "number": "3", "home_player": [squads["home"].pk, ""],
-        "away_player": [squads["away"].pk, ""], "home_score": "61", "away_score": "40"})
+    oak.post(fixture_url(fixture, "games"), {
+        "home_3_player_1": squads["home"].pk, "away_3_player_1": squads["away"].pk,
+        "home_3": "61", "away_3": "40"})
 
     html = oak.get(fixture_url(fixture)).content.decode()
 
@@ -1573,11 +1665,12 @@ def test_a_nights_game_links_to_its_scorepad_for_whoever_may_score_it(client):
 def test_the_fixture_log_says_each_game_changed_in_words_in_the_readers_language(season,
                                                                                    people):
     fixture = meeting(season, "Royal Oak A", "Bowes Dragons")
-    fixture_games_enter(fixture=fixture, by=people["oak"], scores=[(52, 61), (61, 47), (61, 0)])
+    fixture_games_enter(fixture=fixture, by=people["oak"], games=paper_games(
+        fixture, [(52, 61), (61, 47), (61, 0)], with_players=False))
     fixture_submit(fixture=fixture, by=people["oak"])
     fixture_dispute(fixture=fixture, by=people["bowes"], message="game 1 was 61-24")
-    fixture_resolve(fixture=fixture, by=people["admin"],
-                    scores=[(61, 24), (61, 47), (61, 0)])
+    fixture_resolve(fixture=fixture, by=people["admin"], games=paper_games(
+        fixture, [(61, 24), (61, 47), (61, 0)], with_players=False))
 
     def log(language: str) -> list[str]:
         reader = Client()
@@ -1589,3 +1682,20 @@ def test_the_fixture_log_says_each_game_changed_in_words_in_the_readers_language
     assert log("en") == ["Game 1: 52–61 → 61–24"]
     assert log("uk") == ["Гра 1: 52–61 → 61–24"]
     assert log("ru") == ["Игра 1: 52–61 → 61–24"]
+
+
+def test_single_players_are_offered_no_partner_whatever_the_night(club, people):
+    season = season_create(club=club, by=people["admin"], name="Singles",
+                           starts_on=datetime.date(2026, 9, 7), game="fives-and-threes")
+    division = season.divisions.get()
+    ann, cat = (entrant_add(division=division, by=people["admin"], name=name, kind="single",
+                            captain=people[captain],
+                            players=[player_add(club=club, name=name, by=people["admin"])])
+                for name, captain in (("Ann", "oak"), ("Cat", "bowes")))
+    fixture = Fixture.objects.create(division=division, week=1, home=ann, away=cat)
+
+    html = as_(people["oak"]).get(fixture_url(fixture)).content.decode()
+
+    assert re.findall(r'<select name="(\w+_player_\d)"', html) == [
+        "home_1_player_1", "away_1_player_1"]
+    assert "Partner" not in html and 'id="home-2"' not in html

@@ -49,7 +49,13 @@ from matches.models import (
 from matches.scoring.services.lifecycle import match_abandon
 from matches.scoring.services.play import round_settle, round_start
 from tests.scoring.views.test_play import join
-from tests.support.helpers import drawn_key, play_short_round, snapshot, two_player_all_fives
+from tests.support.helpers import (
+    drawn_key,
+    paper_games,
+    play_short_round,
+    snapshot,
+    two_player_all_fives,
+)
 
 pytestmark = pytest.mark.django_db
 HOSTILE_SETTINGS = settings(max_examples=25, deadline=None,
@@ -317,7 +323,8 @@ def a_league(people: dict[str, User], fixture: str | None,
                                          home=division.entrants.get(name="Home"),
                                          away=division.entrants.get(name="Away"))
         if fixture in ("entered", "submitted"):
-            fixture_games_enter(fixture=meeting, by=owner, scores=[(61, 40), (35, 61)])
+            fixture_games_enter(fixture=meeting, by=owner,
+                                games=paper_games(meeting, [(61, 40), (35, 61)]))
         if fixture == "submitted":
             fixture_submit(fixture=meeting, by=owner)
     return League(club, season, division, meeting, member, guest, squads)
@@ -346,6 +353,17 @@ def _fixture(action: str) -> Callable[[League, object], str]:
                 f"{pk if pk is not None else league.fixture.pk}/{action}/")
     return url
 
+
+# who played the night's games, as the games table sends them: game 1 singles, game 2
+# a pair a side
+PAPER_PLAYERS = {
+    "home_1_player_1": lambda lg: lg.squads["home"][0].pk,
+    "away_1_player_1": lambda lg: lg.squads["away"][0].pk,
+    "home_2_player_1": lambda lg: lg.squads["home"][0].pk,
+    "home_2_player_2": lambda lg: lg.squads["home"][1].pk,
+    "away_2_player_1": lambda lg: lg.squads["away"][0].pk,
+    "away_2_player_2": lambda lg: lg.squads["away"][1].pk,
+}
 
 CSV_ROWS = "date,home,away,home_games,away_games,games,status\n"
 CSV_VALID = CSV_ROWS + "2026-09-07,Home,Away,1,0,61-40,\n2026-09-14,Away,Third,,,,postponed\n"
@@ -421,13 +439,13 @@ CLUB_ENDPOINTS: dict[str, tuple[str | None, str, Callable[[League, object], str]
         "away_player": lambda lg: lg.squads["away"][1].pk}),
     "fixture:games": ("scheduled", "home", _fixture("games"), {
         "home_1": "61", "away_1": "40", "home_2": "58", "away_2": "61", "home_40": "",
-        "away_41": "3"}),
+        "away_41": "3", **PAPER_PLAYERS}),
     "fixture:submit": ("entered", "home", _fixture("submit"), {}),
     "fixture:confirm": ("submitted", "away", _fixture("confirm"), {}),
     "fixture:dispute": ("submitted", "away", _fixture("dispute"),
                         {"message": "game 1 was 61-58 to us"}),
     "fixture:resolve": ("submitted", "owner", _fixture("resolve"), {
-        "home_1": "61", "away_1": "58", "home_2": "40", "away_2": "61"}),
+        "home_1": "61", "away_1": "58", "home_2": "40", "away_2": "61", **PAPER_PLAYERS}),
     "fixture:walkover-home": ("scheduled", "owner", _fixture("walkover-home"), {}),
     "fixture:walkover-away": ("entered", "owner", _fixture("walkover-away"), {}),
     "fixture:void": ("scheduled", "owner", _fixture("void"), {}),

@@ -3,7 +3,8 @@ starts with one change holding its actions, so replays, undo and restore work on
 matches. 0009: changes logged before it are read in each reader's language. 0011: a
 season's tie-breakers are written out. 0013: phones named in
 another language get their English name back. 0017: a season's night fits the games
-that can be stored."""
+that can be stored. 0018: a season whose paper games were kept without players keeps
+them optional."""
 
 from __future__ import annotations
 
@@ -202,3 +203,35 @@ def test_0017_cuts_a_night_too_long_to_store_to_the_longest_that_can_be(back_to_
 
     assert sorted(Season.objects.values_list("name", "singles", "pairs", "race_to")) == [
         ("Fits", 6, 3, None), ("Long night", 30, 10, None), ("Long race", 0, 0, 20)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_0021_keeps_players_optional_where_paper_games_were_kept_without_them(
+        back_to_latest):
+    before, after = [("matches", "0020_notices")], \
+        [("matches", "0021_paper_game_players")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    OldClub, OldSeason, OldPlayer = (old.get_model("matches", name)
+                                     for name in ("Club", "Season", "Player"))
+    club = OldClub.objects.create(name="Oak", slug="oak")
+    ann, cat = (OldPlayer.objects.create(club=club, name=name) for name in ("Ann", "Cat"))
+    for name in ("Scores only", "With players", "Not begun"):
+        season = OldSeason.objects.create(club=club, name=name, slug=name.lower()[:4],
+                                          game="all-fives",
+                                          starts_on=datetime.date(2026, 9, 7))
+        division = season.divisions.create(name="Only")
+        home, away = (division.entrants.create(name=n) for n in ("Home", "Away"))
+        fixture = division.fixtures.create(week=1, home=home, away=away)
+        if name != "Not begun":
+            game = fixture.games.create(number=1, home_score=250, away_score=40)
+            if name == "With players":
+                game.home_players.add(ann)
+                game.away_players.add(cat)
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(after)
+
+    assert sorted(Season.objects.values_list("name", "paper_players_optional")) == [
+        ("Not begun", False), ("Scores only", True), ("With players", False)]

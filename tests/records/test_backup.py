@@ -166,7 +166,8 @@ def snapshot() -> dict[str, Any]:
         "tables": tables,
         "ratings": sorted((r.club.slug, r.game, r.player.name, r.mu, r.sigma, r.ordinal,
                            r.matches) for r in Rating.objects.all()),
-        "rating steps": sorted((s.rating.player.name, s.rating.game, str(s.match.public_id),
+        "rating steps": sorted((s.rating.player.name, s.rating.game,
+                                str(s.match.public_id) if s.match else f"game {s.fixture_game_id}",
                                 s.number, s.ordinal) for s in RatingStep.objects.all()),
         "users": sorted((u.username, u.email, u.password, u.is_staff, u.is_superuser)
                         for u in User.objects.all()),

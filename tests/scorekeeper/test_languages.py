@@ -49,7 +49,7 @@ from matches.scoring.services.play import (
     round_settle,
     round_start,
 )
-from tests.support.helpers import A, T, drawn_key, night, site_admin, won_at_once
+from tests.support.helpers import A, T, drawn_key, night, paper_games, site_admin, won_at_once
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -184,7 +184,7 @@ def every_page(lang: str, django_user_model) -> tuple[list[tuple[str, str]], set
     home_captain = olena if fixture.home.name == "Дуб" else taras
     away_captain = taras if home_captain == olena else olena
     fixture_games_enter(fixture=fixture, by=home_captain,
-                                 scores=[(61, 40), (30, 61), (61, 12)])
+                                 games=paper_games(fixture, [(61, 40), (30, 61), (61, 12)]))
     fixture_submit(fixture=fixture, by=home_captain)
     created |= {"Тисменицький клуб", "Осінь 2026", "Перша ліга", "Друга ліга", "Дуб",
                 "Верба", "Калина", *players}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,6 +14,7 @@ from django.utils import timezone
 from matches import rules
 from matches.clubs.services import club_create, player_add
 from matches.leagues.services import (
+    PaperGame,
     entrant_add,
     fixture_confirm,
     fixture_dispute,
@@ -117,6 +119,68 @@ def league_night(*, target: int = 61) -> LeagueNight:
     started.match.refresh_from_db()
     return LeagueNight(fixture=fixture, admin=admin, home_captain=home_captain,
                        away_captain=away_captain, match=started.match, grant=started.grant)
+
+
+def paper_games(fixture: Fixture, scores: Sequence[tuple[int, int] | None],
+                with_players: bool = True) -> list[PaperGame | None]:
+    """The night's games kept on paper with these scores, each with a line-up the
+    night allows from the squads' first players (by id): singles, save a set's last
+    ``pairs`` games (and a night played only in pairs), a pair a side.
+    ``with_players=False``: scores alone (a season where players are optional)."""
+    season = fixture.division.season
+    home = list(fixture.home.players.order_by("pk"))
+    away = list(fixture.away.players.order_by("pk"))
+    games: list[PaperGame | None] = []
+    for n, score in enumerate(scores, start=1):
+        if score is None:
+            games.append(None)
+            continue
+        pair = season.night.players == (4,) or (
+            season.fixture_format == "games" and n > season.singles)
+        size = 2 if pair else 1
+        games.append(PaperGame(*score, home_players=home[:size] if with_players else [],
+                               away_players=away[:size] if with_players else []))
+    return games
+
+
+@dataclass
+class PaperLeague:
+    """Oak (Ann, Bob) and Bowes (Cat, Dan) in a Fives and Threes season of two singles
+    and a pairs game a night, its games kept on paper; their captain ``captain``."""
+
+    club: Club
+    captain: User
+    season: Any
+    home: list[Any]
+    away: list[Any]
+
+    def fixture(self, week: int, *, reverse: bool = False) -> Fixture:
+        division = self.season.divisions.get()
+        oak, bowes = (division.entrants.get(name=name) for name in ("Oak", "Bowes"))
+        home, away = (bowes, oak) if reverse else (oak, bowes)
+        return division.fixtures.create(week=week, home=home, away=away,
+                                        date=self.season.starts_on
+                                        + datetime.timedelta(weeks=week - 1))
+
+
+def paper_league(club: Club, captain: User, *, name: str = "Paper League",
+                 starts_on: datetime.date = datetime.date(2026, 9, 7),
+                 optional: bool = False, squads: dict[str, list[Any]] | None = None
+                 ) -> PaperLeague:
+    """A season of ``club`` run by ``captain`` (a league admin, who captains both sides),
+    with Oak and Bowes: their squads ``squads``, else new players Ann, Bob and Cat, Dan."""
+    season = season_create(club=club, by=captain, name=name, starts_on=starts_on,
+                           game="fives-and-threes", fixture_format="games", singles=2,
+                           pairs=1, paper_players_optional=optional)
+    division = season.divisions.get()
+    squads = squads or {entrant: [player_add(club=club, name=player, by=captain)
+                                  for player in players]
+                        for entrant, players in (("Oak", ["Ann", "Bob"]),
+                                                 ("Bowes", ["Cat", "Dan"]))}
+    for entrant, players in squads.items():
+        entrant_add(division=division, by=captain, name=entrant, players=players,
+                    captain=captain)
+    return PaperLeague(club, captain, season, squads["Oak"], squads["Bowes"])
 
 
 def play_short_round(match: Match) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime
 import json
 import secrets
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from matches import rules
 from matches.accounts.services import account_create
 from matches.clubs.services import club_create, club_invite, club_join, player_add
 from matches.leagues.services import (
+    PaperGame,
     adjustment_add,
     entrant_add,
     fixture_confirm,
@@ -140,17 +142,17 @@ class Command(BaseCommand):
             home, away = captains[fixture.home.name], captains[fixture.away.name]
             if n == 0:
                 self._scorepad_game(fixture, home)
-                fixture_games_enter(fixture=fixture, by=home,
-                                             scores=[None, (61, 47), (38, 61)])
+                fixture_games_enter(fixture=fixture, by=home, games=self._paper_games(
+                    fixture, [None, (61, 47), (38, 61)]))
             else:
-                fixture_games_enter(fixture=fixture, by=home,
-                                             scores=DEMO_SCORES[n % len(DEMO_SCORES)])
+                fixture_games_enter(fixture=fixture, by=home, games=self._paper_games(
+                    fixture, DEMO_SCORES[n % len(DEMO_SCORES)]))
             fixture_submit(fixture=fixture, by=home)
             fixture_confirm(fixture=fixture, by=away)
         # week 3: one result disputed, one fixture postponed
         disputed, postponed = fixtures[4], fixtures[5]
         fixture_games_enter(fixture=disputed, by=captains[disputed.home.name],
-                                     scores=[(61, 52), (61, 58), (44, 61)])
+                            games=self._paper_games(disputed, [(61, 52), (61, 58), (44, 61)]))
         fixture_submit(fixture=disputed, by=captains[disputed.home.name])
         fixture_dispute(fixture=disputed, by=captains[disputed.away.name],
                                  message="Game 2 was 61-58 to us, not to them.")
@@ -160,6 +162,16 @@ class Command(BaseCommand):
         self.stdout.write(f"Loaded the demo league: {self.site}{season.get_absolute_url()}")
         self.stdout.write("  demo accounts (this database only): " + ", ".join(
             f"{name} / {password}" for name, password in passwords.items()))
+
+    def _paper_games(self, fixture: Fixture, scores: Sequence[tuple[int, int] | None]
+                     ) -> list[PaperGame | None]:
+        """The night's singles kept on paper: game n between each squad's n-th player
+        (by name), as a card would read."""
+        home = list(fixture.home.players.order_by("name"))
+        away = list(fixture.away.players.order_by("name"))
+        return [None if score is None else
+                PaperGame(*score, home_players=[home[n]], away_players=[away[n]])
+                for n, score in enumerate(scores)]
 
     def _scorepad_game(self, fixture: Fixture, captain: User) -> None:
         """Game 1 of the night, scored tile by tile on the scorepad (a simulated match)."""
