@@ -154,6 +154,10 @@ def test_every_change_through_a_link_is_logged_as_the_link(season, admin):
     home, away = holding(entrant(season, "Royal Oak A")), holding(entrant(season, "Bowes Dragons"))
     typed = {f"{side}_{n}": str(score[i]) for n, score in enumerate(SCORES, start=1)
              for i, side in enumerate(("home", "away"))}
+    for n, game in enumerate(paper_games(fixture, SCORES), start=1):  # who played each
+        assert game is not None
+        typed[f"home_{n}_player_1"] = str(game.home_players[0].pk)
+        typed[f"away_{n}_player_1"] = str(game.away_players[0].pk)
     assert home.post(fixture_url(fixture, "games"), typed).status_code == 302
     assert home.post(fixture_url(fixture, "submit")).status_code == 302
     assert away.post(fixture_url(fixture, "confirm")).status_code == 302
@@ -185,10 +189,13 @@ def test_opening_the_link_asks_first_and_one_phone_holds_it(season):
         assert refused.status_code == 403
         assert "This captain's link is in use on another phone" in refused.content.decode()
     fixture = oak_v_bowes(season)
-    assert other.post(fixture_url(fixture, "games"),
-                      {"home_1": "61", "away_1": "40"}).status_code == 403
-    assert phone.post(fixture_url(fixture, "games"),
-                      {"home_1": "61", "away_1": "40"}).status_code == 302
+    game = paper_games(fixture, SCORES[:1])[0]
+    assert game is not None
+    typed = {"home_1": "61", "away_1": "40",
+             "home_1_player_1": str(game.home_players[0].pk),
+             "away_1_player_1": str(game.away_players[0].pk)}
+    assert other.post(fixture_url(fixture, "games"), typed).status_code == 403
+    assert phone.post(fixture_url(fixture, "games"), typed).status_code == 302
 
 
 def test_replacing_the_link_ends_the_old_one_and_its_phone(season, admin):

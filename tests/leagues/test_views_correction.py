@@ -184,8 +184,11 @@ def test_a_correction_keeps_who_played_each_game_from_the_squads(club, people):
     season, fixture, squads = quick_season(club, people)
     ann, cat = squads["Oak"][0], squads["Bowes"][0]
     admin = as_(people["admin"])
-    as_(people["oak"]).post(fixture_url(fixture, "games"), {"home_1": "250", "away_1": "100"})
+    as_(people["oak"]).post(fixture_url(fixture, "games"), {
+        "home_1": "250", "away_1": "100", "home_1_player_1": str(ann.pk),
+        "away_1_player_1": str(cat.pk)})
     as_(people["oak"]).post(fixture_url(fixture, "submit"))
+    assert fixture.games.get().home_score == 250
 
     outside = admin.post(correction_url(fixture), {
         "home_1": "100", "away_1": "250", "home_player_1": str(cat.pk),
