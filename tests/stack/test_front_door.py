@@ -33,7 +33,9 @@ from playwright.sync_api import Browser, expect
 ROOT = Path(__file__).resolve().parents[2]
 DATABASE = "scorekeeper_stack"
 
-pytestmark = pytest.mark.stack
+# One stack (fixed ports and database) for the module: its tests share one xdist worker
+# (scripts/test runs --dist loadgroup; every other test goes wherever a worker is free).
+pytestmark = [pytest.mark.stack, pytest.mark.xdist_group("stack")]
 
 
 def _free_port() -> int:
