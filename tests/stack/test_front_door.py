@@ -30,6 +30,8 @@ from urllib.parse import urlencode, urlsplit
 import pytest
 from playwright.sync_api import Browser, expect
 
+from tests.stack.conftest import SPREAD
+
 ROOT = Path(__file__).resolve().parents[2]
 DATABASE = "scorekeeper_stack"
 
@@ -123,7 +125,11 @@ def mail_sink() -> Iterator[MailSink]:
 
 
 @pytest.fixture(scope="module")
-def stack(run_dir: Path, mail_sink: MailSink) -> Iterator[str]:
+def stack(request: pytest.FixtureRequest, run_dir: Path, mail_sink: MailSink) -> Iterator[str]:
+    if request.config.stash.get(SPREAD, []):
+        pytest.fail("the stack's tests are not kept on one xdist worker: --dist loadgroup did "
+                    "not mark their ids with their group (see the pytest pin in "
+                    "requirements-dev.txt)")
     if not _postgres():
         pytest.skip("PostgreSQL is not running on 127.0.0.1:5432")
     if not (Path("/usr/sbin/nginx").exists() or os.geteuid() == 0):
