@@ -187,7 +187,7 @@ def test_a_league_game_the_league_corrected_counts_as_corrected_on_both_players_
                                                       finished_at=night(3))
     ann, bob = (night_of.match.seats.get(position=p).player for p in (0, 1))
     assert ann is not None and bob is not None
-    club = ann.club
+    club = night_of.fixture.division.season.club
     won_at_once(["Ann", "Bob"], opener=0, played_at=night(1), players_of=club)  # Ann
     won_at_once(["Ann", "Bob"], opener=1, played_at=night(2), players_of=club)  # Bob
     assert player_stats(ann).form == "WLW"  # as played, before the correction
