@@ -16,7 +16,7 @@ from django.db.models.functions import Coalesce
 from matches.clubs.models import Club, Player
 from matches.history.models import Rating, RatingStep
 from matches.leagues.models import FixtureGame, FixtureStatus, Season
-from matches.leagues.selectors import fixture_game_score
+from matches.leagues.selectors import counted_results, counted_win, fixture_game_score
 from matches.scoring.models import Event, EventKind, GameKind, Match, MatchStatus, RoundSide, Seat
 
 TOUGH_AFTER = 3  # meetings before an opponent can be the toughest
@@ -91,7 +91,8 @@ def player_stats(player: Player) -> PlayerStats:
     """Aggregated in the database: a club player can have played thousands of matches."""
     stats = PlayerStats(player)
     mine = Seat.objects.filter(player=player, match__status=MatchStatus.FINISHED)
-    won = Q(side__index=F("match__winner_side"))
+    # won as the result counts: a league game by the league's correction, if any
+    won = counted_win(side="side__index", match="match")
     records = {
         game: GameRecord(game, str(GameKind(game).label), played, wins)
         for game, played, wins in (mine.values_list("match__game")
@@ -103,7 +104,7 @@ def player_stats(player: Player) -> PlayerStats:
         record.played += 1
         record.won += lineup.home_won == (player.pk in lineup.home)
     last = list(mine.order_by("-match__finished_at", "-match_id")
-                .annotate(win=Q(side__index=F("match__winner_side")))
+                .annotate(win=won)
                 .values_list("win", flat=True)[:5])
     stats.form = "".join("W" if win else "L" for win in reversed(last))
     # points the player's side made a round, round by round (placements and settlement)
@@ -135,8 +136,8 @@ def player_stats(player: Player) -> PlayerStats:
                         partner=Q(side=F("match__seats__side")))
               .values("who", "partner")
               .annotate(met=Count("match", distinct=True),
-                        won=Count("match", distinct=True, filter=Q(
-                            match__winner_side=F("match__seats__side__index")))))
+                        won=Count("match", distinct=True, filter=counted_win(
+                            side="match__seats__side__index", match="match"))))
     met = {(row["who"], row["partner"]): (row["met"], row["won"]) for row in others}
     names = dict(Player.objects.filter(pk__in={pk for lineup, _game in paper
                                                for pk in lineup.home + lineup.away})
@@ -232,5 +233,5 @@ def player_league_records(player: Player) -> list[LeagueRecord]:
 
 
 def player_matches(player: Player, limit: int = 20) -> list[Match]:
-    return list(Match.objects.filter(seats__player=player).order_by("-started_at", "-id")
-                .prefetch_related("seats", "sides")[:limit])
+    return list(counted_results(Match.objects.filter(seats__player=player))
+                .order_by("-started_at", "-id")[:limit])

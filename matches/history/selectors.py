@@ -4,7 +4,8 @@ Who sees what: a club's matches follow the club (a public club's to anyone, a
 members-only club's to its members); a casual match is its scorers' and watchers' own —
 the phone that scores or watched it, the account that started it — as on the home page.
 Pages are cut by keyset (``started_at``, ``id``), never by OFFSET, and rows come from
-the stored results (side scores, winner), never from a replay.
+the stored results (side scores, winner), never from a replay; a league game whose
+result the league corrected is won as corrected (``leagues.selectors.counted_results``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from django.db.models import Q, QuerySet
 from matches.clubs.models import Club, Membership, Visibility
 from matches.history.models import Rating
 from matches.leagues.models import Season
+from matches.leagues.selectors import counted_results
 from matches.scoring.models import GameKind, Match, MatchStatus
 
 PAGE = 25
@@ -98,8 +100,7 @@ def history_queryset(*, user: AbstractBaseUser | AnonymousUser | None, own: Sequ
     if filters.until is not None:
         matches = matches.filter(started_at__date__lte=filters.until)
     order = ["started_at", "id"] if filters.oldest_first else ["-started_at", "-id"]
-    return (matches.distinct().order_by(*order)
-            .select_related("club").prefetch_related("seats", "sides"))
+    return counted_results(matches.distinct().order_by(*order).select_related("club"))
 
 
 def make_cursor(match: Match) -> str:

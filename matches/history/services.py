@@ -18,6 +18,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
+from django.db.models.functions import Coalesce
 from django.dispatch import receiver
 from django.utils import timezone
 from openskill.models import PlackettLuce
@@ -25,7 +26,7 @@ from openskill.models import PlackettLuce
 from matches.clubs.models import Club
 from matches.history.models import Rating, RatingStep
 from matches.history.player_selectors import paper_game_lineups
-from matches.leagues.models import FixtureGame
+from matches.leagues.selectors import counted_win
 from matches.scoring.models import Match, MatchStatus, Seat, Side
 from matches.scoring.signals import results_changed
 
@@ -57,35 +58,33 @@ def _rated_matches(club: Club, game: str) -> list[tuple[datetime.datetime, _Rate
     model instances: a club can hold tens of thousands of matches)."""
     order = list(Match.objects.filter(game=game, status=MatchStatus.FINISHED,
                                       seats__player__club=club).distinct()
-                 .order_by("finished_at", "id").values_list("pk", "winner_side",
-                                                            "finished_at"))
-    ids = [pk for pk, _winner, _at in order]
+                 .order_by("finished_at", "id")
+                 .values_list("pk", Coalesce("fixture_game__score_corrected", False),
+                              "finished_at"))
+    ids = [pk for pk, _corrected, _at in order]
     seats: dict[int, list[tuple[int, int | None]]] = defaultdict(list)
     for match, side, player in (Seat.objects.filter(match__in=ids)
                                 .values_list("match", "side", "player")):
         seats[match].append((side, player))
-    sides: dict[int, list[tuple[int, int, Decimal]]] = defaultdict(list)
-    for pk, match, index, score in (Side.objects.filter(match__in=ids)
-                                    .values_list("pk", "match", "index", "score")):
-        sides[match].append((pk, index, score))
+    # who won as the result counts: a league game the league corrected, as corrected
+    sides: dict[int, list[tuple[int, int, bool, Decimal]]] = defaultdict(list)
+    for pk, match, index, won, score in (
+            Side.objects.filter(match__in=ids)
+            .annotate(won=counted_win(side="index", match="match"))
+            .values_list("pk", "match", "index", "won", "score")):
+        sides[match].append((pk, index, won, score))
     club_players = set(club.players.values_list("pk", flat=True))
-    # a league game whose score the league corrected counts as corrected: its home sides
-    # (the even seats') won or lost as its fixture says, whatever the scorepad's end
-    home_won = {match: (home or 0) > (away or 0) for match, home, away in (
-        FixtureGame.objects.filter(score_corrected=True, match__game=game)
-        .values_list("match", "home_score", "away_score"))}
     rated = []
-    for pk, winner, at in order:
+    for pk, corrected, at in order:
         if not all(player in club_players for _side, player in seats[pk]):
             continue
         ordered = sorted(sides[pk], key=lambda side: side[1])
         teams = [[player for side, player in seats[pk] if side == side_pk and player]
-                 for side_pk, _index, _score in ordered]
-        if pk in home_won:
-            ranks = [1 if (index % 2 == 0) == home_won[pk] else 2
-                     for _pk, index, _score in ordered]
+                 for side_pk, _index, _won, _score in ordered]
+        if corrected:  # home beat away or lost, as the league says: the pad's scores rank none
+            ranks = [1 if won else 2 for _pk, _index, won, _score in ordered]
         else:
-            ranks = _side_ranks([(index == winner, score) for _pk, index, score in ordered])
+            ranks = _side_ranks([(won, score) for _pk, _index, won, score in ordered])
         rated.append((at or _NEVER, _Rated(pk, teams, ranks)))
     return rated
 

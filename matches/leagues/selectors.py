@@ -17,7 +17,9 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.core import signing
-from django.db.models import Count, Max, Prefetch, Q, QuerySet, Subquery
+from django.db.models import Count, F, Max, Prefetch, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce, Mod
+from django.db.models.lookups import Exact
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -41,7 +43,7 @@ from matches.leagues.models import (
 )
 from matches.rules import league as league_rules
 from matches.rules import signoff
-from matches.scoring.models import Match, MatchStatus
+from matches.scoring.models import Match, MatchStatus, Side
 from matches.scoring.selectors.place import place_reader
 from matches.scoring.services.closure import closure_check
 
@@ -383,6 +385,37 @@ def fixture_game_score(game: FixtureGame) -> tuple[int, int] | None:
     if game.home_score is None or game.away_score is None:
         return None
     return game.home_score, game.away_score
+
+
+def counted_win(*, side: str, match: str) -> Q:
+    """Whether a side won its finished match as the result counts, for a query: the
+    league's correction of a league game's score where it has one (a home side, in the
+    even seats, won if the home score is the higher; an away side if not), else the
+    match's own ``winner_side``. ``side`` is the path to the side's index, ``match`` to
+    its match (``"match"``). Every page and the ratings that say who won ask this: the
+    fixture and the match never disagree about it."""
+    game = f"{match}__fixture_game"
+    # (most matches have no fixture game: its flag is NULL, and NOT NULL is not true)
+    corrected = Q(Exact(Coalesce(F(f"{game}__score_corrected"), False), True))
+    home_won = Q(**{f"{game}__home_score__gt": F(f"{game}__away_score")})
+    home = Q(Exact(Mod(F(side), 2), 0))
+    return ((corrected & (home_won & home | ~home_won & ~home))
+            | ~corrected & Q(**{side: F(f"{match}__winner_side")}))
+
+
+def counted_results(matches: QuerySet[Match]) -> QuerySet[Match]:
+    """``matches`` with who won each as it counts (:func:`counted_win`): each one's sides
+    marked ``won``, and the match ``corrected`` if the league corrected its result."""
+    sides = Side.objects.annotate(won=counted_win(side="index", match="match"))
+    return (matches.annotate(corrected=Coalesce("fixture_game__score_corrected", False))
+            .prefetch_related("seats", Prefetch("sides", queryset=sides)))
+
+
+def counted_winner_names(match: Match) -> str:
+    """The players of the sides that won ``match`` as it counts, from its seats and its
+    sides read by :func:`counted_results`."""
+    won = {side.pk for side in match.sides.all() if side.won}  # type: ignore[attr-defined]
+    return " & ".join(seat.name for seat in match.seats.all() if seat.side_id in won)
 
 
 SCOREPAD_CLOSED = _("This game counts in the result of %(home)s v %(away)s (%(status)s): "

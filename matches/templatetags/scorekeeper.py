@@ -187,6 +187,7 @@ def tile_names(text: str) -> SafeString:
 
 
 register.filter(winner_names)
+register.filter(leagues_selectors.counted_winner_names)
 
 
 @register.simple_tag

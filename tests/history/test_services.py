@@ -3,6 +3,8 @@ order played."""
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -13,10 +15,14 @@ from matches.history.selectors import club_ratings
 from matches.history.services import ratings_recompute
 from matches.leagues.services import (
     PaperGame,
+    entrant_add,
+    fixture_correct,
+    fixture_game_start,
     fixture_games_enter,
     fixture_resolve,
     fixture_submit,
     fixtures_csv_import,
+    season_create,
 )
 from matches.models import Match, Player, Rating, RatingStep
 from matches.scoring.services.lifecycle import match_delete
@@ -226,3 +232,30 @@ def test_a_spreadsheet_row_that_replaces_paper_games_rebuilds_the_ratings(
         "2026-09-07,Oak,Bowes,2,1,61-40 61-12 58-61,\n"))
 
     assert fixture.games.count() == 3 and not Rating.objects.exists()
+
+
+def test_a_pairs_game_the_league_corrected_rates_each_pair_as_one_side(club, django_user_model):
+    # Fives and Threes has no partnerships: a pairs game is four sides on the scorepad,
+    # home in the even seats (Ann, Bob) and away in the odd (Cat, Dan)
+    owner = django_user_model.objects.get(username="owner")
+    ann, bob, cat, dan = (club.players.get(name=n) for n in ("Ann", "Bob", "Cat", "Dan"))
+    season = season_create(club=club, by=owner, name="Pairs", game="fives-and-threes",
+                           starts_on=datetime.date(2026, 9, 7), fixture_format="games",
+                           singles=0, pairs=1, options={"target": 4})
+    division = season.divisions.get()
+    oak, bowes = (entrant_add(division=division, by=owner, name=name, players=players,
+                              captain=owner)
+                  for name, players in (("Oak", [ann, bob]), ("Bowes", [cat, dan])))
+    fixture = division.fixtures.create(week=1, home=oak, away=bowes)
+    match = fixture_game_start(fixture=fixture, by=owner, number=1, home_players=[ann, bob],
+                               away_players=[cat, dan]).match
+    round_start(match=match, starter=3)
+    event_record(match=match, action=rules.Play(3, T("6-6")))  # 12 → 4: Dan wins it
+    fixture_submit(fixture=fixture, by=owner)
+    played = {r.player.name: r.ordinal for r in Rating.objects.filter(club=club)}
+    assert played["Dan"] > played["Cat"]  # as played, four sides, Dan first
+
+    fixture_correct(fixture=fixture, by=owner, scores=[(4, 0)], reason="Bob had 6-6")
+
+    ratings = {r.player.name: r.ordinal for r in Rating.objects.filter(club=club)}
+    assert ratings["Ann"] == ratings["Bob"] > ratings["Cat"] == ratings["Dan"]

@@ -13,9 +13,10 @@ from django.urls import reverse
 
 from matches import rules
 from matches.clubs.services import club_create
-from matches.models import Match, Membership, Player, Visibility
+from matches.leagues.services import fixture_correct
+from matches.models import FixtureStatus, Match, Membership, Player, Visibility
 from matches.scoring.services.play import match_create
-from tests.support.helpers import night, won_at_once
+from tests.support.helpers import league_night_at, night, won_at_once
 
 pytestmark = pytest.mark.django_db
 URL = reverse("matches:history_list")
@@ -195,3 +196,31 @@ def test_a_private_clubs_matches_never_reach_outsiders(clubs, django_user_model,
     assert insider.get(player_url).status_code == 200
     with django_assert_max_num_queries(12):
         assert insider.get(hidden.get_absolute_url()).status_code == 200
+
+
+def test_a_row_of_a_league_game_the_league_corrected_names_who_won_as_corrected():
+    # Ann (home) wins the night's game on the scorepad; the league corrects it for Bob
+    night_of = league_night_at(FixtureStatus.CONFIRMED)
+    casual = finished(["Ann", "Bob"], day=1, club=night_of.fixture.division.season.club)
+    client = Client()
+    client.force_login(night_of.admin)
+
+    def said() -> dict[str, str]:
+        html = client.get(URL).content.decode()
+        return {public_id: " ".join(re.sub(r"<[^>]+>", "", row).split()) for public_id, row
+                in re.findall(r'data-match="([^"]+)">(.*?)</li>', html, re.S)}
+
+    assert "won by Ann ·" in said()[str(night_of.match.public_id)]
+    fixture_correct(fixture=night_of.fixture, by=night_of.admin, scores=[(0, 10)],
+                    reason="the scoresheet says Bob won")
+
+    rows_said = said()
+    assert "10 – 0 · won by Bob · corrected by the league ·" in \
+        rows_said[str(night_of.match.public_id)]  # the scores as played, the winner as counted
+    assert "won by Ann · Teesdale" in rows_said[str(casual.public_id)]  # as played
+    table = list(csv.DictReader(io.StringIO(csv_text(client, {}))))
+    assert [(row["players"], row["winner"]) for row in table] == [
+        ("Ann, Bob", "Bob"), ("Ann, Bob", "Ann")]
+    for language, words in (("uk", "виправлено лігою"), ("ru", "исправлено лигой")):
+        client.cookies["django_language"] = language
+        assert words in client.get(URL).content.decode()

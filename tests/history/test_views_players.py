@@ -12,11 +12,25 @@ from django.urls import reverse
 
 from matches import rules
 from matches.clubs.services import club_create
+from matches.history.models import Rating
 from matches.history.player_selectors import player_stats
-from matches.leagues.services import PaperGame, fixture_games_enter, fixture_void
-from matches.models import Player, Season
+from matches.leagues.services import (
+    PaperGame,
+    fixture_correct,
+    fixture_games_enter,
+    fixture_void,
+)
+from matches.models import FixtureStatus, Match, Player, Season
 from matches.scoring.services.play import event_record, match_create, round_start
-from tests.support.helpers import A, T, league_night, night, paper_league, won_at_once
+from tests.support.helpers import (
+    A,
+    T,
+    league_night,
+    league_night_at,
+    night,
+    paper_league,
+    won_at_once,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -163,3 +177,46 @@ def test_a_scorepad_league_game_counts_in_the_league_statistics():
     [record] = player_stats(ann).league
     assert (record.season.name, record.played, record.won, record.points_for,
             record.points_against) == ("Monday League", 1, 1, 10, 0)
+
+
+def test_a_league_game_the_league_corrected_counts_as_corrected_on_both_players_pages():
+    # Ann (home) wins the night's game on the scorepad, 10–0; the league corrects it to
+    # 0–10 for Bob (away). Besides it they played two matches, one won each.
+    night_of = league_night_at(FixtureStatus.CONFIRMED)
+    Match.objects.filter(pk=night_of.match.pk).update(started_at=night(3),
+                                                      finished_at=night(3))
+    ann, bob = (night_of.match.seats.get(position=p).player for p in (0, 1))
+    assert ann is not None and bob is not None
+    club = night_of.fixture.division.season.club
+    won_at_once(["Ann", "Bob"], opener=0, played_at=night(1), players_of=club)  # Ann
+    won_at_once(["Ann", "Bob"], opener=1, played_at=night(2), players_of=club)  # Bob
+    assert player_stats(ann).form == "WLW"  # as played, before the correction
+    fixture_correct(fixture=night_of.fixture, by=night_of.admin, scores=[(0, 10)],
+                    reason="the scoresheet says Bob won")
+
+    for player, form, won, rival in ((ann, "WLL", 1, "Bob"), (bob, "LWW", 2, "Ann")):
+        stats = player_stats(player)
+        [record] = stats.games
+        assert (record.played, record.won, stats.form) == (3, won, form)
+        assert stats.toughest is not None and (stats.toughest.name, stats.toughest.met,
+                                               stats.toughest.won) == (rival, 3, won)
+        [league] = stats.league
+        assert (league.played, league.won) == (1, player == bob)
+    # the ratings agree: Bob won two of the three
+    ratings = {r.player: r.ordinal for r in Rating.objects.filter(club=club)}
+    assert ratings[bob] > ratings[ann]
+    page = Client().get(reverse("matches:club_player", kwargs={
+        "slug": club.slug, "pk": ann.pk})).content.decode()
+    assert 'id="form">WLL<' in page
+    row = re.search(rf'<a href="{night_of.match.get_absolute_url()}">.*?</a>', page, re.S)
+    assert row is not None and "won by <strong>Bob</strong> · corrected by the league" in \
+        row[0]
+    assert page.count("corrected by the league") == 1  # its other matches count as played
+
+    # corrected back to the score played: the match's own end counts again
+    fixture_correct(fixture=night_of.fixture, by=night_of.admin, scores=[(10, 0)],
+                    reason="we misread the scoresheet")
+    stats = player_stats(ann)
+    assert (stats.games[0].won, stats.form) == (2, "WLW")
+    assert "corrected by the league" not in Client().get(reverse("matches:club_player", kwargs={
+        "slug": club.slug, "pk": ann.pk})).content.decode()
