@@ -26,10 +26,9 @@ from matches.history.selectors import (
     history_page,
     history_queryset,
 )
-from matches.leagues.selectors import counted_winner_names
 from matches.scoring.access import GRANTS_KEY
 from matches.scoring.models import GameKind
-from matches.scoring.presenters import show_score, sparkline
+from matches.scoring.presenters import show_score, sparkline, winner_names
 from matches.scoring.views.play import OPENED_KEY, HtmxHttpRequest
 
 CSV_LIMIT = 50_000
@@ -68,7 +67,7 @@ def history_csv(request: HttpRequest) -> StreamingHttpResponse:
         for match in matches[:CSV_LIMIT].iterator(chunk_size=500):
             seats = sorted(match.seats.all(), key=lambda seat: seat.position)
             sides = sorted(match.sides.all(), key=lambda side: side.index)
-            winner = counted_winner_names(match) if match.winner_side is not None else ""
+            winner = winner_names(match) if match.winner_side is not None else ""
             yield writer.writerow([
                 match.started_at.date().isoformat(), match.get_game_display(),
                 text_cell(", ".join(seat.name for seat in seats)),

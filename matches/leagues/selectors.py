@@ -44,6 +44,7 @@ from matches.leagues.models import (
 from matches.rules import league as league_rules
 from matches.rules import signoff
 from matches.scoring.models import Match, MatchStatus, Side
+from matches.scoring.selectors.outcome import results_counter
 from matches.scoring.selectors.place import place_reader
 from matches.scoring.services.closure import closure_check
 
@@ -403,19 +404,14 @@ def counted_win(*, side: str, match: str) -> Q:
             | ~corrected & Q(**{side: F(f"{match}__winner_side")}))
 
 
+@results_counter
 def counted_results(matches: QuerySet[Match]) -> QuerySet[Match]:
     """``matches`` with who won each as it counts (:func:`counted_win`): each one's sides
-    marked ``won``, and the match ``corrected`` if the league corrected its result."""
+    marked ``won``, and the match ``corrected`` if the league corrected its result. Every
+    list of matches reads this, scoring's through its registry (``results_counter``)."""
     sides = Side.objects.annotate(won=counted_win(side="index", match="match"))
     return (matches.annotate(corrected=Coalesce("fixture_game__score_corrected", False))
             .prefetch_related("seats", Prefetch("sides", queryset=sides)))
-
-
-def counted_winner_names(match: Match) -> str:
-    """The players of the sides that won ``match`` as it counts, from its seats and its
-    sides read by :func:`counted_results`."""
-    won = {side.pk for side in match.sides.all() if side.won}  # type: ignore[attr-defined]
-    return " & ".join(seat.name for seat in match.seats.all() if seat.side_id in won)
 
 
 SCOREPAD_CLOSED = _("This game counts in the result of %(home)s v %(away)s (%(status)s): "

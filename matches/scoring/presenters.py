@@ -380,7 +380,7 @@ def change_words(change: Change, names: Sequence[str]) -> str:
 
 
 def winner_names(match: Match) -> str:
-    """The winning side's players, from the match's prefetched seats and sides."""
-    sides = {side.pk: side.index for side in match.sides.all()}
-    return " & ".join(seat.name for seat in match.seats.all()
-                      if sides.get(seat.side_id) == match.winner_side)
+    """The players of the sides that won ``match`` as the result counts, from its seats
+    and its sides read by ``selectors.outcome.counted_results`` (which marks them)."""
+    won = {side.pk for side in match.sides.all() if side.won}  # type: ignore[attr-defined]
+    return " & ".join(seat.name for seat in match.seats.all() if seat.side_id in won)

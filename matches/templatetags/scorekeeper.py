@@ -187,7 +187,6 @@ def tile_names(text: str) -> SafeString:
 
 
 register.filter(winner_names)
-register.filter(leagues_selectors.counted_winner_names)
 
 
 @register.simple_tag

@@ -4,16 +4,41 @@ players may still be renamed."""
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from django.db.models import Count, Exists, OuterRef, Q
+from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet, Value
 from django.utils.translation import gettext, ngettext
 
 from matches import rules
 from matches.core import messages as rules_messages
-from matches.scoring.models import Change, ChangeKind, Match, MatchStatus, Seat
+from matches.scoring.models import Change, ChangeKind, Match, MatchStatus, Seat, Side
+
+# Who won as the result counts can be another concern's word: a league game's result
+# the league corrected counts as corrected. Scoring reads no league, so that concern
+# registers its reading here (the leagues' is ``matches.leagues.selectors.counted_results``,
+# imported at the app's ready()), as it registers where a match belongs (place.py).
+_RESULT_COUNTERS: list[Callable[[QuerySet[Match]], QuerySet[Match]]] = []
+
+
+def results_counter[C: Callable[[QuerySet[Match]], QuerySet[Match]]](counter: C) -> C:
+    """Register ``counter``: it reads ``matches`` as :func:`counted_results` does."""
+    if counter not in _RESULT_COUNTERS:
+        _RESULT_COUNTERS.append(counter)
+    return counter
+
+
+def counted_results(matches: QuerySet[Match]) -> QuerySet[Match]:
+    """``matches`` with their seats, their sides each marked ``won`` as the result counts,
+    and ``corrected`` where a result other than the scorepad's counts; with nothing
+    registered, the scorepad's own (``winner_side``)."""
+    for counter in _RESULT_COUNTERS:
+        return counter(matches)
+    sides = Side.objects.annotate(won=Q(index=F("match__winner_side")))
+    return (matches.annotate(corrected=Value(False))
+            .prefetch_related("seats", Prefetch("sides", queryset=sides)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,14 +28,16 @@ from matches.scoring.models import (
     RoundMode,
     ScorerGrant,
 )
+from matches.scoring.selectors.outcome import counted_results
 
 
 def match_list(*, status: str | None = None, game: str | None = None,
                public_ids: Sequence[str] | None = None,
                created_by: AbstractBaseUser | AnonymousUser | None = None) -> QuerySet[Match]:
-    """Matches with their seats and sides. ``public_ids`` and ``created_by`` together:
-    the matches either names."""
-    matches = Match.objects.prefetch_related("seats", "sides")
+    """Matches with their seats and sides, who won each as the result counts
+    (:func:`~matches.scoring.selectors.outcome.counted_results`). ``public_ids`` and
+    ``created_by`` together: the matches either names."""
+    matches = counted_results(Match.objects.all())
     if public_ids is not None or created_by is not None:
         mine = Q(public_id__in=list(public_ids or []))
         if created_by is not None and created_by.is_authenticated:

@@ -13,6 +13,8 @@ from django.urls import reverse
 
 from matches import rules
 from matches.clubs.services import club_create, club_update
+from matches.leagues.models import FixtureStatus
+from matches.leagues.services import fixture_correct
 from matches.models import Event, Match, MatchStatus, Visibility
 from matches.scoring.creation_keys import NOT_HERE as CREATION_KEY_NOT_HERE
 from matches.scoring.selectors.play import match_engine
@@ -28,6 +30,7 @@ from tests.support.helpers import (
     A,
     T,
     drawn_key,
+    league_night_at,
     live,
     night,
     play_short_round,
@@ -968,6 +971,23 @@ def test_home_lists_this_phones_matches_only(client):
         html.index(done.get_absolute_url()) < html.index("Watched on this phone") < \
         html.index(watched.get_absolute_url())
     assert str(stranger.public_id) not in html
+
+
+def test_home_names_who_won_a_league_game_as_the_league_corrected_it(client):
+    # Ann (home) won the night's game on the scorepad, 10–0; the league corrects it to
+    # 0–10: the home page of the captain who scored it says who won as the result counts
+    night_of = league_night_at(FixtureStatus.CONFIRMED)
+    client.force_login(night_of.home_captain)
+
+    def row() -> str:
+        html = client.get(reverse("matches:home")).content.decode()
+        finished = html.split('id="finished-here"')[1].split("</ul>")[0]
+        return " ".join(unescape(re.sub(r"<[^>]+>", "", finished)).split())
+
+    assert "won by Ann ·" in row() and "corrected" not in row()
+    fixture_correct(fixture=night_of.fixture, by=night_of.admin, scores=[(0, 10)],
+                    reason="the scoresheet says Bob won")
+    assert "won by Bob · corrected by the league ·" in row()
 
 
 def test_home_drops_what_this_phone_may_no_longer_see_or_score(client, django_user_model):
