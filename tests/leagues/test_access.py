@@ -34,6 +34,7 @@ from matches.models import (
     Season,
     Visibility,
 )
+from tests.leagues.test_views import fixture_url
 from tests.support.helpers import paper_games
 
 pytestmark = pytest.mark.django_db
@@ -83,14 +84,6 @@ def holding(side: Entrant) -> Client:
     phone = Client()
     assert phone.post(link_url(side)).status_code == 302
     return phone
-
-
-def fixture_url(fixture: Fixture, action: str | None = None) -> str:
-    season = fixture.division.season
-    kwargs = {"slug": season.club.slug, "season": season.slug, "pk": fixture.pk}
-    if action is None:
-        return reverse("matches:fixture", kwargs=kwargs)
-    return reverse("matches:fixture_action", kwargs={**kwargs, "action": action})
 
 
 def state(fixture: Fixture) -> tuple:

@@ -22,10 +22,10 @@ from tests.leagues.test_views import (
     SPEC_NIGHT,
     as_,
     fixture_url,
-    meeting,
     quick_season,
     sent_as_shown,
     signed_off,
+    spec_example_played,
     upload,
 )
 from tests.rules.test_league import SPEC_STANDINGS
@@ -138,15 +138,7 @@ def test_a_refused_correction_keeps_what_was_typed_and_stores_nothing(season, pe
 
 def test_corrections_change_the_table_and_the_specs_standings_come_back_exact(season, people):
     admin = as_(people["admin"])
-    fixture = signed_off(season, people)
-    admin.post(fixture_url(meeting(season, "Bowes Dragons", "Middleton Club"),
-                           "walkover-away"))
-    admin.post(fixture_url(meeting(season, "Middleton Club", "Royal Oak A"), "redate"),
-               {"date": "", "postponed": "on"})
-    admin.post(reverse("matches:season_adjust", kwargs={
-        "slug": season.club.slug, "season": season.slug}), {
-        "entrant": season.divisions.get().entrants.get(name="Bowes Dragons").pk,
-        "points": "-3", "reason": "result sent late"})
+    fixture = spec_example_played(season, people)
 
     def table() -> dict:
         return league_rules.table_json(division_table(season_divisions(season).get(),
