@@ -6,6 +6,7 @@ import datetime
 import json
 import re
 import uuid
+from collections.abc import Callable
 from io import StringIO
 from pathlib import Path
 from typing import Any
@@ -277,6 +278,30 @@ def restored(path: Path) -> dict[str, Any]:
     return snap
 
 
+def restored_as_older(path: Path, older: Callable[[list[Any]], list[Any]]) -> str:
+    """Rewrite the backup at ``path`` as an older writer made it (``older`` takes its lines,
+    read, and gives the older writer's), empty the database and restore it from that; the
+    older backup's text."""
+    text = "\n".join(json.dumps(line) for line in older(
+        [json.loads(line) for line in path.read_text().splitlines()]))
+    written = path.with_name("older.jsonl")
+    written.write_text(text)
+    empty_database()
+    import_all(written)
+    return text
+
+
+def without(doc: Any, dropped: Callable[[str, dict[str, Any]], bool]) -> Any:
+    """``doc`` with every key of every object in it that ``dropped(key, object)`` names
+    taken out, however deep."""
+    if isinstance(doc, list):
+        return [without(item, dropped) for item in doc]
+    if isinstance(doc, dict):
+        return {key: without(value, dropped) for key, value in doc.items()
+                if not dropped(key, doc)}
+    return doc
+
+
 def stored() -> tuple[int, ...]:
     return (User.objects.count(), Club.objects.count(), Player.objects.count(),
             Match.objects.count(), Change.objects.count(), Rating.objects.count())
@@ -387,20 +412,10 @@ def test_a_captains_link_and_its_changes_round_trip_and_older_backups_still_impo
     assert snapshot() == snap
     assert Entrant.objects.get(name="Oak").link_generation == 2
 
-    def without_links(doc: Any) -> Any:  # what backups made before links did not hold
-        if isinstance(doc, list):
-            return [without_links(item) for item in doc]
-        if isinstance(doc, dict):
-            return {key: without_links(value) for key, value in doc.items()
-                    if not (key.startswith("link_") or key == "by_link")}
-        return doc
-
-    older = tmp_path / "older.jsonl"
-    lines = [without_links(json.loads(line)) for line in path.read_text().splitlines()]
-    older.write_text("\n".join(json.dumps(line) for line in lines))
-    assert "link_generation" not in older.read_text()
-    empty_database()
-    import_all(older)
+    # what backups made before links did not hold
+    older = restored_as_older(path, lambda lines: without(
+        lines, lambda key, _doc: key.startswith("link_") or key == "by_link"))
+    assert "link_generation" not in older
     assert [(e.link_generation, e.link_phone_key) for e in Entrant.objects.order_by("name")] \
         == [(1, ""), (1, "")]
     assert FixtureChange.objects.get().by_link is None
@@ -418,20 +433,10 @@ def test_a_fixtures_log_keeps_its_kinds_and_a_backup_made_before_them_still_impo
     assert snapshot() == snap
 
     # a backup made before fixture changes kept their kind: shown as they were written
-    def without_kinds(doc: Any) -> Any:  # the fixture changes' kinds taken out
-        if isinstance(doc, list):
-            return [without_kinds(item) for item in doc]
-        if isinstance(doc, dict):
-            return {key: without_kinds(value) for key, value in doc.items()
-                    if not (key == "kind" and "what" in doc)}
-        return doc
-
-    older = tmp_path / "older.jsonl"
-    lines = [without_kinds(json.loads(line)) for line in path.read_text().splitlines()]
-    older.write_text("\n".join(json.dumps(line) for line in lines))
-    assert '"postponed", "what"' not in older.read_text()
-    empty_database()
-    import_all(older)
+    # the fixture changes' kinds taken out
+    older = restored_as_older(path, lambda lines: without(
+        lines, lambda key, doc: key == "kind" and "what" in doc))
+    assert '"postponed", "what"' not in older
     change = FixtureChange.objects.get()
     assert (change.kind, change.what, change.words) == ("", "postponed", "postponed")
 
@@ -455,15 +460,14 @@ def test_a_record_imports_hash_and_a_deleted_match_round_trip(small_site, tmp_pa
     assert Match.objects.filter(created_by__username="owner",
                                 record_hash=records_services.record_hash(record)).count() == 1
 
-    older = tmp_path / "older.jsonl"  # as written before backups kept either
-    lines = [json.loads(line) for line in path.read_text().splitlines()]
-    lines = [line for line in lines if line.get("type") != "deleted_match"]
-    for line in lines:
-        line.pop("record_hash", None)
-        line.get("counts", {}).pop("deleted_matches", None)
-    older.write_text("\n".join(json.dumps(line) for line in lines))
-    empty_database()
-    import_all(older)
+    def before_either(lines: list[Any]) -> list[Any]:  # as written before backups kept either
+        lines = [line for line in lines if line.get("type") != "deleted_match"]
+        for line in lines:
+            line.pop("record_hash", None)
+            line.get("counts", {}).pop("deleted_matches", None)
+        return lines
+
+    restored_as_older(path, before_either)
     assert not DeletedMatch.objects.exists()
     assert not Match.objects.filter(record_hash__isnull=False).exists()
 
@@ -505,14 +509,13 @@ def test_a_phones_name_round_trips_and_a_backup_made_before_names_still_imports(
     assert ("Android phone", "Table 3") in [g[:2] for g in snap["grants"]]
     assert snapshot() == snap
 
-    older = tmp_path / "older.jsonl"  # as written before phones had names
-    lines = [json.loads(line) for line in path.read_text().splitlines()]
-    for line in lines:
-        for grant in line.get("grants", []):
-            del grant["name"]
-    older.write_text("\n".join(json.dumps(line) for line in lines))
-    empty_database()
-    import_all(older)
+    def before_names(lines: list[Any]) -> list[Any]:  # as written before phones had names
+        for line in lines:
+            for grant in line.get("grants", []):
+                del grant["name"]
+        return lines
+
+    restored_as_older(path, before_names)
     assert list(ScorerGrant.objects.values_list("label", "name")) == [("Android phone", "")]
 
 
@@ -547,18 +550,17 @@ def test_a_league_correction_of_a_scorepad_game_round_trips_and_an_older_backup_
     assert snap["fixture corrections"][0][1] == "Bob played the 5-5"
     assert snap["fixtures"][0][-1][0][3] is True  # its game's score is the league's
     # a backup made before corrections were kept: none, and a season's choice the default
-    older = tmp_path / "older.jsonl"
-    lines = [json.loads(line) for line in path.read_text().splitlines()]
-    for line in lines:
-        if line.get("type") == "season":
-            del line["corrections_confirmed_again"]
-            for fixture in line["divisions"][0]["fixtures"]:
-                del fixture["corrections"]
-                for game in fixture["games"]:
-                    del game["score_corrected"]
-    older.write_text("\n".join(json.dumps(line) for line in lines))
-    empty_database()
-    import_all(older)
+    def before_corrections(lines: list[Any]) -> list[Any]:
+        for line in lines:
+            if line.get("type") == "season":
+                del line["corrections_confirmed_again"]
+                for fixture in line["divisions"][0]["fixtures"]:
+                    del fixture["corrections"]
+                    for game in fixture["games"]:
+                        del game["score_corrected"]
+        return lines
+
+    restored_as_older(path, before_corrections)
     assert not FixtureCorrection.objects.exists()
     assert not Season.objects.get().corrections_confirmed_again
 
@@ -722,11 +724,6 @@ def test_a_seasons_nights_start_round_trips_and_an_older_backup_gets_the_default
     restored(path)
     assert Season.objects.get().nights_start == datetime.time(20, 15)
 
-    older = tmp_path / "older.jsonl"  # made before seasons kept their nights' start
-    lines = [json.loads(line) for line in path.read_text().splitlines()]
-    for line in lines:
-        line.pop("nights_start", None)
-    older.write_text("\n".join(json.dumps(line) for line in lines))
-    empty_database()
-    import_all(older)
+    # made before seasons kept their nights' start
+    restored_as_older(path, lambda lines: without(lines, lambda key, _doc: key == "nights_start"))
     assert Season.objects.get().nights_start == datetime.time(19, 30)
