@@ -34,8 +34,8 @@ def counted_results(matches: QuerySet[Match]) -> QuerySet[Match]:
     """``matches`` with their seats, their sides each marked ``won`` as the result counts,
     and ``corrected`` where a result other than the scorepad's counts; with nothing
     registered, the scorepad's own (``winner_side``)."""
-    for counter in _RESULT_COUNTERS:
-        return counter(matches)
+    if _RESULT_COUNTERS:  # one concern counts results beyond the scorepad: the leagues
+        return _RESULT_COUNTERS[0](matches)
     sides = Side.objects.annotate(won=Q(index=F("match__winner_side")))
     return (matches.annotate(corrected=Value(False))
             .prefetch_related("seats", Prefetch("sides", queryset=sides)))
