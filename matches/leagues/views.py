@@ -824,19 +824,13 @@ def _paper_games(request: HttpRequest, fixture: Fixture) -> list[PaperGame | Non
     scorepad game's, which has no fields) is None."""
     games: list[PaperGame | None] = []
     for n in range(1, MAX_FIXTURE_GAMES + 1):
-        typed = [str(request.POST.get(f"{side}_{n}", "")).strip() for side in ("home", "away")]
         chosen = {side: [str(request.POST.get(f"{side}_{n}_player_{slot}", ""))
                          for slot in (1, 2)] for side in ("home", "away")}
-        if not any(typed) and not any(any(picks) for picks in chosen.values()):
-            games.append(None)
-            continue
-        home, away = (_whole(text, digits=5) for text in typed)
-        if home is None or away is None:
-            raise ValidationError(_("Game %(n)s: give both scores as whole numbers.")
-                                  % {"n": n}, code="game", params={"n": n})
-        games.append(PaperGame(home, away,
-                               home_players=_squad(fixture.home, chosen["home"]),
-                               away_players=_squad(fixture.away, chosen["away"])))
+        score = _typed_score(request, n,
+                             required=any(any(picks) for picks in chosen.values()))
+        games.append(None if score is None else PaperGame(
+            *score, home_players=_squad(fixture.home, chosen["home"]),
+            away_players=_squad(fixture.away, chosen["away"])))
     while games and games[-1] is None:
         games.pop()
     return games
@@ -845,20 +839,24 @@ def _paper_games(request: HttpRequest, fixture: Fixture) -> list[PaperGame | Non
 def _scores(request: HttpRequest) -> list[tuple[int, int] | None]:
     """The correction's scores as keyed in, by game number (``home_N``, ``away_N``); a row
     left empty is None."""
-    scores: list[tuple[int, int] | None] = []
-    for n in range(1, MAX_FIXTURE_GAMES + 1):
-        typed = [str(request.POST.get(f"{side}_{n}", "")).strip() for side in ("home", "away")]
-        if not any(typed):
-            scores.append(None)
-            continue
-        home, away = (_whole(text, digits=5) for text in typed)
-        if home is None or away is None:
-            raise ValidationError(_("Game %(n)s: give both scores as whole numbers.")
-                                  % {"n": n}, code="game", params={"n": n})
-        scores.append((home, away))
+    scores = [_typed_score(request, n, required=False)
+              for n in range(1, MAX_FIXTURE_GAMES + 1)]
     while scores and scores[-1] is None:
         scores.pop()
     return scores
+
+
+def _typed_score(request: HttpRequest, n: int, *, required: bool) -> tuple[int, int] | None:
+    """Game ``n``'s score as keyed in (``home_N``, ``away_N``): both whole numbers, or None
+    for a row left empty where nothing else of it (``required``) was."""
+    typed = [str(request.POST.get(f"{side}_{n}", "")).strip() for side in ("home", "away")]
+    if not any(typed) and not required:
+        return None
+    home, away = (_whole(text, digits=5) for text in typed)
+    if home is None or away is None:
+        raise ValidationError(_("Game %(n)s: give both scores as whole numbers.")
+                              % {"n": n}, code="game", params={"n": n})
+    return home, away
 
 
 def _weeks(division: Division) -> list[tuple[int, list[Fixture]]]:

@@ -379,7 +379,9 @@ def test_bad_scores_get_a_message_and_change_nothing(season, people):
     oak = as_(people["oak"])
     for body, message in (({"home_1": "61", "away_1": "61"}, "level"),
                           ({"home_1": "61", "away_1": "x"}, "whole numbers"),
-                          ({"home_1": "²", "away_1": "3"}, "whole numbers")):
+                          ({"home_1": "²", "away_1": "3"}, "whole numbers"),
+                          # who played it picked, its score left out
+                          ({"home_1": "", "home_1_player_1": "1"}, "whole numbers")):
         response = oak.post(fixture_url(fixture, "games"), {**body, "home_2": "61",
                                                              "away_2": "12"})
         html = response.content.decode()

@@ -127,6 +127,13 @@ def test_a_refused_correction_keeps_what_was_typed_and_stores_nothing(season, pe
         'required>typo</textarea>' in page
     assert fixture_state(fixture) == before
 
+    # a score that is not a whole number is refused, naming its game
+    slip = as_(people["admin"]).post(correction_url(fixture), {
+        **typed, "home_2": "6l", "reason": "typo"})
+    assert slip.status_code == 400
+    assert "Game 2: give both scores as whole numbers." in unescape(slip.content.decode())
+    assert fixture_state(fixture) == before
+
     # a set of three singles keeps its three games: one left out is a night not finished
     short = as_(people["admin"]).post(correction_url(fixture), {
         **SPEC_NIGHT, "home_3": "", "away_3": "", "reason": "typo"})
