@@ -131,14 +131,15 @@ def test_start_keeps_the_file_and_the_immediate_backend_imports_it(user):
     assert not kept.chunks.exists()  # read, then let go
 
 
-def run_stopped_on_the_third(record_import: RecordImport, stop: BaseException) -> None:
+def run_stopped_on_the_third(record_import: RecordImport, stop: BaseException, *,
+                             on_call: int = 3) -> None:
     """Run the import in batches of two, ``stop`` raised as the third record is stored
-    (a failure, or a kill)."""
+    (a failure, or a kill), or as this run stores its ``on_call``-th."""
     real = imports.match_import
     calls = itertools.count(1)
 
     def stopped_on_the_third(**kwargs):
-        if next(calls) == 3:
+        if next(calls) == on_call:
             raise stop
         return real(**kwargs)
 
@@ -443,19 +444,24 @@ def test_a_runner_whose_lease_lapsed_and_was_taken_over_stops_and_writes_nothing
         user, queued, caplog):
     record_import = records_services.record_import_start(
         files=[jsonl("night.jsonl", RECORDS)], created_by=user)
+    taker = {}
 
-    def taken_over():  # the first runner stalled past its lease; another takes over
+    def taken_over():
+        """The first runner stalled past its lease; another takes over, and is killed
+        storing its second record (so it holds the import, still running)."""
         lapse_the_lease(record_import)
-        records_services.record_import_run(
-            record_import=RecordImport.objects.get(pk=record_import.pk), batch_size=2)
+        run_stopped_on_the_third(RecordImport.objects.get(pk=record_import.pk), SystemExit(),
+                                 on_call=2)
+        taker["holder"] = RecordImport.objects.get(pk=record_import.pk).leased_by
 
     run_with(record_import, before_the_third=taken_over)
 
     record_import.refresh_from_db()
-    assert (record_import.status, record_import.stop_reason) == (ImportStatus.DONE, "")
-    assert (record_import.lines_read, record_import.stored) == (len(RECORDS), len(RECORDS))
-    assert list(record_import.lines.values_list("number", flat=True)) == [1, 2, 3, 4, 5]
-    assert Match.objects.count() == len(RECORDS)
+    assert record_import.status == ImportStatus.RUNNING
+    assert record_import.leased_by == taker["holder"]  # the other runner's still
+    assert (record_import.lines_read, record_import.stored) == (2, 2)
+    assert list(record_import.lines.values_list("number", flat=True)) == [1, 2]
+    assert Match.objects.count() == 2
     assert "another runner took it over" in caplog.text
 
 
