@@ -524,6 +524,17 @@ def test_a_stopped_import_says_why_in_words_never_the_servers_paths(
     assert f'<form method="post" action="{try_again_url(record_import)}">' in html
 
 
+def test_a_stopped_import_says_why_and_offers_to_try_again_in_the_readers_language(
+        client, scorer, monkeypatch, settings):
+    record_import = stopped_import(client, monkeypatch, settings, RuntimeError("gone"))
+
+    uk = client.get(progress_url(record_import), HTTP_ACCEPT_LANGUAGE="uk").content.decode()
+    ru = client.get(progress_url(record_import), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+
+    assert "На сервері щось пішло не так" in uk and ">Спробувати ще раз</button>" in uk
+    assert "На сервере что-то пошло не так" in ru and ">Попробовать ещё раз</button>" in ru
+
+
 def test_trying_a_stopped_import_again_goes_on_after_the_records_read(
         client, scorer, monkeypatch, settings):
     record_import = stopped_import(client, monkeypatch, settings, RuntimeError("gone"))
