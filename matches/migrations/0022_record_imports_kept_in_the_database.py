@@ -45,8 +45,11 @@ def files_into_the_database(apps, schema_editor):
 def files_back_on_the_disk(apps, schema_editor):
     RecordImport = apps.get_model("matches", "RecordImport")
     RecordImportFile = apps.get_model("matches", "RecordImportFile")
-    for kept in RecordImportFile.objects.filter(chunks__isnull=False).distinct():
-        data = b"".join(bytes(piece.data) for piece in kept.chunks.order_by("number"))
+    RecordImportChunk = apps.get_model("matches", "RecordImportChunk")
+    for kept in RecordImportFile.objects.filter(
+            pk__in=RecordImportChunk.objects.values("file")):
+        data = b"".join(bytes(piece) for piece in RecordImportChunk.objects.filter(
+            file=kept.pk).order_by("number").values_list("data", flat=True))
         kept.content.save(kept.name, ContentFile(data), save=True)
     for stopped in RecordImport.objects.exclude(stop_reason=""):
         stopped.error = ("The uploaded file is no longer kept." if stopped.stop_reason == "file_lost"

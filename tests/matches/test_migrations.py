@@ -295,3 +295,24 @@ def test_0022_reads_the_kept_files_into_the_database_and_keeps_one_row_a_line(
         (1, "stored"), (2, "refused"), (3, "duplicate")]
     assert (counted.lines_read, counted.stored, counted.refused, counted.duplicates) == \
         (3, 1, 1, 1)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_0022_undone_puts_a_kept_upload_back_on_the_disk(back_to_latest, settings,
+                                                          django_user_model):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from matches.records.services import record_import_start
+
+    settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.dummy.DummyBackend"}}
+    record_import_start(files=[SimpleUploadedFile("a.jsonl", b'{"a": 1}\n')],
+                        created_by=django_user_model.objects.create_user("importer"))
+    before = [("matches", "0021_paper_game_players")]
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+
+    old = executor.loader.project_state(before).apps
+    kept = old.get_model("matches", "RecordImportFile").objects.get()
+    with kept.content.open("rb") as data:
+        assert data.read() == b'{"a": 1}\n'
