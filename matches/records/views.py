@@ -15,8 +15,8 @@ from uuid import UUID
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
