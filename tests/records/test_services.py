@@ -574,3 +574,51 @@ def test_an_import_whose_file_is_lost_is_not_tried_again(user, queued):
 
     assert refused.value.code == "file_lost"
     assert RecordImport.objects.get().status == ImportStatus.FAILED
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql",
+                    reason="two runners at once need two connections to one server")
+@pytest.mark.django_db(transaction=True)
+def test_two_workers_on_one_import_at_once_store_each_line_once(user, queued, caplog):
+    """A second runner, in its own thread and connection, starts while the first is in
+    the middle of a batch: it finds the lease held and leaves; the first stores every
+    line once."""
+    import threading
+
+    from django.db import connections
+
+    record_import = records_services.record_import_start(
+        files=[jsonl("night.jsonl", RECORDS)], created_by=user)
+    caplog.set_level(logging.INFO, logger="matches.records.services")
+    real, calls, second = imports.match_import, itertools.count(1), {}
+
+    def run_the_second():
+        try:
+            second["import"] = records_services.record_import_run(
+                record_import=RecordImport.objects.get(pk=record_import.pk), batch_size=2)
+        finally:
+            connections.close_all()
+
+    worker = threading.Thread(target=run_the_second)
+
+    def storing(**kwargs):
+        call = next(calls)
+        if call == 2:  # mid-batch: the first runner holds the import's row
+            worker.start()
+        if call == 3:  # the first batch committed: the second runner has had its turn
+            worker.join(timeout=60)
+        return real(**kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(imports, "match_import", storing)
+        records_services.record_import_run(record_import=record_import, batch_size=2)
+
+    assert not worker.is_alive()
+    record_import.refresh_from_db()
+    assert (record_import.status, record_import.stored) == (ImportStatus.DONE, len(RECORDS))
+    assert list(record_import.lines.values_list("number", flat=True)) == [1, 2, 3, 4, 5]
+    assert Match.objects.count() == len(RECORDS)
+    # it found the import held, and left it (before or just after the first commit)
+    assert second["import"].status == ImportStatus.RUNNING
+    assert second["import"].lines_read in (0, 2)
+    assert "this runner leaves it" in caplog.text
