@@ -146,8 +146,8 @@ def _keep(kept: RecordImportFile, upload: UploadedFile) -> None:
 
 
 def _file_lines(kept: RecordImportFile) -> Iterator[bytes]:
-    """The kept file's lines (each ending ``\n`` but perhaps the last), one piece read
-    at a time; a line may run over pieces."""
+    """The kept file's lines (each with its newline, but perhaps the last), one piece
+    read at a time; a line may run over pieces."""
     numbers = list(kept.chunks.order_by("number").values_list("pk", flat=True))
     if kept.size and not numbers:
         raise FileLost(f"the pieces of file {kept.pk} ({kept.name!r}) are not kept")
