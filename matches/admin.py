@@ -42,6 +42,7 @@ from matches.models import (
     Rating,
     RatingStep,
     RecordImport,
+    RecordImportChunk,
     RecordImportFile,
     RecordImportLine,
     Role,
@@ -434,7 +435,7 @@ class RatingStepAdmin(ShownNeverEdited):
 @admin.register(RecordImport)
 class RecordImportAdmin(ShownNeverEdited):
     list_display = ["public_id", "created_by", "created_at", "status", "stored", "refused",
-                    "duplicates"]
+                    "duplicates", "leased_by", "leased_until"]
     list_filter = ["status"]
     search_fields = ["created_by__username"]
     list_select_related = ["created_by"]
@@ -442,8 +443,15 @@ class RecordImportAdmin(ShownNeverEdited):
 
 @admin.register(RecordImportFile)
 class RecordImportFileAdmin(ShownNeverEdited):
-    list_display = ["record_import", "position", "name"]
+    list_display = ["record_import", "position", "name", "size"]
     search_fields = ["name"]
+
+
+@admin.register(RecordImportChunk)
+class RecordImportChunkAdmin(ShownNeverEdited):
+    list_display = ["file", "number"]
+    list_select_related = ["file"]
+    exclude = ["data"]  # bytes: the file's name and the piece's number say enough
 
 
 @admin.register(RecordImportLine)

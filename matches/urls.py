@@ -24,6 +24,8 @@ urlpatterns = [
     path("import/", records.records_import, name="import"),
     path("import/<uuid:public_id>/", records.record_import_progress,
          name="import_progress"),
+    path("import/<uuid:public_id>/try-again/", records.record_import_try_again,
+         name="import_try_again"),
     path("clubs/", clubs.club_list, name="clubs"),
     path("clubs/new/", clubs.club_new, name="club_new"),
     path("clubs/<slug:slug>/", clubs.club_page, name="club"),

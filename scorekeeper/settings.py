@@ -328,7 +328,8 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"
                        "LOCATION": "throttle_counts",
                        "OPTIONS": {"MAX_ENTRIES": 100_000}}}
 
-# Uploaded record files wait here until the task worker has read them.
+# Record files uploaded before they were kept in the database waited here; migration 0022
+# reads any left into the database. Nothing else is kept on a server's disk.
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT") or BASE_DIR / "media")
 
 # Background tasks (Django's django.tasks): record imports are stored in the database and
@@ -353,6 +354,9 @@ SITE_URL = (os.environ.get("SITE_URL", "").strip().rstrip("/")
 RECORD_IMPORT_MAX_RECORDS = env_int("RECORD_IMPORT_MAX_RECORDS", 10_000)
 # Records committed per transaction: a crash keeps every batch before it.
 RECORD_IMPORT_BATCH_SIZE = env_int("RECORD_IMPORT_BATCH_SIZE", 100)
+# A worker running an import holds it this long, renewed with every batch (so a batch
+# must take less); once it lapses (the worker was killed), another worker resumes it.
+RECORD_IMPORT_LEASE_SECONDS = env_int("RECORD_IMPORT_LEASE_SECONDS", 300)
 
 # Content-Security-Policy, in development too so a violation shows up before
 # it ships. Everything comes from this origin (htmx is served from static/); no inline

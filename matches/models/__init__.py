@@ -31,8 +31,10 @@ from matches.records.models import (
     ImportStatus,
     LineOutcome,
     RecordImport,
+    RecordImportChunk,
     RecordImportFile,
     RecordImportLine,
+    StopReason,
 )
 from matches.scoring.models import (
     ABANDONED_WITH_WINNER,
@@ -66,8 +68,10 @@ __all__ = [
     "ImportStatus",
     "LineOutcome",
     "RecordImport",
+    "RecordImportChunk",
     "RecordImportFile",
     "RecordImportLine",
+    "StopReason",
     "PROVISIONAL_BELOW",
     "Rating",
     "RatingStep",

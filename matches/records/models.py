@@ -19,9 +19,22 @@ class ImportStatus(models.TextChoices):
     FAILED = "failed", _("Stopped")
 
 
+class StopReason(models.TextChoices):
+    """Why an import stopped, as its page says it to the uploader: never the server's
+    own words (an exception may name the server's paths), which go to the log."""
+
+    FAILED = "failed", _("Something went wrong on the server; its log says what. Try again: "
+                         "the import goes on after the records already read.")
+    FILE_LOST = "file_lost", _("The uploaded file is no longer kept: upload it again.")
+
+
 class RecordImport(models.Model):
     """One upload of record files; the worker updates its counters after every batch,
-    so they always describe what is committed."""
+    so they always describe what is committed.
+
+    A runner takes the import by a lease (``leased_by`` until ``leased_until``), renewed
+    with every batch: while it holds, no other runner starts on it; once it lapses (the
+    runner was killed), another may take the import over and resume it."""
 
     public_id = models.UUIDField(_("public id"), default=uuid.uuid4, unique=True, editable=False)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
@@ -35,7 +48,10 @@ class RecordImport(models.Model):
     stored = models.PositiveIntegerField(_("matches stored"), default=0)
     refused = models.PositiveIntegerField(_("records refused"), default=0)
     duplicates = models.PositiveIntegerField(_("already imported"), default=0)
-    error = models.TextField(_("why it stopped"), blank=True)
+    stop_reason = models.CharField(_("why it stopped"), max_length=10, blank=True,
+                                   choices=StopReason.choices, default="")
+    leased_by = models.CharField(_("run by"), max_length=200, blank=True, default="")
+    leased_until = models.DateTimeField(_("run by it until"), null=True, blank=True)
     # the uploader's language: the worker says each refusal in it (blank: the site's)
     language = models.CharField(_("language"), max_length=12, blank=True, default="")
 
@@ -44,6 +60,16 @@ class RecordImport(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(status__in=ImportStatus.values),
                                    name="record_import_status_valid"),
+            models.CheckConstraint(
+                condition=(Q(status=ImportStatus.FAILED) & ~Q(stop_reason=""))
+                | (~Q(status=ImportStatus.FAILED) & Q(stop_reason="")),
+                name="record_import_stopped_says_why"),
+            # a lease is held only while running, and names its holder and its end
+            models.CheckConstraint(
+                condition=Q(leased_by="", leased_until__isnull=True)
+                | Q(status=ImportStatus.RUNNING, leased_until__isnull=False)
+                & ~Q(leased_by=""),
+                name="record_import_lease_while_running"),
         ]
         # the task worker's queue, counted on every poll of a queued import's page
         # (selectors.record_imports_ahead): the few unfinished rows, never all of them
@@ -64,13 +90,14 @@ class RecordImport(models.Model):
 
 
 class RecordImportFile(models.Model):
-    """An uploaded file, kept under MEDIA_ROOT until the worker has read it."""
+    """An uploaded file. Its bytes are kept in the database (:class:`RecordImportChunk`),
+    so a worker on any machine reads them, until the import is done."""
 
     record_import = models.ForeignKey(RecordImport, on_delete=models.CASCADE,
                                       related_name="files")
     position = models.PositiveSmallIntegerField()
     name = models.CharField(max_length=255)
-    content = models.FileField(upload_to="record-imports/", blank=True)
+    size = models.PositiveBigIntegerField(_("bytes uploaded"), default=0)
 
     class Meta:
         ordering = ["position"]
@@ -81,6 +108,26 @@ class RecordImportFile(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class RecordImportChunk(models.Model):
+    """One piece of an uploaded file, in order: a file is written and read a piece at a
+    time (about 1 MB), never held whole in memory."""
+
+    file = models.ForeignKey(RecordImportFile, on_delete=models.CASCADE,
+                             related_name="chunks")
+    number = models.PositiveIntegerField()
+    data = models.BinaryField()
+
+    class Meta:
+        ordering = ["file", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["file", "number"],
+                                    name="record_import_chunk_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.file}, piece {self.number}"
 
 
 class LineOutcome(models.TextChoices):
@@ -106,6 +153,9 @@ class RecordImportLine(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(outcome__in=LineOutcome.values),
                                    name="record_import_line_outcome_valid"),
+            # one row per record read: a second runner's rows are refused, not doubled
+            models.UniqueConstraint(fields=["record_import", "number"],
+                                    name="record_import_line_once"),
         ]
 
     def __str__(self) -> str:

@@ -4,7 +4,7 @@ An upload is kept and imported by a background task (``matches.records.tasks``);
 redirects to the import's own page, which shows its progress — records read, matches
 stored, refused records with their file (and line) and the rules engine's exact message,
 records already imported, and while it waits how many imports the worker takes first —
-and polls until the worker has finished.
+and polls until the worker has finished; a stopped import is tried again from it.
 """
 
 from __future__ import annotations
@@ -12,12 +12,14 @@ from __future__ import annotations
 import json
 from uuid import UUID
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
-from django.views.decorators.http import require_http_methods, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from matches.clubs.access import club_for
@@ -32,7 +34,7 @@ from matches.records.selectors import (
     record_import_lines,
     record_imports_ahead,
 )
-from matches.records.services import record_import_start
+from matches.records.services import record_import_retry, record_import_start
 from matches.scoring.access import match_for_watcher
 from matches.scoring.selectors.play import club_matches, match_record
 from matches.scoring.views.play import HtmxHttpRequest
@@ -83,6 +85,20 @@ def record_import_progress(request: HtmxHttpRequest, public_id: UUID) -> HttpRes
         "stored_shown": STORED_SHOWN, "others_shown": OTHERS_SHOWN,
         "others": record_import.refused + record_import.duplicates,
     })
+
+
+@login_required
+@require_POST
+def record_import_try_again(request: HttpRequest, public_id: UUID) -> HttpResponse:
+    """Queue a stopped import again (it goes on after the records already read), back
+    to its page; someone else's import is a 404."""
+    assert isinstance(request.user, User)  # login_required
+    record_import = record_import_for_user(public_id=public_id, user=request.user)
+    try:
+        record_import_retry(record_import=record_import)
+    except ValidationError as refused:
+        messages.error(request, " ".join(refused.messages))
+    return redirect(record_import)
 
 
 @require_safe

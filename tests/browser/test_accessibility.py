@@ -51,6 +51,7 @@ from matches.models import (
     Match,
     Membership,
     Player,
+    RecordImport,
     ScorerGrant,
     Season,
 )
@@ -712,6 +713,13 @@ def import_progress(v: Visit, w: World) -> Page:
     return v.open(done.get_absolute_url(), user=w.newcomer)
 
 
+def import_stopped(v: Visit, w: World) -> Page:
+    """Why it stopped, and its Try again button."""
+    stopped = RecordImport.objects.create(created_by=w.newcomer, max_records=1,
+                                          status="failed", stop_reason="failed")
+    return v.open(stopped.get_absolute_url(), user=w.newcomer)
+
+
 def login(v: Visit, w: World) -> Page:
     return v.open("/accounts/login/")
 
@@ -857,6 +865,7 @@ PAGES: dict[str, Callable[[Visit, World], Page]] = {
     "history-filtered": history_filtered,
     "import": records_import,
     "import-progress": import_progress,
+    "import-stopped": import_stopped,
     "login": login,
     "offline": offline,
     "offline-kept": offline_kept,

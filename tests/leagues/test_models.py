@@ -10,6 +10,7 @@ import pytest
 from django.apps import apps
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from matches.clubs.services import club_create
 from matches.leagues.models import FIXTURE_ONE_ENTRANT, GAME_LEVEL, RESULT_IFF_PLAYED
@@ -30,6 +31,7 @@ from matches.models import (
     Rating,
     RatingStep,
     RecordImport,
+    RecordImportChunk,
     RecordImportFile,
     RecordImportLine,
     Season,
@@ -152,6 +154,19 @@ CASES: dict[str, Callable[[dict[str, Any]], object]] = {
          for upload in [_upload(x)] for name in ("a.json", "b.json")]),
     "record_import_line_outcome_valid": lambda x: RecordImportLine.objects.create(
         record_import=_upload(x), number=1, source="a.json", outcome="maybe"),
+    # a second runner's row for a line already read
+    "record_import_line_once": lambda x: RecordImportLine.objects.bulk_create(
+        [RecordImportLine(record_import=upload, number=1, source="a.json", outcome="stored")
+         for upload in [_upload(x)] for _ in range(2)]),
+    "record_import_chunk_once": lambda x: RecordImportChunk.objects.bulk_create(
+        [RecordImportChunk(file=kept, number=0, data=b"{}") for kept in [
+            RecordImportFile.objects.create(record_import=_upload(x), position=0,
+                                            name="a.json")] for _ in range(2)]),
+    "record_import_stopped_says_why": lambda x: RecordImport.objects.create(
+        created_by=x["owner"], max_records=1, status="failed"),
+    "record_import_lease_while_running": lambda x: RecordImport.objects.create(
+        created_by=x["owner"], max_records=1, status="queued", leased_by="a worker",
+        leased_until=timezone.now()),
 }
 
 

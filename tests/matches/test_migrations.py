@@ -235,3 +235,84 @@ def test_0021_keeps_players_optional_where_paper_games_were_kept_without_them(
 
     assert sorted(Season.objects.values_list("name", "paper_players_optional")) == [
         ("Not begun", False), ("Scores only", True), ("With players", False)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_0022_reads_the_kept_files_into_the_database_and_keeps_one_row_a_line(
+        back_to_latest, settings):
+    from django.core.files.base import ContentFile
+
+    from matches.models import RecordImport, RecordImportFile, StopReason
+
+    before, after = [("matches", "0021_paper_game_players")], \
+        [("matches", "0022_record_imports_kept_in_the_database")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    OldImport, OldFile, OldLine = (old.get_model("matches", name) for name in (
+        "RecordImport", "RecordImportFile", "RecordImportLine"))
+    user = old.get_model("auth", "User").objects.create(username="importer")
+
+    def an_import(status: str, **fields):
+        return OldImport.objects.create(created_by=user, max_records=3, status=status,
+                                        **fields)
+
+    content = b"".join(b'{"line": %d}\n' % n for n in range(300_000))  # over 3 MB
+    stopped = an_import("failed", error=f"FileNotFoundError: {settings.MEDIA_ROOT}/x")
+    kept = OldFile(record_import=stopped, position=0, name="night.jsonl")
+    kept.content.save("night.jsonl", ContentFile(content), save=True)
+    on_disk = settings.MEDIA_ROOT / kept.content.name
+    assert on_disk.exists()
+    lost = an_import("running")
+    OldFile.objects.create(record_import=lost, position=0, name="gone.jsonl",
+                           content="record-imports/gone.jsonl")  # on another server
+    read = an_import("done")
+    OldFile.objects.create(record_import=read, position=0, name="read.jsonl", content="")
+    doubled = an_import("done", lines_read=6, stored=1, refused=2, duplicates=3)
+    for number, outcome in [(1, "duplicate"), (1, "stored"), (2, "refused"), (2, "refused"),
+                            (3, "duplicate"), (3, "duplicate")]:
+        OldLine.objects.create(record_import=doubled, number=number, source=f"a:{number}",
+                               outcome=outcome)
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(after)
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+    moved = RecordImportFile.objects.get(pk=kept.pk)
+    pieces = [bytes(piece.data) for piece in moved.chunks.order_by("number")]
+    assert moved.size == len(content) and b"".join(pieces) == content
+    assert [len(piece) for piece in pieces[:-1]] == [1024 * 1024] * (len(pieces) - 1)
+    assert not on_disk.exists()  # read into the database: nothing left on the disk
+    assert RecordImport.objects.get(pk=stopped.pk).stop_reason == StopReason.FAILED
+    gone = RecordImport.objects.get(pk=lost.pk)
+    assert (gone.status, gone.stop_reason) == ("failed", StopReason.FILE_LOST)
+    assert gone.finished_at is not None
+    assert (RecordImport.objects.get(pk=read.pk).status,
+            RecordImportFile.objects.get(record_import=read.pk).size) == ("done", 0)
+    counted = RecordImport.objects.get(pk=doubled.pk)
+    assert list(counted.lines.values_list("number", "outcome")) == [
+        (1, "stored"), (2, "refused"), (3, "duplicate")]
+    assert (counted.lines_read, counted.stored, counted.refused, counted.duplicates) == \
+        (3, 1, 1, 1)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_0022_undone_puts_a_kept_upload_back_on_the_disk(back_to_latest, settings,
+                                                          django_user_model):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from matches.records.services import record_import_start
+
+    settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.dummy.DummyBackend"}}
+    record_import_start(files=[SimpleUploadedFile("a.jsonl", b'{"a": 1}\n')],
+                        created_by=django_user_model.objects.create_user("importer"))
+    before = [("matches", "0021_paper_game_players")]
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+
+    old = executor.loader.project_state(before).apps
+    kept = old.get_model("matches", "RecordImportFile").objects.get()
+    with kept.content.open("rb") as data:
+        assert data.read() == b'{"a": 1}\n'

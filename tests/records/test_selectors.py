@@ -8,14 +8,16 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from matches.models import ImportStatus, RecordImport
+from matches.models import ImportStatus, RecordImport, StopReason
 from matches.records.selectors import record_imports_ahead
 
 pytestmark = pytest.mark.django_db
 
 
 def an_import(user, status: str = ImportStatus.QUEUED) -> RecordImport:
-    return RecordImport.objects.create(created_by=user, max_records=1, status=status)
+    return RecordImport.objects.create(
+        created_by=user, max_records=1, status=status,
+        stop_reason=StopReason.FAILED if status == ImportStatus.FAILED else "")
 
 
 def test_imports_ahead_are_every_accounts_unfinished_ones_uploaded_before(

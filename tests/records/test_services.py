@@ -3,17 +3,29 @@ and deduplicated; and matches.records.files.stream_record_sources."""
 
 from __future__ import annotations
 
+import datetime
 import itertools
 import json
+import logging
 from io import StringIO
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
-from django.utils import translation
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone, translation
 
 from matches import rules
-from matches.models import ImportStatus, LineOutcome, Match, RecordImport
+from matches.models import (
+    ImportStatus,
+    LineOutcome,
+    Match,
+    RecordImport,
+    RecordImportChunk,
+    StopReason,
+)
 from matches.records import services as imports
 from matches.records import services as records_services
 from matches.records.files import (
@@ -114,17 +126,20 @@ def test_start_keeps_the_file_and_the_immediate_backend_imports_it(user):
     assert record_import.status == ImportStatus.DONE
     assert (record_import.lines_read, record_import.stored, record_import.refused) == (3, 3, 0)
     assert Match.objects.filter(created_by=user).count() == 3
-    assert not record_import.files.get().content  # read, then let go
+    kept = record_import.files.get()
+    assert kept.size == len("\n".join(json.dumps(document) for document in RECORDS[:3]))
+    assert not kept.chunks.exists()  # read, then let go
 
 
-def run_stopped_on_the_third(record_import: RecordImport, stop: BaseException) -> None:
+def run_stopped_on_the_third(record_import: RecordImport, stop: BaseException, *,
+                             on_call: int = 3) -> None:
     """Run the import in batches of two, ``stop`` raised as the third record is stored
-    (a failure, or a kill)."""
+    (a failure, or a kill), or as this run stores its ``on_call``-th."""
     real = imports.match_import
     calls = itertools.count(1)
 
     def stopped_on_the_third(**kwargs):
-        if next(calls) == 3:
+        if next(calls) == on_call:
             raise stop
         return real(**kwargs)
 
@@ -136,7 +151,7 @@ def run_stopped_on_the_third(record_import: RecordImport, stop: BaseException) -
 
 @pytest.mark.django_db
 def test_records_are_committed_in_batches_and_a_failure_keeps_the_earlier_ones(
-        user, queued):
+        user, queued, caplog):
     record_import = records_services.record_import_start(
         files=[jsonl("night.jsonl", RECORDS)], created_by=user)
 
@@ -144,13 +159,17 @@ def test_records_are_committed_in_batches_and_a_failure_keeps_the_earlier_ones(
 
     record_import.refresh_from_db()
     assert record_import.status == ImportStatus.FAILED
-    assert record_import.error == "RuntimeError: the worker was killed"
+    assert record_import.stop_reason == StopReason.FAILED
+    assert (record_import.leased_by, record_import.leased_until) == ("", None)
     assert (record_import.lines_read, record_import.stored) == (2, 2)  # the first batch
     assert Match.objects.count() == 2
     assert record_import.lines.count() == 2
+    assert record_import.files.get().chunks.exists()  # kept, to be tried again
+    [logged] = [r for r in caplog.records if r.name == "matches.records.services"]
+    assert logged.exc_info is not None and str(logged.exc_info[1]) == "the worker was killed"
 
 
-def test_an_import_a_killed_worker_left_running_is_queued_again_and_resumes(
+def test_an_import_a_killed_worker_left_running_is_queued_again_once_its_lease_lapses(
         user, queued, settings):
     record_import = records_services.record_import_start(
         files=[jsonl("night.jsonl", RECORDS)], created_by=user)
@@ -158,9 +177,15 @@ def test_an_import_a_killed_worker_left_running_is_queued_again_and_resumes(
     run_stopped_on_the_third(record_import, SystemExit())  # a kill: nothing marks it stopped
     record_import.refresh_from_db()
     assert (record_import.status, record_import.lines_read) == (ImportStatus.RUNNING, 2)
+    assert lease_end(record_import) > timezone.now()  # held: perhaps still running
 
     settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
     out = StringIO()
+    call_command("resume_imports", stdout=out)
+    assert out.getvalue() == ""  # not taken from a worker that may hold it
+    assert RecordImport.objects.get().status == ImportStatus.RUNNING
+
+    lapse_the_lease(record_import)
     call_command("resume_imports", stdout=out)
 
     assert out.getvalue() == (f"Queued again: import {record_import.public_id}, after 2 "
@@ -171,6 +196,17 @@ def test_an_import_a_killed_worker_left_running_is_queued_again_and_resumes(
     assert Match.objects.count() == len(RECORDS)  # nothing stored twice
     call_command("resume_imports", stdout=out)  # nothing left running: nothing queued
     assert out.getvalue().count("Queued again") == 1
+
+
+def lease_end(record_import: RecordImport) -> datetime.datetime:
+    record_import.refresh_from_db()
+    assert record_import.leased_until is not None
+    return record_import.leased_until
+
+
+def lapse_the_lease(record_import: RecordImport) -> None:
+    RecordImport.objects.filter(pk=record_import.pk).update(
+        leased_until=timezone.now() - datetime.timedelta(seconds=1))
 
 
 @pytest.mark.django_db
@@ -302,3 +338,287 @@ def test_the_database_backend_enqueues_a_row_and_the_worker_runs_it(user, settin
     assert record_import.stored == 2
     row.refresh_from_db()
     assert row.status == "SUCCESSFUL"
+
+
+# -- the upload kept in the database --------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_an_upload_is_kept_in_the_database_in_pieces_and_read_across_them(
+        user, queued, settings, monkeypatch):
+    """Pieces far smaller than a line: every line runs over several of them."""
+    monkeypatch.setattr(records_services, "PIECE_BYTES", 1000)
+    upload = jsonl("night.jsonl", RECORDS)
+    size = upload.size
+
+    record_import = records_services.record_import_start(files=[upload], created_by=user)
+
+    kept = record_import.files.get()
+    pieces = [bytes(piece) for piece in kept.chunks.order_by("number")
+              .values_list("data", flat=True)]
+    assert kept.size == size and len(pieces) == -(-size // 1000)
+    assert all(len(piece) == 1000 for piece in pieces[:-1])
+    assert not any(settings.MEDIA_ROOT.rglob("*"))  # nothing on this server's disk
+    records_services.record_import_run(record_import=record_import)
+    record_import.refresh_from_db()
+    assert (record_import.status, record_import.stored) == (ImportStatus.DONE, len(RECORDS))
+    assert not RecordImportChunk.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_kept_file_is_read_one_piece_at_a_time(user, queued, monkeypatch):
+    monkeypatch.setattr(records_services, "PIECE_BYTES", 1000)
+    record_import = records_services.record_import_start(
+        files=[jsonl("night.jsonl", RECORDS)], created_by=user)
+    kept = record_import.files.get()
+    first_line = len(json.dumps(RECORDS[0])) + 1
+
+    with CaptureQueriesContext(connection) as queries:
+        [line] = itertools.islice(records_services._file_lines(kept), 1)
+
+    assert line == json.dumps(RECORDS[0]).encode() + b"\n"
+    # the list of pieces, then only the pieces the first line needs
+    assert len(queries) == 1 + -(-first_line // 1000)
+
+
+@pytest.mark.django_db
+def test_an_import_whose_file_is_no_longer_kept_stops_and_says_so(user, queued):
+    record_import = records_services.record_import_start(
+        files=[jsonl("night.jsonl", RECORDS)], created_by=user)
+    RecordImportChunk.objects.all().delete()
+
+    records_services.record_import_run(record_import=record_import)
+
+    record_import.refresh_from_db()
+    assert (record_import.status, record_import.stop_reason) == (ImportStatus.FAILED,
+                                                                 StopReason.FILE_LOST)
+    assert (record_import.lines_read, Match.objects.count()) == (0, 0)
+
+
+# -- one runner at a time: the lease ----------------------------------------------------
+
+
+def run_with(record_import: RecordImport, *, before_the_third) -> None:
+    """Run the import in batches of two, calling ``before_the_third()`` once the first
+    batch is committed, before the next is read (another runner starting, say)."""
+    real = records_services._sources
+    called: list[bool] = []
+
+    def sources(record_import):
+        for number, source in enumerate(real(record_import), start=1):
+            if number == 3 and not called:  # once: not again in the other runner
+                called.append(True)
+                before_the_third()
+            yield source
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(records_services, "_sources", sources)
+        records_services.record_import_run(record_import=record_import, batch_size=2)
+
+
+@pytest.mark.django_db
+def test_a_second_runner_on_an_import_held_by_another_does_nothing(user, queued, caplog):
+    record_import = records_services.record_import_start(
+        files=[jsonl("night.jsonl", RECORDS)], created_by=user)
+    seen: dict[str, object] = {}
+
+    def second_runner():
+        caplog.set_level(logging.INFO, logger="matches.records.services")
+        second = records_services.record_import_run(
+            record_import=RecordImport.objects.get(pk=record_import.pk), batch_size=2)
+        seen["read"] = RecordImport.objects.get(pk=record_import.pk).lines_read
+        seen["status"] = second.status
+
+    run_with(record_import, before_the_third=second_runner)
+
+    assert seen == {"read": 2, "status": ImportStatus.RUNNING}  # it read nothing
+    assert "this runner leaves it" in caplog.text
+    record_import.refresh_from_db()
+    assert (record_import.status, record_import.stored) == (ImportStatus.DONE, len(RECORDS))
+    assert list(record_import.lines.values_list("number", flat=True)) == [1, 2, 3, 4, 5]
+    assert Match.objects.count() == len(RECORDS)
+
+
+@pytest.mark.django_db
+def test_a_runner_whose_lease_lapsed_and_was_taken_over_stops_and_writes_nothing(
+        user, queued, caplog):
+    record_import = records_services.record_import_start(
+        files=[jsonl("night.jsonl", RECORDS)], created_by=user)
+    taker = {}
+
+    def taken_over():
+        """The first runner stalled past its lease; another takes over, and is killed
+        storing its second record (so it holds the import, still running)."""
+        lapse_the_lease(record_import)
+        run_stopped_on_the_third(RecordImport.objects.get(pk=record_import.pk), SystemExit(),
+                                 on_call=2)
+        taker["holder"] = RecordImport.objects.get(pk=record_import.pk).leased_by
+
+    run_with(record_import, before_the_third=taken_over)
+
+    record_import.refresh_from_db()
+    assert record_import.status == ImportStatus.RUNNING
+    assert record_import.leased_by == taker["holder"]  # the other runner's still
+    assert (record_import.lines_read, record_import.stored) == (2, 2)
+    assert list(record_import.lines.values_list("number", flat=True)) == [1, 2]
+    assert Match.objects.count() == 2
+    assert "another runner took it over" in caplog.text
+
+
+@pytest.mark.django_db
+def test_a_finished_import_is_not_run_again(user):
+    record_import = records_services.record_import_start(
+        files=[jsonl("night.jsonl", RECORDS[:2])], created_by=user)
+    record_import.refresh_from_db()
+
+    again = records_services.record_import_run(record_import=record_import)
+
+    assert (again.status, again.lines.count()) == (ImportStatus.DONE, 2)
+
+
+# -- the watch ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def kept_for_later(settings):
+    """The site's backend, which keeps a task for later (the others run it at once)."""
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend",
+                                  "QUEUES": ["default"]}}
+
+
+def waiting_tasks() -> list[tuple[str, list[int], datetime.datetime]]:
+    from django_tasks_db.models import DBTaskResult
+
+    return [(row.task_path.rsplit(".", 1)[1], row.args_kwargs["args"], row.run_after)
+            for row in DBTaskResult.objects.order_by("enqueued_at")]
+
+
+@pytest.mark.django_db
+def test_a_runner_taking_an_import_queues_a_look_when_its_lease_ends(user, kept_for_later):
+    record_import = records_services.record_import_start(
+        files=[jsonl("night.jsonl", RECORDS)], created_by=user)
+
+    run_stopped_on_the_third(record_import, SystemExit())  # killed
+
+    held_until = lease_end(record_import)
+    [run, (watch, args, when)] = waiting_tasks()
+    assert run[0] == "record_import_task"
+    assert (watch, args) == ("record_import_watch_task", [record_import.pk])
+    # when the lease taken would end (each batch since renewed it, to a little later)
+    assert timezone.now() < when <= held_until + datetime.timedelta(seconds=1)
+
+
+@pytest.mark.django_db
+def test_the_look_queues_again_an_import_whose_runner_is_gone(user, kept_for_later):
+    record_import = records_services.record_import_start(
+        files=[jsonl("night.jsonl", RECORDS)], created_by=user)
+    run_stopped_on_the_third(record_import, SystemExit())
+    before = len(waiting_tasks())
+
+    records_services.record_import_watch(record_import_id=record_import.pk)  # still held
+    held_until = lease_end(record_import)
+    assert record_import.status == ImportStatus.RUNNING
+    assert waiting_tasks()[before:] == [
+        ("record_import_watch_task", [record_import.pk],
+         held_until + datetime.timedelta(seconds=1))]
+
+    lapse_the_lease(record_import)
+    records_services.record_import_watch(record_import_id=record_import.pk)
+
+    record_import.refresh_from_db()
+    assert (record_import.status, record_import.leased_by) == (ImportStatus.QUEUED, "")
+    assert waiting_tasks()[-1][:2] == ("record_import_task", [record_import.pk])
+
+
+# -- trying a stopped import again ----------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_stopped_import_tried_again_goes_on_after_its_last_batch(user, queued, settings):
+    record_import = records_services.record_import_start(
+        files=[jsonl("night.jsonl", RECORDS)], created_by=user)
+    run_stopped_on_the_third(record_import, RuntimeError("the database went away"))
+    settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
+
+    records_services.record_import_retry(record_import=RecordImport.objects.get())
+
+    record_import.refresh_from_db()
+    assert (record_import.status, record_import.stop_reason) == (ImportStatus.DONE, "")
+    assert (record_import.lines_read, record_import.stored) == (len(RECORDS), len(RECORDS))
+    assert list(record_import.lines.values_list("number", flat=True)) == [1, 2, 3, 4, 5]
+    assert Match.objects.count() == len(RECORDS)
+
+
+@pytest.mark.django_db
+def test_only_a_stopped_import_is_tried_again(user, queued):
+    record_import = records_services.record_import_start(
+        files=[jsonl("night.jsonl", RECORDS)], created_by=user)
+
+    with pytest.raises(ValidationError) as refused:
+        records_services.record_import_retry(record_import=record_import)
+
+    assert refused.value.code == "not_stopped"
+    assert refused.value.messages == [str(records_services.RETRY_NOT_STOPPED)]
+    assert RecordImport.objects.get().status == ImportStatus.QUEUED
+
+
+@pytest.mark.django_db
+def test_an_import_whose_file_is_lost_is_not_tried_again(user, queued):
+    record_import = records_services.record_import_start(
+        files=[jsonl("night.jsonl", RECORDS)], created_by=user)
+    RecordImportChunk.objects.all().delete()
+    records_services.record_import_run(record_import=record_import)
+
+    with pytest.raises(ValidationError) as refused:
+        records_services.record_import_retry(record_import=RecordImport.objects.get())
+
+    assert refused.value.code == "file_lost"
+    assert RecordImport.objects.get().status == ImportStatus.FAILED
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql",
+                    reason="two runners at once need two connections to one server")
+@pytest.mark.django_db(transaction=True)
+def test_two_workers_on_one_import_at_once_store_each_line_once(user, queued, caplog):
+    """A second runner, in its own thread and connection, starts while the first is in
+    the middle of a batch: it finds the lease held and leaves; the first stores every
+    line once."""
+    import threading
+
+    from django.db import connections
+
+    record_import = records_services.record_import_start(
+        files=[jsonl("night.jsonl", RECORDS)], created_by=user)
+    caplog.set_level(logging.INFO, logger="matches.records.services")
+    real, calls, second = imports.match_import, itertools.count(1), {}
+
+    def run_the_second():
+        try:
+            second["import"] = records_services.record_import_run(
+                record_import=RecordImport.objects.get(pk=record_import.pk), batch_size=2)
+        finally:
+            connections.close_all()
+
+    worker = threading.Thread(target=run_the_second)
+
+    def storing(**kwargs):
+        call = next(calls)
+        if call == 2:  # mid-batch: the first runner holds the import's row
+            worker.start()
+        if call == 3:  # the first batch committed: the second runner has had its turn
+            worker.join(timeout=60)
+        return real(**kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(imports, "match_import", storing)
+        records_services.record_import_run(record_import=record_import, batch_size=2)
+
+    assert not worker.is_alive()
+    record_import.refresh_from_db()
+    assert (record_import.status, record_import.stored) == (ImportStatus.DONE, len(RECORDS))
+    assert list(record_import.lines.values_list("number", flat=True)) == [1, 2, 3, 4, 5]
+    assert Match.objects.count() == len(RECORDS)
+    # it found the import held, and left it (before or just after the first commit)
+    assert second["import"].status == ImportStatus.RUNNING
+    assert second["import"].lines_read in (0, 2)
+    assert "this runner leaves it" in caplog.text

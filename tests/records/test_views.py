@@ -473,6 +473,127 @@ def test_posting_no_file_is_a_form_error(client, scorer):
     assert response.context["form"].errors == {"files": ["This field is required."]}
 
 
+# -- a stopped import: why, in words, and trying again ----------------------------------
+
+SERVER_PATH = "/srv/scorekeeper/media/record-imports/night_Xy12.jsonl"
+
+
+def stopped_import(client, monkeypatch, settings, error: Exception) -> RecordImport:
+    """An upload of two records whose import stopped on its second, raising ``error``."""
+    from matches.records import services as records_services
+
+    settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.dummy.DummyBackend"}}
+    client.post(IMPORT_URL, {"files": [upload("night.jsonl", "\n".join(
+        json.dumps(record) for record in (VALID, OTHER)))]})
+    record_import = RecordImport.objects.get()
+    real, calls = records_services.match_import, []
+
+    def failing_on_the_second(**kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise error
+        return real(**kwargs)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(records_services, "match_import", failing_on_the_second)
+        with pytest.raises(type(error)):
+            records_services.record_import_run(record_import=record_import, batch_size=1)
+    settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
+    record_import.refresh_from_db()
+    return record_import
+
+
+def try_again_url(record_import: RecordImport) -> str:
+    return f"/import/{record_import.public_id}/try-again/"
+
+
+def test_a_stopped_import_says_why_in_words_never_the_servers_paths(
+        client, scorer, monkeypatch, settings, caplog):
+    record_import = stopped_import(client, monkeypatch, settings, FileNotFoundError(
+        2, "No such file or directory", SERVER_PATH))
+
+    html = client.get(progress_url(record_import)).content.decode()
+
+    assert "Stopped: 1 record read" in html
+    assert ("The import stopped after 1 record; what was read before is kept. "
+            "Something went wrong on the server; its log says what. Try again: the import "
+            "goes on after the records already read.") in html
+    assert SERVER_PATH not in html and "/srv/" not in html
+    assert "FileNotFoundError" not in html and "Errno" not in html
+    assert SERVER_PATH in caplog.text  # the technical reason, for whoever keeps the server
+    assert f'<form method="post" action="{try_again_url(record_import)}">' in html
+
+
+def test_a_stopped_import_says_why_and_offers_to_try_again_in_the_readers_language(
+        client, scorer, monkeypatch, settings):
+    record_import = stopped_import(client, monkeypatch, settings, RuntimeError("gone"))
+
+    uk = client.get(progress_url(record_import), HTTP_ACCEPT_LANGUAGE="uk").content.decode()
+    ru = client.get(progress_url(record_import), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+
+    assert "На сервері щось пішло не так" in uk and ">Спробувати ще раз</button>" in uk
+    assert "На сервере что-то пошло не так" in ru and ">Попробовать ещё раз</button>" in ru
+
+
+def test_trying_a_stopped_import_again_goes_on_after_the_records_read(
+        client, scorer, monkeypatch, settings):
+    record_import = stopped_import(client, monkeypatch, settings, RuntimeError("gone"))
+
+    response = client.post(try_again_url(record_import), follow=True)
+
+    assert response.redirect_chain == [(progress_url(record_import), 302)]
+    html = response.content.decode()
+    assert "2 stored, 0 refused" in html and "Done: 2 records read" in html
+    assert "import-try-again" not in html
+    assert Match.objects.count() == 2
+    assert list(record_import.lines.values_list("number", flat=True)) == [1, 2]
+
+
+def test_trying_again_an_import_not_stopped_says_so(client, scorer):
+    client.post(IMPORT_URL, {"files": [upload("club.json", json.dumps(VALID))]})
+    record_import = RecordImport.objects.get()  # done
+
+    response = client.post(try_again_url(record_import), follow=True)
+
+    assert "Only a stopped import can be tried again." in response.content.decode()
+    assert RecordImport.objects.get().lines.count() == 1
+
+
+def test_an_import_whose_file_is_lost_asks_for_it_again_and_offers_no_retry(
+        client, scorer, settings):
+    from matches.models import RecordImportChunk
+    from matches.records.services import record_import_run
+
+    settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.dummy.DummyBackend"}}
+    client.post(IMPORT_URL, {"files": [upload("club.json", json.dumps(VALID))]})
+    RecordImportChunk.objects.all().delete()
+    record_import_run(record_import=RecordImport.objects.get())
+
+    html = client.get(progress_url(RecordImport.objects.get())).content.decode()
+
+    assert "The uploaded file is no longer kept: upload it again." in html
+    assert "import-try-again" not in html
+
+
+def test_someone_elses_stopped_import_cannot_be_tried_again(
+        client, scorer, monkeypatch, settings, django_user_model):
+    record_import = stopped_import(client, monkeypatch, settings, RuntimeError("gone"))
+    client.force_login(django_user_model.objects.create_user("other", password="pw"))
+
+    assert client.post(try_again_url(record_import)).status_code == 404
+    assert RecordImport.objects.get().status == "failed"
+
+
+def test_trying_again_needs_a_post_and_a_login(client, scorer, monkeypatch, settings):
+    record_import = stopped_import(client, monkeypatch, settings, RuntimeError("gone"))
+
+    assert client.get(try_again_url(record_import)).status_code == 405
+    client.logout()
+    response = client.post(try_again_url(record_import))
+    assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+    assert RecordImport.objects.get().status == "failed"
+
+
 # -- admin -----------------------------------------------------------------------------
 
 MODELS = [Player, Match, Side, Seat, Round, RoundSide, Event, Change, ScorerGrant]

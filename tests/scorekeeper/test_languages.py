@@ -310,6 +310,9 @@ def every_page(lang: str, django_user_model) -> tuple[list[tuple[str, str]], set
     running.status = "done"
     running.save(update_fields=["status"])
     get("import, queued next", owner, waiting.get_absolute_url())
+    stopped = RecordImport.objects.create(created_by=olena, max_records=1, status="failed",
+                                          stop_reason="failed")
+    get("import, stopped, to try again", owner, stopped.get_absolute_url())
     get("sign in", anonymous, reverse("login"))
     get("sign up", anonymous, reverse("signup"))
     get("password reset", anonymous, reverse("password_reset"))
