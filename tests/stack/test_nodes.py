@@ -10,6 +10,7 @@ import os
 import re
 import signal
 import socket
+import subprocess
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
@@ -18,7 +19,7 @@ from urllib.parse import urlencode, urlsplit
 
 import pytest
 
-from tests.stack.conftest import _get, stack_nodes
+from tests.stack.conftest import DATABASE, ROOT, _free_port, _get, stack_nodes
 
 pytestmark = [pytest.mark.stack, pytest.mark.xdist_group("stack")]
 
@@ -214,3 +215,39 @@ def test_an_app_server_that_dies_is_started_again_and_the_other_answers(
             pass
         assert time.monotonic() < deadline, "gunicorn-2 does not answer again"
         time.sleep(0.3)
+
+
+def _prod(run_dir: Path, *args: str, **env: str) -> tuple[int, str]:
+    """scripts/prod's exit status and what it wrote to stderr, when it is expected to
+    refuse; should it start instead, all it started is stopped."""
+    environ = {**os.environ, "SK_RUN": str(run_dir),
+               "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{DATABASE}", **env}
+    environ.pop("DJANGO_SETTINGS_MODULE", None)
+    process = subprocess.Popen([str(ROOT / "scripts/prod"), *args], cwd=ROOT, env=environ,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
+    try:
+        _, stderr = process.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.communicate(timeout=30)
+        raise AssertionError("scripts/prod started rather than refusing") from None
+    return process.returncode, stderr
+
+
+@pytest.mark.parametrize("nodes", ["0", "two", "100"])
+def test_a_number_of_app_servers_that_is_none_is_refused(nodes: str, tmp_path: Path) -> None:
+    status, said = _prod(tmp_path, "--nodes", nodes)
+
+    assert status == 2
+    assert f"--nodes takes a number of app servers from 1 to 99, not '{nodes}'" in said
+
+
+def test_two_app_servers_without_redis_are_refused(stack: str, tmp_path: Path) -> None:
+    # the session's stack database, already made: its setup is quick
+    status, said = _prod(tmp_path, "--nodes", "2", str(_free_port()),
+                         REDIS_URL=f"redis://127.0.0.1:{_free_port()}/0")
+
+    assert status == 1, said[-2000:]
+    assert "no Redis answers at redis://127.0.0.1:" in said
+    assert not list(tmp_path.glob("*.sock"))  # nothing was started
