@@ -316,11 +316,17 @@ WHITENOISE_ROOT = BASE_DIR / "webroot"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Each process's own memory: it holds drawn fragments of pages keyed by what they show
-# (the scorepad's rounds table, at most some tens of kB each), so no key can name a
-# stale copy and no process needs another's.
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                      "OPTIONS": {"MAX_ENTRIES": 300}},
+# The default cache holds drawn fragments of pages keyed by what they show (the
+# scorepad's rounds table, at most some tens of kB each), so no key can name a stale
+# copy. With REDIS_URL set (scripts/prod --nodes 2, or several app servers: README, "When
+# one machine is not enough") it is Django's own Redis backend, one cache shared by every
+# server, drawn once for all; without it, each process's own memory.
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+CACHES = {"default": ({"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                       "LOCATION": REDIS_URL}
+                      if REDIS_URL else
+                      {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                       "OPTIONS": {"MAX_ENTRIES": 300}}),
           # The sign-up and password-reset counts (scorekeeper/throttle.py): in the
           # database, so that every worker process counts together. Its table is made by
           # `manage.py createcachetable` (scripts/setup; a test database gets it too).

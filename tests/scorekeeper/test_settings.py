@@ -6,6 +6,7 @@ read once per process and the test process's settings must stay untouched.
 
 import os
 import re
+import socket
 import subprocess
 import sys
 
@@ -103,6 +104,53 @@ def test_database_url_is_honoured():
         "600",
         "True",
     ]
+
+
+def test_the_cache_is_on_redis_when_redis_url_is_set():
+    result = run_python(
+        "from django.conf import settings; from django.core.cache import caches; "
+        "cache = settings.CACHES['default']; "
+        "print(cache['BACKEND'], cache['LOCATION'], type(caches['default']).__name__)",
+        REDIS_URL="redis://cache.example.com:6380/2",
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [
+        "django.core.cache.backends.redis.RedisCache",
+        "redis://cache.example.com:6380/2",
+        "RedisCache",
+    ]
+
+
+@pytest.mark.parametrize("redis_url", [None, "", "  "], ids=["unset", "empty", "blank"])
+def test_the_cache_is_each_processs_memory_without_redis_url(redis_url):
+    env = {} if redis_url is None else {"REDIS_URL": redis_url}
+    result = run_python(
+        "from django.conf import settings; print(settings.CACHES['default']['BACKEND'])",
+        **env,
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "django.core.cache.backends.locmem.LocMemCache"
+
+
+def test_the_redis_cache_keeps_and_shares_what_is_drawn():
+    """Through the real server (127.0.0.1:6379), from two processes: what one draws the
+    other reads."""
+    try:
+        socket.create_connection(("127.0.0.1", 6379), timeout=1).close()
+    except OSError:
+        pytest.skip("Redis is not running on 127.0.0.1:6379")
+    key = f"settings-test-{os.getpid()}"
+    url = "redis://127.0.0.1:6379/0"
+    drawn = run_python(f"import django; django.setup(); from django.core.cache import cache; "
+                       f"cache.set({key!r}, 'rounds table', 30)", REDIS_URL=url)
+    read = run_python(f"import django; django.setup(); from django.core.cache import cache; "
+                      f"print(cache.get({key!r})); cache.delete({key!r})", REDIS_URL=url)
+
+    assert drawn.returncode == 0, drawn.stderr
+    assert read.returncode == 0, read.stderr
+    assert read.stdout.strip() == "rounds table"
 
 
 def test_database_defaults_to_sqlite_in_the_project_root():

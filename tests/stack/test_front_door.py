@@ -10,19 +10,13 @@ from __future__ import annotations
 import email
 import email.policy
 import http.client
-import os
 import re
 import resource
-import signal
 import socket
-import socketserver
-import subprocess
-import threading
 import time
 import urllib.error
 import urllib.request
 import uuid
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
@@ -30,36 +24,12 @@ from urllib.parse import urlencode, urlsplit
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.stack.conftest import SPREAD
+from tests.stack.conftest import MailSink, _get
 
-ROOT = Path(__file__).resolve().parents[2]
-DATABASE = "scorekeeper_stack"
-
-# One stack (fixed ports and database) for the module: its tests share one xdist worker
-# (scripts/test runs --dist loadgroup; every other test goes wherever a worker is free).
+# The stack (tests/stack/conftest.py) is one for the session: its tests share one xdist
+# worker (scripts/test runs --dist loadgroup; every other test goes wherever a worker is
+# free).
 pytestmark = [pytest.mark.stack, pytest.mark.xdist_group("stack")]
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _postgres() -> bool:
-    try:
-        socket.create_connection(("127.0.0.1", 5432), timeout=1).close()
-    except OSError:
-        return False
-    return True
-
-
-def _get(url: str, timeout: float = 5) -> tuple[int, dict[str, str], bytes]:
-    try:
-        with urllib.request.urlopen(url, timeout=timeout) as answer:
-            return answer.status, dict(answer.headers), answer.read()
-    except urllib.error.HTTPError as error:
-        return error.code, dict(error.headers), error.read()
 
 
 def _post(url: str, body: bytes) -> tuple[int, bytes]:
@@ -69,105 +39,6 @@ def _post(url: str, body: bytes) -> tuple[int, bytes]:
             return answer.status, answer.read()
     except urllib.error.HTTPError as error:
         return error.code, error.read()
-
-
-@pytest.fixture(scope="module")
-def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The stack's SK_RUN: its sockets, rendered configs and logs."""
-    return tmp_path_factory.mktemp("run")
-
-
-class MailSink(socketserver.ThreadingTCPServer):
-    """A tiny SMTP server on the loopback address: the stack's EMAIL_HOST, so that a
-    password reset's mail is sent as in production and read here."""
-
-    daemon_threads = True
-    allow_reuse_address = True
-
-    def __init__(self) -> None:
-        super().__init__(("127.0.0.1", 0), _SmtpSession)
-        self.messages: list[str] = []
-
-
-class _SmtpSession(socketserver.StreamRequestHandler):
-    server: MailSink
-
-    def handle(self) -> None:
-        self.wfile.write(b"220 sink\r\n")
-        while line := self.rfile.readline(65536):
-            verb = line[:4].upper()
-            if verb == b"EHLO":
-                self.wfile.write(b"250-sink\r\n250 8BITMIME\r\n")
-            elif verb == b"DATA":
-                self.wfile.write(b"354 go on\r\n")
-                lines = []
-                while (data := self.rfile.readline(65536)) not in (b".\r\n", b""):
-                    lines.append(data.decode("utf-8", "replace"))
-                self.server.messages.append("".join(lines))
-                self.wfile.write(b"250 kept\r\n")
-            elif verb == b"QUIT":
-                self.wfile.write(b"221 bye\r\n")
-                return
-            else:  # HELO, MAIL, RCPT, RSET, NOOP
-                self.wfile.write(b"250 ok\r\n")
-
-
-@pytest.fixture(scope="module")
-def mail_sink() -> Iterator[MailSink]:
-    sink = MailSink()
-    thread = threading.Thread(target=sink.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield sink
-    finally:
-        sink.shutdown()
-        sink.server_close()
-
-
-@pytest.fixture(scope="module")
-def stack(request: pytest.FixtureRequest, run_dir: Path, mail_sink: MailSink) -> Iterator[str]:
-    if request.config.stash.get(SPREAD, []):
-        pytest.fail("the stack's tests are not kept on one xdist worker: --dist loadgroup did "
-                    "not mark their ids with their group (see the pytest pin in "
-                    "requirements-dev.txt)")
-    if not _postgres():
-        pytest.skip("PostgreSQL is not running on 127.0.0.1:5432")
-    if not (Path("/usr/sbin/nginx").exists() or os.geteuid() == 0):
-        pytest.skip("nginx is missing (apt-get install nginx)")
-    subprocess.run(["dropdb", "-h", "127.0.0.1", "-U", "postgres", "--if-exists", DATABASE],
-                   check=True)
-    subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", DATABASE], check=True)
-    port = _free_port()
-    env = {**os.environ, "SK_RUN": str(run_dir),
-           "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{DATABASE}",
-           # mail goes out by SMTP, as in production: to the sink above
-           "EMAIL_HOST": "127.0.0.1", "EMAIL_PORT": str(mail_sink.server_address[1]),
-           "EMAIL_USE_TLS": "0"}
-    env.pop("DJANGO_SETTINGS_MODULE", None)
-    env.pop("EMAIL_DISABLED", None)
-    process = subprocess.Popen([str(ROOT / "scripts/prod"), str(port)], cwd=ROOT, env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               start_new_session=True)
-    url = f"http://localhost:{port}"
-    try:
-        # setup, a fresh database's migrations and collectstatic: minutes on a busy machine
-        deadline = time.monotonic() + 480
-        while time.monotonic() < deadline:
-            if process.poll() is not None:
-                output = process.stdout.read().decode() if process.stdout else ""
-                pytest.fail(f"scripts/prod stopped:\n{output[-3000:]}")
-            try:
-                if _get(url + "/", timeout=1)[0] == 200:
-                    break
-            except OSError:
-                pass
-            time.sleep(0.5)
-        else:
-            pytest.fail("the stack did not answer within 480 s")
-        yield url
-    finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=30)
 
 
 def test_a_match_is_scored_through_nginx(stack: str, browser: Browser) -> None:
