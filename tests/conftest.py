@@ -92,6 +92,9 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    "--disable-site-isolation-trials",
+    "--disable-features=site-per-process,IsolateOrigins,Translate,MediaRouter,OptimizationHints",
+    "--disable-extensions",
 ]
 
 

@@ -30,17 +30,22 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 def phone_page(browser: Browser, *, color_scheme: Literal["light", "dark"] | None = None,
-               locale: str | None = None) -> Iterator[Page]:
+               locale: str | None = None, kept: bool = False) -> Iterator[Page]:
     """A fresh phone-sized page (360x740, touch) in its own context: no shared cookies;
-    the system's colour scheme and the browser's language if given."""
+    the system's colour scheme and the browser's language if given. ``kept``: the
+    service worker runs (the page is kept for offline use); otherwise it is not
+    registered, since its install fetches the whole app shell from the live server on
+    every fresh context, work the test does not look at."""
     context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
                                   has_touch=True, device_scale_factor=2,
-                                  color_scheme=color_scheme, locale=locale)
+                                  color_scheme=color_scheme, locale=locale,
+                                  service_workers="allow" if kept else "block")
     page = context.new_page()
     yield page
     context.close()
 
 
 @pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    yield from phone_page(browser)
+def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """A phone's page; with the service worker where the test is marked ``kept``."""
+    yield from phone_page(browser, kept=request.node.get_closest_marker("kept") is not None)

@@ -236,11 +236,17 @@ class Visit:
         self.context: BrowserContext | None = None
 
     def open(self, path: str, *, user: User | None = None,
-             grants: Sequence[ScorerGrant] = (), served: str | None = None) -> Page:
-        """``served``: the page's HTML, answered at ``path`` as nginx would serve a file."""
+             grants: Sequence[ScorerGrant] = (), served: str | None = None,
+             kept: bool = False) -> Page:
+        """``served``: the page's HTML, answered at ``path`` as nginx would serve a file.
+        ``kept``: the service worker runs (it keeps the page for offline use). Otherwise
+        it is not registered: its install fetches the whole app shell from the live
+        server for every page, which is most of a page's cost here and none of what
+        the page shows."""
         self.context = self.browser.new_context(
             viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True,
-            color_scheme="dark" if self.theme == "dark" else "light", locale=self.lang)
+            color_scheme="dark" if self.theme == "dark" else "light", locale=self.lang,
+            service_workers="allow" if kept else "block")
         self.context.route(self.base + AXE_PATH, lambda route: route.fulfill(
             path=AXE, content_type="text/javascript"))
         if served is not None:
@@ -351,7 +357,7 @@ def _scorepad_kept(v: Visit, w: World) -> Page:
     """The scorepad once the service worker keeps it (templates/sw.js)."""
     from tests.browser.test_offline import kept  # it imports this module
 
-    page = v.open(w.tracked.match.get_scorer_url(), grants=[w.tracked.grant])
+    page = v.open(w.tracked.match.get_scorer_url(), grants=[w.tracked.grant], kept=True)
     scorepad_ready(page)
     kept(page, int(page.locator("#live").get_attribute("data-version") or 0))
     return page

@@ -30,7 +30,8 @@ from tests.browser.test_scorepad import (
     wait_seq,
 )
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# the service worker runs in these pages (tests/browser/conftest.py blocks it elsewhere)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.kept]
 
 
 def the_match():
@@ -59,8 +60,11 @@ def kept(page: Page, version: int) -> None:
     """Wait until the service worker is active and keeps this page at ``version``."""
     # active: the next load of the page goes through it (this one may have started
     # before the worker did; the page hands it its state either way)
-    assert page.evaluate("navigator.serviceWorker.ready.then(r => r.active.scriptURL)") \
-        .endswith("/sw.js")
+    active = page.evaluate("""() => Promise.race([
+        navigator.serviceWorker.ready.then(r => r.active.scriptURL),
+        new Promise(done => setTimeout(() => done(null), 10000))])""")
+    assert active is not None, "no service worker became active (a kept page needs one)"
+    assert active.endswith("/sw.js")
     for _ in range(100):
         if kept_version(page) == version:
             return
