@@ -34,7 +34,8 @@ from matches.records.models import (
 )
 from matches.records.selectors import record_stored_as
 from matches.scoring.models import Match
-from matches.scoring.services.play import match_import, record_refusal
+from matches.scoring.record_checks import record_refusal
+from matches.scoring.services.play import match_import
 
 ALREADY_IMPORTED = _("already imported as match %(pk)s")
 OVER_THE_CAP = _("this record and any after it were not read: an upload holds at most "
