@@ -224,3 +224,18 @@ def test_a_row_of_a_league_game_the_league_corrected_names_who_won_as_corrected(
     for language, words in (("uk", "виправлено лігою"), ("ru", "исправлено лигой")):
         client.cookies["django_language"] = language
         assert words in client.get(URL).content.decode()
+
+
+def test_the_history_and_its_csv_replay_no_match(client, clubs):
+    from matches.scoring import engine_cache
+    from tests.support.helpers import counted_replays
+
+    for day in (1, 2, 3):
+        finished(["Olena", "Taras"], day=day, club=clubs["public"])
+    engine_cache.forget_engines()
+
+    with counted_replays() as replays:
+        assert len(csv_text(client, {}).splitlines()) == 4  # the header and three rows
+        assert len(rows(client)) == 3
+
+    assert replays.call_count == 0  # the stored rows say it all
