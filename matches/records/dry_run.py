@@ -16,6 +16,7 @@ keeps Django's path, which loads the catalogues and so needs the apps set up.
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -106,6 +107,11 @@ def main(argv: Sequence[str]) -> int | None:
     # English is the messages' own text: no catalogue to read, so no app registry needed
     settings.USE_I18N = False
     paths, as_json = arguments
+    # A record's parsed JSON is thousands of small objects that reference counting frees
+    # when the record is done; at the default threshold the collector walks each of them
+    # a few times while it is parsed and replayed (about 5 % of the instructions of
+    # 1,000 records). The process is this command's alone.
+    gc.set_threshold(100_000, 20, 20)
     out = sys.stdout
     verified = verify(path_sources(paths), as_json=as_json,
                       write=lambda text: out.write(text + "\n"))

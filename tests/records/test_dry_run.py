@@ -6,6 +6,7 @@ what Django's command says, and loads only what it uses."""
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import os
@@ -115,14 +116,22 @@ def test_a_site_in_another_language_keeps_djangos_path(settings, mixed):
     assert dry_run.main(["import_match", "--dry-run", str(mixed)]) is None
 
 
+@pytest.fixture
+def collector():
+    """main tunes the collector of its own process: put the test process's back."""
+    threshold = gc.get_threshold()
+    yield
+    gc.set_threshold(*threshold)
+
+
 class Terminal(io.StringIO):
     def isatty(self) -> bool:
         return True
 
 
 @pytest.mark.parametrize(("stream", "styled"), [(io.StringIO, False), (Terminal, True)])
-def test_the_refusals_count_is_styled_only_on_a_terminal(settings, monkeypatch, mixed,
-                                                         stream, styled):
+def test_the_refusals_count_is_styled_only_on_a_terminal(settings, monkeypatch, collector,
+                                                         mixed, stream, styled):
     settings.LANGUAGE_CODE = "en"  # what main changes is undone with the fixture
     monkeypatch.delenv("DJANGO_COLORS", raising=False)
     monkeypatch.setattr(sys, "stdout", stream())
