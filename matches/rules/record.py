@@ -143,7 +143,8 @@ def json_lines(text: str) -> list[str]:
     """The lines of a JSON Lines text: split at "\n", "\r\n" or "\r", which JSON never
     holds unescaped inside a string, and not at U+2028, U+2029 or U+0085, which it does
     (``str.splitlines`` would split a record in two there)."""
-    lines = _LINE_BREAK.split(text)
+    # most files end their lines with "\n" alone: str.split is many times the regex's speed
+    lines = _LINE_BREAK.split(text) if "\r" in text else text.split("\n")
     return lines[:-1] if lines and not lines[-1] else lines
 
 
