@@ -25,17 +25,20 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from replay import CASES  # noqa: E402  (bench/replay.py: its shapes)
 
-from matches.rules import ALL_FIVES  # noqa: E402
+from matches.rules import ALL_FIVES, Game  # noqa: E402
 from matches.rules.simulate import simulated_record  # noqa: E402
 
-SHAPES = {"mixed": [(game, players, options) for _, game, players, options in CASES],
-          "all-fives": [(ALL_FIVES, 2, None)]}
+Shape = tuple[Game, int, dict[str, Any] | None]
+SHAPES: dict[str, list[Shape]] = {
+    "mixed": [(game, players, options) for _, game, players, options in CASES],
+    "all-fives": [(ALL_FIVES, 2, None)]}
 
 COMMAND = "import_match"
 

@@ -134,11 +134,12 @@ def test_the_refusals_count_is_styled_only_on_a_terminal(settings, monkeypatch, 
                                                          mixed, stream, styled):
     settings.LANGUAGE_CODE = "en"  # what main changes is undone with the fixture
     monkeypatch.delenv("DJANGO_COLORS", raising=False)
+    err = stream()
     monkeypatch.setattr(sys, "stdout", stream())
-    monkeypatch.setattr(sys, "stderr", stream())
+    monkeypatch.setattr(sys, "stderr", err)
 
     assert dry_run.main(["import_match", "--dry-run", str(mixed)]) == 1
 
-    said = sys.stderr.getvalue()
+    said = err.getvalue()
     expected = "CommandError: 3 of 4 records refused."
     assert said == (f"\x1b[31;1m{expected}\x1b[0m\n" if styled else f"{expected}\n")
