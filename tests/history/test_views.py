@@ -194,7 +194,11 @@ def test_a_private_clubs_matches_never_reach_outsiders(clubs, django_user_model,
     insider.force_login(member)
     assert rows(insider, player="cat") == [str(hidden.public_id)]
     assert insider.get(player_url).status_code == 200
-    with django_assert_max_num_queries(12):
+    # a worker that has not kept the match replays it from the rows and reads its version
+    # again, to keep the engine (engine_cache); then the page reads no row of the play
+    with django_assert_max_num_queries(13):
+        assert insider.get(hidden.get_absolute_url()).status_code == 200
+    with django_assert_max_num_queries(9):
         assert insider.get(hidden.get_absolute_url()).status_code == 200
 
 
