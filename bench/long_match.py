@@ -8,7 +8,10 @@ scorer's view (the POST: the write takes the engine this process kept), the poll
 it (the write handed its engine on), the poll after a tap made by another process (the
 kept engine catches up from the change log), the scorer's page, and — for comparison —
 building the engine from the rows (what every page and every tap paid before engines
-were kept). Prints the median and the worst of each.
+were kept). Then, ``--cold`` times each on a worker that has kept no engine: the
+watchers' whole page, and the page of a copy of the match that was abandoned (its log,
+chart and board replay: the first round's, and the last round's last placement), with
+the replays each request made. Prints the median and the worst of each.
 
     .venv/bin/python bench/long_match.py
     .venv/bin/python bench/long_match.py --rounds 3000 --requests 20 --database scorekeeper_bench
@@ -36,6 +39,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3000)
     parser.add_argument("--requests", type=int, default=20)
     parser.add_argument("--database", help="a PostgreSQL database (created if missing)")
+    parser.add_argument("--cold", type=int, default=5,
+                        help="page loads on a cold worker, each kind (5)")
     args = parser.parse_args()
     folder = tempfile.mkdtemp()
     os.environ["DATABASE_URL"] = (
@@ -54,6 +59,7 @@ def main() -> None:
     from matches.rules.simulate import simulated_record
     from matches.scoring import engine_cache
     from matches.scoring.selectors.play import match_engine
+    from matches.scoring.services.lifecycle import match_abandon
     from matches.scoring.services.play import (
         grant_create,
         match_import,
@@ -120,6 +126,26 @@ def main() -> None:
         rows["scorer's page"].append(timed(get, scorer, match.get_scorer_url(), 200))
         etag = watcher.get(url, HTTP_HX_REQUEST="true")["ETag"]
         match = Match.objects.get(pk=match.pk)
+    # A worker that has kept no engine (just started, or the match pushed out of its
+    # keeping): the whole page, and the page of the same match played no more (its log,
+    # chart and board replay), each with the count of replays it made.
+    stopped = match_import(document=document)
+    match_abandon(match=stopped)
+    replays = mock.patch.object(rules.Match, "replay", wraps=rules.Match.replay)
+    for name, page in (("watchers' page, cold worker (GET)", url),
+                       ("abandoned match's page, cold worker (GET)",
+                        stopped.get_absolute_url()),
+                       ("abandoned match's page, its last round's board",
+                        stopped.get_absolute_url() + f"?round={len(engine.rounds)}&step=99")):
+        rows[name] = []
+        for _ in range(args.cold):
+            engine_cache.forget_engines()
+            with replays as counted:
+                started = time.perf_counter()
+                response = watcher.get(page)
+                rows[name].append((time.perf_counter() - started) * 1000)
+            assert response.status_code == 200, response.status_code
+        print(f"{name}: {counted.call_count} replay(s) a request")
     print("| request | median ms | worst ms |")
     print("|---|---|---|")
     for name, values in rows.items():

@@ -56,15 +56,25 @@ def record_sources(name: str, data: bytes | str) -> Iterator[RecordSource]:
             return
     else:
         text = data.removeprefix("\ufeff")
-    # iter_documents skips blank lines; number the ones it reads the same way.
-    numbers: Iterator[int | None] = (
-        (number for number, line in enumerate(rules.json_lines(text), start=1) if line.strip())
-        if lines else iter([None]))
-    for number, item in zip(numbers, rules.iter_documents(text, lines=lines), strict=True):
-        if isinstance(item, rules.RecordInvalid):
-            yield RecordSource(name, number, None, rules_messages.explain(item))
-        else:
-            yield RecordSource(name, number, item)
+    if not lines:
+        item = next(rules.iter_documents(text, lines=False))
+        yield _source(name, None, item)
+        return
+    # as rules.iter_documents reads a .jsonl (blank lines skipped), numbering its lines
+    for number, line in enumerate(rules.json_lines(text), start=1):
+        if line.strip():
+            try:
+                document: dict[str, Any] | rules.RecordInvalid = rules.loads(line)
+            except rules.RecordInvalid as error:
+                document = error
+            yield _source(name, number, document)
+
+
+def _source(name: str, number: int | None,
+            item: dict[str, Any] | rules.RecordInvalid) -> RecordSource:
+    if isinstance(item, rules.RecordInvalid):
+        return RecordSource(name, number, None, rules_messages.explain(item))
+    return RecordSource(name, number, item)
 
 
 def stream_record_sources(name: str, lines: Iterable[bytes]) -> Iterator[RecordSource]:

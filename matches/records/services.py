@@ -47,7 +47,8 @@ from matches.records.models import (
 )
 from matches.records.selectors import record_stored_as
 from matches.scoring.models import Match
-from matches.scoring.services.play import match_import, record_refusal
+from matches.scoring.record_checks import record_refusal
+from matches.scoring.services.play import match_import
 
 logger = logging.getLogger(__name__)
 

@@ -22,6 +22,7 @@ from django.utils import translation
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
+from matches import rules
 from matches.clubs.access import club_for
 from matches.leagues.selectors import club_season, season_matches
 from matches.records.forms import RecordUploadForm
@@ -35,6 +36,7 @@ from matches.records.selectors import (
     record_imports_ahead,
 )
 from matches.records.services import record_import_retry, record_import_start
+from matches.scoring import engine_cache
 from matches.scoring.access import match_for_watcher
 from matches.scoring.selectors.play import club_matches, match_record
 from matches.scoring.views.play import HtmxHttpRequest
@@ -43,7 +45,10 @@ from matches.scoring.views.play import HtmxHttpRequest
 @require_safe
 def match_record_json(request: HttpRequest, public_id: UUID) -> HttpResponse:
     match = match_for_watcher(request, public_id)
-    response = JsonResponse(match_record(match), json_dumps_params={"indent": 1})
+    # the engine the process keeps (replayed once if it has none): the match page's
+    with engine_cache.engine_for_reading(match) as engine:
+        document = rules.export(engine)
+    response = JsonResponse(document, json_dumps_params={"indent": 1})
     response["Content-Disposition"] = f'attachment; filename="match-{match.public_id}.json"'
     return response
 

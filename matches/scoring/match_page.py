@@ -1,10 +1,12 @@
 """The page of a finished match: the round-by-round log, a chart of the scores and a
 board replay, built from the engine.
 
-Pure presentation like :mod:`matches.scoring.scorepad`: it replays the stored actions through
-the rules engine and describes them; no rule is decided and nothing is written here.
-The replay is a fresh engine fed a prefix of the match's actions, so each step shows
-exactly what the engine made of the table then.
+Pure presentation like :mod:`matches.scoring.scorepad`: it describes the match's engine —
+the one the process keeps (:mod:`matches.scoring.engine_cache`), replayed from the rows
+only if it has none — and no rule is decided and nothing is written here. The board
+replay lays the round's first placements on an empty table with the engine's own
+``Layout.put``, beside the awards the engine gave them, so each step shows what the
+engine made of the table then without replaying the match again.
 """
 
 from __future__ import annotations
@@ -18,9 +20,8 @@ from django.utils.translation import ngettext
 
 from matches import rules
 from matches.core import messages as rules_messages
-from matches.scoring import presenters
+from matches.scoring import engine_cache, presenters
 from matches.scoring.models import Match
-from matches.scoring.selectors.play import match_actions, match_names
 
 # line colours and dash patterns of the chart's sides: told apart without colour too
 CHART_STROKES = ("#1f5fa8", "#c2410c", "#15803d", "#7e22ce", "#a16207", "#be123c",
@@ -158,17 +159,21 @@ class MatchPage:
 def build(match: Match, *, round_text: str | None = None,
           step_text: str | None = None) -> MatchPage:
     """The whole page; ``round_text`` and ``step_text`` are the query's raw values."""
-    actions = match_actions(match)
-    names = match_names(match)
-    engine = rules.Match.replay(match.rules_game, names, match.options, actions, labels=names)
+    with engine_cache.engine_for_reading(match) as engine:
+        return _page(match, engine, round_text=round_text, step_text=step_text)
+
+
+def _page(match: Match, engine: rules.Match, *, round_text: str | None,
+          step_text: str | None) -> MatchPage:
+    names = list(engine.names or ())
     sides = [" & ".join(names[seat] for seat in seats) for seats in engine.sides]
     final = [presenters.show_score(score) for score in engine.scores]
     rounds = [_log_round(engine, rnd, sides) for rnd in engine.rounds]
     tracked = [r.number for r in rounds if r.tracked and r.plays]
     replay = None
     if tracked:
-        replay = replay_step(match, actions, names, tracked,
-                             round_number=_parse(round_text), step=_parse(step_text))
+        replay = replay_step(engine, tracked, round_number=_parse(round_text),
+                             step=_parse(step_text))
     return MatchPage(
         match=match, title=_title(rules_messages.game_name(engine.game.slug), sides, final),
         unit=rules_messages.unit_name(engine.game.unit),
@@ -304,34 +309,26 @@ def chart(engine: rules.Match, sides: list[str]) -> Chart:
 # -- the replay ----------------------------------------------------------------------
 
 
-def replay_step(match: Match, actions: list[rules.Action], names: list[str],
-                tracked: list[int], *, round_number: int | None,
+def replay_step(engine: rules.Match, tracked: list[int], *, round_number: int | None,
                 step: int | None) -> Replay:
-    """Round ``round_number`` after its first ``step`` placements, from a fresh engine.
+    """Round ``round_number`` of ``engine`` after its first ``step`` placements.
 
     Out-of-range values give the nearest valid ones: the nearest tracked round, and a
     step from 1 to the round's placements. None: the first tracked round, step 1.
     """
     wanted = tracked[0] if round_number is None else round_number
     number = min(tracked, key=lambda n: (abs(n - wanted), n))
-    # where each of the round's placements sits among the match's actions
-    rounds_seen = 0
-    play_ends: list[int] = []  # the actions prefix length that ends with each placement
-    for index, action in enumerate(actions):
-        if isinstance(action, rules.StartRound):
-            rounds_seen += 1
-            if rounds_seen > number:
-                break
-        elif rounds_seen == number and isinstance(action, rules.Play):
-            play_ends.append(index + 1)
-    steps = len(play_ends)
-    shown = max(1, min(steps, 1 if step is None else step))
-    engine = rules.Match.replay(match.rules_game, names, match.options,
-                                actions[:play_ends[shown - 1]], labels=names)
     rnd = engine.rounds[number - 1]
-    layout = rnd.layout
-    event, award = rnd.events[-1], rnd.awards[-1]
-    assert isinstance(event, rules.Play) and award is not None
+    # the round's placements, each with the award the engine gave it then
+    plays = [(event, award) for event, award in zip(rnd.events, rnd.awards, strict=True)
+             if isinstance(event, rules.Play)]
+    steps = len(plays)
+    shown = max(1, min(steps, 1 if step is None else step))
+    layout = rules.Layout(engine.game.policy)
+    for placed, _award in plays[:shown]:
+        layout.put(placed.tile, placed.at)
+    event, award = plays[shown - 1]
+    assert award is not None
     nav = [ReplayNav(_("First"), "first", 1, shown == 1),
            ReplayNav(_("Back"), "back", max(1, shown - 1), shown == 1),
            ReplayNav(_("Forward"), "forward", min(steps, shown + 1), shown == steps),

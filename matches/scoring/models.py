@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from matches import rules
+from matches.scoring.record_checks import SEAT_NAME_MAX_LENGTH
 
 MAX_SEATS = 12  # Fives and Threes with double-twelve
 
@@ -225,7 +226,7 @@ class Seat(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField(_("seat"))
     # the name as the table gave it; a casual match's names stay with the match
-    name = models.CharField(_("name"), max_length=60)
+    name = models.CharField(_("name"), max_length=SEAT_NAME_MAX_LENGTH)
     # a club's player, when the seat is one (casual matches name nobody site-wide)
     player = models.ForeignKey("Player", on_delete=models.PROTECT, related_name="seats",
                                null=True, blank=True)

@@ -703,3 +703,40 @@ def test_admin_event_offers_no_add_change_or_delete(admin_client, admin_user, ma
     page = admin_client.get(_url(Event, "change", event.pk))
     assert page.context["has_change_permission"] is False
     assert b'name="_save"' not in page.content
+
+
+# -- replays per request: an export reads the kept engine, or replays a match once -------
+
+
+def test_a_matchs_record_replays_it_once_then_never(client):
+    from matches.scoring import engine_cache
+    from tests.support.helpers import counted_replays
+
+    match = match_import(document=simulated_record(rules.FIVE_UP, 2, seed=5))
+    engine_cache.forget_engines()  # a worker that has not seen it
+    url = reverse("matches:record_json", kwargs={"public_id": match.public_id})
+
+    for expected in (1, 0):
+        with counted_replays() as replays:
+            response = client.get(url)
+        assert response.status_code == 200 and replays.call_count == expected
+        assert json.loads(response.content) == match_record(match)
+
+
+def test_a_clubs_records_replay_each_match_once_and_keep_no_engine(client, django_user_model):
+    from matches.scoring import engine_cache
+    from tests.support.helpers import counted_replays
+
+    club = club_create(name="Teesdale", by=django_user_model.objects.create_user("owner"))
+    played = [match_import(document=simulated_record(rules.ALL_FIVES, 2, seed=seed))
+              for seed in range(3)]
+    Match.objects.filter(pk__in=[match.pk for match in played]).update(club=club)
+    engine_cache.forget_engines()
+
+    with counted_replays() as replays:
+        response = client.get(reverse("matches:club_matches_jsonl", kwargs={"slug": club.slug}))
+        lines = b"".join(response.streaming_content).decode().splitlines()
+
+    assert len(lines) == 3 and replays.call_count == 3
+    # a whole club's export does not push the matches in play out of the kept engines
+    assert not engine_cache._kept

@@ -26,6 +26,7 @@ from matches.rules import (
     replay,
     summary,
 )
+from matches.rules.record import MAX_DEPTH, read_json
 from matches.rules.simulate import simulated_match, simulated_record
 
 # shared/samples is a sibling of the repository (<parent>/<clone>, <parent>/shared)
@@ -747,3 +748,41 @@ def test_a_called_round_whose_last_placement_empties_the_hand_has_that_seat_as_f
     assert summary(match) == summary(tracked)
     assert export(match) == document
     assert summary(roundtrip(match)) == summary(match)
+
+
+# -- what is refused before a replay: nesting no record has, and NUL characters ----------
+
+
+def _nested(depth: int) -> str:
+    """A record whose deepest list sits ``depth`` levels down (the record is level 1)."""
+    return '{"format": "domino-match/1", "x": ' + "[" * (depth - 1) + "]" * (depth - 1) + "}"
+
+
+def test_a_record_nesting_as_deep_as_allowed_is_read_and_one_level_more_refused():
+    assert loads(_nested(MAX_DEPTH))["format"] == "domino-match/1"
+    with pytest.raises(RecordInvalid) as refused:
+        loads(_nested(MAX_DEPTH + 1))
+    assert refused.value.code == "record_too_deep"
+
+
+@pytest.mark.parametrize("text", [
+    '{"players": ["A\\u0000B"]}',  # in a list
+    '{"rounds": [{"events": [{"seat": 0, "play": "5-\\u00005"}]}]}',  # deep in an object
+    '{"na\\u0000me": 1}',  # in a key
+    '{"a": {"b": "\\u0000"}}',
+])
+def test_a_nul_character_anywhere_in_a_record_is_refused(text):
+    with pytest.raises(RecordInvalid) as refused:
+        loads(text)
+    assert refused.value.code == "record_nul"
+
+
+@pytest.mark.parametrize(("text", "code"), [('"\\u0000"', "record_nul"), ("7", None),
+                                             ('"plain"', None)])
+def test_any_json_read_as_a_record_is_refused_a_nul_at_the_top_too(text, code):
+    if code is None:
+        assert read_json(text) == json.loads(text)
+        return
+    with pytest.raises(RecordInvalid) as refused:
+        read_json(text)
+    assert refused.value.code == code

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import datetime
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
+from unittest import mock
 
 from django.contrib.auth.models import User
 from django.test import Client
@@ -278,3 +280,11 @@ def drawn_key(client: Client) -> str:
     key = creation_key_draw(session)
     session.save()
     return str(key)
+
+
+@contextmanager
+def counted_replays() -> Iterator[mock.MagicMock]:
+    """Every replay of a match from its actions (``rules.Match.replay``, what a page pays
+    when the process kept no engine) while the block runs: ``.call_count``."""
+    with mock.patch.object(rules.Match, "replay", wraps=rules.Match.replay) as replays:
+        yield replays

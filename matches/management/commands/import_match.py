@@ -9,19 +9,18 @@ the refusals (it is no failure: running the command twice on a file is harmless)
 record through the rules engine and checks what storing it would refuse (the players'
 names), so it says "valid" only of what the import stores, or finds already stored (it
 cannot tell which without the database). CI and the benchmark run it over thousands of
-records (no system checks, to keep start-up light)."""
+records: ``manage.py`` runs a plain dry run without setting Django up at all
+(:mod:`matches.records.dry_run`, which also writes this command's dry-run lines)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from matches.records.files import RecordSource, record_sources
-
-UNREADABLE = "cannot read the file: {error}"
+from matches.records.dry_run import REFUSED, json_line, path_sources, verify
+from matches.records.files import RecordSource
 
 
 class Outcome(NamedTuple):
@@ -52,42 +51,32 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, paths: list[Path], dry_run: bool, json: bool,
                **options: Any) -> None:
+        if dry_run:
+            verified = verify(path_sources(paths), as_json=json, write=self.stdout.write)
+            if verified.refused:
+                raise CommandError(REFUSED.format(**verified._asdict()))
+            return
         refused = already = total = 0
-        for source in self._sources(paths):
+        for source in path_sources(paths):
             total += 1
-            outcome = self._import(source, dry_run=dry_run)
+            outcome = self._import(source)
             refused += outcome.error is not None
             already += outcome.already_stored
-            self.stdout.write(self._line(source, outcome, as_json=json, dry_run=dry_run))
+            self.stdout.write(self._line(source, outcome, as_json=json))
         # on stderr, as the refusals' count: stdout holds one line per record (--json)
         not_again = f"{already} of {total} records already stored, not stored again."
         if refused:
-            raise CommandError(f"{refused} of {total} records refused."
+            raise CommandError(REFUSED.format(refused=refused, total=total)
                                + (f" {not_again}" if already else ""))
         if already:
             self.stderr.write(not_again, style_func=self.style.WARNING)
 
-    def _sources(self, paths: list[Path]) -> Any:
-        for path in paths:
-            try:
-                data = path.read_bytes()
-            except OSError as error:
-                yield RecordSource(str(path), None, None,
-                                   UNREADABLE.format(error=error.strerror or error))
-                continue
-            yield from record_sources(str(path), data)
-
-    def _import(self, source: RecordSource, *, dry_run: bool) -> Outcome:
+    def _import(self, source: RecordSource) -> Outcome:
         if source.document is None:
             return Outcome(error=source.error)
         from matches.models import LineOutcome
         from matches.records.services import record_store
         from matches.scoring.selectors.play import match_summary
-        from matches.scoring.services.play import record_check
-
-        if dry_run:  # the store's own checks, with nothing stored
-            summary, refusal = record_check(document=source.document)
-            return Outcome(summary=summary, error=refusal)
 
         result = record_store(source=source)  # no account: the command line's own
         if result.match is None:
@@ -95,27 +84,18 @@ class Command(BaseCommand):
         return Outcome(summary=match_summary(result.match), match_id=result.match.pk,
                        already_stored=result.outcome == LineOutcome.DUPLICATE)
 
-    def _line(self, source: RecordSource, outcome: Outcome, *, as_json: bool,
-              dry_run: bool) -> str:
+    def _line(self, source: RecordSource, outcome: Outcome, *, as_json: bool) -> str:
         summary, match_id, error = outcome.summary, outcome.match_id, outcome.error
         if as_json:
             if error is not None:
                 return json_line({"error": error})
             assert summary is not None
-            if match_id is None:
-                return json_line(summary)
             return json_line({**summary, "id": match_id,
                               **({"already_stored": True} if outcome.already_stored else {})})
         if error is not None:
             return f"{source.label}: refused: {error}"
         assert summary is not None
         what = f"{summary['game']}, {summary['status']}"
-        if dry_run:
-            return f"{source.label}: valid ({what})"
         if outcome.already_stored:
             return f"{source.label}: already stored as match {match_id} ({what})"
         return f"{source.label}: stored match {match_id} ({what})"
-
-
-def json_line(value: dict[str, Any]) -> str:
-    return json.dumps(value, separators=(",", ":"))

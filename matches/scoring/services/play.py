@@ -54,6 +54,7 @@ from matches.scoring.models import (
     Side,
     new_scorer_token,
 )
+from matches.scoring.record_checks import PLAYERS_DIFFERENT, seat_names
 from matches.scoring.selectors.play import (
     actions_at,
     can_restore,
@@ -69,7 +70,6 @@ from matches.scoring.signals import results_changed
 
 User = AbstractBaseUser | AnonymousUser
 
-PLAYERS_DIFFERENT = _("Each player needs a different name: %(name)s sits twice.")
 OUT_OF_DATE = _("Not recorded: the match moved on since this page was drawn (another phone "
                 "scored, or the tap came late). Here is the table as it stands now.")
 NOTHING_TO_RESTORE = _("Version %(version)s is not an earlier version of this match.")
@@ -474,26 +474,6 @@ def scorer_link_rotate(*, match: Match) -> Match:
     return match
 
 
-def record_check(*, document: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str | None]:
-    """What :func:`match_import` would say of a record, storing nothing and opening no
-    database connection (an import's dry run): its summary, or why it would be refused."""
-    try:
-        engine = rules.replay(document)
-        _seat_names(engine)
-        _new_match(engine).clean_fields(exclude=["scorer_token", "creation_key"])
-    except (rules.RulesError, ValidationError) as error:
-        return None, record_refusal(error)
-    return rules.summary(engine), None
-
-
-def record_refusal(error: rules.RulesError | ValidationError) -> str:
-    """Why a record is refused, in the reader's words: the rules', or the store's (e.g. a
-    player's name longer than the column)."""
-    if isinstance(error, rules.RulesError):
-        return explain(error)
-    return "; ".join(error.messages)
-
-
 # -- internals -----------------------------------------------------------------------
 
 
@@ -751,25 +731,6 @@ _CHANGE_KINDS: dict[type, str] = {
 }
 
 
-def _seat_names(engine: rules.Match) -> list[str]:
-    """The seats' names as stored, refused as a store would refuse them (two that fold to
-    the same name, a blank or too long one), without the database."""
-    names = [name.strip() for name in engine.names or
-             [f"Seat {seat + 1}" for seat in range(engine.players)]]
-    seen: set[str] = set()
-    field = Seat._meta.get_field("name")
-    for name in names:
-        if name.casefold() in seen:  # one player cannot hold two seats
-            raise ValidationError({"players": ValidationError(
-                PLAYERS_DIFFERENT, code="players_different", params={"name": name})})
-        seen.add(name.casefold())
-        try:
-            field.clean(name, None)
-        except ValidationError as error:
-            raise ValidationError({"players": error.error_list}) from None
-    return names
-
-
 def _new_match(engine: rules.Match, *, created_by: Account | None = None,
                creation_key: UUID | None = None) -> Match:
     """The match row of ``engine`` (its game, options, players, target), not yet saved."""
@@ -780,7 +741,7 @@ def _new_match(engine: rules.Match, *, created_by: Account | None = None,
 
 def _store_match(engine: rules.Match, *, created_by: User | None,
                  creation_key: UUID | None = None) -> Match:
-    names = _seat_names(engine)
+    names = seat_names(engine)
     match = _new_match(engine, created_by=signed_in_account(created_by), creation_key=creation_key)
     match.full_clean()
     match.save()

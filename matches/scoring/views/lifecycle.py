@@ -25,6 +25,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from matches import rules
 from matches.core import messages as rules_messages
+from matches.scoring import engine_cache
 from matches.scoring.access import (
     GRANTS_KEY,
     hold_grant,
@@ -38,7 +39,7 @@ from matches.scoring.forms.lifecycle import RematchForm, RenameForm
 from matches.scoring.forms.play import WriteForm
 from matches.scoring.models import Change, Match, MatchStatus, ScorerGrant
 from matches.scoring.selectors.outcome import before_play, match_overview, match_seats
-from matches.scoring.selectors.play import can_restore, match_engine, match_fresh
+from matches.scoring.selectors.play import can_restore, match_fresh
 from matches.scoring.services import lifecycle as lifecycle_services
 from matches.scoring.services.closure import ScorepadClosed, scorepad_closure
 from matches.scoring.services.play import OutOfDate
@@ -146,10 +147,12 @@ def rename(request: HttpRequest, match: Match, grant: ScorerGrant) -> HttpRespon
             return redirect(match.get_scorer_url())
     match = match_fresh(match=match)
     closure = scorepad_closure(match)  # a league game whose night was sent
+    can_rename = closure is None and match.status == MatchStatus.IN_PROGRESS
+    if can_rename:
+        with engine_cache.engine_for_reading(match) as engine:
+            can_rename = before_play(engine)
     return render(request, "matches/rename.html", {
-        **_page(match), "form": form,
-        "can_rename": closure is None and match.status == MatchStatus.IN_PROGRESS
-        and before_play(match_engine(match)),
+        **_page(match), "form": form, "can_rename": can_rename,
         "closed": closure.reason if closure else None,
         "after_play": lifecycle_services.RENAME_AFTER_PLAY},
         # a value longer than its field takes: refused as the scorepad refuses one
