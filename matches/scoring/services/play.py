@@ -79,6 +79,7 @@ CREATOR_REVOKED_ELSEWHERE = _("The phone that started the match can only be revo
 RESTORE_NOT_ALLOWED = _("Only the phone that started the match, its creator's account or an "
                         "admin of its club can restore an earlier version.")
 NOT_ITS_SCORER = _("Only a phone that scores this match can revoke its phones.")
+IMPORTED_FROM = _("the match record")  # what an import's change says it applied
 MATCH_ABANDONED = _("This match was abandoned: nothing more can be scored on it unless a "
                     "scorer resumes it.")
 
@@ -399,7 +400,7 @@ def match_import(*, document: Mapping[str, Any],
     if engine.log:
         change = change_log(match, ChangeKind.IMPORT,
                             {"actions": [action_doc(a) for a in engine.log]},
-                            str(_("the match record")), key=None, grant=None, user=created_by)
+                            str(IMPORTED_FROM), key=None, grant=None, user=created_by)
     apart = results_apart([action_doc(a) for a in engine.log])
     number = 0
     events: list[Event] = []
@@ -478,12 +479,21 @@ def record_check(*, document: Mapping[str, Any]) -> tuple[dict[str, Any] | None,
     """What :func:`match_import` would say of a record, storing nothing and opening no
     database connection (an import's dry run): its summary, or why it would be refused."""
     try:
-        engine = rules.replay(document)
-        _seat_names(engine)
-        _new_match(engine).clean_fields(exclude=["scorer_token", "creation_key"])
+        engine, _names = record_verified(document=document)
     except (rules.RulesError, ValidationError) as error:
         return None, record_refusal(error)
     return rules.summary(engine), None
+
+
+def record_verified(*, document: Mapping[str, Any]) -> tuple[rules.Match, list[str]]:
+    """A record replayed by the rules engine, with the seats' names as stored, refused
+    (:class:`~matches.rules.RulesError`, :class:`ValidationError`) as storing it would
+    refuse it: by the rules, by the seats' names, by a field its column cannot hold. No
+    database: what the engine checked is not checked again, row by row."""
+    engine = rules.replay(document)
+    names = _seat_names(engine)
+    _new_match(engine).clean_fields(exclude=["scorer_token", "creation_key"])
+    return engine, names
 
 
 def record_refusal(error: rules.RulesError | ValidationError) -> str:
