@@ -120,16 +120,16 @@ def test_start_keeps_the_file_and_the_immediate_backend_imports_it(user):
 def run_stopped_on_the_third(record_import: RecordImport, stop: BaseException) -> None:
     """Run the import in batches of two, ``stop`` raised as the third record is stored
     (a failure, or a kill)."""
-    real = imports.match_import
-    calls = itertools.count(1)
+    real = imports.matches_store_bulk
+    records = itertools.count(1)
 
     def stopped_on_the_third(**kwargs):
-        if next(calls) == 3:
+        if 3 in [next(records) for _document in kwargs["documents"]]:
             raise stop
         return real(**kwargs)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(imports, "match_import", stopped_on_the_third)
+        patch.setattr(imports, "matches_store_bulk", stopped_on_the_third)
         with pytest.raises(type(stop)):
             records_services.record_import_run(record_import=record_import, batch_size=2)
 

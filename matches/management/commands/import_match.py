@@ -9,10 +9,12 @@ the refusals (it is no failure: running the command twice on a file is harmless)
 record through the rules engine and checks what storing it would refuse (the players'
 names), so it says "valid" only of what the import stores, or finds already stored (it
 cannot tell which without the database). CI and the benchmark run it over thousands of
-records (no system checks, to keep start-up light)."""
+records (no system checks, to keep start-up light). Records are stored a batch at a time,
+each batch in one transaction (an interrupted run keeps the batches before it)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -40,6 +42,9 @@ class Command(BaseCommand):
     # The records are checked by the rules engine; Django's system checks would only add
     # start-up time to a command that CI runs over thousands of records.
     requires_system_checks: list[str] = []
+    # records stored per transaction: one write a table for them all (an interrupted
+    # run keeps the batches before; running it again stores only what is missing)
+    batch_size = 500
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("paths", nargs="+", metavar="PATH", type=Path)
@@ -53,12 +58,13 @@ class Command(BaseCommand):
     def handle(self, *args: Any, paths: list[Path], dry_run: bool, json: bool,
                **options: Any) -> None:
         refused = already = total = 0
-        for source in self._sources(paths):
-            total += 1
-            outcome = self._import(source, dry_run=dry_run)
-            refused += outcome.error is not None
-            already += outcome.already_stored
-            self.stdout.write(self._line(source, outcome, as_json=json, dry_run=dry_run))
+        for batch in itertools.batched(self._sources(paths), self.batch_size):
+            outcomes = (self._check(batch) if dry_run else self._store(batch))
+            for source, outcome in zip(batch, outcomes, strict=True):
+                total += 1
+                refused += outcome.error is not None
+                already += outcome.already_stored
+                self.stdout.write(self._line(source, outcome, as_json=json, dry_run=dry_run))
         # on stderr, as the refusals' count: stdout holds one line per record (--json)
         not_again = f"{already} of {total} records already stored, not stored again."
         if refused:
@@ -77,23 +83,39 @@ class Command(BaseCommand):
                 continue
             yield from record_sources(str(path), data)
 
-    def _import(self, source: RecordSource, *, dry_run: bool) -> Outcome:
-        if source.document is None:
-            return Outcome(error=source.error)
-        from matches.models import LineOutcome
-        from matches.records.services import record_store
-        from matches.scoring.selectors.play import match_summary
+    @staticmethod
+    def _check(batch: tuple[RecordSource, ...]) -> list[Outcome]:
+        """What storing each record would say (the store's own checks), with nothing
+        stored and no database connection opened."""
         from matches.scoring.services.play import record_check
 
-        if dry_run:  # the store's own checks, with nothing stored
+        outcomes = []
+        for source in batch:
+            if source.document is None:
+                outcomes.append(Outcome(error=source.error))
+                continue
             summary, refusal = record_check(document=source.document)
-            return Outcome(summary=summary, error=refusal)
+            outcomes.append(Outcome(summary=summary, error=refusal))
+        return outcomes
 
-        result = record_store(source=source)  # no account: the command line's own
-        if result.match is None:
-            return Outcome(error=result.message)
-        return Outcome(summary=match_summary(result.match), match_id=result.match.pk,
-                       already_stored=result.outcome == LineOutcome.DUPLICATE)
+    @staticmethod
+    def _store(batch: tuple[RecordSource, ...]) -> list[Outcome]:
+        """The batch stored in one transaction; each record's summary as the replay that
+        verified it gives it (a record found stored already: as its match's rows give
+        it, having not been replayed)."""
+        from matches.models import LineOutcome
+        from matches.records.services import records_store
+        from matches.scoring.selectors.play import match_summary
+
+        outcomes = []
+        for result, summary in records_store(sources=batch):  # no account: the command's own
+            if result.match is None:
+                outcomes.append(Outcome(error=result.message))
+                continue
+            outcomes.append(Outcome(summary=summary or match_summary(result.match),
+                                    match_id=result.match.pk,
+                                    already_stored=result.outcome == LineOutcome.DUPLICATE))
+        return outcomes
 
     def _line(self, source: RecordSource, outcome: Outcome, *, as_json: bool,
               dry_run: bool) -> str:
