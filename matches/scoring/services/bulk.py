@@ -37,10 +37,16 @@ from matches.scoring.models import (
     Round,
     RoundMode,
     RoundSide,
+    ScorerGrant,
     Seat,
     Side,
 )
-from matches.scoring.selectors.play import results_apart, score_decimal
+from matches.scoring.selectors.play import (
+    event_action,
+    results_apart,
+    round_settle_actions,
+    score_decimal,
+)
 from matches.scoring.services.play import (
     IMPORTED_FROM,
     User,
@@ -86,10 +92,26 @@ class MatchRows:
     match: Match
     sides: list[Side]
     seats: list[Seat]
-    change: Change | None
+    changes: list[Change]  # the import's one (none for a record of no action)
     rounds: list[Round]
     round_sides: list[RoundSide]
     events: list[Event] = field(default_factory=list)
+    grants: list[ScorerGrant] = field(default_factory=list)  # none: a restore's, if any
+
+    def actions(self) -> list[rules.Action]:
+        """The actions the rows give back, in the order of play (as
+        :func:`~matches.scoring.selectors.play.match_actions` reads them once written)."""
+        events: dict[int, list[Event]] = {}
+        for event in self.events:
+            events.setdefault(id(event.round), []).append(event)
+        actions: list[rules.Action] = []
+        for round_ in self.rounds:
+            actions.append(rules.StartRound(round_.starter, rules.RoundMode.CALLED
+                                            if round_.mode == RoundMode.CALLED
+                                            else rules.RoundMode.TRACKED))
+            actions.extend(event_action(event) for event in events.get(id(round_), ()))
+            actions.extend(round_settle_actions(round_))
+        return actions
 
 
 def match_rows(engine: rules.Match, names: Sequence[str], *, created_by: User | None = None,
@@ -117,7 +139,7 @@ def match_rows(engine: rules.Match, names: Sequence[str], *, created_by: User | 
                         action={"actions": docs}, description=str(IMPORTED_FROM)[:300],
                         user=account)
     apart = results_apart(docs)
-    rows = MatchRows(match, sides, seats, change, rounds=[], round_sides=[])
+    rows = MatchRows(match, sides, seats, [change] if change else [], rounds=[], round_sides=[])
     number = 0
     for rnd in engine.rounds:
         settle = rnd.settle
@@ -146,7 +168,8 @@ def match_rows(engine: rules.Match, names: Sequence[str], *, created_by: User | 
 
 def match_rows_write(batch: Sequence[MatchRows]) -> None:
     """Write ``batch``'s rows, one ``bulk_create`` a table (the database gives back the
-    primary keys, which the rows after them refer to)."""
+    primary keys, which the rows after them refer to). Foreign keys are the database's
+    to check (on PostgreSQL, at the commit)."""
     def write(model: type[models.Model], rows: list[Any]) -> None:
         if rows:
             model._default_manager.bulk_create(rows, batch_size=ROWS_PER_INSERT)
@@ -154,7 +177,8 @@ def match_rows_write(batch: Sequence[MatchRows]) -> None:
     write(Match, [rows.match for rows in batch])
     write(Side, [side for rows in batch for side in rows.sides])
     write(Seat, [seat for rows in batch for seat in rows.seats])
-    write(Change, [rows.change for rows in batch if rows.change is not None])
+    write(ScorerGrant, [grant for rows in batch for grant in rows.grants])
+    write(Change, [change for rows in batch for change in rows.changes])
     write(Round, [round_ for rows in batch for round_ in rows.rounds])
     write(RoundSide, [total for rows in batch for total in rows.round_sides])
     write(Event, [event for rows in batch for event in rows.events])

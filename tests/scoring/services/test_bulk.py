@@ -63,8 +63,8 @@ def row(obj: models.Model, refer: dict[type[models.Model], Any]) -> dict[str, An
                 type(target), lambda target: target.pk)(target)
         else:
             values[field.name] = getattr(obj, field.attname)
-    if "finished_at" in {field.name for field in obj._meta.concrete_fields}:
-        values["finished"] = getattr(obj, "finished_at") is not None
+    if isinstance(obj, Match):
+        values["finished"] = obj.finished_at is not None
     return values
 
 
