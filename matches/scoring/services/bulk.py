@@ -23,7 +23,7 @@ from typing import Any
 
 from django.contrib.auth.models import User as Account
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, models, transaction
+from django.db import IntegrityError, connection, models, transaction
 from django.utils import timezone
 
 from matches import rules
@@ -171,7 +171,11 @@ def match_rows_write(batch: Sequence[MatchRows]) -> None:
     primary keys, which the rows after them refer to). Foreign keys are the database's
     to check (on PostgreSQL, at the commit)."""
     def write(model: type[models.Model], rows: list[Any]) -> None:
-        if rows:
+        if not rows:
+            return
+        if model is Event and connection.vendor == "postgresql":
+            _copy(model, rows)  # no key is needed back: the most rows, the fastest way
+        else:
             model._default_manager.bulk_create(rows, batch_size=ROWS_PER_INSERT)
 
     write(Match, [rows.match for rows in batch])
@@ -182,6 +186,34 @@ def match_rows_write(batch: Sequence[MatchRows]) -> None:
     write(Round, [round_ for rows in batch for round_ in rows.rounds])
     write(RoundSide, [total for rows in batch for total in rows.round_sides])
     write(Event, [event for rows in batch for event in rows.events])
+
+
+def _copy(model: type[models.Model], rows: Sequence[models.Model]) -> None:
+    """``rows`` (new, of ``model``) written by PostgreSQL's COPY: the values as the rows
+    hold them (a foreign key as its row's key, JSON as JSON), with none of an INSERT's
+    preparing of each value (about a second for every hundred thousand rows)."""
+    from psycopg.types.json import Jsonb
+
+    fields = [field for field in model._meta.concrete_fields if not field.primary_key]
+    columns = ", ".join(connection.ops.quote_name(field.column or field.attname)
+                        for field in fields)
+    table = connection.ops.quote_name(model._meta.db_table)
+    related = {field.attname: field for field in fields
+               if isinstance(field, models.ForeignKey)}
+    json = {field.attname for field in fields if isinstance(field, models.JSONField)}
+
+    def value(row: models.Model, attname: str) -> Any:
+        if attname in related:  # the row it names was written first: its key
+            target = related[attname].get_cached_value(row, None)
+            return target.pk if target is not None else getattr(row, attname)
+        found = getattr(row, attname)
+        return Jsonb(found) if attname in json and found is not None else found
+
+    names = [field.attname for field in fields]
+    with connection.cursor() as cursor, cursor.cursor.copy(
+            f"COPY {table} ({columns}) FROM STDIN") as copy:
+        for row in rows:
+            copy.write_row([value(row, name) for name in names])
 
 
 @transaction.atomic

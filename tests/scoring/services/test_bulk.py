@@ -124,8 +124,12 @@ def test_each_table_is_written_in_one_statement_for_the_whole_batch():
 
     inserts = [query["sql"].split()[2].strip('"') for query in done.captured_queries
                if query["sql"].startswith("INSERT")]
+    # on PostgreSQL the events go by COPY, which Django's log of queries does not see
+    copied = [Event] if connection.vendor == "postgresql" else []
     assert sorted(inserts) == sorted(model._meta.db_table for model in (
-        Match, Side, Seat, Change, Round, RoundSide, Event))
+        Match, Side, Seat, Change, Round, RoundSide, Event) if model not in copied)
+    assert Event.objects.count() == sum(len(rnd["events"]) for document in documents
+                                        for rnd in document["rounds"])
     # besides: the look-up of the hashes, and two savepoints begun and released
     assert len(done.captured_queries) == len(inserts) + 5
     assert Match.objects.count() == len(documents) == len(imported)
@@ -214,9 +218,10 @@ def test_a_batch_the_database_refuses_is_stored_record_by_record(monkeypatch,
     assert imported[1].match == meanwhile.match and imported[1].duplicate
     assert all(result.match is not None and not result.duplicate
                for result in (imported[0], imported[2]))
-    assert imported[2].summary == match_summary(imported[2].match)
+    matches = [result.match for result in imported if result.match is not None]
+    assert imported[2].summary == match_summary(matches[2])
     assert Match.objects.count() == 3
-    assert [result.match.record_hash for result in imported] == ["a", "b", "c"]
+    assert [match.record_hash for match in matches] == ["a", "b", "c"]
 
 
 def test_the_batch_needs_one_hash_per_record():
@@ -231,6 +236,7 @@ def test_a_summary_is_the_one_verified_and_equals_the_stored_matchs():
 
     for document, result in zip(documents, imported, strict=True):
         assert result.summary == rules.summary(rules.replay(json.loads(json.dumps(document))))
+        assert result.match is not None
         assert result.summary == match_summary(result.match)
     assert Event.objects.count() == sum(len(rnd["events"]) for document in documents
                                         for rnd in document["rounds"])
