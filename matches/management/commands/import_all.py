@@ -6,8 +6,9 @@ comes out as it was. Exits 1, with a message naming the line, if the file cannot
 restored, and before reading it if the database already holds users, clubs or matches.
 
 A big site takes minutes (every match is replayed, 500 at a time; bench/store.py
---restore times it), so it says how far it got: once the file is read, then at most every ``progress_every`` seconds, and before the
-ratings are rebuilt; ``--verbosity 0`` leaves out these progress lines.
+--restore times it), so it says how far it got: once the file is read, then at most every
+``progress_every`` seconds, and before the ratings are rebuilt; ``--verbosity 0`` leaves
+out these progress lines.
 """
 
 from __future__ import annotations
