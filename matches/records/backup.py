@@ -91,6 +91,7 @@ from matches.scoring.models import (
     ScorerGrant,
     Seat,
 )
+from matches.scoring.record_checks import record_verified
 from matches.scoring.selectors.play import (
     NO_ACTION_KINDS,
     match_actions,
@@ -98,9 +99,11 @@ from matches.scoring.selectors.play import (
     results_apart,
     round_settle_actions,
 )
+from matches.scoring.services.bulk import MatchRows, match_rows, match_rows_write
 from matches.scoring.services.play import match_import
 
 FORMAT = "scorekeeper-backup/2"
+MATCHES_PER_BATCH = 500  # match lines restored together: one write a table for them
 FORMAT_1 = "scorekeeper-backup/1"  # still read: see the module's docstring
 
 NOT_EMPTY = ("The database is not empty ({what}): import_all restores a backup into an "
@@ -334,25 +337,38 @@ def backup_import(*, source: Iterable[str] | str,
                "player": ("players", _player_restore),
                "season": ("seasons", _season_restore), "match": ("matches", _match_restore),
                "deleted_match": ("deleted_matches", _deleted_match_restore)}
+    # match lines (the line's place in the body, its number, the line), restored a
+    # batch at a time; progress is told of each, once its batch is in
+    matches: list[tuple[int, int, dict[str, Any]]] = []
+
+    def restore_matches() -> None:
+        _matches_restore([(number, doc) for _done, number, doc in matches])
+        for done, _number, _doc in matches:
+            counts["matches"] += 1
+            if progress is not None:
+                progress(done, len(body), counts)
+        matches.clear()
+
     for done, (number, doc) in enumerate(body, start=1):
         kind = doc.get("type")
         if kind not in restore:
             raise BackupInvalid(UNKNOWN_TYPE.format(line=number, found=kind))
+        if kind == "match":
+            matches.append((done, number, doc))
+            if len(matches) == MATCHES_PER_BATCH:
+                restore_matches()
+            continue
+        if matches:  # in the file's order: what comes after a match may refer to it
+            restore_matches()
         name, step = restore[kind]
         if format_1 and kind == "season" and doc.get("tiebreaks") == []:
             doc = {**doc, "tiebreaks": list(DEFAULT_TIEBREAKS)}
-        try:
-            with transaction.atomic():
-                step(doc)
-        except BackupInvalid as error:
-            raise BackupInvalid(REFUSED.format(line=number, what=kind, error=error)) from None
-        except (rules.RulesError, ValidationError, DatabaseError, KeyError, TypeError,
-                ValueError, IndexError, AttributeError) as error:
-            raise BackupInvalid(REFUSED.format(line=number, what=kind,
-                                               error=_message(error))) from None
+        _restore_line(number, kind, step, doc)
         counts[name] += 1
         if progress is not None:
             progress(done, len(body), counts)
+    if matches:
+        restore_matches()
     end_line, end = lines[-1]
     expected = end.get("counts")
     if isinstance(expected, dict) and "deleted_matches" not in expected:
@@ -365,6 +381,124 @@ def backup_import(*, source: Iterable[str] | str,
         for game in GameKind.values:
             ratings_recompute(club=club, game=game)
     return counts
+
+
+def _restore_line(number: int, kind: str, step: Callable[[dict[str, Any]], None],
+                  doc: dict[str, Any]) -> None:
+    """One line restored by ``step`` (in a savepoint), or refused naming the line."""
+    try:
+        with transaction.atomic():
+            step(doc)
+    except BackupInvalid as error:
+        raise BackupInvalid(REFUSED.format(line=number, what=kind, error=error)) from None
+    except (rules.RulesError, ValidationError, DatabaseError, KeyError, TypeError,
+            ValueError, IndexError, AttributeError) as error:
+        raise BackupInvalid(REFUSED.format(line=number, what=kind,
+                                           error=_message(error))) from None
+
+
+def _matches_restore(lines: list[tuple[int, dict[str, Any]]]) -> None:
+    """Match lines restored together: each record replayed once, its rows built in memory
+    with what the line keeps beside the record, and each table written once for them
+    all (:func:`~matches.scoring.services.bulk.match_rows_write`). A batch with anything
+    wrong in it — a refused record, a change log that does not lead to it, a missing
+    account, club, season or player, a row the database refuses — is restored again line
+    by line (:func:`_match_restore`), which names the line and says why, as ever."""
+    try:
+        batch = [_match_rows(doc) for _number, doc in lines]
+        if _missing_references(batch):
+            raise BackupInvalid("a row it names is missing")
+        with transaction.atomic():
+            match_rows_write(batch)
+            for (_number, doc), rows in zip(lines, batch, strict=True):
+                game = doc["fixture_game"]
+                if game is not None and not FixtureGame.objects.filter(
+                        pk=game, match=None).update(match=rows.match):
+                    raise BackupInvalid(f"no fixture game {game} without a match")
+    except (BackupInvalid, rules.RulesError, ValidationError, DatabaseError, KeyError,
+            TypeError, ValueError, IndexError, AttributeError, StopIteration):
+        for number, doc in lines:
+            _restore_line(number, "match", _match_restore, doc)
+
+
+def _match_rows(doc: dict[str, Any]) -> MatchRows:
+    """A match line's rows, not yet written: its record's (verified by the replay), with
+    what the line keeps beside it, as :func:`_match_restore` stores them. Raises on
+    anything :func:`_match_restore` would refuse."""
+    engine, names = record_verified(document=doc["record"])
+    rows = match_rows(engine, names)
+    match = rows.match
+    _assign(match, doc, MATCH_FIELDS + _match_links(), optional=MATCH_LINKS + MATCH_ADDED)
+    if doc.get("abandoned"):
+        match.status = MatchStatus.ABANDONED
+    # foreign keys are checked for the whole batch (_missing_references), unique values
+    # and constraints by the database
+    match.full_clean(exclude=_relations(Match), validate_unique=False,
+                     validate_constraints=False)
+    seat_players = doc["seat_players"]
+    if len(seat_players) != len(rows.seats):
+        raise BackupInvalid(f"{len(seat_players)} seat players for {len(rows.seats)} seats")
+    for seat, player in zip(rows.seats, seat_players, strict=True):
+        seat.player_id = player
+    for grant_doc in doc["grants"]:
+        grant = ScorerGrant(match=match)
+        _assign(grant, grant_doc, GRANT_FIELDS, optional=GRANT_ADDED)
+        grant.full_clean(exclude=["match"], validate_unique=False, validate_constraints=False)
+        rows.grants.append(grant)
+    rows.changes = []
+    for change_doc in doc["changes"]:
+        grant_index = change_doc["grant"]
+        if grant_index is not None and not (isinstance(grant_index, int)
+                                            and 0 <= grant_index < len(rows.grants)):
+            raise BackupInvalid("no such grant")
+        change = Change(match=match, grant=rows.grants[grant_index]
+                        if grant_index is not None else None)
+        _assign(change, change_doc, CHANGE_FIELDS)
+        change.full_clean(exclude=["match", "grant", "user"], validate_constraints=False)
+        rows.changes.append(change)
+    if [change.version for change in rows.changes] != list(range(1, match.version + 1)):
+        raise BackupInvalid("the change log does not run from the first version")
+    live, made_by = _live_actions(rows.changes)
+    apart = results_apart(live)
+    for round_ in rows.rounds:
+        round_.result_apart = round_.result_apart or round_.number in apart
+    if live != [action_doc(action) for action in rows.actions()]:
+        raise BackupInvalid(LOG_MISMATCH)
+    by_version = {change.version: change for change in rows.changes}
+    made = iter(made_by)
+    events: dict[int, list[Event]] = {}
+    for event in rows.events:
+        events.setdefault(id(event.round), []).append(event)
+    for round_ in rows.rounds:
+        round_.change = by_version[next(made)]
+        for event in events.get(id(round_), ()):
+            event.change = by_version[next(made)]
+            event.recorded_at = event.change.made_at
+        for _ in round_settle_actions(round_):
+            next(made)
+    return rows
+
+
+def _relations(model: type[models.Model]) -> list[str]:
+    return [field.name for field in model._meta.fields if field.is_relation]
+
+
+def _missing_references(batch: list[MatchRows]) -> bool:
+    """Whether a row of ``batch`` names an account, club, season or player that is not
+    there (the database checks foreign keys only at the commit, on PostgreSQL)."""
+    wanted: dict[type[models.Model], set[int]] = {User: set(), Club: set(), Season: set(),
+                                                  Player: set()}
+    for rows in batch:
+        match = rows.match
+        wanted[User].update(pk for pk in (match.created_by_id,) if pk is not None)
+        wanted[Club].update(pk for pk in (match.club_id,) if pk is not None)
+        wanted[Season].update(pk for pk in (match.season_id,) if pk is not None)
+        wanted[Player].update(seat.player_id for seat in rows.seats
+                              if seat.player_id is not None)
+        wanted[User].update(change.user_id for change in rows.changes
+                            if change.user_id is not None)
+    return any(model._default_manager.filter(pk__in=pks).count() != len(pks)
+               for model, pks in wanted.items() if pks)
 
 
 def _require_empty() -> None:

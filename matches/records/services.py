@@ -28,13 +28,12 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import UploadedFile
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import Q
 from django.tasks import task_backends
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
-from matches import rules
 from matches.records.files import RecordSource, stream_record_sources
 from matches.records.models import (
     ImportStatus,
@@ -45,10 +44,8 @@ from matches.records.models import (
     RecordImportLine,
     StopReason,
 )
-from matches.records.selectors import record_stored_as
 from matches.scoring.models import Match
-from matches.scoring.record_checks import record_refusal
-from matches.scoring.services.play import match_import
+from matches.scoring.services.bulk import matches_store_bulk
 
 logger = logging.getLogger(__name__)
 
@@ -76,26 +73,38 @@ class RecordStored(NamedTuple):
 def record_store(*, source: RecordSource, created_by: User | None = None) -> RecordStored:
     """Store one record read from a file as ``created_by``'s match, unless this account
     (``None``: ``manage.py import_match``) already stored the same record (by
-    :func:`record_hash`); or say, in the active language, why it is refused.
+    :func:`record_hash`); or say, in the active language, why it is refused."""
+    [(stored, _summary)] = records_store(sources=[source], created_by=created_by)
+    return stored
 
-    Called inside a transaction (an upload's batch), a refusal undoes only this record."""
-    if source.document is None:
-        return RecordStored(LineOutcome.REFUSED, None, source.error or "")
-    digest = record_hash(source.document)
-    if (match := record_stored_as(record_hash=digest, created_by=created_by)) is not None:
-        return RecordStored(LineOutcome.DUPLICATE, match)
-    try:
-        with transaction.atomic():
-            match = match_import(document=source.document, created_by=created_by,
-                                 record_hash=digest)
-    except (rules.RulesError, ValidationError) as error:  # e.g. a name longer than the column
-        return RecordStored(LineOutcome.REFUSED, None, record_refusal(error))
-    except IntegrityError:  # another upload by this account stored it just now
-        match = record_stored_as(record_hash=digest, created_by=created_by)
-        if match is None:
-            raise
-        return RecordStored(LineOutcome.DUPLICATE, match)
-    return RecordStored(LineOutcome.STORED, match)
+
+@transaction.atomic
+def records_store(*, sources: Sequence[RecordSource], created_by: User | None = None
+                  ) -> list[tuple[RecordStored, dict[str, Any] | None]]:
+    """:func:`record_store` for a batch of records at once (one replay each, and one
+    write a table for them all: :func:`~matches.scoring.services.bulk.matches_store_bulk`),
+    each with its summary as the replay that verified it gives it (``None`` for a record
+    refused, or found already stored: that one was not replayed). A record refused, or
+    already stored, stores nothing of itself; the rest go in."""
+    readable = [source for source in sources if source.document is not None]
+    documents = [source.document for source in readable if source.document is not None]
+    imported = iter(matches_store_bulk(
+        documents=documents, created_by=created_by,
+        hashes=[record_hash(document) for document in documents]))
+    results: list[tuple[RecordStored, dict[str, Any] | None]] = []
+    for source in sources:
+        if source.document is None:
+            results.append((RecordStored(LineOutcome.REFUSED, None, source.error or ""), None))
+            continue
+        result = next(imported)
+        if result.match is None:
+            stored = RecordStored(LineOutcome.REFUSED, None, result.refusal)
+        elif result.duplicate:
+            stored = RecordStored(LineOutcome.DUPLICATE, result.match)
+        else:
+            stored = RecordStored(LineOutcome.STORED, result.match)
+        results.append((stored, result.summary))
+    return results
 
 
 PIECE_BYTES = 1024 * 1024  # an upload is written and read this much at a time
@@ -352,8 +361,9 @@ def _sources(record_import: RecordImport) -> Iterator[RecordSource]:
 def _commit(record_import: RecordImport, batch: list[RecordSource], *, first: int) -> None:
     user = record_import.created_by
     rows: list[RecordImportLine] = []
-    for number, source in enumerate(batch, start=first):
-        result = record_store(source=source, created_by=user)
+    stored = records_store(sources=batch, created_by=user)
+    for number, (source, (result, _summary)) in enumerate(zip(batch, stored, strict=True),
+                                                          start=first):
         row = RecordImportLine(record_import=record_import, number=number,
                                source=source.label[:300], outcome=result.outcome,
                                match=result.match, message=result.message)

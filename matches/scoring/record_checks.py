@@ -49,11 +49,18 @@ def record_check(*, document: Mapping[str, Any]) -> tuple[dict[str, Any] | None,
     """What storing a record would say of it, storing nothing and opening no database
     connection (an import's dry run): its summary, or why it would be refused."""
     try:
-        engine = rules.replay(document)
-        seat_names(engine)
+        engine, _names = record_verified(document=document)
     except (rules.RulesError, ValidationError) as error:
         return None, record_refusal(error)
     return rules.summary(engine), None
+
+
+def record_verified(*, document: Mapping[str, Any]) -> tuple[rules.Match, list[str]]:
+    """A record replayed by the rules engine, with the seats' names as stored, refused
+    (:class:`~matches.rules.RulesError`, :class:`ValidationError`) as storing it would
+    refuse it. What the engine checked is not checked again, row by row, by the store."""
+    engine = rules.replay(document)
+    return engine, seat_names(engine)
 
 
 def record_refusal(error: rules.RulesError | ValidationError) -> str:

@@ -50,6 +50,7 @@ from matches.models import (
     ScorerGrant,
     Season,
 )
+from matches.records import backup
 from matches.records import services as records_services
 from matches.records.backup import FORMAT
 from matches.rules import league as league_rules
@@ -615,6 +616,31 @@ def test_rounds_settled_without_a_count_or_in_two_taps_round_trip(small_site, tm
             action_doc(action) for action in match_actions(match)]
 
 
+@pytest.mark.django_db
+def test_match_lines_are_restored_a_batch_at_a_time_not_line_by_line(small_site, tmp_path,
+                                                                     monkeypatch):
+    """Matches of every kind the small site holds (rated league players' seats, grants, a
+    change log of taps, an import) go in through the batch's rows; line by line is only
+    for a batch with something wrong in it."""
+    apart = match_create(game="all-fives", players=["Ann", "Dev"])
+    round_start(match=apart, starter=0, mode="ends")
+    event_record(match=apart, action=rules.Call(0, (rules.ScoringEnd.parse("5"),)))
+    round_settle(match=apart, result=rules.RoundEnd.DOMINO, domino_seat=1)
+    round_settle(match=apart, pips=(12, 0))
+    path = tmp_path / "site.jsonl"
+    export(path)
+    snap = snapshot()
+    empty_database()
+
+    def line_by_line(doc):
+        raise AssertionError("a match line was restored on its own")
+
+    monkeypatch.setattr(backup, "_match_restore", line_by_line)
+    import_all(path)
+
+    assert snapshot() == snap
+
+
 def _bad_json(lines: list[str]) -> tuple[list[str], str]:
     lines[3] = lines[3][:-5]
     return lines, r"line 4: not a JSON object"
@@ -657,6 +683,16 @@ def _huge_number(lines: list[str]) -> tuple[list[str], str]:
                    r"Nothing was")
 
 
+def _missing_account(lines: list[str]) -> tuple[list[str], str]:
+    """A match naming an account the file does not hold: the database would say so only
+    at the commit (its foreign keys are deferred), the restore says it naming the line."""
+    number = next(n for n, line in enumerate(lines) if '"type":"match"' in line)
+    doc = json.loads(lines[number])
+    doc["created_by"] = 999
+    lines[number] = json.dumps(doc)
+    return lines, rf"line {number + 1}: match refused: .*999"
+
+
 def _nul(lines: list[str]) -> tuple[list[str], str]:
     doc = json.loads(lines[1])
     doc["username"] = "own\x00er"
@@ -667,7 +703,8 @@ def _nul(lines: list[str]) -> tuple[list[str], str]:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("corrupt", [_bad_json, _unknown_format, _refused_record,
-                                     _other_history, _cut_short, _deep, _huge_number, _nul])
+                                     _other_history, _missing_account, _cut_short, _deep,
+                                     _huge_number, _nul])
 def test_a_corrupted_file_is_refused_naming_the_line_and_stores_nothing(small_site, tmp_path,
                                                                         corrupt):
     path = tmp_path / "site.jsonl"

@@ -134,17 +134,17 @@ def test_start_keeps_the_file_and_the_immediate_backend_imports_it(user):
 def run_stopped_on_the_third(record_import: RecordImport, stop: BaseException, *,
                              on_call: int = 3) -> None:
     """Run the import in batches of two, ``stop`` raised as the third record is stored
-    (a failure, or a kill), or as this run stores its ``on_call``-th."""
-    real = imports.match_import
-    calls = itertools.count(1)
+    (a failure, or a kill), or as this run stores its ``on_call``-th record."""
+    real = imports.matches_store_bulk
+    records = itertools.count(1)
 
     def stopped_on_the_third(**kwargs):
-        if next(calls) == on_call:
+        if on_call in [next(records) for _document in kwargs["documents"]]:
             raise stop
         return real(**kwargs)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(imports, "match_import", stopped_on_the_third)
+        patch.setattr(imports, "matches_store_bulk", stopped_on_the_third)
         with pytest.raises(type(stop)):
             records_services.record_import_run(record_import=record_import, batch_size=2)
 
@@ -590,7 +590,7 @@ def test_two_workers_on_one_import_at_once_store_each_line_once(user, queued, ca
     record_import = records_services.record_import_start(
         files=[jsonl("night.jsonl", RECORDS)], created_by=user)
     caplog.set_level(logging.INFO, logger="matches.records.services")
-    real, calls, second = imports.match_import, itertools.count(1), {}
+    real, calls, second = imports.matches_store_bulk, itertools.count(1), {}
 
     def run_the_second():
         try:
@@ -601,16 +601,16 @@ def test_two_workers_on_one_import_at_once_store_each_line_once(user, queued, ca
 
     worker = threading.Thread(target=run_the_second)
 
-    def storing(**kwargs):
+    def storing(**kwargs):  # a batch at a time
         call = next(calls)
-        if call == 2:  # mid-batch: the first runner holds the import's row
+        if call == 1:  # mid-batch: the first runner holds the import's row
             worker.start()
-        if call == 3:  # the first batch committed: the second runner has had its turn
+        if call == 2:  # the first batch committed: the second runner has had its turn
             worker.join(timeout=60)
         return real(**kwargs)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(imports, "match_import", storing)
+        patch.setattr(imports, "matches_store_bulk", storing)
         records_services.record_import_run(record_import=record_import, batch_size=2)
 
     assert not worker.is_alive()

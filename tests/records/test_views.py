@@ -486,16 +486,16 @@ def stopped_import(client, monkeypatch, settings, error: Exception) -> RecordImp
     client.post(IMPORT_URL, {"files": [upload("night.jsonl", "\n".join(
         json.dumps(record) for record in (VALID, OTHER)))]})
     record_import = RecordImport.objects.get()
-    real, calls = records_services.match_import, []
+    real, calls = records_services.matches_store_bulk, []
 
-    def failing_on_the_second(**kwargs):
+    def failing_on_the_second(**kwargs):  # a batch of one record at a time
         calls.append(1)
         if len(calls) == 2:
             raise error
         return real(**kwargs)
 
     with monkeypatch.context() as patch:
-        patch.setattr(records_services, "match_import", failing_on_the_second)
+        patch.setattr(records_services, "matches_store_bulk", failing_on_the_second)
         with pytest.raises(type(error)):
             records_services.record_import_run(record_import=record_import, batch_size=1)
     settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}

@@ -5,9 +5,10 @@ Every match is replayed and verified on the way in; every score, standing and ra
 comes out as it was. Exits 1, with a message naming the line, if the file cannot be
 restored, and before reading it if the database already holds users, clubs or matches.
 
-A big site takes a while (15,000 matches, about 26 minutes), so it says how far it got:
-once the file is read, then at most every ``progress_every`` seconds, and before the
-ratings are rebuilt; ``--verbosity 0`` leaves out these progress lines.
+A big site takes minutes (every match is replayed, 500 at a time; bench/store.py
+--restore times it), so it says how far it got: once the file is read, then at most every
+``progress_every`` seconds, and before the ratings are rebuilt; ``--verbosity 0`` leaves
+out these progress lines.
 """
 
 from __future__ import annotations

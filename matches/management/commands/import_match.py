@@ -10,10 +10,13 @@ record through the rules engine and checks what storing it would refuse (the pla
 names), so it says "valid" only of what the import stores, or finds already stored (it
 cannot tell which without the database). CI and the benchmark run it over thousands of
 records: ``manage.py`` runs a plain dry run without setting Django up at all
-(:mod:`matches.records.dry_run`, which also writes this command's dry-run lines)."""
+(:mod:`matches.records.dry_run`, which also writes this command's dry-run lines).
+Records are stored a batch at a time, each batch in one transaction (an interrupted run
+keeps the batches before it)."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -39,6 +42,9 @@ class Command(BaseCommand):
     # The records are checked by the rules engine; Django's system checks would only add
     # start-up time to a command that CI runs over thousands of records.
     requires_system_checks: list[str] = []
+    # records stored per transaction: one write a table for them all (an interrupted
+    # run keeps the batches before; running it again stores only what is missing)
+    batch_size = 500
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("paths", nargs="+", metavar="PATH", type=Path)
@@ -57,12 +63,12 @@ class Command(BaseCommand):
                 raise CommandError(REFUSED.format(**verified._asdict()))
             return
         refused = already = total = 0
-        for source in path_sources(paths):
-            total += 1
-            outcome = self._import(source)
-            refused += outcome.error is not None
-            already += outcome.already_stored
-            self.stdout.write(self._line(source, outcome, as_json=json))
+        for batch in itertools.batched(path_sources(paths), self.batch_size):
+            for source, outcome in zip(batch, self._store(batch), strict=True):
+                total += 1
+                refused += outcome.error is not None
+                already += outcome.already_stored
+                self.stdout.write(self._line(source, outcome, as_json=json))
         # on stderr, as the refusals' count: stdout holds one line per record (--json)
         not_again = f"{already} of {total} records already stored, not stored again."
         if refused:
@@ -71,18 +77,24 @@ class Command(BaseCommand):
         if already:
             self.stderr.write(not_again, style_func=self.style.WARNING)
 
-    def _import(self, source: RecordSource) -> Outcome:
-        if source.document is None:
-            return Outcome(error=source.error)
+    @staticmethod
+    def _store(batch: tuple[RecordSource, ...]) -> list[Outcome]:
+        """The batch stored in one transaction; each record's summary as the replay that
+        verified it gives it (a record found stored already: as its match's rows give
+        it, having not been replayed)."""
         from matches.models import LineOutcome
-        from matches.records.services import record_store
+        from matches.records.services import records_store
         from matches.scoring.selectors.play import match_summary
 
-        result = record_store(source=source)  # no account: the command line's own
-        if result.match is None:
-            return Outcome(error=result.message)
-        return Outcome(summary=match_summary(result.match), match_id=result.match.pk,
-                       already_stored=result.outcome == LineOutcome.DUPLICATE)
+        outcomes = []
+        for result, summary in records_store(sources=batch):  # no account: the command's own
+            if result.match is None:
+                outcomes.append(Outcome(error=result.message))
+                continue
+            outcomes.append(Outcome(summary=summary or match_summary(result.match),
+                                    match_id=result.match.pk,
+                                    already_stored=result.outcome == LineOutcome.DUPLICATE))
+        return outcomes
 
     def _line(self, source: RecordSource, outcome: Outcome, *, as_json: bool) -> str:
         summary, match_id, error = outcome.summary, outcome.match_id, outcome.error

@@ -43,7 +43,8 @@ from matches.leagues.services import (
 from matches.models import Fixture, Match, MatchStatus, Role
 from matches.rules.simulate import simulated_match
 from matches.scoring.selectors.play import match_names
-from matches.scoring.services.play import actions_record, match_import
+from matches.scoring.services.bulk import matches_store_bulk
+from matches.scoring.services.play import actions_record
 
 DEMO_DIR = Path(__file__).resolve().parents[2] / "demo"
 SITE = "http://127.0.0.1:8000"  # where scripts/run serves it (--site: elsewhere)
@@ -88,8 +89,12 @@ class Command(BaseCommand):
     @transaction.atomic  # all of the demo or none of it
     def _load(self) -> None:
         self._league()
-        for path in sorted(DEMO_DIR.glob("*.json")):
-            match = match_import(document=json.loads(path.read_text("utf-8")))
+        paths = sorted(DEMO_DIR.glob("*.json"))
+        for path, imported in zip(paths, matches_store_bulk(
+                documents=[json.loads(path.read_text("utf-8")) for path in paths]), strict=True):
+            if imported.match is None:  # the demo's own records: refused only if edited
+                raise ValidationError(f"{path.name}: {imported.refusal}")
+            match = imported.match
             names = ", ".join(match_names(match))
             self.stdout.write(f"Loaded match {match.pk}: {match.get_game_display()}, "
                               f"{match.get_status_display().lower()} ({names}).")

@@ -79,6 +79,7 @@ CREATOR_REVOKED_ELSEWHERE = _("The phone that started the match can only be revo
 RESTORE_NOT_ALLOWED = _("Only the phone that started the match, its creator's account or an "
                         "admin of its club can restore an earlier version.")
 NOT_ITS_SCORER = _("Only a phone that scores this match can revoke its phones.")
+IMPORTED_FROM = _("the match record")  # what an import's change says it applied
 MATCH_ABANDONED = _("This match was abandoned: nothing more can be scored on it unless a "
                     "scorer resumes it.")
 
@@ -399,7 +400,7 @@ def match_import(*, document: Mapping[str, Any],
     if engine.log:
         change = change_log(match, ChangeKind.IMPORT,
                             {"actions": [action_doc(a) for a in engine.log]},
-                            str(_("the match record")), key=None, grant=None, user=created_by)
+                            str(IMPORTED_FROM), key=None, grant=None, user=created_by)
     apart = results_apart([action_doc(a) for a in engine.log])
     number = 0
     events: list[Event] = []
