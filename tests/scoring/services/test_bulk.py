@@ -50,20 +50,19 @@ def corpus(picks: list[tuple[int, int, bool]]) -> list[dict[str, Any]]:
     return documents
 
 
-def row(obj: models.Model, refer: dict[type[models.Model], Any]) -> dict[str, Any]:
+def row(obj: models.Model, refer: dict[type[models.Model], dict[Any, Any]]) -> dict[str, Any]:
     """Every field of ``obj`` but its key and the moment's values; a foreign key as what
     it names within the match (a side by index, a round by number, a change by
-    version), an account as itself."""
+    version; ``refer`` maps their keys), an account by its key. Read from the key
+    columns, so that comparing a long match costs no query a row."""
     values: dict[str, Any] = {}
     for field in obj._meta.concrete_fields:
         if field.primary_key or field.name in UNCOMPARED:
             continue
-        if field.is_relation:
-            target = getattr(obj, field.name)
-            values[field.name] = None if target is None else refer.get(
-                type(target), lambda target: target.pk)(target)
-        else:
-            values[field.name] = getattr(obj, field.attname)
+        value = getattr(obj, field.attname)
+        if field.is_relation and value is not None:
+            value = refer.get(field.related_model, {}).get(value, value)
+        values[field.name] = value
     if isinstance(obj, Match):
         values["finished"] = obj.finished_at is not None
     return values
@@ -71,9 +70,11 @@ def row(obj: models.Model, refer: dict[type[models.Model], Any]) -> dict[str, An
 
 def rows_of(match: Match) -> dict[str, Any]:
     """The stored rows of ``match``, as :func:`row` gives them, table by table."""
-    refer: dict[type[models.Model], Any] = {
-        Match: lambda _match: "the match", Side: lambda side: side.index,
-        Round: lambda round_: round_.number, Change: lambda change: change.version}
+    refer: dict[type[models.Model], dict[Any, Any]] = {
+        Match: {match.pk: "the match"},
+        Side: dict(match.sides.values_list("pk", "index")),
+        Round: dict(match.rounds.values_list("pk", "number")),
+        Change: dict(match.changes.values_list("pk", "version"))}
     return {
         "match": row(Match.objects.get(pk=match.pk), refer),
         "sides": [row(side, refer) for side in match.sides.order_by("index")],
