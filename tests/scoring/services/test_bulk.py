@@ -60,7 +60,7 @@ def row(obj: models.Model, refer: dict[type[models.Model], dict[Any, Any]]) -> d
         if field.primary_key or field.name in UNCOMPARED:
             continue
         value = getattr(obj, field.attname)
-        if field.is_relation and value is not None:
+        if isinstance(field, models.ForeignKey) and value is not None:
             value = refer.get(field.related_model, {}).get(value, value)
         values[field.name] = value
     if isinstance(obj, Match):
