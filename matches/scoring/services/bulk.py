@@ -52,10 +52,9 @@ from matches.scoring.services.play import (
     IMPORTED_FROM,
     User,
     _columns,
-    _copy_end,
     _event_row,
-    _hands_text,
     _new_match,
+    imported_round,
     match_import,
     signed_in_account,
 )
@@ -141,16 +140,7 @@ def match_rows(engine: rules.Match, names: Sequence[str], *, created_by: User | 
     rows = MatchRows(match, sides, seats, [change] if change else [], rounds=[], round_sides=[])
     number = 0
     for rnd in engine.rounds:
-        settle = rnd.settle
-        round_ = Round(
-            match=match, number=rnd.number,
-            mode=RoundMode.CALLED if not rnd.tracked else RoundMode.TRACKED,
-            starter=rnd.starter, settled=rnd.settled,
-            hands=_hands_text(settle.hands) if settle and settle.hands is not None else None,
-            pips=list(settle.pips) if settle and settle.pips is not None else None,
-            result_apart=rnd.number in apart, change=change,
-        )
-        _copy_end(round_, rnd)
+        round_ = imported_round(match, rnd, apart=rnd.number in apart, change=change)
         rows.rounds.append(round_)
         columns = _columns(engine, rnd)
         rows.round_sides.extend(

@@ -406,16 +406,7 @@ def match_import(*, document: Mapping[str, Any],
     events: list[Event] = []
     rounds: list[Round] = []
     for rnd in engine.rounds:
-        settle = rnd.settle
-        round_ = Round(
-            match=match, number=rnd.number,
-            mode=RoundMode.CALLED if not rnd.tracked else RoundMode.TRACKED,
-            starter=rnd.starter, settled=rnd.settled,
-            hands=_hands_text(settle.hands) if settle and settle.hands is not None else None,
-            pips=list(settle.pips) if settle and settle.pips is not None else None,
-            result_apart=rnd.number in apart, change=change,
-        )
-        _copy_end(round_, rnd)
+        round_ = imported_round(match, rnd, apart=rnd.number in apart, change=change)
         round_.full_clean(validate_constraints=False)
         round_.save()
         rounds.append(round_)
@@ -767,6 +758,23 @@ def _end_fields(rnd: rules.Round) -> dict[str, Any]:
     settled (a round whose remaining tiles score nothing is settled as it ends)."""
     return {"end": rnd.end.value if rnd.end else RoundEnd.NONE, "finisher": rnd.finisher,
             "settled": rnd.settled}
+
+
+def imported_round(match: Match, rnd: rules.Round, *, apart: bool,
+                   change: Change | None) -> Round:
+    """The row of a round as an import stores it (not yet saved): how it was played,
+    settled and ended, as the replay gives it."""
+    settle = rnd.settle
+    round_ = Round(
+        match=match, number=rnd.number,
+        mode=RoundMode.CALLED if not rnd.tracked else RoundMode.TRACKED,
+        starter=rnd.starter, settled=rnd.settled,
+        hands=_hands_text(settle.hands) if settle and settle.hands is not None else None,
+        pips=list(settle.pips) if settle and settle.pips is not None else None,
+        result_apart=apart, change=change,
+    )
+    _copy_end(round_, rnd)
+    return round_
 
 
 def _copy_end(round_: Round, rnd: rules.Round) -> None:
