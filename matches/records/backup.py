@@ -65,6 +65,7 @@ from django.utils import timezone
 
 from matches import rules
 from matches.clubs.models import Club, Membership, Player
+from matches.core.collector import fewer_collections
 from matches.history.services import ratings_recompute
 from matches.leagues.models import (
     Adjustment,
@@ -99,7 +100,7 @@ from matches.scoring.selectors.play import (
     results_apart,
     round_settle_actions,
 )
-from matches.scoring.services.bulk import MatchRows, match_rows, match_rows_write
+from matches.scoring.services.bulk import EventRow, MatchRows, match_rows, match_rows_write
 from matches.scoring.services.play import match_import
 
 FORMAT = "scorekeeper-backup/2"
@@ -315,6 +316,7 @@ RestoreProgress = Callable[[int, int, Mapping[str, int]], None]
 
 
 @transaction.atomic
+@fewer_collections()  # the whole backup is held in memory while its matches are replayed
 def backup_import(*, source: Iterable[str] | str,
                   progress: RestoreProgress | None = None) -> dict[str, int]:
     """Restore a ``scorekeeper-backup/2`` (or /1) file (its lines) into an empty database, all
@@ -466,7 +468,7 @@ def _match_rows(doc: dict[str, Any]) -> MatchRows:
         raise BackupInvalid(LOG_MISMATCH)
     by_version = {change.version: change for change in rows.changes}
     made = iter(made_by)
-    events: dict[int, list[Event]] = {}
+    events: dict[int, list[EventRow]] = {}
     for event in rows.events:
         events.setdefault(id(event.round), []).append(event)
     for round_ in rows.rounds:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 from uuid import UUID
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -108,8 +108,30 @@ def match_names(match: Match) -> list[str]:
     return [seat.name for seat in match.seats.order_by("position")]
 
 
-def event_action(event: Event) -> rules.Event:
-    """One stored event as the engine's value object."""
+class EventFields(Protocol):
+    """What an event's action is read from: a stored event, or the row of one a batch
+    is about to write (:class:`~matches.scoring.services.bulk.EventRow`)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def seat(self) -> int: ...
+    @property
+    def tile(self) -> str: ...
+    @property
+    def at(self) -> str: ...
+    @property
+    def tiles_drawn(self) -> int | None: ...
+    @property
+    def ends(self) -> Any: ...
+    @property
+    def goes_out(self) -> bool: ...
+    @property
+    def claim(self) -> Decimal | None: ...
+
+
+def event_action(event: EventFields) -> rules.Event:
+    """One event (stored, or about to be) as the engine's value object."""
     claim = claim_value(event.claim)
     if event.kind == EventKind.PLAY:
         return rules.Play(event.seat, rules.Tile.parse(event.tile),

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
+from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import User as Account
@@ -27,6 +29,7 @@ from django.db import IntegrityError, connection, models, transaction
 from django.utils import timezone
 
 from matches import rules
+from matches.core.collector import fewer_collections
 from matches.scoring.changelog import action_doc
 from matches.scoring.models import (
     Change,
@@ -51,12 +54,12 @@ from matches.scoring.selectors.play import (
 from matches.scoring.services.play import (
     IMPORTED_FROM,
     User,
-    _columns,
-    _event_row,
-    _new_match,
+    event_fields,
     imported_round,
     match_import,
+    round_side_columns,
     signed_in_account,
+    unsaved_match,
 )
 
 # rows per INSERT statement: a batch of long matches holds a hundred thousand events,
@@ -83,6 +86,46 @@ class Imported:
 
 
 @dataclass(slots=True)
+class EventRow:
+    """An event's row, not yet written: the fields of
+    :class:`~matches.scoring.models.Event`, with the match, round and changes it belongs
+    to as their rows (written first). A model instance costs twenty times as much to
+    make, and a batch of long matches holds a hundred thousand events."""
+
+    match: Match
+    round: Round
+    number: int
+    seat: int
+    kind: str
+    tile: str = ""
+    at: str = ""
+    tiles_drawn: int | None = None
+    ends: list[str] | None = None
+    goes_out: bool = False
+    claim: Decimal | None = None
+    miscall: Decimal | None = None
+    end_sum: int | None = None
+    points: Decimal | None = None
+    refused: str = ""
+    recorded_at: datetime | None = None  # none: when it is written
+    change: Change | None = None
+    undone_by: Change | None = None
+
+    def as_event(self, now: datetime) -> Event:
+        """The row as a model instance, for a database without COPY."""
+        return Event(**{name: getattr(self, name) for name in EVENT_FIELDS},
+                     recorded_at=self.recorded_at or now)
+
+
+# an event's fields as its row holds them, but the time, in the order of EVENT_COLUMNS
+EVENT_FIELDS = ("match", "round", "number", "seat", "kind", "tile", "at", "tiles_drawn",
+                "ends", "goes_out", "claim", "miscall", "end_sum", "points", "refused",
+                "change", "undone_by")
+EVENT_COLUMNS = (*(f"{name}_id" if name in {"match", "round", "change", "undone_by"}
+                   else name for name in EVENT_FIELDS), "recorded_at")
+
+
+@dataclass(slots=True)
 class MatchRows:
     """One verified record's rows, built in memory, not yet written: every row that
     :func:`~matches.scoring.services.play.match_import` would store for it."""
@@ -93,13 +136,13 @@ class MatchRows:
     changes: list[Change]  # the import's one (none for a record of no action)
     rounds: list[Round]
     round_sides: list[RoundSide]
-    events: list[Event] = field(default_factory=list)
+    events: list[EventRow] = field(default_factory=list)
     grants: list[ScorerGrant] = field(default_factory=list)  # none: a restore's, if any
 
     def actions(self) -> list[rules.Action]:
         """The actions the rows give back, in the order of play (as
         :func:`~matches.scoring.selectors.play.match_actions` reads them once written)."""
-        events: dict[int, list[Event]] = {}
+        events: dict[int, list[EventRow]] = {}
         for event in self.events:
             events.setdefault(id(event.round), []).append(event)
         actions: list[rules.Action] = []
@@ -117,7 +160,7 @@ def match_rows(engine: rules.Match, names: Sequence[str], *, created_by: User | 
     """The rows of the record ``engine`` replayed (``names``: its seats' names, as
     :func:`~matches.scoring.record_checks.record_verified` gives them)."""
     account = signed_in_account(created_by)
-    match = _new_match(engine, created_by=account)
+    match = unsaved_match(engine, created_by=account)
     match.record_hash = record_hash
     finished = engine.winner is not None
     match.status = MatchStatus.FINISHED if finished else MatchStatus.IN_PROGRESS
@@ -142,48 +185,73 @@ def match_rows(engine: rules.Match, names: Sequence[str], *, created_by: User | 
     for rnd in engine.rounds:
         round_ = imported_round(match, rnd, apart=rnd.number in apart, change=change)
         rows.rounds.append(round_)
-        columns = _columns(engine, rnd)
+        columns = round_side_columns(engine, rnd)
         rows.round_sides.extend(
             RoundSide(round=round_, side=side,
                       **{name: score_decimal(values[index]) for name, values in columns.items()})
             for index, side in enumerate(sides))
         for action, award in zip(rnd.events, rnd.awards, strict=True):
             number += 1
-            event = _event_row(match, 0, action, award, number=number)
-            event.round, event.change = round_, change
-            rows.events.append(event)
+            rows.events.append(EventRow(match, round_, number, change=change,
+                                        **event_fields(action, award)))
     return rows
 
 
 def match_rows_write(batch: Sequence[MatchRows]) -> None:
-    """Write ``batch``'s rows, one ``bulk_create`` a table (the database gives back the
-    primary keys, which the rows after them refer to). Foreign keys are the database's
-    to check (on PostgreSQL, at the commit)."""
+    """Write ``batch``'s rows. The few a match has (itself, its sides, seats and grants)
+    in one ``bulk_create`` a table, which gives back the primary keys the rows after them
+    refer to; on PostgreSQL, the many (changes, rounds, their totals and the events) by
+    COPY, their keys taken from the tables' sequences first, and elsewhere by
+    ``bulk_create``. Foreign keys are the database's to check (on PostgreSQL, at the
+    commit)."""
     def write(model: type[models.Model], rows: list[Any]) -> None:
-        if not rows:
-            return
-        if model is Event and connection.vendor == "postgresql":
-            _copy(model, rows)  # no key is needed back: the most rows, the fastest way
-        else:
+        if rows:
             model._default_manager.bulk_create(rows, batch_size=ROWS_PER_INSERT)
 
     write(Match, [rows.match for rows in batch])
     write(Side, [side for rows in batch for side in rows.sides])
     write(Seat, [seat for rows in batch for seat in rows.seats])
     write(ScorerGrant, [grant for rows in batch for grant in rows.grants])
-    write(Change, [change for rows in batch for change in rows.changes])
-    write(Round, [round_ for rows in batch for round_ in rows.rounds])
-    write(RoundSide, [total for rows in batch for total in rows.round_sides])
-    write(Event, [event for rows in batch for event in rows.events])
+    changes = [change for rows in batch for change in rows.changes]
+    rounds = [round_ for rows in batch for round_ in rows.rounds]
+    totals = [total for rows in batch for total in rows.round_sides]
+    events = [event for rows in batch for event in rows.events]
+    now = timezone.now()
+    if connection.vendor != "postgresql":
+        write(Change, changes)
+        write(Round, rounds)
+        write(RoundSide, totals)
+        write(Event, [event.as_event(now) for event in events])
+        return
+    for model, rows in ((Change, changes), (Round, rounds), (RoundSide, totals)):
+        _copy(model, _keys_given(model, rows))
+    _copy_events(events, now)  # no key is needed back: the most rows, the fastest way
+
+
+def _keys_given(model: type[models.Model], rows: list[Any]) -> list[Any]:
+    """``rows`` (new, of ``model``) given their primary keys from the table's sequence,
+    in one query, as an INSERT would take them."""
+    if rows:
+        table = model._meta.db_table
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT nextval(pg_get_serial_sequence(%s, %s)) "
+                           "FROM generate_series(1, %s)",
+                           [connection.ops.quote_name(table), model._meta.pk.column, len(rows)])
+            for row, (key,) in zip(rows, cursor.fetchall(), strict=True):
+                row.pk = key
+                row._state.adding = False
+    return rows
 
 
 def _copy(model: type[models.Model], rows: Sequence[models.Model]) -> None:
-    """``rows`` (new, of ``model``) written by PostgreSQL's COPY: the values as the rows
-    hold them (a foreign key as its row's key, JSON as JSON), with none of an INSERT's
-    preparing of each value (about a second for every hundred thousand rows)."""
+    """``rows`` (new, of ``model``, their keys given) written by PostgreSQL's COPY: the
+    values as the rows hold them (a related row as its key, JSON as JSON), with none of
+    an INSERT's preparing of each value (for a thousand imports' changes, seconds)."""
     from psycopg.types.json import Jsonb
 
-    fields = [field for field in model._meta.concrete_fields if not field.primary_key]
+    if not rows:
+        return
+    fields = model._meta.concrete_fields
     columns = ", ".join(connection.ops.quote_name(field.column or field.attname)
                         for field in fields)
     table = connection.ops.quote_name(model._meta.db_table)
@@ -205,7 +273,28 @@ def _copy(model: type[models.Model], rows: Sequence[models.Model]) -> None:
             copy.write_row([value(row, name) for name in names])
 
 
+def _copy_events(events: Sequence[EventRow], now: datetime) -> None:
+    """``events`` written by PostgreSQL's COPY, each as one tuple of its columns (a
+    related row as its key, the scoring ends as JSON): none of an INSERT's preparing of
+    each value, nor a model instance's making."""
+    from psycopg.types.json import Jsonb
+
+    columns = ", ".join(connection.ops.quote_name(name) for name in EVENT_COLUMNS)
+    table = connection.ops.quote_name(Event._meta.db_table)
+    with connection.cursor() as cursor, cursor.cursor.copy(
+            f"COPY {table} ({columns}) FROM STDIN") as copy:
+        write = copy.write_row
+        for e in events:
+            write((e.match.pk, e.round.pk, e.number, e.seat, e.kind, e.tile, e.at,
+                   e.tiles_drawn, Jsonb(e.ends) if e.ends is not None else None,
+                   e.goes_out, e.claim, e.miscall, e.end_sum, e.points, e.refused,
+                   e.change.pk if e.change is not None else None,
+                   e.undone_by.pk if e.undone_by is not None else None,
+                   e.recorded_at or now))
+
+
 @transaction.atomic
+@fewer_collections()
 def matches_store_bulk(*, documents: Sequence[Mapping[str, Any]], created_by: User | None = None,
                        hashes: Sequence[str | None] | None = None) -> list[Imported]:
     """Verify and store ``documents`` as ``created_by``'s matches, in one go; what became
@@ -288,4 +377,5 @@ def _store_one(document: Mapping[str, Any], engine: rules.Match, digest: str | N
     return Imported(match, engine)
 
 
-__all__ = ["Imported", "MatchRows", "match_rows", "match_rows_write", "matches_store_bulk"]
+__all__ = ["EventRow", "Imported", "MatchRows", "match_rows", "match_rows_write",
+           "matches_store_bulk"]

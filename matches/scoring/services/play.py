@@ -475,14 +475,14 @@ class Stored(NamedTuple):
     whose values it does not change: most placements score nothing."""
 
     scores: tuple[Fraction | int, ...]
-    round_number: int | None  # the last round's, and its columns (:func:`_columns`)
+    round_number: int | None  # the last round's, and its columns (:func:`round_side_columns`)
     columns: dict[str, tuple[Fraction | int, ...]] | None
 
     @classmethod
     def of(cls, engine: rules.Match) -> Stored:
         rnd = engine.rounds[-1] if engine.rounds else None
         return cls(tuple(engine.scores), rnd.number if rnd else None,
-                   _columns(engine, rnd) if rnd else None)
+                   round_side_columns(engine, rnd) if rnd else None)
 
 
 class Touched(NamedTuple):
@@ -723,7 +723,7 @@ _CHANGE_KINDS: dict[type, str] = {
 }
 
 
-def _new_match(engine: rules.Match, *, created_by: Account | None = None,
+def unsaved_match(engine: rules.Match, *, created_by: Account | None = None,
                creation_key: UUID | None = None) -> Match:
     """The match row of ``engine`` (its game, options, players, target), not yet saved."""
     return Match(game=engine.game.slug, options=dict(engine.options.given),
@@ -734,7 +734,8 @@ def _new_match(engine: rules.Match, *, created_by: Account | None = None,
 def _store_match(engine: rules.Match, *, created_by: User | None,
                  creation_key: UUID | None = None) -> Match:
     names = seat_names(engine)
-    match = _new_match(engine, created_by=signed_in_account(created_by), creation_key=creation_key)
+    match = unsaved_match(engine, created_by=signed_in_account(created_by),
+                          creation_key=creation_key)
     match.full_clean()
     match.save()
     sides = [Side(match=match, index=index) for index in range(len(engine.sides))]
@@ -806,27 +807,30 @@ def _hands_text(hands: Sequence[Sequence[rules.Tile]]) -> list[list[str]]:
 
 def _event_row(match: Match, round_id: int, action: rules.Action, award: rules.Award | None,
                *, number: int) -> Event:
-    event = Event(match=match, round_id=round_id, number=number, seat=action.seat)  # type: ignore[union-attr]
+    return Event(match=match, round_id=round_id, number=number, **event_fields(action, award))
+
+
+def event_fields(action: rules.Action, award: rules.Award | None) -> dict[str, Any]:
+    """The fields of an event's row that the engine gives: who acted and how (``action``),
+    and what it scored (``award``); the rest keep their defaults."""
+    fields: dict[str, Any] = {"seat": action.seat}  # type: ignore[union-attr]
     claim = getattr(action, "claim", None)
     if claim is not None:
-        event.claim = score_decimal(claim)
+        fields["claim"] = score_decimal(claim)
     if isinstance(action, rules.Play):
-        event.kind = EventKind.PLAY
-        event.tile = str(action.tile)
-        event.at = str(action.at) if action.at else ""
+        fields.update(kind=EventKind.PLAY, tile=str(action.tile),
+                      at=str(action.at) if action.at else "")
     elif isinstance(action, rules.Draw):
-        event.kind, event.tiles_drawn = EventKind.DRAW, action.tiles
+        fields.update(kind=EventKind.DRAW, tiles_drawn=action.tiles)
     elif isinstance(action, rules.Pass):
-        event.kind = EventKind.PASS
+        fields["kind"] = EventKind.PASS
     elif isinstance(action, rules.Call):
-        event.kind = EventKind.CALL
-        event.ends = [str(end) for end in action.ends]
-        event.goes_out = action.goes_out
+        fields.update(kind=EventKind.CALL, ends=[str(end) for end in action.ends],
+                      goes_out=action.goes_out)
     if award is not None:
-        event.end_sum = award.end_sum
-        event.points = score_decimal(award.counted)
-        event.refused = award.refused or ""
-    return event
+        fields.update(end_sum=award.end_sum, points=score_decimal(award.counted),
+                      refused=award.refused or "")
+    return fields
 
 
 def _sync(match: Match, engine: rules.Match, rounds: Sequence[Touched], *,
@@ -849,7 +853,7 @@ def _sync(match: Match, engine: rules.Match, rounds: Sequence[Touched], *,
         rnd = by_number.get(round_.number)
         if rnd is None:
             continue
-        columns = _columns(engine, rnd)
+        columns = round_side_columns(engine, rnd)
         if (not round_.new and stored is not None and stored.round_number == rnd.number
                 and stored.columns == columns):
             continue
@@ -877,7 +881,8 @@ def _sync(match: Match, engine: rules.Match, rounds: Sequence[Touched], *,
         results_changed.send(sender=Match, clubs=match_clubs(match), game=match.game)
 
 
-def _columns(engine: rules.Match, rnd: rules.Round) -> dict[str, tuple[Fraction | int, ...]]:
+def round_side_columns(engine: rules.Match,
+                       rnd: rules.Round) -> dict[str, tuple[Fraction | int, ...]]:
     """A round's cached columns (:class:`~matches.models.RoundSide`), each by side."""
     return {"placements": tuple(rnd.placements), "settlement": tuple(rnd.settlement_awards),
             "score": tuple(engine.scores_after(rnd))}
