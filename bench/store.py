@@ -88,9 +88,12 @@ def database(server: str, name: str) -> Iterator[str]:
         manage(url, "migrate", "--verbosity", "0")
         yield url
     finally:
-        from django.db import connections
+        from django.conf import settings
 
-        connections.close_all()  # this process's own connection, if it made one
+        if settings.configured:  # this process's own connection, if it made one
+            from django.db import connections
+
+            connections.close_all()
         with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
@@ -109,9 +112,34 @@ def manage(url: str, *args: str,
     return seconds, done
 
 
+def server_cpu() -> float | None:
+    """CPU seconds used so far by this machine's PostgreSQL processes (read from /proc;
+    none where there is no /proc, or the server is elsewhere)."""
+    total = 0
+    try:
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if "(postgres)" in stat or "(postmaster)" in stat:
+                fields = stat.rsplit(")", 1)[1].split()
+                total += int(fields[11]) + int(fields[12])  # utime, stime
+    except OSError:
+        return None
+    return total / os.sysconf("SC_CLK_TCK") if total else None
+
+
 def import_times(url: str, path: Path, count: int) -> None:
     verified, dry = manage(url, "import_match", "--dry-run", "--json", str(path))
+    before = server_cpu()
+    children = os.times()
     stored, done = manage(url, "import_match", "--json", str(path))
+    after = server_cpu()
+    command_cpu = (os.times().children_user - children.children_user
+                   + os.times().children_system - children.children_system)
     for run in (dry, done):
         lines = run.stdout.splitlines()
         if len(lines) != count or any('"error"' in line for line in lines):
@@ -121,6 +149,13 @@ def import_times(url: str, path: Path, count: int) -> None:
     print(f"import_match:           {count} records stored in {stored:.2f} s "
           f"({count / stored:.0f} records/s), start-up included")
     print(f"stored / verified:      {stored / verified:.2f}x the dry run's time")
+    if before is not None and after is not None:
+        # the two processes' work: the command's (replays, rows, Django) and the
+        # server's (rows, indexes, constraints, foreign keys checked at the commit); on
+        # n cores, storing cannot take less than their sum / n, nor than the larger
+        print(f"CPU while storing:      the command {command_cpu:.2f} s, "
+              f"PostgreSQL {after - before:.2f} s "
+              f"({(after - before) / count * 1000:.1f} ms a record)")
 
 
 def upload_time(url: str, path: Path, count: int) -> None:
