@@ -126,7 +126,10 @@ def server_cpu() -> float | None:
                 continue
             if "(postgres)" in stat or "(postmaster)" in stat:
                 fields = stat.rsplit(")", 1)[1].split()
-                total += int(fields[11]) + int(fields[12])  # utime, stime
+                # utime, stime; and cutime, cstime: the server's processes that ended
+                # (a connection's backend, when the command is done), counted by their
+                # parent, the postmaster
+                total += sum(int(value) for value in fields[11:15])
     except OSError:
         return None
     return total / os.sysconf("SC_CLK_TCK") if total else None

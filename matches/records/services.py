@@ -45,7 +45,7 @@ from matches.records.models import (
     StopReason,
 )
 from matches.scoring.models import Match
-from matches.scoring.services.bulk import matches_store_bulk
+from matches.scoring.services.bulk import matches_store_bulk, statistics_refresh
 
 logger = logging.getLogger(__name__)
 
@@ -341,6 +341,8 @@ def _run(record_import: RecordImport, size: int, holder: str) -> RecordImport:
         _stop(record_import, holder, StopReason.FAILED)
         raise
     record_import.refresh_from_db()
+    if record_import.lines_read - done >= size:  # this run stored a batch or more
+        statistics_refresh()
     return record_import
 
 

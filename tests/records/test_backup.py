@@ -30,6 +30,7 @@ from matches.leagues.services import (
     fixtures_generate,
     season_create,
 )
+from matches.management.commands import import_all as import_all_command
 from matches.models import (
     Adjustment,
     Change,
@@ -211,7 +212,7 @@ def snapshot() -> dict[str, Any]:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_export_then_import_into_a_flushed_database_restores_everything(tmp_path):
+def test_export_then_import_into_a_flushed_database_restores_everything(tmp_path, monkeypatch):
     passwords = load_demo()
     add_rated_matches(Club.objects.get(slug=DEMO_CLUB))
     before = snapshot()
@@ -227,10 +228,14 @@ def test_export_then_import_into_a_flushed_database_restores_everything(tmp_path
 
     call_command("flush", interactive=False)
     assert not Match.objects.exists() and not User.objects.exists()
+    refreshed = []
+    monkeypatch.setattr(import_all_command, "statistics_refresh",
+                        lambda: refreshed.append(Match.objects.count()))
     out = import_all(path)
 
     assert "users: 5, clubs: 1, players: 12, seasons: 1, matches: 10, deleted_matches: 0" \
         in out
+    assert refreshed == [10]  # the planner told of the tables filled, once they were
     after = snapshot()
     for part in before:
         assert after[part] == before[part], part

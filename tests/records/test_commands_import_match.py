@@ -300,3 +300,22 @@ def test_a_record_an_account_uploaded_is_still_stored_by_the_command(all_valid, 
 
     assert Match.objects.filter(created_by=None).count() == 2
     assert "stored match" in out and "already" not in out + err
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("batch_size", "refreshed"), [(2, True), (3, False)])
+def test_the_planners_statistics_are_refreshed_after_a_batch_or_more(
+        all_valid, monkeypatch, batch_size, refreshed):
+    """Two records stored: a store as large as a batch refreshes the statistics
+    (``statistics_refresh``), a smaller one leaves it to autovacuum."""
+    from matches.management.commands.import_match import Command
+    from matches.scoring.services import bulk
+
+    calls = []
+    monkeypatch.setattr(Command, "batch_size", batch_size)
+    monkeypatch.setattr(bulk, "statistics_refresh", lambda: calls.append("refreshed"))
+
+    _out, error = run(str(all_valid))
+
+    assert error is None and Match.objects.count() == 2
+    assert calls == (["refreshed"] if refreshed else [])

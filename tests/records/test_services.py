@@ -622,3 +622,19 @@ def test_two_workers_on_one_import_at_once_store_each_line_once(user, queued, ca
     assert second["import"].status == ImportStatus.RUNNING
     assert second["import"].lines_read in (0, 2)
     assert "this runner leaves it" in caplog.text
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("batch_size", "refreshed"), [(len(RECORDS), True),
+                                                       (len(RECORDS) + 1, False)])
+def test_a_run_that_stored_a_batch_or_more_refreshes_the_planners_statistics(
+        user, queued, monkeypatch, batch_size, refreshed):
+    record_import = records_services.record_import_start(
+        files=[jsonl("night.jsonl", RECORDS)], created_by=user)
+    calls = []
+    monkeypatch.setattr(records_services, "statistics_refresh",
+                        lambda: calls.append(Match.objects.count()))
+
+    records_services.record_import_run(record_import=record_import, batch_size=batch_size)
+
+    assert calls == ([len(RECORDS)] if refreshed else [])

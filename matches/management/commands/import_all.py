@@ -21,6 +21,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from matches.records.backup import BackupInvalid, DatabaseNotEmpty, backup_import
+from matches.scoring.services.bulk import statistics_refresh
 
 
 class Command(BaseCommand):
@@ -44,6 +45,7 @@ class Command(BaseCommand):
             raise CommandError(str(error)) from None
         except BackupInvalid as error:
             raise CommandError(f"{file}: {error}. Nothing was restored.") from None
+        statistics_refresh()  # every match table filled from empty
         self.stdout.write(f"Restored {file}: {_counts(counts)}.")
 
     def _progress(self, done: int, total: int, counts: Mapping[str, int]) -> None:

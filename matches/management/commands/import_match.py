@@ -69,6 +69,10 @@ class Command(BaseCommand):
                 refused += outcome.error is not None
                 already += outcome.already_stored
                 self.stdout.write(self._line(source, outcome, as_json=json))
+        if total - refused - already >= self.batch_size:  # a store as large as a batch
+            from matches.scoring.services.bulk import statistics_refresh
+
+            statistics_refresh()
         # on stderr, as the refusals' count: stdout holds one line per record (--json)
         not_again = f"{already} of {total} records already stored, not stored again."
         if refused:

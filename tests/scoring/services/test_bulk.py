@@ -276,3 +276,23 @@ def test_an_event_row_holds_every_field_of_an_event_with_its_default():
             if fields[name].has_default() and name != "recorded_at"} == {
         name: field.get_default() for name, field in fields.items()
         if field.has_default() and name != "recorded_at"}
+
+
+def test_the_statistics_are_refreshed_after_a_large_store():
+    """The planner learns the match tables' sizes (PostgreSQL's ANALYZE), rather than
+    planning for the tables it last knew."""
+    stored = bulk.matches_store_bulk(documents=corpus([(0, 5, True), (4, 6, True)]))
+    events = Event.objects.count()
+
+    with CaptureQueriesContext(connection) as done:
+        bulk.statistics_refresh()
+
+    if connection.vendor != "postgresql":
+        assert done.captured_queries == []
+        return
+    assert [query["sql"].split()[0] for query in done.captured_queries] == ["ANALYZE"]
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT reltuples FROM pg_class WHERE relname = %s",
+                       [Event._meta.db_table])
+        [(known,)] = cursor.fetchall()
+    assert len(stored) == 2 and known == events > 0
