@@ -51,6 +51,7 @@ takes its scorer grant again), groups and permissions, and ``Rating.updated_at``
 from __future__ import annotations
 
 import datetime
+import io
 import json
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -316,7 +317,7 @@ RestoreProgress = Callable[[int, int, Mapping[str, int]], None]
 
 
 @transaction.atomic
-@fewer_collections()  # the whole backup is held in memory while its matches are replayed
+@fewer_collections()  # a batch of matches is replayed at a time: thousands of objects
 def backup_import(*, source: Iterable[str] | str,
                   progress: RestoreProgress | None = None) -> dict[str, int]:
     """Restore a ``scorekeeper-backup/2`` (or /1) file (its lines) into an empty database, all
@@ -328,13 +329,15 @@ def backup_import(*, source: Iterable[str] | str,
     user, club, player or match, and :class:`BackupInvalid` (naming the line) for a
     file that cannot be restored; either way nothing is stored."""
     _require_empty()
-    lines = list(_read(rules.json_lines(source) if isinstance(source, str) else source))
-    format_1 = lines[0][1]["format"] == FORMAT_1
+    total, texts = _counted(rules.json_lines(source) if isinstance(source, str) else source)
+    body = max(total - 2, 0)  # the lines between the header and the end line
+    reader = _read(texts)  # one line at a time: a big site's backup is gigabytes parsed
+    _header_line, header = next(reader)
+    format_1 = header["format"] == FORMAT_1
     counts = {"users": 0, "clubs": 0, "players": 0, "seasons": 0, "matches": 0,
               "deleted_matches": 0}
-    body = lines[1:-1]
     if progress is not None:
-        progress(0, len(body), counts)
+        progress(0, body, counts)
     restore = {"user": ("users", _user_restore), "club": ("clubs", _club_restore),
                "player": ("players", _player_restore),
                "season": ("seasons", _season_restore), "match": ("matches", _match_restore),
@@ -348,11 +351,15 @@ def backup_import(*, source: Iterable[str] | str,
         for done, _number, _doc in matches:
             counts["matches"] += 1
             if progress is not None:
-                progress(done, len(body), counts)
+                progress(done, body, counts)
         matches.clear()
 
-    for done, (number, doc) in enumerate(body, start=1):
+    end_line, end = 0, {}
+    for done, (number, doc) in enumerate(reader, start=1):
         kind = doc.get("type")
+        if kind == "end":  # the last line (_read refuses any after it)
+            end_line, end = number, doc
+            continue
         if kind not in restore:
             raise BackupInvalid(UNKNOWN_TYPE.format(line=number, found=kind))
         if kind == "match":
@@ -368,10 +375,9 @@ def backup_import(*, source: Iterable[str] | str,
         _restore_line(number, kind, step, doc)
         counts[name] += 1
         if progress is not None:
-            progress(done, len(body), counts)
+            progress(done, body, counts)
     if matches:
         restore_matches()
-    end_line, end = lines[-1]
     expected = end.get("counts")
     if isinstance(expected, dict) and "deleted_matches" not in expected:
         expected = {**expected, "deleted_matches": 0}  # a file from before they were kept
@@ -510,6 +516,19 @@ def _require_empty() -> None:
         ("deleted matches", DeletedMatch.objects.count())) if count]
     if held:
         raise DatabaseNotEmpty(NOT_EMPTY.format(what=", ".join(held)))
+
+
+def _counted(source: Iterable[str]) -> tuple[int, Iterable[str]]:
+    """How many non-blank lines ``source`` has (for the progress), and its lines to read:
+    a file is counted in a pass of its own and read again from its start, so that its
+    lines need not all be held at once."""
+    if isinstance(source, io.TextIOBase) and source.seekable():
+        start = source.tell()
+        total = sum(1 for text in source if text.strip())
+        source.seek(start)
+        return total, source
+    lines = list(source)
+    return sum(1 for text in lines if text.strip()), lines
 
 
 def _read(source: Iterable[str]) -> Iterator[tuple[int, dict[str, Any]]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import io
 import json
 import re
 import uuid
@@ -369,6 +370,34 @@ def test_import_all_progress_counts_each_kind_as_it_goes(small_site, tmp_path, m
     assert lines[6] == ("Restoring: 6 of 8 lines (75%), users: 1, clubs: 1, players: 3, "
                         "seasons: 0, matches: 1, deleted_matches: 0.")
     assert len(lines) == 1 + 8 + 2
+
+
+@pytest.mark.django_db
+def test_a_backup_file_is_restored_as_it_is_read_not_read_whole_first(small_site, tmp_path,
+                                                                      monkeypatch):
+    """Its lines are counted in a first pass (for the progress), then each is parsed
+    and restored as it comes: a big site's backup is never held in memory whole."""
+    path = tmp_path / "site.jsonl"
+    total = len(export(path))
+    empty_database()
+    monkeypatch.setattr(backup, "MATCHES_PER_BATCH", 1)
+    read: list[str] = []
+    seen: list[int] = []  # lines read when each match was reported restored
+
+    class Reading(io.StringIO):
+        def __next__(self) -> str:
+            read.append(line := super().__next__())
+            return line
+
+    def told(done: int, of: int, counts: dict[str, int]) -> None:
+        if counts["matches"] > len(seen):
+            seen.append(len(read))
+
+    counts = backup.backup_import(source=Reading(path.read_text("utf-8")), progress=told)
+
+    assert counts["matches"] == len(seen) == 3
+    assert seen[0] < 2 * total  # the second pass had not reached the end yet
+    assert len(read) == 2 * total
 
 
 @pytest.mark.django_db
