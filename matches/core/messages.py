@@ -276,6 +276,9 @@ TEMPLATES: Final[dict[str, StrOrPromise]] = {
     "by_itself": _("The site does that by itself: no one can do it by hand."),
     # knockout cups (matches/rules/cup.py)
     "cup_too_few_entrants": _('a cup needs at least 2 entrants, not %(count)s'),
+    "cup_walkover": _(
+        'a walkover scores two whole numbers from 0, more for the side that turned up, not '
+        '%(value)s'),
     "cup_seed": _("the draw's seed must be a whole number from 0, not %(value)s"),
     "cup_seed_needed": _(
         'the draw needs a seed (a whole number from 0): its random order comes from it'),

@@ -84,6 +84,11 @@ class CupFormat:
 
     >>> CupFormat().walkover, CupFormat(level_tie=LevelTie.TOTAL_POINTS).plate
     ((1, 0), False)
+    >>> CupFormat(walkover=(0, 3))
+    Traceback (most recent call last):
+    ...
+    matches.rules.errors.CupError: a walkover scores two whole numbers from 0, more for \
+the side that turned up, not [0, 3]
     """
 
     method: DrawMethod = DrawMethod.RANDOM
@@ -91,6 +96,12 @@ class CupFormat:
     plate: bool = False
     level_tie: LevelTie = LevelTie.DECIDING_GAME
     walkover: tuple[int, int] = (1, 0)
+
+    def __post_init__(self) -> None:
+        walkover = _pair(self.walkover)
+        if walkover is None or walkover[0] <= walkover[1]:
+            raise CupError.of("cup_walkover", value=_show(self.walkover))
+        object.__setattr__(self, "walkover", walkover)
 
 
 # -- ties and their results ----------------------------------------------------------
@@ -288,7 +299,8 @@ def draw(entrants: Sequence[str], format: CupFormat, *,
     - Random: the entrants in the order given, :func:`shuffled` by ``seed``, take the
       ranks of :func:`slot_ranks` in that order (the first drawn get the byes).
     - Seeded: ``seeds`` (seed 1 first) take the top ranks; the other entrants, in the
-      order given and shuffled by ``seed``, the ranks after them.
+      order given and shuffled by ``seed``, the ranks after them (with at most one
+      unseeded entrant there is nothing to shuffle, and ``seed`` may be left out).
     - By hand: ``pairs`` is the first round, ``[home, away]`` each, ``away`` None for a
       bye; every entrant drawn once, as many pairs as the bracket has first-round ties.
 
@@ -323,7 +335,9 @@ def draw(entrants: Sequence[str], format: CupFormat, *,
         if format.method is DrawMethod.SEEDED and not top:
             raise CupError.of("cup_seeds_needed")
         rest = [name for name in names if name not in top]
-        first_round = _placed([*top, *shuffled(rest, _checked_seed(seed))], size)
+        if len(rest) > 1 or seed is not None:
+            rest = shuffled(rest, _checked_seed(seed))
+        first_round = _placed([*top, *rest], size)
     later = _standard_feeders(size) if format.timing is DrawTiming.ALL_AT_ONCE else ()
     return Cup(format, tuple(names), Draw(size, first_round, later))
 

@@ -281,6 +281,8 @@ MESSAGES: Final[dict[str, str]] = {
     "by_itself": "the site does that by itself: no one can do it by hand",
     # -- knockout cups (cup.py); {tie} is "tie 3 of round 2" or "plate tie 1 of round 1"
     "cup_too_few_entrants": "a cup needs at least 2 entrants, not {count}",
+    "cup_walkover": "a walkover scores two whole numbers from 0, more for the side that "
+                    "turned up, not {value}",
     "cup_seed": "the draw's seed must be a whole number from 0, not {value}",
     "cup_seed_needed": "the draw needs a seed (a whole number from 0): its random order "
                        "comes from it",

@@ -199,6 +199,14 @@ def test_seeds_are_kept_apart_and_take_the_byes_first(data, count, seed):
         assert with_byes >= set(seeds)
 
 
+def test_a_draw_with_every_entrant_but_one_seeded_needs_no_seed():
+    cup = draw(FIVE, SEEDED, seeds=["Eagle", "Dragon", "Crown", "Bell"])
+    assert first_round(cup) == [("Eagle", None), ("Bell", "Anchor"), ("Dragon", None),
+                                ("Crown", None)]
+    assert cup == draw(FIVE, SEEDED, seeds=["Eagle", "Dragon", "Crown", "Bell"], seed=9)
+    assert refused(draw, FIVE, SEEDED, seeds=["Eagle", "Dragon"]).code == "cup_seed_needed"
+
+
 def test_seeded_draws_refuse_missing_strange_or_repeated_seeds():
     assert refused(draw, FIVE, SEEDED, seed=1).code == "cup_seeds_needed"
     error = refused(draw, FIVE, SEEDED, seeds=["Anchor", "Zebra"], seed=1)
@@ -275,6 +283,11 @@ def test_the_entrants_are_checked(entrants, message):
 ])
 def test_a_random_draw_needs_a_whole_number_for_its_seed(seed, message):
     assert str(refused(draw, FIVE, RANDOM, seed=seed)) == message
+
+
+@pytest.mark.parametrize("walkover", [(0, 1), (2, 2), (-1, -3), (1,), (True, 0), "2-0"])
+def test_a_walkover_scores_more_for_the_side_that_turned_up(walkover):
+    assert refused(CupFormat, walkover=walkover).code == "cup_walkover"
 
 
 def test_a_cup_error_is_a_rules_error_with_a_code():
