@@ -329,7 +329,9 @@ class Round(models.Model):
 class RoundSide(models.Model):
     """A side's cached totals for one round: placements, settlement, running score."""
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="side_totals")
+    # indexed by the unique constraint that starts with it (main's migration 0023)
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="side_totals",
+                              db_index=False)
     side = models.ForeignKey(Side, on_delete=models.CASCADE, related_name="round_totals")
     placements = models.DecimalField(max_digits=9, decimal_places=1, default=0)
     settlement = models.DecimalField(max_digits=9, decimal_places=1, default=0)
@@ -350,7 +352,9 @@ class Event(models.Model):
 
     Numbers only go up: an event taken back keeps its row and number (``undone_by``)."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
+    # indexed by the unique constraint that starts with it (main's migration 0023)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events",
+                              db_index=False)
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="events")
     number = models.PositiveIntegerField(_("event"))
     seat = models.PositiveSmallIntegerField(_("seat"))
@@ -467,7 +471,9 @@ class Change(models.Model):
     a restore holds the whole list of actions it set (``{"actions": [...]}``).
     """
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="changes")
+    # indexed by the unique constraint that starts with it (main's migration 0023)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="changes",
+                              db_index=False)
     version = models.PositiveIntegerField(_("version"))
     kind = models.CharField(_("kind"), max_length=8, choices=ChangeKind.choices)
     key = models.UUIDField(_("tap key"), null=True, blank=True)
