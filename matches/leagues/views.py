@@ -134,6 +134,8 @@ def season_page(request: HttpRequest, slug: str, season: str) -> HttpResponse:
     """One division at a time (``?division=``; the first by default), phone first: its
     table and its fixture list by week; the other divisions are a tap away."""
     the_season = season_for(request, slug, season)
+    if the_season.is_cup:  # a cup's season is shown as its bracket
+        return redirect(the_season)
     return _season_page(request, the_season.club, the_season, shown=request.GET.get("division"))
 
 
