@@ -412,7 +412,7 @@ def _sync(cup: Cup) -> None:
         return
     season = cup.season
     names = _names(cup)
-    rows = {tie_key(tie): tie for tie in cup.ties.select_for_update()
+    rows = {tie_key(tie): tie for tie in cup.ties.select_for_update(of=("self",))
             .select_related("fixture")}
     results = {key: stored.result_from(row.result) for key, row in rows.items()
                if row.result is not None}
