@@ -70,6 +70,9 @@ RESULT_GOES_PLAYED = _("%(tie)s: its result can stop counting only while %(next)
 RESET_NEEDS_WHY = _("Say why the ties are reset: the cup's log keeps it.")
 NOTHING_TO_RESET = _("Nothing follows %(tie)s yet: correct its result on its fixture's "
                      "page.")
+# a fixture night has no place for a deciding game yet (see DECIDER_UNSUPPORTED)
+NO_DECIDER_YET = _("A fixture night takes no deciding game yet: play it, and a club admin "
+                   "awards the tie to its winner as a walkover.")
 NO_SUCH_ROUND = _("The cup has no round %(number)s.")
 FINALS_VENUE_NEEDED = _("Say where the finals night is played.")
 DATE_NEEDED = _("Give the round's date.")
@@ -398,7 +401,11 @@ def tie_fixture_moved(sender: object, *, fixture: Fixture, **kwargs: object) -> 
         try:
             cup_rules.tie_winner(result, cup_rules.LevelTie(cup.level_tie), tie_key(tie))
         except CupError as error:
-            raise _refused(error, _names(cup)) from None
+            refused = _refused(error, _names(cup))
+            if error.code == "cup_points_level":
+                raise ValidationError(f"{refused.messages[0]} {NO_DECIDER_YET}",
+                                      code=error.code) from None
+            raise refused from None
     _sync(cup)
 
 

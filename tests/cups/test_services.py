@@ -193,7 +193,9 @@ def test_a_level_tie_is_decided_on_points_and_refused_when_those_are_level_too()
         PaperGame(60, 40, home, away), PaperGame(40, 60, home, away)])
     with pytest.raises(ValidationError) as refused:
         fixture_submit(fixture=fixture, by=captain)
-    assert "level" in refused.value.messages[0] and "points" in refused.value.messages[0]
+    assert refused.value.messages == [
+        "Tie 1 of round 1 is level at 1-1 in games and 100-100 in points: a deciding game is "
+        f"needed. {cups.NO_DECIDER_YET}"]
     fixture.refresh_from_db()
     assert fixture.status == FixtureStatus.SCHEDULED
     fixture_games_enter(fixture=fixture, by=captain, games=[
