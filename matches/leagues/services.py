@@ -109,6 +109,10 @@ LINK_REPLACED = _("This captain's link has been replaced: it no longer works. As
                   "league admin for the new one.")
 CUP_NO_ROUND_ROBIN = _("A cup's ties are drawn on its page, not generated as a round "
                        "robin.")
+CUP_CORRECTIONS_FINAL = _("A cup's corrections are final: its next round cannot wait for "
+                          "them to be confirmed again.")
+CUP_NO_CSV = _("A cup's ties are played on their fixtures' pages: a spreadsheet's rows "
+               "cannot add to its bracket.")
 CUP_ENTRANT_STAYS = _("A cup's entrants stay in its draw: %(name)s cannot be removed.")
 LINK_TAKEN = _("This captain's link is already in use on another phone. If that phone is "
                "lost, ask the league admin to replace the link.")
@@ -695,6 +699,8 @@ def season_corrections_choose(*, season: Season, by: User, confirmed_again: bool
     require_role(club=season.club, user=by, role=RUNS_LEAGUE)
     season = Season.objects.select_for_update().get(pk=season.pk)
     _not_locked(season)
+    if season.kind == SeasonKind.CUP and confirmed_again:
+        raise ValidationError(CUP_CORRECTIONS_FINAL, code="cup")
     season.corrections_confirmed_again = confirmed_again
     season.save(update_fields=["corrections_confirmed_again"])
     return season
@@ -1085,6 +1091,8 @@ def fixtures_csv_import(*, division: Division, by: User, text: str) -> CsvImport
     season = division.season
     require_role(club=season.club, user=by, role=RUNS_LEAGUE)
     _not_locked(season)
+    if season.kind == SeasonKind.CUP:
+        raise ValidationError(CUP_NO_CSV, code="cup")
     rows = league_files.read_fixtures_csv(text).rows
     names = [e.name for e in division.entrants.all()]
     document = league_files.league_document(
