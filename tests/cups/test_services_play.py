@@ -4,8 +4,11 @@ decided on points or refused; rounds drawn one by one; the plate."""
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 
 from matches.cups import services as cups
 from matches.cups.models import CupLog, CupLogKind, CupTie
@@ -18,6 +21,7 @@ from matches.leagues.services import (
     fixture_resolve,
     fixture_submit,
     fixture_walkover,
+    fixtures_confirm_due,
 )
 from matches.models import FixtureStatus
 from tests.support.cups import AWAY_WIN, HOME_WIN, a_cup
@@ -106,3 +110,19 @@ def test_the_plate_takes_the_first_round_losers():
     assert {plate_final.home, plate_final.away} == {first.away, second.home}
     folk.play(plate_final, HOME_WIN)
     assert cup_shown(folk.refreshed()).plate_winner == plate_final.home
+
+
+def test_where_submitted_results_count_the_winner_goes_through_on_sending_and_stays():
+    """A cup counting submitted results: the winner goes through when the result is
+    sent, and the site's own confirmation a day later changes nothing."""
+    folk = a_cup(["Ann", "Bob", "Cy", "Dee"], count_submitted=True)
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    first = folk.play(folk.fixture(1, 1), HOME_WIN, confirm=False)
+    assert folk.winners() == {"tie 1 of round 1": first.home.name}
+    folk.play(folk.fixture(1, 2), HOME_WIN, confirm=False)
+    final = folk.fixture(2, 1)
+    assert final.home == first.home
+    assert fixtures_confirm_due(now=timezone.now() + datetime.timedelta(hours=25)) == 2
+    first.refresh_from_db()
+    assert first.status == FixtureStatus.CONFIRMED
+    assert folk.fixture(2, 1).pk == final.pk

@@ -220,3 +220,19 @@ def test_a_club_admin_may_make_every_cup_write(write):
         "deal": "full"})
     assert response.status_code == 302, response.content.decode()[:3000]
     assert state() != before
+
+
+@pytest.mark.parametrize("write", ["season_entrant_add", "season_entrant_change",
+                                   "season_generate", "season_adjust", "season_import_csv"])
+def test_a_cup_seasons_league_forms_are_not_there(write):
+    """Entrants join a cup on its page, until its draw; it has no round robin, table or
+    spreadsheet import: the league season's forms are a 404 for a cup's season."""
+    folk = a_cup(FOUR)
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    division = folk.cup.season.divisions.get()
+    before = state()
+    response = as_(folk.admin).post(url(folk, write), {
+        "division": division.pk, "name": "Late", "kind": "team", "legs": "1",
+        "entrant": folk.entrant("Ann").pk, "points": "1", "reason": "x", "do": "rename"})
+    assert response.status_code == 404
+    assert state() == before
