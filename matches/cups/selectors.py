@@ -141,6 +141,7 @@ class CupShown:
     next_round_drawable: bool
     plate_drawable: bool
     seeds: list[Entrant]
+    plate_round_drawable: bool = False
 
 
 def cup_shown(cup: Cup) -> CupShown:
@@ -154,7 +155,8 @@ def cup_shown(cup: Cup) -> CupShown:
     seeds = [by_id[str(pk)] for pk in cup.seeds if str(pk) in by_id]
     log = list(cup.log.select_related("user").order_by("-at", "-id")[:30])
     if drawn is None:
-        return CupShown(cup, entrants, False, [], [], None, None, log, False, False, seeds)
+        return CupShown(cup, entrants, False, [], [], None, None, log, next_round_drawable=False,
+                        plate_drawable=False, seeds=seeds)
     results = cup_results(cup)
     current = cup_rules.bracket(drawn, results)
 
@@ -181,7 +183,8 @@ def cup_shown(cup: Cup) -> CupShown:
         cup, entrants, True, main, plate, by_id.get(current.winner or ""),
         by_id.get(current.plate_winner or ""), log,
         next_round_drawable=_drawable(drawn, results, plate=False),
-        plate_drawable=_plate_drawable(drawn, results), seeds=seeds)
+        plate_drawable=_plate_drawable(drawn, results), seeds=seeds,
+        plate_round_drawable=drawn.plate is not None and _drawable(drawn, results, plate=True))
 
 
 def _drawable(drawn: cup_rules.Cup, results: dict[cup_rules.TieKey, cup_rules.TieResult], *,

@@ -126,3 +126,22 @@ def test_where_submitted_results_count_the_winner_goes_through_on_sending_and_st
     first.refresh_from_db()
     assert first.status == FixtureStatus.CONFIRMED
     assert folk.fixture(2, 1).pk == final.pk
+
+
+def test_a_plate_drawn_round_by_round_has_its_next_round_drawn_by_the_secretary():
+    folk = a_cup(["Ann", "Bob", "Cy", "Dee", "Eve", "Flo", "Gus", "Hal"], plate=True,
+                 draw_timing="round_by_round")
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    for position in range(1, 5):
+        folk.play(folk.fixture(1, position), HOME_WIN)
+    cups.cup_plate_draw(cup=folk.cup, by=folk.admin)
+    assert not cup_shown(folk.refreshed()).plate_round_drawable
+    losers = set()
+    for position in (1, 2):
+        played = folk.play(folk.fixture(1, position, plate=True), AWAY_WIN)
+        losers.add(played.home)
+    assert cup_shown(folk.refreshed()).plate_round_drawable
+    cups.cup_round_draw(cup=folk.cup, by=folk.admin, plate=True)
+    plate_final = folk.fixture(2, 1, plate=True)
+    assert not {plate_final.home, plate_final.away} & losers
+    assert CupLog.objects.filter(kind=CupLogKind.ROUND_DRAWN, details="plate round 2").exists()

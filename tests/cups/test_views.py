@@ -236,3 +236,37 @@ def test_a_cup_seasons_league_forms_are_not_there(write):
         "entrant": folk.entrant("Ann").pk, "points": "1", "reason": "x", "do": "rename"})
     assert response.status_code == 404
     assert state() == before
+
+
+def test_a_members_only_clubs_cups_are_not_there_for_outsiders():
+    folk = a_cup(FOUR)
+    Club.objects.filter(pk=folk.club.pk).update(visibility=Visibility.MEMBERS)
+    pages = [url(folk, "cup"), reverse("matches:cups", kwargs={"slug": folk.club.slug})]
+    outsider = as_(User.objects.create_user("outsider"))
+    member = User.objects.create_user("member")
+    Membership.objects.create(club=folk.club, user=member, role="member")
+    for page in pages:
+        assert Client().get(page).status_code == 404
+        assert outsider.get(page).status_code == 404
+        assert as_(member).get(page).status_code == 200
+
+
+def test_a_draw_by_hand_from_the_page_takes_home_v_away_lines_and_names_a_stranger():
+    folk = a_cup(["Ann", "Bob", "Cy"], draw_method="by_hand")
+    admin = as_(folk.admin)
+    refused = admin.post(url(folk, "cup_draw"), {"pairs": "Ann v bye\nCy v Zed"})
+    assert refused.status_code == 400
+    page = refused.content.decode()
+    assert "Not the cup&#x27;s entrants: Zed." in page and "Cy v Zed" in page
+    assert Cup.objects.get().drawn is None
+    done = admin.post(url(folk, "cup_draw"), {"pairs": "ann v BYE\nCy v Bob"})
+    assert done.status_code == 302
+    assert folk.tie_sides(1, 2) == ("Cy", "Bob")
+
+
+def test_seeds_are_set_from_the_page_one_a_line():
+    folk = a_cup(FOUR, draw_method="seeded")
+    response = as_(folk.admin).post(url(folk, "cup_seeds"), {"seeds": "Dee\n\nann\n"})
+    assert response.status_code == 302
+    assert Cup.objects.get().seeds == [folk.entrant("Dee").pk, folk.entrant("Ann").pk]
+    assert "1. Dee, 2. Ann" in Client().get(url(folk, "cup")).content.decode()
