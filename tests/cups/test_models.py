@@ -67,3 +67,14 @@ def test_a_walkover_scoring_less_for_the_side_there_is_refused_in_words(folk):
     with pytest.raises(ValidationError) as refused:
         cup.full_clean()
     assert refused.value.message_dict["walkover_winner"] == [str(WALKOVER_SCORES)]
+
+
+
+def test_a_ties_fixture_is_not_deleted_from_under_it(folk):
+    """A tie holds on to its fixture (RESTRICT): the cups' services unlink it first."""
+    from matches.models import Fixture
+
+    fixture = folk.fixture(1, 1)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        fixture.delete()
+    assert Fixture.objects.filter(pk=fixture.pk).exists()
