@@ -23,6 +23,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.dispatch import receiver
+from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
 from matches.clubs.models import Club
@@ -76,6 +77,7 @@ NO_DECIDER_YET = _("A fixture night takes no deciding game yet: play it, and a c
 NO_SUCH_ROUND = _("The cup has no round %(number)s.")
 FINALS_VENUE_NEEDED = _("Say where the finals night is played.")
 DATE_NEEDED = _("Give the round's date.")
+BEFORE_START = _("The cup starts on %(first)s: give a date from then on.")
 CUP_DIVISION = "Entrants"
 
 
@@ -291,6 +293,10 @@ def _round_dated(cup: Cup, by: User, number: int, date: datetime.date | None, *,
                                                          params={"number": number})})
     if date is None:
         raise ValidationError({"date": ValidationError(DATE_NEEDED, code="date")})
+    if date < cup.season.starts_on:
+        raise ValidationError({"date": ValidationError(
+            BEFORE_START, code="before_start",
+            params={"first": date_format(cup.season.starts_on, "SHORT_DATE_FORMAT")})})
     row, _created = CupRound.objects.select_for_update().get_or_create(
         cup=cup, plate=plate, number=number)
     was = row.date

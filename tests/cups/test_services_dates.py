@@ -48,3 +48,15 @@ def test_the_finals_night_dates_the_final_at_its_venue():
     folk.play(folk.fixture(1, 1), HOME_WIN)
     folk.play(folk.fixture(1, 2), HOME_WIN)
     assert folk.fixture(2, 1).date == finals
+
+
+def test_a_round_is_not_dated_before_the_cup_starts():
+    folk = a_cup(FOUR)
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    with pytest.raises(ValidationError) as refused:
+        cups.cup_round_date(cup=folk.cup, by=folk.admin, number=2,
+                            date=STARTS - datetime.timedelta(days=1))
+    assert refused.value.message_dict["date"] == [
+        "The cup starts on 5 Oct 2026: give a date from then on."]
+    assert not CupRound.objects.exists() and not CupLog.objects.filter(
+        kind=CupLogKind.ROUND_DATED).exists()
