@@ -26,6 +26,10 @@ from matches.models import (
     Adjustment,
     Change,
     Club,
+    Cup,
+    CupLog,
+    CupRound,
+    CupTie,
     DeletedMatch,
     Division,
     Entrant,
@@ -338,8 +342,8 @@ class MembershipAdmin(ShownNeverEdited):
 class SeasonAdmin(ShownNeverEdited):
     """Changed on the season's page, which checks the scheme with the league rules."""
 
-    list_display = ["name", "club", "game", "starts_on", "ends_on", "locked"]
-    list_filter = ["game", "locked"]
+    list_display = ["name", "club", "kind", "game", "starts_on", "ends_on", "locked"]
+    list_filter = ["kind", "game", "locked"]
     search_fields = ["name", "club__name"]
     list_select_related = ["club"]
 
@@ -397,6 +401,38 @@ class FixtureNoticeAdmin(ShownNeverEdited):
     list_display = ["fixture", "kind", "sent_at"]
     list_filter = ["kind"]
     list_select_related = ["fixture__home", "fixture__away"]
+
+
+@admin.register(Cup)
+class CupAdmin(ShownNeverEdited):
+    """Drawn and run on the cup's page, which asks the cup rules (matches.rules.cup)."""
+
+    list_display = ["season", "draw_method", "draw_timing", "plate", "level_tie",
+                    "finals_on"]
+    list_filter = ["draw_method", "draw_timing", "plate"]
+    list_select_related = ["season__club"]
+
+
+@admin.register(CupRound)
+class CupRoundAdmin(ShownNeverEdited):
+    list_display = ["cup", "plate", "number", "date"]
+    list_select_related = ["cup__season"]
+
+
+@admin.register(CupTie)
+class CupTieAdmin(ShownNeverEdited):
+    """A tie's fixture and the result the cup counts, kept in step by the cups' services
+    whenever the fixture moves in its sign-off."""
+
+    list_display = ["cup", "plate", "round", "position", "fixture"]
+    list_select_related = ["cup__season", "fixture__home", "fixture__away"]
+
+
+@admin.register(CupLog)
+class CupLogAdmin(ShownNeverEdited):
+    list_display = ["cup", "at", "kind", "user", "details"]
+    list_filter = ["kind"]
+    list_select_related = ["cup__season", "user"]
 
 
 @admin.register(NoticeSettings)

@@ -10,6 +10,8 @@ class MatchesConfig(AppConfig):
         # the site's own system checks (production mail), which belong to no app
         # each concern that closes a match to writes registers its check with scoring
         # history keeps the ratings that scoring's results feed (results_changed)
+        # a cup's bracket follows its ties' fixtures (the leagues' fixture_moved)
+        from matches.cups import services as cups_services  # noqa: F401
         from matches.history import services  # noqa: F401
         from matches.leagues import selectors  # noqa: F401
         from scorekeeper import checks  # noqa: F401

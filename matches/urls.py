@@ -4,6 +4,7 @@ concern's pages, by the module that serves them."""
 from django.urls import path
 
 from matches.clubs import views as clubs
+from matches.cups import views as cups
 from matches.history import views as history
 from matches.leagues import views as leagues
 from matches.records import views as records
@@ -44,6 +45,21 @@ urlpatterns = [
     path("clubs/<slug:slug>/players/<int:pk>/", history.player_page, name="club_player"),
     path("clubs/<slug:slug>/players/<int:pk>/claim/", clubs.player_claim,
          name="club_player_claim"),
+    path("clubs/<slug:slug>/cups/", cups.cup_list, name="cups"),
+    path("clubs/<slug:slug>/cups/new/", cups.cup_new, name="cup_new"),
+    path("clubs/<slug:slug>/cups/<slug:season>/", cups.cup_page, name="cup"),
+    path("clubs/<slug:slug>/cups/<slug:season>/entrants/", cups.cup_entrant_add,
+         name="cup_entrant_add"),
+    path("clubs/<slug:slug>/cups/<slug:season>/seeds/", cups.cup_seeds, name="cup_seeds"),
+    path("clubs/<slug:slug>/cups/<slug:season>/draw/", cups.cup_draw, name="cup_draw"),
+    path("clubs/<slug:slug>/cups/<slug:season>/next-round/", cups.cup_round_draw,
+         name="cup_round_draw"),
+    path("clubs/<slug:slug>/cups/<slug:season>/plate/", cups.cup_plate_draw,
+         name="cup_plate_draw"),
+    path("clubs/<slug:slug>/cups/<slug:season>/round-date/", cups.cup_round_date,
+         name="cup_round_date"),
+    path("clubs/<slug:slug>/cups/<slug:season>/finals/", cups.cup_finals, name="cup_finals"),
+    path("clubs/<slug:slug>/cups/<slug:season>/reset/", cups.cup_reset, name="cup_reset"),
     path("clubs/<slug:slug>/seasons/new/", leagues.season_new, name="season_new"),
     path("clubs/<slug:slug>/seasons/<slug:season>/", leagues.season_page, name="season"),
     path("clubs/<slug:slug>/seasons/<slug:season>/entrants/", leagues.entrant_add,

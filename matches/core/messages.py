@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Final
 
 from django.utils.functional import Promise
-from django.utils.translation import gettext, ngettext, pgettext
+from django.utils.translation import gettext, ngettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from matches import rules
@@ -274,6 +274,76 @@ TEMPLATES: Final[dict[str, StrOrPromise]] = {
     "not_captain": _("Only %(entrant)s's captain or a league admin can do that."),
     "not_league_admin": _("Only a club %(role)s or above can do that."),
     "by_itself": _("The site does that by itself: no one can do it by hand."),
+    # knockout cups (matches/rules/cup.py)
+    "cup_too_few_entrants": _('a cup needs at least 2 entrants, not %(count)s'),
+    "cup_walkover": _(
+        'a walkover scores two whole numbers from 0, more for the side that turned up, not '
+        '%(value)s'),
+    "cup_seed": _("the draw's seed must be a whole number from 0, not %(value)s"),
+    "cup_seed_needed": _(
+        'the draw needs a seed (a whole number from 0): its random order comes from it'),
+    "cup_seeds_needed": _('a seeded draw needs its seeds, seed 1 first'),
+    "cup_seeds_unwanted": _('only a seeded draw has seeds'),
+    "cup_seed_not_entrant": _('seed %(place)s %(name)s is not an entrant'),
+    "cup_seeded_twice": _('seed %(place)s %(name)s is already seed %(other)s'),
+    "cup_pairs_needed": _("a draw by hand needs the first round's pairs"),
+    "cup_pairs_unwanted": _('only a draw by hand has its pairs given'),
+    "cup_by_hand_seed": _('a draw by hand takes no seed: its pairs are given'),
+    "cup_pairs_count": _(
+        'a cup of %(count)s entrants has %(expected)s first-round ties (byes included), not '
+        '%(given)s'),
+    "cup_pair_shape": _(
+        'pair %(place)s must be [home, away] (away empty for a bye), not %(value)s'),
+    "cup_bye_v_bye": _('pair %(place)s is a bye against a bye'),
+    "cup_pair_not_entrant": _('pair %(place)s: %(name)s is not an entrant'),
+    "cup_drawn_twice": _('pair %(place)s: %(name)s is already drawn in pair %(other)s'),
+    "cup_not_drawn": _('%(name)s is not drawn in any pair'),
+    "cup_result_empty": _("a tie's result needs its games or a walkover"),
+    "cup_result_both": _("a tie's result has games or a walkover, not both"),
+    "cup_decider_score": _(
+        'the deciding game must be [home, away], two different whole numbers from 0, not '
+        '%(value)s'),
+    "cup_no_such_tie": _('there is no %(tie)s in the draw'),
+    "cup_result_for_bye": _('%(tie)s is a bye: %(name)s goes through without playing'),
+    "cup_no_opponent": _('%(tie)s: %(name)s has no opponent yet'),
+    "cup_sides_unknown": _('%(tie)s: neither side is known yet'),
+    "cup_decider_needed": _(
+        '%(tie)s is level at %(home)s-%(away)s in games: the cup decides a level tie by a '
+        'deciding game, which the result does not give'),
+    "cup_points_level": _(
+        '%(tie)s is level at %(home)s-%(away)s in games and %(home_points)s-%(away_points)s in '
+        'points: a deciding game is needed'),
+    "cup_decider_not_level": _(
+        '%(tie)s is not level (%(home)s-%(away)s in games): a deciding game is played only in a '
+        'level tie'),
+    "cup_decider_points": _(
+        '%(tie)s is decided on points (%(home_points)s-%(away_points)s): it needs no deciding '
+        'game'),
+    "cup_drawn_at_once": _('the draw was made all at once: every round is drawn already'),
+    "cup_round_unfinished": _(
+        '%(tie)s has no winner yet: round %(round)s finishes before the next is drawn'),
+    "cup_final_drawn": _('the final is drawn already: no round follows it'),
+    "cup_no_plate": _('this cup has no plate'),
+    "cup_plate_drawn": _('the plate is drawn already'),
+    "cup_plate_not_drawn": _('the plate is not drawn yet'),
+    "cup_plate_waits": _(
+        "%(tie)s has no winner yet: the plate is drawn once the loser of every entrant's first "
+        "tie played is known"),
+    "cup_plate_waits_round": _(
+        "round %(round)s is not drawn yet: the plate is drawn once the loser of every entrant's "
+        "first tie played is known"),
+    "cup_plate_too_few": _('the plate needs at least 2 entrants, not %(count)s'),
+    "cup_plate_redraw": _(
+        "%(tie)s: %(name)s had a bye and went into the plate's draw as its loser; for "
+        "%(name)s to have won it, the plate is drawn again"),
+    "cup_correction_played": _(
+        '%(tie)s: its winner can change only while %(next)s is unplayed, or by an admin who '
+        'resets the ties after it'),
+    # a cup's rounds, as its pages name them
+    "cup_round_final": pgettext_lazy("a cup's round", "Final"),
+    "cup_round_semi_finals": pgettext_lazy("a cup's round", "Semi-finals"),
+    "cup_round_quarter_finals": pgettext_lazy("a cup's round", "Quarter-finals"),
+    "cup_round_number": pgettext_lazy("a cup's round", "Round %(number)s"),
 }
 
 PLURALS: Final[dict[str, tuple[str, Callable[[int], str]]]] = {

@@ -34,6 +34,14 @@ class FixtureFormat(models.TextChoices):
     SINGLE = "single", _("One game")
 
 
+class SeasonKind(models.TextChoices):
+    """A league season, or the season a knockout cup keeps its ties in (``cups``): its
+    game, options, what a tie is and the sign-off settings; its fixtures are the ties."""
+
+    LEAGUE = "league", _("League")
+    CUP = "cup", _("Cup")
+
+
 class EntrantKind(models.TextChoices):
     TEAM = "team", _("Team")
     PAIR = "pair", _("Pair")
@@ -98,6 +106,8 @@ def default_tiebreaks() -> list[str]:
 
 class Season(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
+    kind = models.CharField(_("kind"), max_length=8, choices=SeasonKind.choices,
+                            default=SeasonKind.LEAGUE)
     name = models.CharField(_("name"), max_length=120)
     slug = models.SlugField(_("address"), max_length=80)
     starts_on = models.DateField(_("starts"))
@@ -137,6 +147,8 @@ class Season(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["club", "slug"], name="season_slug_per_club"),
             models.CheckConstraint(condition=~Q(name=""), name="season_name_not_blank"),
+            models.CheckConstraint(condition=Q(kind__in=SeasonKind.values),
+                                   name="season_kind_valid"),
             models.CheckConstraint(condition=~Q(slug=""), name="season_slug_not_blank"),
             models.CheckConstraint(condition=Q(game__in=GameKind.values),
                                    name="season_game_valid"),
@@ -166,8 +178,13 @@ class Season(models.Model):
         return self.name
 
     def get_absolute_url(self) -> str:
-        return reverse("matches:season", kwargs={"slug": self.club.slug,
-                                                 "season": self.slug})
+        # a cup's season is its bracket's page (the cup's address is its season's)
+        return reverse("matches:cup" if self.is_cup else "matches:season",
+                       kwargs={"slug": self.club.slug, "season": self.slug})
+
+    @property
+    def is_cup(self) -> bool:
+        return self.kind == SeasonKind.CUP
 
     @property
     def night(self) -> Night:

@@ -40,6 +40,7 @@ from matches.leagues.models import (
     FixtureGame,
     FixtureStatus,
     Season,
+    SeasonKind,
 )
 from matches.rules import league as league_rules
 from matches.rules import signoff
@@ -625,7 +626,8 @@ def season_matches(*, season: Season) -> QuerySet[Match]:
 
 
 def club_seasons(club: Club) -> QuerySet[Season]:
-    return club.seasons.order_by("-starts_on", "id")
+    """The club's league seasons (a cup's season is listed with the cups)."""
+    return club.seasons.filter(kind=SeasonKind.LEAGUE).order_by("-starts_on", "id")
 
 
 @dataclass(frozen=True)

@@ -46,6 +46,7 @@ from matches.leagues.models import (
     FixtureGame,
     FixtureStatus,
     Season,
+    SeasonKind,
 )
 from matches.leagues.selectors import (
     CaptainsLink,
@@ -54,6 +55,7 @@ from matches.leagues.selectors import (
     fixture_rights,
     link_key_digest,
 )
+from matches.leagues.signals import fixture_moved
 from matches.rules import fixtures as fixture_rules
 from matches.rules import league as league_rules
 from matches.rules import signoff
@@ -105,6 +107,13 @@ PAST_9999 = _("The fixtures would run past the year 9999: start the season earli
 SCORE_IMPOSSIBLE = _("Game %(n)s: %(why)s.")
 LINK_REPLACED = _("This captain's link has been replaced: it no longer works. Ask the "
                   "league admin for the new one.")
+CUP_NO_ROUND_ROBIN = _("A cup's ties are drawn on its page, not generated as a round "
+                       "robin.")
+CUP_CORRECTIONS_FINAL = _("A cup's corrections are final: its next round cannot wait for "
+                          "them to be confirmed again.")
+CUP_NO_CSV = _("A cup's ties are played on their fixtures' pages: a spreadsheet's rows "
+               "cannot add to its bracket.")
+CUP_ENTRANT_STAYS = _("A cup's entrants stay in its draw: %(name)s cannot be removed.")
 LINK_TAKEN = _("This captain's link is already in use on another phone. If that phone is "
                "lost, ask the league admin to replace the link.")
 
@@ -234,6 +243,8 @@ def entrant_remove(*, entrant: Entrant, by: User) -> int:
     season = entrant.division.season
     require_role(club=season.club, user=by, role=RUNS_LEAGUE)
     _not_locked(season)
+    if season.kind == SeasonKind.CUP:
+        raise ValidationError(CUP_ENTRANT_STAYS, code="cup", params={"name": entrant.name})
     fixtures = Fixture.objects.filter(Q(home=entrant) | Q(away=entrant))
     if (fixtures.exclude(status__in=OPEN_FOR_ENTRY)
             .exists() or FixtureGame.objects.filter(fixture__in=fixtures).exists()
@@ -269,6 +280,8 @@ def fixtures_generate(*, division: Division, by: User, legs: int = 1,
     season = division.season
     require_role(club=season.club, user=by, role=RUNS_LEAGUE)
     _not_locked(season)
+    if season.kind == SeasonKind.CUP:
+        raise ValidationError(CUP_NO_ROUND_ROBIN, code="cup")
     if division.fixtures.exists():
         raise ValidationError(FIXTURES_EXIST, code="exists")
     entrants = {e.name: e for e in division.entrants.all()}
@@ -686,6 +699,8 @@ def season_corrections_choose(*, season: Season, by: User, confirmed_again: bool
     require_role(club=season.club, user=by, role=RUNS_LEAGUE)
     season = Season.objects.select_for_update().get(pk=season.pk)
     _not_locked(season)
+    if season.kind == SeasonKind.CUP and confirmed_again:
+        raise ValidationError(CUP_CORRECTIONS_FINAL, code="cup")
     season.corrections_confirmed_again = confirmed_again
     season.save(update_fields=["corrections_confirmed_again"])
     return season
@@ -774,6 +789,8 @@ def _transition(fixture: Fixture, *, by: By | None, action: signoff.Action,
     fixture.full_clean()
     fixture.save()
     _log(fixture, by, kind, before)
+    # the concerns above (a cup's bracket) take the new result, or refuse it
+    fixture_moved.send(sender=Fixture, fixture=fixture)
     return fixture
 
 
@@ -1074,6 +1091,8 @@ def fixtures_csv_import(*, division: Division, by: User, text: str) -> CsvImport
     season = division.season
     require_role(club=season.club, user=by, role=RUNS_LEAGUE)
     _not_locked(season)
+    if season.kind == SeasonKind.CUP:
+        raise ValidationError(CUP_NO_CSV, code="cup")
     rows = league_files.read_fixtures_csv(text).rows
     names = [e.name for e in division.entrants.all()]
     document = league_files.league_document(

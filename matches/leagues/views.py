@@ -134,6 +134,8 @@ def season_page(request: HttpRequest, slug: str, season: str) -> HttpResponse:
     """One division at a time (``?division=``; the first by default), phone first: its
     table and its fixture list by week; the other divisions are a tap away."""
     the_season = season_for(request, slug, season)
+    if the_season.is_cup:  # a cup's season is shown as its bracket
+        return redirect(the_season)
     return _season_page(request, the_season.club, the_season, shown=request.GET.get("division"))
 
 
@@ -215,6 +217,8 @@ def fixtures_generate(request: HttpRequest, slug: str, season: str) -> HttpRespo
 @require_POST
 def adjustment_add(request: HttpRequest, slug: str, season: str) -> HttpResponse:
     the_season = season_for(request, slug, season)
+    if the_season.is_cup:  # a cup has no table to adjust
+        raise Http404("A cup's season has no league forms.")
     form = AdjustmentForm(request.POST)
     # back to the entrant's division (or, if none was chosen, the form's own)
     entrant_pk = _whole(request.POST.get("entrant"), digits=9) or 0
@@ -708,7 +712,11 @@ def _user(request: HttpRequest) -> User:
 
 def _season_division(request: HttpRequest, slug: str,
                      season: str) -> tuple[Season, Division]:
+    """A league season's division for an admin form of its page; a cup's season has no
+    such page (its entrants, draw and dates are the cup page's): 404."""
     the_season = season_for(request, slug, season)
+    if the_season.is_cup:
+        raise Http404("A cup's season has no league forms.")
     division = season_division(
         season=the_season, pk=_whole(request.POST.get("division"), digits=9) or 0)
     return the_season, division

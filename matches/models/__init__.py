@@ -1,11 +1,13 @@
 """Stored data, one module per concern, re-exported here: ``scoring`` (matches, their
 rounds, events, changes and scorer grants, deleted matches), ``clubs`` (clubs, members,
 players), ``accounts`` (who wants e-mails), ``leagues`` (seasons, divisions, entrants,
-fixtures, the e-mails sent about them), ``ratings`` and
+fixtures, the e-mails sent about them), ``cups`` (knockout cups: their draws, rounds,
+ties and logs), ``ratings`` and
 ``imports`` (record imports, their files and lines)."""
 
 from matches.accounts.models import NoticeSettings
 from matches.clubs.models import ROLE_RANK, Club, Membership, Player, Role, Visibility
+from matches.cups.models import Cup, CupLog, CupLogKind, CupRound, CupTie
 from matches.history.models import PROVISIONAL_BELOW, Rating, RatingStep
 from matches.leagues.models import (
     MAX_FIXTURE_GAMES,
@@ -26,6 +28,7 @@ from matches.leagues.models import (
     FixtureStatus,
     NoticeKind,
     Season,
+    SeasonKind,
 )
 from matches.records.models import (
     ImportStatus,
@@ -65,6 +68,11 @@ from matches.scoring.models import (
 )
 
 __all__ = [
+    "Cup",
+    "CupLog",
+    "CupLogKind",
+    "CupRound",
+    "CupTie",
     "ImportStatus",
     "LineOutcome",
     "RecordImport",
@@ -99,6 +107,7 @@ __all__ = [
     "Role",
     "ROLE_RANK",
     "Season",
+    "SeasonKind",
     "Visibility",
     "Change",
     "ChangeKind",

@@ -15,6 +15,7 @@ COMPILED: bool = native.activate(__path__)
 from .errors import (
     BoneyardNotEmpty,
     ClaimMismatch,
+    CupError,
     DrawRefused,
     DuplicateEnd,
     FixtureNightError,
@@ -81,7 +82,8 @@ __all__ = [
     "FIVE_UP",
     "FORMAT", "GAMES", "MAX_TARGET",
     "SETS", "Action", "AttachmentPoint", "Award", "BoneyardNotEmpty", "Call",
-    "ClaimMismatch", "Draw", "DrawRefused", "DuplicateEnd", "Event", "FixtureNightError",
+    "ClaimMismatch", "CupError", "Draw", "DrawRefused", "DuplicateEnd", "Event",
+    "FixtureNightError",
     "Game", "HandsMismatch", "IllegalPlacement", "ImpossibleScore", "Layout", "LeagueInvalid",
     "Match", "MatchOptions", "MatchOver", "Message",
     "NotYourTurn", "NotationError", "OptionError",

@@ -279,6 +279,64 @@ MESSAGES: Final[dict[str, str]] = {
     "not_captain": "only the {entrant} captain or a league admin can do that",
     "not_league_admin": "only a league admin (a club {role}) can do that",
     "by_itself": "the site does that by itself: no one can do it by hand",
+    # -- knockout cups (cup.py); {tie} is "tie 3 of round 2" or "plate tie 1 of round 1"
+    "cup_too_few_entrants": "a cup needs at least 2 entrants, not {count}",
+    "cup_walkover": "a walkover scores two whole numbers from 0, more for the side that "
+                    "turned up, not {value}",
+    "cup_seed": "the draw's seed must be a whole number from 0, not {value}",
+    "cup_seed_needed": "the draw needs a seed (a whole number from 0): its random order "
+                       "comes from it",
+    "cup_seeds_needed": "a seeded draw needs its seeds, seed 1 first",
+    "cup_seeds_unwanted": "only a seeded draw has seeds",
+    "cup_seed_not_entrant": "seed {place} {name} is not an entrant",
+    "cup_seeded_twice": "seed {place} {name} is already seed {other}",
+    "cup_pairs_needed": "a draw by hand needs the first round's pairs",
+    "cup_pairs_unwanted": "only a draw by hand has its pairs given",
+    "cup_by_hand_seed": "a draw by hand takes no seed: its pairs are given",
+    "cup_pairs_count": "a cup of {count} entrants has {expected} first-round ties (byes "
+                       "included), not {given}",
+    "cup_pair_shape": "pair {place} must be [home, away] (away empty for a bye), not {value}",
+    "cup_bye_v_bye": "pair {place} is a bye against a bye",
+    "cup_pair_not_entrant": "pair {place}: {name} is not an entrant",
+    "cup_drawn_twice": "pair {place}: {name} is already drawn in pair {other}",
+    "cup_not_drawn": "{name} is not drawn in any pair",
+    "cup_result_empty": "a tie's result needs its games or a walkover",
+    "cup_result_both": "a tie's result has games or a walkover, not both",
+    "cup_decider_score": "the deciding game must be [home, away], two different whole "
+                         "numbers from 0, not {value}",
+    "cup_no_such_tie": "there is no {tie} in the draw",
+    "cup_result_for_bye": "{tie} is a bye: {name} goes through without playing",
+    "cup_no_opponent": "{tie}: {name} has no opponent yet",
+    "cup_sides_unknown": "{tie}: neither side is known yet",
+    "cup_decider_needed": "{tie} is level at {home}-{away} in games: the cup decides a level "
+                          "tie by a deciding game, which the result does not give",
+    "cup_points_level": "{tie} is level at {home}-{away} in games and {home_points}-"
+                        "{away_points} in points: a deciding game is needed",
+    "cup_decider_not_level": "{tie} is not level ({home}-{away} in games): a deciding game "
+                             "is played only in a level tie",
+    "cup_decider_points": "{tie} is decided on points ({home_points}-{away_points}): it "
+                          "needs no deciding game",
+    "cup_drawn_at_once": "the draw was made all at once: every round is drawn already",
+    "cup_round_unfinished": "{tie} has no winner yet: round {round} finishes before the "
+                            "next is drawn",
+    "cup_final_drawn": "the final is drawn already: no round follows it",
+    "cup_no_plate": "this cup has no plate",
+    "cup_plate_drawn": "the plate is drawn already",
+    "cup_plate_not_drawn": "the plate is not drawn yet",
+    "cup_plate_waits": "{tie} has no winner yet: the plate is drawn once the loser of "
+                       "every entrant's first tie played is known",
+    "cup_plate_waits_round": "round {round} is not drawn yet: the plate is drawn once the "
+                             "loser of every entrant's first tie played is known",
+    "cup_plate_too_few": "the plate needs at least 2 entrants, not {count}",
+    "cup_plate_redraw": "{tie}: {name} had a bye and went into the plate's draw as its "
+                        "loser; for {name} to have won it, the plate is drawn again",
+    "cup_correction_played": "{tie}: its winner can change only while {next} is unplayed, "
+                             "or by an admin who resets the ties after it",
+    # -- words for display (cup.py): a cup's rounds -----------------------------------
+    "cup_round_final": "Final",
+    "cup_round_semi_finals": "Semi-finals",
+    "cup_round_quarter_finals": "Quarter-finals",
+    "cup_round_number": "Round {number}",
 }
 
 
@@ -411,6 +469,12 @@ class ImpossibleScore(RulesError):
 class SignOffRefused(RulesError):
     """A fixture's sign-off action refused: its season is locked, the fixture is not in
     a status the action is taken from, or it is not the asker's to take."""
+
+
+class CupError(RulesError):
+    """A knockout cup's draw, result or correction that its rules do not allow: a draw
+    that leaves an entrant out, a level tie without its decider, a result for a tie whose
+    sides are not known yet, a winner changed after the tie it went into was played."""
 
 
 class LeagueInvalid(RecordError):

@@ -24,6 +24,10 @@ from typing import Final
 # Every module but the package's __init__ and this one, in dependency order.
 MODULES: Final = ("errors", "tiles", "layout", "games", "dealing", "match", "record", "simulate",
                   "fixtures", "league", "signoff")
+# Modules kept plain Python even in a compiled build (found beside it on the package's
+# path, importing the compiled modules): not hot, and not stamped, so editing them
+# leaves the build fresh.
+PLAIN: Final = ("cup",)
 PACKAGE_DIR: Final = Path(__file__).resolve().parent
 BUILD_DIR: Final = PACKAGE_DIR / "_compiled"
 STAMP: Final = BUILD_DIR / "STAMP"

@@ -23,6 +23,8 @@ from django.utils.translation import get_language, gettext, pgettext
 from matches import rules
 from matches.clubs.models import Club
 from matches.clubs.selectors import Viewer
+from matches.cups import selectors as cups_selectors
+from matches.cups.models import Cup
 from matches.history import selectors as history_selectors
 from matches.leagues import presenters as leagues_presenters
 from matches.leagues import selectors as leagues_selectors
@@ -194,6 +196,13 @@ def club_seasons(club: Club) -> QuerySet[Season]:
     """The club's league seasons, newest first, for its page: the leagues sit above the
     clubs, so the club's own page reads them here, not from its view."""
     return leagues_selectors.club_seasons(club)
+
+
+@register.simple_tag
+def club_cups(club: Club) -> QuerySet[Cup]:
+    """The club's knockout cups, newest first, for its page (the cups sit above the
+    clubs, as the leagues do)."""
+    return cups_selectors.club_cups(club)
 
 
 @register.simple_tag

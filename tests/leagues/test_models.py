@@ -91,6 +91,7 @@ CASES: dict[str, Callable[[dict[str, Any]], object]] = {
     "season_race_fits": lambda x: _update(Season, x["season"].pk, fixture_format="race",
                                           race_to=21),
     "season_name_not_blank": lambda x: _update(Season, x["season"].pk, name=""),
+    "season_kind_valid": lambda x: _update(Season, x["season"].pk, kind="friendly"),
     "season_slug_not_blank": lambda x: _update(Season, x["season"].pk, slug=""),
     "division_name_not_blank": lambda x: _update(Division, x["division"].pk, name=""),
     "entrant_name_not_blank": lambda x: _update(Entrant, x["home"].pk, name=""),
@@ -189,11 +190,12 @@ MODELS: list[Any] = [Club, Membership, Player, Season, Division, Entrant, Fixtur
 
 
 def test_every_named_constraint_of_the_app_has_a_case():
+    from tests.cups.test_models import CASES as CUPS
     from tests.scoring.test_models import CASES as SCORING
 
     names = {c.name for model in apps.get_app_config("matches").get_models()
              for c in model._meta.constraints}
-    assert names == set(CASES) | set(SCORING)
+    assert names == set(CASES) | set(SCORING) | set(CUPS)
 
 
 @pytest.mark.parametrize("name", list(CASES), ids=list(CASES))

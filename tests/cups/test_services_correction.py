@@ -1,0 +1,90 @@
+"""The correction rule: a winner changes while the next tie is unplayed; once it is
+played, only after a club admin resets the ties after it, saying why (logged)."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
+
+from matches.cups import services as cups
+from matches.cups.models import CupLog, CupLogKind
+from matches.leagues.services import (
+    fixture_correct,
+)
+from matches.models import Fixture, FixtureStatus
+from tests.support.cups import AWAY_WIN, HOME_WIN, a_cup
+
+pytestmark = pytest.mark.django_db
+
+FOUR = ["Ann", "Bob", "Cy", "Dee"]
+
+
+def flip(folk, fixture: Fixture, reason: str = "the sheet was misread"):  # noqa: ANN001, ANN201
+    return fixture_correct(fixture=fixture, by=folk.admin, scores=[AWAY_WIN],
+                           reason=reason)
+
+
+def test_a_correction_changes_a_winner_while_the_next_tie_is_unplayed():
+    folk = a_cup(FOUR)
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    first, second = folk.fixture(1, 1), folk.fixture(1, 2)
+    folk.play(first, HOME_WIN)
+    folk.play(second, HOME_WIN)
+    old_final = folk.fixture(2, 1)
+    assert old_final.home == first.home
+    flip(folk, first)
+    new_final = folk.fixture(2, 1)
+    assert new_final.home == first.away and new_final.away == second.home
+    assert not Fixture.objects.filter(pk=old_final.pk).exists()  # unplayed: made anew
+
+
+def test_once_the_next_tie_is_played_a_correction_of_the_winner_is_refused():
+    folk = a_cup(FOUR)
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    first = folk.fixture(1, 1)
+    folk.play(first, HOME_WIN)
+    folk.play(folk.fixture(1, 2), HOME_WIN)
+    folk.play(folk.fixture(2, 1), HOME_WIN)
+    with pytest.raises(ValidationError) as refused:
+        flip(folk, first)
+    assert refused.value.messages == [
+        "Tie 1 of round 1: its winner can change only while tie 1 of round 2 is unplayed, "
+        "or by an admin who resets the ties after it."]
+    first.refresh_from_db()
+    assert (first.home_games, first.away_games) == (1, 0)
+    assert not first.corrections.exists()
+    fixture_correct(fixture=first, by=folk.admin, scores=[(60, 55)], reason="typo")  # same winner
+
+
+def test_an_admin_resets_the_ties_after_one_on_purpose_and_the_log_keeps_why():
+    folk = a_cup(FOUR)
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    first = folk.fixture(1, 1)
+    folk.play(first, HOME_WIN)
+    folk.play(folk.fixture(1, 2), HOME_WIN)
+    played_final = folk.play(folk.fixture(2, 1), HOME_WIN)
+    with pytest.raises(ValidationError) as no_reason:
+        cups.cup_ties_reset(cup=folk.cup, by=folk.admin, round=1, position=1, reason=" ")
+    assert no_reason.value.message_dict["reason"] == [str(cups.RESET_NEEDS_WHY)]
+    captain = folk.captain(first.home)
+    with pytest.raises(PermissionDenied):
+        cups.cup_ties_reset(cup=folk.cup, by=captain, round=1, position=1, reason="x")
+    reset = cups.cup_ties_reset(cup=folk.cup, by=folk.admin, round=1, position=1,
+                                reason="Ann's result was keyed in the wrong way round")
+    assert [str(key) for key in reset] == ["tie 1 of round 2"]
+    played_final.refresh_from_db()
+    assert played_final.status == FixtureStatus.VOID  # kept, with its games and log
+    log = CupLog.objects.get(kind=CupLogKind.RESET)
+    assert log.user == folk.admin
+    assert log.details == "Ann's result was keyed in the wrong way round (tie 1 of round 2)"
+    flip(folk, first)
+    final = folk.fixture(2, 1)
+    assert final.pk != played_final.pk and final.home == first.away
+
+
+def test_a_reset_with_nothing_after_the_tie_is_refused():
+    folk = a_cup(FOUR)
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    with pytest.raises(ValidationError, match="Nothing follows tie 1 of round 1"):
+        cups.cup_ties_reset(cup=folk.cup, by=folk.admin, round=1, position=1, reason="x")
+    assert not CupLog.objects.filter(kind=CupLogKind.RESET).exists()

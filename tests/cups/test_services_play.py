@@ -1,0 +1,147 @@
+"""A cup played through the leagues' sign-off (confirmed, a walkover, a dispute
+resolved), each winner going through by itself once the result counts; a level tie
+decided on points or refused; rounds drawn one by one; the plate."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from matches.cups import services as cups
+from matches.cups.models import CupLog, CupLogKind, CupTie
+from matches.cups.selectors import cup_shown
+from matches.leagues.services import (
+    PaperGame,
+    fixture_confirm,
+    fixture_dispute,
+    fixture_games_enter,
+    fixture_resolve,
+    fixture_submit,
+    fixture_walkover,
+    fixtures_confirm_due,
+)
+from matches.models import FixtureStatus
+from tests.support.cups import AWAY_WIN, HOME_WIN, a_cup
+
+pytestmark = pytest.mark.django_db
+
+FOUR = ["Ann", "Bob", "Cy", "Dee"]
+
+
+def test_a_cup_played_to_its_final_through_the_fixture_sign_off():
+    """Tie 1 confirmed, tie 2 a walkover, the final disputed then resolved by the league:
+    each winner goes through by itself once the result counts."""
+    folk = a_cup(FOUR)
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    first, second = folk.fixture(1, 1), folk.fixture(1, 2)
+    folk.play(first, HOME_WIN, confirm=False)
+    assert CupTie.objects.get(round=2).fixture is None  # submitted: not counted yet
+    assert folk.winners() == {}
+    fixture_confirm(fixture=first, by=folk.captain(first.away))
+    assert folk.winners() == {"tie 1 of round 1": first.home.name}
+    fixture_walkover(fixture=second, by=folk.admin, side="away")
+    assert folk.winners()["tie 2 of round 1"] == second.away.name
+    final = folk.fixture(2, 1)
+    assert (final.home, final.away) == (first.home, second.away)
+    folk.play(final, AWAY_WIN, confirm=False)
+    fixture_dispute(fixture=final, by=folk.captain(final.away), message="we won it")
+    assert cup_shown(folk.refreshed()).winner is None
+    fixture_resolve(fixture=final, by=folk.admin, games=[PaperGame(
+        *HOME_WIN, home_players=list(final.home.players.all()),
+        away_players=list(final.away.players.all()))])
+    shown = cup_shown(folk.refreshed())
+    assert shown.winner == final.home
+    walkover_tie = shown.rounds[0].ties[1]
+    assert walkover_tie.walkover and walkover_tie.score == (0, 1)
+
+
+def test_a_level_tie_is_decided_on_points_and_refused_when_those_are_level_too():
+    folk = a_cup(["Ann", "Bob"], fixture_format="games", singles=2)
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    fixture = folk.fixture(1, 1)
+    home, away = list(fixture.home.players.all()), list(fixture.away.players.all())
+    captain = folk.captain(fixture.home)
+    fixture_games_enter(fixture=fixture, by=captain, games=[
+        PaperGame(60, 40, home, away), PaperGame(40, 60, home, away)])
+    with pytest.raises(ValidationError) as refused:
+        fixture_submit(fixture=fixture, by=captain)
+    assert refused.value.messages == [
+        "Tie 1 of round 1 is level at 1-1 in games and 100-100 in points: a deciding game is "
+        f"needed. {cups.NO_DECIDER_YET}"]
+    fixture.refresh_from_db()
+    assert fixture.status == FixtureStatus.SCHEDULED
+    fixture_games_enter(fixture=fixture, by=captain, games=[
+        PaperGame(60, 40, home, away), PaperGame(45, 60, home, away)])
+    fixture_submit(fixture=fixture, by=captain)
+    fixture_confirm(fixture=fixture, by=folk.captain(fixture.away))
+    assert cup_shown(folk.refreshed()).winner == fixture.home  # 105 points to 100
+
+
+def test_round_by_round_the_next_round_is_drawn_once_the_round_before_is_finished():
+    folk = a_cup(FOUR, draw_timing="round_by_round")
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    with pytest.raises(ValidationError) as refused:
+        cups.cup_round_draw(cup=folk.cup, by=folk.admin)
+    assert refused.value.messages == [
+        "Tie 1 of round 1 has no winner yet: round 1 finishes before the next is drawn."]
+    first, second = folk.fixture(1, 1), folk.fixture(1, 2)
+    folk.play(first, HOME_WIN)
+    folk.play(second, HOME_WIN)
+    assert not CupTie.objects.filter(round=2).exists()  # the secretary draws it
+    cups.cup_round_draw(cup=folk.cup, by=folk.admin)
+    final = folk.fixture(2, 1)
+    assert {final.home, final.away} == {first.home, second.home}
+    assert CupLog.objects.filter(kind=CupLogKind.ROUND_DRAWN, details="round 2").exists()
+
+
+def test_the_plate_takes_the_first_round_losers():
+    folk = a_cup(FOUR, plate=True)
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    with pytest.raises(ValidationError):
+        cups.cup_plate_draw(cup=folk.cup, by=folk.admin)
+    first, second = folk.fixture(1, 1), folk.fixture(1, 2)
+    folk.play(first, HOME_WIN)
+    folk.play(second, AWAY_WIN)
+    cups.cup_plate_draw(cup=folk.cup, by=folk.admin)
+    plate_final = folk.fixture(1, 1, plate=True)
+    assert {plate_final.home, plate_final.away} == {first.away, second.home}
+    folk.play(plate_final, HOME_WIN)
+    assert cup_shown(folk.refreshed()).plate_winner == plate_final.home
+
+
+def test_where_submitted_results_count_the_winner_goes_through_on_sending_and_stays():
+    """A cup counting submitted results: the winner goes through when the result is
+    sent, and the site's own confirmation a day later changes nothing."""
+    folk = a_cup(["Ann", "Bob", "Cy", "Dee"], count_submitted=True)
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    first = folk.play(folk.fixture(1, 1), HOME_WIN, confirm=False)
+    assert folk.winners() == {"tie 1 of round 1": first.home.name}
+    folk.play(folk.fixture(1, 2), HOME_WIN, confirm=False)
+    final = folk.fixture(2, 1)
+    assert final.home == first.home
+    assert fixtures_confirm_due(now=timezone.now() + datetime.timedelta(hours=25)) == 2
+    first.refresh_from_db()
+    assert first.status == FixtureStatus.CONFIRMED
+    assert folk.fixture(2, 1).pk == final.pk
+
+
+def test_a_plate_drawn_round_by_round_has_its_next_round_drawn_by_the_secretary():
+    folk = a_cup(["Ann", "Bob", "Cy", "Dee", "Eve", "Flo", "Gus", "Hal"], plate=True,
+                 draw_timing="round_by_round")
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    for position in range(1, 5):
+        folk.play(folk.fixture(1, position), HOME_WIN)
+    cups.cup_plate_draw(cup=folk.cup, by=folk.admin)
+    assert not cup_shown(folk.refreshed()).plate_round_drawable
+    losers = set()
+    for position in (1, 2):
+        played = folk.play(folk.fixture(1, position, plate=True), AWAY_WIN)
+        losers.add(played.home)
+    assert cup_shown(folk.refreshed()).plate_round_drawable
+    cups.cup_round_draw(cup=folk.cup, by=folk.admin, plate=True)
+    plate_final = folk.fixture(2, 1, plate=True)
+    assert not {plate_final.home, plate_final.away} & losers
+    assert CupLog.objects.filter(kind=CupLogKind.ROUND_DRAWN, details="plate round 2").exists()

@@ -1,0 +1,272 @@
+"""The cups' pages: the club's cups, a new cup, the cup's page (its bracket, the seed,
+the winners marked, each tie linking to its fixture; the admin's forms), every cup write
+refused to whoever it is not theirs to make (an outsider of a members-only club: 404; a
+member below club admin: 403; nothing stored), and a refused form said beside it."""
+
+from __future__ import annotations
+
+import datetime
+from html.parser import HTMLParser
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from matches.cups import services as cups
+from matches.cups.models import Cup, CupLog, CupRound, CupTie
+from matches.models import Club, Entrant, Fixture, Membership, Visibility
+from tests.support.cups import HOME_WIN, Cupfolk, a_cup
+
+pytestmark = pytest.mark.django_db
+
+FOUR = ["Ann", "Bob", "Cy", "Dee"]
+
+
+def as_(user: User) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def url(folk: Cupfolk, name: str) -> str:
+    return reverse(f"matches:{name}", kwargs={"slug": folk.club.slug,
+                                               "season": folk.cup.season.slug})
+
+
+class Headings(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.h1 = 0
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:  # noqa: ARG002
+        self.h1 += tag == "h1"
+
+
+def test_the_cup_page_shows_the_bracket_the_seed_and_links_each_tie_to_its_fixture():
+    folk = a_cup(FOUR)
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    first = folk.fixture(1, 1)
+    folk.play(first, HOME_WIN)
+    response = Client().get(url(folk, "cup"))
+    assert response.status_code == 200
+    page = response.content.decode()
+    parser = Headings()
+    parser.feed(page)
+    assert parser.h1 == 1
+    assert f"<strong>{folk.cup.draw_seed}</strong>" in page
+    assert first.get_absolute_url() in page
+    assert folk.fixture(1, 2).get_absolute_url() in page
+    assert f'<span class="cup-side cup-winner">{first.home.name}' in page
+    assert ">Semi-finals</h3>" in page and ">Final</h3>" in page
+    assert 'class="cup-rounds"' in page
+    assert "Run the cup" not in page  # not an admin
+
+
+def test_a_cup_season_is_shown_as_its_bracket_and_listed_with_the_cups():
+    folk = a_cup(FOUR)
+    season_url = reverse("matches:season", kwargs={"slug": folk.club.slug,
+                                                   "season": folk.cup.season.slug})
+    response = Client().get(season_url)
+    assert response.status_code == 302 and response["Location"] == url(folk, "cup")
+    club_page = Client().get(folk.club.get_absolute_url()).content.decode()
+    assert 'id="seasons"' not in club_page  # a cup is not a league season
+    assert f'href="{url(folk, "cup")}"' in club_page
+    listed = Client().get(reverse("matches:cups", kwargs={"slug": folk.club.slug}))
+    assert folk.cup.season.name in listed.content.decode()
+
+
+def test_a_club_admin_makes_a_cup_from_the_form():
+    folk = a_cup([])
+    response = as_(folk.admin).post(reverse("matches:cup_new", kwargs={"slug": folk.club.slug}), {
+        "name": "Summer Cup", "starts_on": "2026-06-01", "game": "all-fives",
+        "fixture_format": "single", "draw_method": "seeded", "draw_timing": "all_at_once",
+        "level_tie": "total_points", "walkover_winner": "2", "walkover_loser": "0",
+        "plate": "on", "tile_set": "double-six", "deal": "full"})
+    cup = Cup.objects.get(season__name="Summer Cup")
+    assert response.status_code == 302 and response["Location"] == cup.get_absolute_url()
+    assert (cup.draw_method, cup.plate, cup.walkover_winner) == ("seeded", True, 2)
+
+
+def test_a_refused_new_cup_comes_back_with_why_and_what_was_typed():
+    folk = a_cup([])
+    response = as_(folk.admin).post(reverse("matches:cup_new", kwargs={"slug": folk.club.slug}), {
+        "name": "Summer Cup", "starts_on": "2026-06-01", "game": "all-fives",
+        "fixture_format": "single", "draw_method": "random", "draw_timing": "all_at_once",
+        "level_tie": "total_points", "walkover_winner": "0", "walkover_loser": "0",
+        "tile_set": "double-six", "deal": "full"})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "A walkover gives more games to the side that turned up than to the other." in page
+    assert 'value="Summer Cup"' in page
+    assert Cup.objects.count() == 1
+
+
+def test_the_admin_adds_entrants_draws_and_dates_a_round_from_the_page():
+    folk = a_cup(["Ann", "Bob"])
+    admin = as_(folk.admin)
+    response = admin.post(url(folk, "cup_entrant_add"), {"name": "Cy", "kind": "team"})
+    assert response.status_code == 302
+    assert admin.get(url(folk, "cup")).content.decode().count("Draw the cup") >= 1
+    assert admin.post(url(folk, "cup_draw")).status_code == 302
+    assert Cup.objects.get().drawn is not None
+    response = admin.post(url(folk, "cup_round_date"), {"number": "1",
+                                                        "date": "2026-10-12"})
+    assert response.status_code == 302
+    assert CupRound.objects.get(number=1).date == datetime.date(2026, 10, 12)
+
+
+def test_a_refused_finals_form_says_why_beside_it_and_keeps_what_was_typed():
+    folk = a_cup(FOUR)
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    response = as_(folk.admin).post(url(folk, "cup_finals"), {"date": "2026-12-01",
+                                                               "venue": ""})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert 'id="error-summary"' in page and 'value="2026-12-01"' in page
+    assert Cup.objects.get().finals_on is None
+
+
+def test_a_reset_without_a_reason_is_refused_and_one_with_it_is_logged():
+    folk = a_cup(FOUR)
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    folk.play(folk.fixture(1, 1), HOME_WIN)
+    folk.play(folk.fixture(1, 2), HOME_WIN)
+    folk.play(folk.fixture(2, 1), HOME_WIN)
+    admin = as_(folk.admin)
+    refused = admin.post(url(folk, "cup_reset"), {"round": "1", "position": "1", "reason": ""})
+    assert refused.status_code == 400
+    done = admin.post(url(folk, "cup_reset"), {"round": "1", "position": "1",
+                                               "reason": "scores swapped"})
+    assert done.status_code == 302
+    assert CupLog.objects.filter(kind="reset", details__startswith="scores swapped").exists()
+    assert "scores swapped" in admin.get(url(folk, "cup")).content.decode()
+
+
+def test_a_draw_refused_by_the_rules_says_so_at_the_top_of_the_page():
+    folk = a_cup(["Ann"])
+    response = as_(folk.admin).post(url(folk, "cup_draw"))
+    assert response.status_code == 400
+    assert "A cup needs at least 2 entrants, not 1." in response.content.decode()
+    assert Cup.objects.get().drawn is None
+
+
+CUP_WRITES = ["cup_new", "cup_entrant_add", "cup_seeds", "cup_draw", "cup_round_draw",
+              "cup_plate_draw", "cup_round_date", "cup_finals", "cup_reset"]
+
+
+def state() -> tuple:
+    return (Cup.objects.count(), list(Cup.objects.values_list("drawn", "plate_drawn", "seeds",
+                                                              "finals_on")),
+            Fixture.objects.count(), CupTie.objects.count(), CupRound.objects.count(),
+            CupLog.objects.count(), list(Fixture.objects.values_list("status", "date")),
+            Entrant.objects.count())
+
+
+@pytest.mark.parametrize("visibility", [Visibility.PUBLIC, Visibility.MEMBERS])
+@pytest.mark.parametrize("who", ["anonymous", "outsider", "member", "scorer", "captain"])
+@pytest.mark.parametrize("write", CUP_WRITES)
+def test_no_cup_write_for_those_it_is_not_theirs_to_make(who, write, visibility):
+    folk = a_cup(FOUR, draw_method="seeded", plate=True, draw_timing="round_by_round")
+    cups.cup_seeds_set(cup=folk.cup, by=folk.admin, seeds=[folk.entrant("Ann")])
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    folk.play(folk.fixture(1, 1), HOME_WIN)
+    folk.play(folk.fixture(1, 2), HOME_WIN)
+    Club.objects.filter(pk=folk.club.pk).update(visibility=visibility)
+    people = {}
+    for role in ("member", "scorer"):
+        people[role] = User.objects.create_user(f"a-{role}")
+        Membership.objects.create(club=folk.club, user=people[role], role=role)
+    people["outsider"] = User.objects.create_user("outsider")
+    people["captain"] = folk.captains["Ann"]
+    client = Client() if who == "anonymous" else as_(people[who])
+    target = (reverse("matches:cup_new", kwargs={"slug": folk.club.slug})
+              if write == "cup_new" else url(folk, write))
+    before = state()
+    response = client.post(target, {
+        "name": "X", "kind": "team", "seeds": "Bob", "number": "1", "date": "2026-11-02",
+        "venue": "The Oak", "round": "1", "position": "1", "reason": "x",
+        "starts_on": "2026-06-01", "game": "all-fives", "fixture_format": "single",
+        "draw_method": "random", "draw_timing": "all_at_once", "level_tie": "total_points",
+        "walkover_winner": "1", "walkover_loser": "0"})
+    outsider = who in ("anonymous", "outsider")
+    assert response.status_code == (404 if outsider and visibility == Visibility.MEMBERS
+                                    else 403)
+    assert state() == before
+
+
+@pytest.mark.parametrize("write", CUP_WRITES)
+def test_a_club_admin_may_make_every_cup_write(write):
+    """The same requests as above, by the club's admin, are taken (each write's own
+    refusals aside: a plate or round drawn at the right moment, seeds before the draw)."""
+    folk = a_cup(FOUR, draw_method="seeded", plate=True, draw_timing="round_by_round")
+    if write not in ("cup_seeds", "cup_entrant_add", "cup_new"):
+        cups.cup_seeds_set(cup=folk.cup, by=folk.admin, seeds=[folk.entrant("Ann")])
+        if write != "cup_draw":
+            cups.cup_draw(cup=folk.cup, by=folk.admin)
+            folk.play(folk.fixture(1, 1), HOME_WIN)
+            folk.play(folk.fixture(1, 2), HOME_WIN)
+    if write == "cup_reset":
+        cups.cup_round_draw(cup=folk.cup, by=folk.admin)
+    target = (reverse("matches:cup_new", kwargs={"slug": folk.club.slug})
+              if write == "cup_new" else url(folk, write))
+    before = state()
+    response = as_(folk.admin).post(target, {
+        "name": "X", "kind": "team", "seeds": "Bob", "number": "1", "date": "2026-11-02",
+        "venue": "The Oak", "round": "1", "position": "1", "reason": "x",
+        "starts_on": "2026-06-01", "game": "all-fives", "fixture_format": "single",
+        "draw_method": "random", "draw_timing": "all_at_once", "level_tie": "total_points",
+        "walkover_winner": "1", "walkover_loser": "0", "tile_set": "double-six",
+        "deal": "full"})
+    assert response.status_code == 302, response.content.decode()[:3000]
+    assert state() != before
+
+
+@pytest.mark.parametrize("write", ["season_entrant_add", "season_entrant_change",
+                                   "season_generate", "season_adjust", "season_import_csv"])
+def test_a_cup_seasons_league_forms_are_not_there(write):
+    """Entrants join a cup on its page, until its draw; it has no round robin, table or
+    spreadsheet import: the league season's forms are a 404 for a cup's season."""
+    folk = a_cup(FOUR)
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    division = folk.cup.season.divisions.get()
+    before = state()
+    response = as_(folk.admin).post(url(folk, write), {
+        "division": division.pk, "name": "Late", "kind": "team", "legs": "1",
+        "entrant": folk.entrant("Ann").pk, "points": "1", "reason": "x", "do": "rename"})
+    assert response.status_code == 404
+    assert state() == before
+
+
+def test_a_members_only_clubs_cups_are_not_there_for_outsiders():
+    folk = a_cup(FOUR)
+    Club.objects.filter(pk=folk.club.pk).update(visibility=Visibility.MEMBERS)
+    pages = [url(folk, "cup"), reverse("matches:cups", kwargs={"slug": folk.club.slug})]
+    outsider = as_(User.objects.create_user("outsider"))
+    member = User.objects.create_user("member")
+    Membership.objects.create(club=folk.club, user=member, role="member")
+    for page in pages:
+        assert Client().get(page).status_code == 404
+        assert outsider.get(page).status_code == 404
+        assert as_(member).get(page).status_code == 200
+
+
+def test_a_draw_by_hand_from_the_page_takes_home_v_away_lines_and_names_a_stranger():
+    folk = a_cup(["Ann", "Bob", "Cy"], draw_method="by_hand")
+    admin = as_(folk.admin)
+    refused = admin.post(url(folk, "cup_draw"), {"pairs": "Ann v bye\nCy v Zed"})
+    assert refused.status_code == 400
+    page = refused.content.decode()
+    assert "Not the cup&#x27;s entrants: Zed." in page and "Cy v Zed" in page
+    assert Cup.objects.get().drawn is None
+    done = admin.post(url(folk, "cup_draw"), {"pairs": "ann v BYE\nCy v Bob"})
+    assert done.status_code == 302
+    assert folk.tie_sides(1, 2) == ("Cy", "Bob")
+
+
+def test_seeds_are_set_from_the_page_one_a_line():
+    folk = a_cup(FOUR, draw_method="seeded")
+    response = as_(folk.admin).post(url(folk, "cup_seeds"), {"seeds": "Dee\n\nann\n"})
+    assert response.status_code == 302
+    assert Cup.objects.get().seeds == [folk.entrant("Dee").pk, folk.entrant("Ann").pk]
+    assert "1. Dee, 2. Ann" in Client().get(url(folk, "cup")).content.decode()
