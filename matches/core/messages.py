@@ -410,6 +410,11 @@ PLURALS: Final[dict[str, tuple[str, Callable[[int], str]]]] = {
 _WHO: Final = frozenset({"who", "turn", "required", "starter", "other", "side", "first",
                          "second", "names"})
 _SEAT: Final = re.compile(r"\bseat (\d+)\b")
+# Parameters that hold a cup's tie as the rules name it ("tie 3 of round 2", "plate tie 1
+# of round 1"): said in the reader's language.
+_TIES: Final = frozenset({"tie", "next"})
+_TIE: Final = re.compile(r"\b(plate )?tie (\d+) of round (\d+)\b")
+_CUP_ROUND: Final = re.compile(r"\b(plate )?round (\d+)\b")
 _FIXTURE: Final = re.compile(r"fixture (\d+)")
 
 
@@ -440,6 +445,27 @@ def _seat_words(text: str) -> str:
     return _SEAT.sub(lambda found: gettext("seat %(number)s") % {"number": found[1]}, text)
 
 
+def tie_words(text: str) -> str:
+    """A cup's tie as the rules name it ("tie 3 of round 2", "plate tie 1 of round 1"),
+    in the reader's language; any other text as is."""
+    def said(found: re.Match[str]) -> str:
+        numbers = {"position": found[2], "round": found[3]}
+        if found[1]:
+            return gettext("plate tie %(position)s of round %(round)s") % numbers
+        return gettext("tie %(position)s of round %(round)s") % numbers
+    return _TIE.sub(said, text)
+
+
+def cup_round_words(text: str) -> str:
+    """A cup's log details as its services write them ("plate round 2: — → 2026-10-19"),
+    their ties and rounds in the reader's language; the rest as is."""
+    def said(found: re.Match[str]) -> str:
+        if found[1]:
+            return gettext("plate round %(number)s") % {"number": found[2]}
+        return gettext("round %(number)s") % {"number": found[2]}
+    return _CUP_ROUND.sub(said, tie_words(text))
+
+
 def _shown(key: str, value: Param) -> str | int:
     """One parameter as the reader's language shows it."""
     if isinstance(value, tuple):
@@ -449,6 +475,8 @@ def _shown(key: str, value: Param) -> str | int:
         return value
     if key in _WHO:
         return _seat_words(value)
+    if key in _TIES:
+        return tie_words(value)
     if key == "game":
         return str(_game_names().get(value, value))  # not the engine's slug
     if key == "set":

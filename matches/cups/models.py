@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from matches.core import messages as rules_messages
 from matches.leagues.models import Fixture, Season
 
 
@@ -184,3 +185,14 @@ class CupLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} ({self.cup})"
+
+    @property
+    def details_shown(self) -> str:
+        """The details in the reader's language: the rounds and ties the services name in
+        English ("round 2", "tie 1 of round 2"); names, dates, venues and a reset's
+        reason as written."""
+        if self.kind == CupLogKind.RESET:  # the reason as typed, then the ties reset
+            return rules_messages.tie_words(self.details)
+        if self.kind in (CupLogKind.ROUND_DRAWN, CupLogKind.ROUND_DATED):
+            return rules_messages.cup_round_words(self.details)
+        return self.details

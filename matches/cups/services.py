@@ -359,7 +359,8 @@ def cup_ties_reset(*, cup: Cup, by: User, round: int, position: int, plate: bool
     rows = {tie_key(tie): tie for tie in cup.ties.select_related("fixture")}
     reset = [after for after in affected if rows.get(after) and rows[after].fixture]
     if not reset:
-        raise ValidationError(NOTHING_TO_RESET, code="nothing", params={"tie": str(key)})
+        raise ValidationError(NOTHING_TO_RESET, code="nothing",
+                              params={"tie": rules_messages.tie_words(str(key))})
     for after in reversed(reset):  # the latest first
         row = rows[after]
         fixture = row.fixture
@@ -442,7 +443,8 @@ def _sync(cup: Cup) -> None:
                 for after in cup_rules.affected_by_correction(drawn, results, key):
                     if current.tie(after).played:
                         raise ValidationError(RESULT_GOES_PLAYED, code="played", params={
-                            "tie": str(key), "next": str(after)})
+                            "tie": rules_messages.tie_words(str(key)),
+                            "next": rules_messages.tie_words(str(after))})
                 del results[key]
             else:
                 results = cup_rules.corrected(drawn, results, key, new)
@@ -472,8 +474,8 @@ def _sync(cup: Cup) -> None:
                 continue
             if not cup_status_open(row.fixture):
                 raise ValidationError(TIE_SIDES_PLAYED, code="sides", params={
-                    "tie": str(tie.key), "home": row.fixture.home.name,
-                    "away": row.fixture.away.name})
+                    "tie": rules_messages.tie_words(str(tie.key)),
+                    "home": row.fixture.home.name, "away": row.fixture.away.name})
             gone, row.fixture = row.fixture, None
             row.save(update_fields=["fixture"])
             gone.delete()

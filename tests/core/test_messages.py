@@ -313,3 +313,24 @@ def test_a_file_that_is_not_json_is_said_in_the_readers_words_with_where():
                                      "name in double quotes was expected")
     with translation.override("uk"):
         assert "рядок 1" in explain(caught.value) and "Expecting" not in explain(caught.value)
+
+
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("uk", "поєдинок 1 раунду 1: його переможець може змінитися, лише поки поєдинок 2 раунду 1 "
+           "втішного кубка не зіграно, або через адміністратора, який скидає поєдинки після нього"),
+    ("ru", "поединок 1 раунда 1: его победитель может измениться, только пока поединок 2 раунда 1 "
+           "утешительного кубка не сыгран, или через администратора, который сбрасывает поединки "
+           "после него"),
+    ("en", "tie 1 of round 1: its winner can change only while plate tie 2 of round 1 is "
+           "unplayed, or by an admin who resets the ties after it"),
+])
+def test_a_cups_ties_are_named_in_the_readers_language(lang, expected):
+    """The rules name a tie in English ("plate tie 2 of round 1"), as "seat 2": the reader
+    reads it in their own words."""
+    error = rules.CupError.of("cup_correction_played", tie="tie 1 of round 1",
+                              next="plate tie 2 of round 1")
+    with translation.override(lang):
+        assert explain(error) == expected
+        assert rules_messages.cup_round_words("plate round 2: — → 2026-10-19").startswith(
+            {"uk": "раунд 2 втішного кубка:", "ru": "раунд 2 утешительного кубка:",
+             "en": "plate round 2:"}[lang])

@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from matches.cups import services as cups
 from matches.cups.models import Cup, CupLog, CupRound, CupTie
-from matches.models import Club, Entrant, Fixture, Membership, Visibility
+from matches.models import Club, Entrant, Fixture, Membership, Season, Visibility
 from tests.support.cups import HOME_WIN, Cupfolk, a_cup
 
 pytestmark = pytest.mark.django_db
@@ -270,3 +270,62 @@ def test_seeds_are_set_from_the_page_one_a_line():
     assert response.status_code == 302
     assert Cup.objects.get().seeds == [folk.entrant("Dee").pk, folk.entrant("Ann").pk]
     assert "1. Dee, 2. Ann" in Client().get(url(folk, "cup")).content.decode()
+
+
+NAMES = ["Ірина", "Тарас", "Олена", "Богдан", "Марко"]
+
+
+@pytest.mark.parametrize("lang", ["uk", "ru"])
+def test_the_cups_pages_are_in_the_language_with_no_english_left(lang):
+    """The club's cups, a new cup and a cup's page (its bracket with byes, a seeded
+    draw round by round, a plate waiting, the finals night, the admin's forms, the log
+    with a reset, a refusal naming a tie) in Ukrainian and Russian, as
+    tests/scorekeeper/test_languages.py reads its pages: no Latin word left but the
+    names the test made up."""
+    from tests.scorekeeper.test_languages import (  # noqa: PLC0415
+        _catalogues_compiled,
+        english_left,
+    )
+    _catalogues_compiled.__wrapped__()
+    folk = a_cup(NAMES, plate=True, draw_method="seeded", draw_timing="round_by_round")
+    Club.objects.filter(pk=folk.club.pk).update(name="Тіздейл")
+    Season.objects.filter(pk=folk.cup.season.pk).update(name="Кубок Тіздейла")
+    folk.club.refresh_from_db()
+    cups.cup_seeds_set(cup=folk.cup, by=folk.admin,
+                       seeds=[folk.entrant("Ірина"), folk.entrant("Тарас")])
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    played = next(tie for tie in folk.refreshed().ties.filter(round=1, plate=False)
+                  if tie.fixture is not None)
+    folk.play(folk.fixture(1, played.position), HOME_WIN)
+    cups.cup_round_date(cup=folk.cup, by=folk.admin, number=2,
+                        date=datetime.date(2026, 10, 19))
+    cups.cup_finals_set(cup=folk.cup, by=folk.admin, date=datetime.date(2026, 11, 30),
+                        venue="Клуб «Дубль»")
+    admin = Client(HTTP_ACCEPT_LANGUAGE=lang)
+    admin.force_login(folk.admin)
+    refused = admin.post(url(folk, "cup_reset"), {"round": "1", "position": str(played.position),
+                                                  "reason": "рахунок переплутано"})
+    assert refused.status_code == 400  # nothing follows the tie yet: said in words
+    assert admin.post(url(folk, "cup_round_draw")).status_code == 302
+    assert admin.post(url(folk, "cup_reset"), {
+        "round": "1", "position": str(played.position),
+        "reason": "рахунок переплутано"}).status_code == 302
+    created = {*NAMES, folk.club.name, folk.refreshed().season.name, folk.admin.username,
+               *(user.username for user in folk.captains.values())}
+    pages = {
+        "the club": admin.get(folk.club.get_absolute_url()),
+        "the club's cups": admin.get(reverse("matches:cups",
+                                             kwargs={"slug": folk.club.slug})),
+        "a new cup": admin.get(reverse("matches:cup_new", kwargs={"slug": folk.club.slug})),
+        "the cup, to its admin": admin.get(url(folk, "cup")),
+        "the cup, to anyone": Client(HTTP_ACCEPT_LANGUAGE=lang).get(url(folk, "cup")),
+        "a refused reset": refused,
+    }
+    left = {what: english_left(response.content.decode(), created)
+            for what, response in pages.items()}
+    assert not any(left.values()), left
+    cup_page = pages["the cup, to its admin"].content.decode()
+    assert {"uk": "Вільний прохід", "ru": "Свободный проход"}[lang].lower() in cup_page
+    assert {"uk": "Фінал", "ru": "Финал"}[lang] in cup_page
+    tie = {"uk": "поєдинок %s раунду 1", "ru": "поединок %s раунда 1"}[lang] % played.position
+    assert tie in refused.content.decode().lower()  # "tie 2 of round 1", in words
