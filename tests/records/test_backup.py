@@ -7,7 +7,7 @@ import io
 import json
 import re
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from io import StringIO
 from pathlib import Path
 from typing import Any
@@ -430,11 +430,11 @@ def test_a_backup_file_is_restored_as_it_is_read_not_read_whole_first(small_site
     seen: list[int] = []  # lines read when each match was reported restored
 
     class Reading(io.StringIO):
-        def __next__(self) -> str:
+        def __next__(self) -> str:  # type: ignore[override]  # (typeshed: _IOBase's bytes)
             read.append(line := super().__next__())
             return line
 
-    def told(done: int, of: int, counts: dict[str, int]) -> None:
+    def told(done: int, of: int, counts: Mapping[str, int]) -> None:
         if counts["matches"] > len(seen):
             seen.append(len(read))
 
