@@ -8,9 +8,13 @@ order they are restored, each naming its ``"type"``::
     {"type": "user", "id": 1, "username": "…", "email": "…", "password": "<hash>", …}
     {"type": "club", "id": 1, "name": "…", "slug": "…", …, "memberships": [{…}]}
     {"type": "player", "id": 1, "club": 1, "name": "…", "user": null, …}
-    {"type": "season", "id": 1, "club": 1, …, "divisions": [{…, "entrants": [{…,
-        "players": [1, 2], "adjustments": [{…}]}], "fixtures": [{…, "games": [{…,
-        "home_players": […], "away_players": […]}], "changes": [{…}]}]}]}
+    {"type": "season", "id": 1, "club": 1, "kind": "league", …, "divisions": [{…,
+        "entrants": [{…, "players": [1, 2], "adjustments": [{…}]}], "fixtures": [{…,
+        "games": [{…, "home_players": […], "away_players": […]}], "changes": [{…}]}]}],
+        "cup": null}
+    {"type": "season", "id": 2, "club": 1, "kind": "cup", …, "divisions": [{…}],
+        "cup": {"id": 1, "draw_seed": 42, "seeds": [7, 9], "drawn": {…}, …,
+        "rounds": [{…}], "ties": [{…, "fixture": 12, "result": {…}}], "log": [{…}]}}
     {"type": "match", "record": {<domino-match/1>}, "public_id": "…", "scorer_token": "…",
         "version": 7, "created_by": 1, "started_at": "…", "finished_at": "…",
         "seat_players": [3, 5], "fixture_game": 2, "abandoned": false, "grants": [{…}],
@@ -21,6 +25,14 @@ order they are restored, each naming its ``"type"``::
 Clubs, players, seasons and users keep their ids (a fixture's address holds its id),
 and references between them are those ids; users keep their password *hash*, so
 accounts work after a restore. Dates are ISO 8601.
+
+A knockout cup is written in its season's line (a season of ``kind`` cup), after the
+divisions: its row as stored — its draw and its plate's as the rules' JSON, entrants
+by their ids, its seeds, its draw's seed — its rounds' dates, its ties (each with its
+fixture's id and the result it counts) and its log, all with their ids. Its draw,
+seeds and ties must name the season's own entrants and fixtures, and its draw and
+results read as the rules read them, or the line is refused. A league season's
+``cup`` is null.
 
 A match is stored as what the rules engine verifies — its ``domino-match/1`` record,
 replayed on import by :func:`~matches.scoring.services.play.match_import` — plus what a record does
@@ -38,7 +50,8 @@ the same but for a season's ``tiebreaks``, where ``[]`` then meant the format's 
 order, and now means none; a /1 season's ``[]`` is restored as that default. A grant
 written before phones had names (migration 0014) is restored with none; a match written
 before backups kept its record hash, with none; a file written before backups kept
-deleted matches, with none.
+deleted matches, with none; a season written before backups kept a season's kind (and
+cups), as a league's season.
 
 The export reads one moment of the database (on PostgreSQL a repeatable-read, read-only
 transaction: a tap or a deletion meanwhile is not half in it).
@@ -67,6 +80,9 @@ from django.utils import timezone
 from matches import rules
 from matches.clubs.models import Club, Membership, Player
 from matches.core.collector import fewer_collections
+from matches.cups import stored as cups_stored
+from matches.cups.models import Cup, CupLog, CupRound, CupTie
+from matches.cups.selectors import rules_cup
 from matches.history.services import ratings_recompute
 from matches.leagues.models import (
     Adjustment,
@@ -77,7 +93,9 @@ from matches.leagues.models import (
     FixtureCorrection,
     FixtureGame,
     Season,
+    SeasonKind,
 )
+from matches.rules import cup as cup_rules
 from matches.rules.league import DEFAULT_TIEBREAKS
 from matches.rules.record import MAX_DEPTH, RecordInvalid, read_json
 from matches.scoring.changelog import action_doc
@@ -147,12 +165,13 @@ USER_FIELDS = ["id", "username", "email", "password", "first_name", "last_name",
 CLUB_FIELDS = ["id", "name", "slug", "visibility", "created_at", "created_by"]
 MEMBERSHIP_FIELDS = ["id", "user", "role", "joined_at"]
 PLAYER_FIELDS = ["id", "club", "name", "user", "created_at"]
-SEASON_FIELDS = ["id", "club", "name", "slug", "starts_on", "ends_on", "game", "options",
+SEASON_FIELDS = ["id", "club", "kind", "name", "slug", "starts_on", "ends_on", "game", "options",
                  "scoring", "tiebreaks", "fixture_format", "singles", "pairs", "race_to",
                  "count_submitted", "corrections_confirmed_again", "paper_players_optional",
                  "locked", "created_at", "nights_start"]
-# absent from backups made before they were kept (migrations 0019 and 0020)
-SEASON_ADDED = ["corrections_confirmed_again", "nights_start"]
+# absent from backups made before they were kept (migrations 0019 and 0020; a season's
+# kind before cups were kept: a league's)
+SEASON_ADDED = ["corrections_confirmed_again", "nights_start", "kind"]
 DIVISION_FIELDS = ["id", "name", "order"]
 ENTRANT_FIELDS = ["id", "name", "kind", "captain", "link_generation", "link_phone_key",
                   "link_phone", "link_opened_at"]
@@ -168,6 +187,14 @@ FIXTURE_CORRECTION_FIELDS = ["id", "user", "at", "reason", "before", "after",
                              "confirmed_again"]
 FIXTURE_CHANGE_FIELDS = ["id", "user", "by_link", "at", "kind", "what", "before", "after"]
 FIXTURE_CHANGE_ADDED = ["kind", "by_link"]  # absent from backups made before they were kept
+# a cup season's cup: its draw as stored (entrants by id), its seeds (entrant ids), its
+# rounds' dates, its ties (each tie's fixture by id, its counted result) and its log
+CUP_FIELDS = ["id", "draw_method", "draw_timing", "plate", "level_tie", "walkover_winner",
+              "walkover_loser", "draw_seed", "seeds", "drawn", "plate_drawn", "finals_on",
+              "finals_venue"]
+CUP_ROUND_FIELDS = ["id", "plate", "number", "date"]
+CUP_TIE_FIELDS = ["id", "plate", "round", "position", "fixture", "result"]
+CUP_LOG_FIELDS = ["id", "user", "at", "kind", "details"]
 GRANT_FIELDS = ["label", "name", "created_at", "last_used_at", "revoked_at", "is_creator"]
 GRANT_ADDED = ["name"]  # since migration 0014: a backup made before has none
 CHANGE_FIELDS = ["version", "kind", "key", "action", "description", "restored_to", "user",
@@ -183,7 +210,8 @@ MATCH_LINKS = ["club", "season"]
 # rows whose ids are kept: their id sequences move past the restored ids afterwards
 KEPT_IDS: list[type[models.Model]] = [User, Club, Membership, Player, Season, Division,
                                       Entrant, Adjustment, Fixture, FixtureGame,
-                                      FixtureChange, FixtureCorrection]
+                                      FixtureChange, FixtureCorrection, Cup, CupRound,
+                                      CupTie, CupLog]
 
 
 # -- export ------------------------------------------------------------------------------
@@ -228,7 +256,8 @@ def _export_lines() -> Iterator[dict[str, Any]]:
     for season in Season.objects.order_by("pk"):
         counts["seasons"] += 1
         yield {"type": "season", **_row(season, SEASON_FIELDS),
-               "divisions": [_division_doc(d) for d in season.divisions.order_by("pk")]}
+               "divisions": [_division_doc(d) for d in season.divisions.order_by("pk")],
+               "cup": _cup_doc(season)}
     for match in Match.objects.order_by("pk"):  # in id order: ratings break ties by id
         counts["matches"] += 1
         try:
@@ -258,6 +287,18 @@ def _division_doc(division: Division) -> dict[str, Any]:
                          for c in fixture.corrections.order_by("pk")]}
         for fixture in division.fixtures.order_by("pk")
     ]}
+
+
+def _cup_doc(season: Season) -> dict[str, Any] | None:
+    """A cup season's cup (after its divisions: its ties name their fixtures); None for
+    a league's season."""
+    cup = Cup.objects.filter(season=season).first()
+    if cup is None:
+        return None
+    return {**_row(cup, CUP_FIELDS),
+            "rounds": [_row(r, CUP_ROUND_FIELDS) for r in cup.rounds.order_by("pk")],
+            "ties": [_row(t, CUP_TIE_FIELDS) for t in cup.ties.order_by("pk")],
+            "log": [_row(entry, CUP_LOG_FIELDS) for entry in cup.log.order_by("pk")]}
 
 
 def _match_doc(match: Match) -> dict[str, Any]:
@@ -628,6 +669,44 @@ def _season_restore(doc: dict[str, Any]) -> None:
             for correction in fixture_doc.get("corrections", []):
                 _build(FixtureCorrection, correction, FIXTURE_CORRECTION_FIELDS,
                        fixture=fixture)
+    if doc.get("cup") is not None:  # (none in a backup made before cups were kept)
+        _cup_restore(season, doc["cup"])
+
+
+def _cup_restore(season: Season, doc: dict[str, Any]) -> None:
+    """A cup season's cup as it was stored, once its entrants and fixtures are in; what
+    its draw, seeds and ties name is checked to be this cup's, and the draw and the
+    results to read as the rules read them (else its page could not be shown)."""
+    if season.kind != SeasonKind.CUP:
+        raise BackupInvalid(f"a cup on a season of kind {season.kind!r}")
+    cup = _build(Cup, doc, CUP_FIELDS, season=season)
+    entrants = {str(pk) for pk in Entrant.objects.filter(division__season=season)
+                .values_list("pk", flat=True)}
+    strangers = [seed for seed in cup.seeds if str(seed) not in entrants]
+    if strangers:
+        raise BackupInvalid(f"seeds {strangers} are not entrants of the cup")
+    drawn = rules_cup(cup)
+    if drawn is not None:
+        strangers = [entrant for entrant in drawn.entrants if entrant not in entrants]
+        if strangers:
+            raise BackupInvalid(f"drawn entrants {strangers} are not entrants of the cup")
+    for round_doc in doc["rounds"]:
+        _build(CupRound, round_doc, CUP_ROUND_FIELDS, cup=cup)
+    results: dict[cup_rules.TieKey, cup_rules.TieResult] = {}
+    for tie_doc in doc["ties"]:
+        tie = _build(CupTie, tie_doc, CUP_TIE_FIELDS, cup=cup)
+        if tie.fixture is not None and tie.fixture.division.season_id != season.pk:
+            raise BackupInvalid(f"tie {tie_doc['id']}'s fixture {tie.fixture_id} is not "
+                                "one of the cup's")
+        if tie.result is not None:
+            results[cup_rules.TieKey(tie.round, tie.position, plate=tie.plate)] = \
+                cups_stored.result_from(tie.result)
+    if drawn is None and doc["ties"]:
+        raise BackupInvalid("ties of a cup not drawn")
+    if drawn is not None:
+        cup_rules.bracket(drawn, results)  # each result of a tie the draw has
+    for entry in doc["log"]:
+        _build(CupLog, entry, CUP_LOG_FIELDS, cup=cup)
 
 
 def _players(ids: list[int]) -> list[Player]:

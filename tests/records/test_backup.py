@@ -7,7 +7,7 @@ import io
 import json
 import re
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from io import StringIO
 from pathlib import Path
 from typing import Any
@@ -20,11 +20,15 @@ from django.utils import timezone
 
 from matches import rules
 from matches.clubs.services import club_create, player_add
+from matches.cups import services as cups
+from matches.cups.models import Cup
+from matches.cups.selectors import cup_shown
 from matches.leagues.selectors import CaptainsLink, division_table, season_divisions
 from matches.leagues.services import (
     captain_link_open,
     captain_link_replace,
     entrant_add,
+    fixture_confirm,
     fixture_correct,
     fixture_redate,
     fixtures_csv_import,
@@ -69,6 +73,7 @@ from matches.scoring.services.play import (
     round_settle,
     round_start,
 )
+from tests.support.cups import AWAY_WIN, HOME_WIN, STARTS, Cupfolk, a_cup
 from tests.support.helpers import league_night_at, site_admin
 
 T = rules.Tile.parse
@@ -200,7 +205,9 @@ def snapshot() -> dict[str, Any]:
                                  c.confirmed_again, when(c.at),
                                  c.user.username if c.user else None)
                                 for c in FixtureCorrection.objects.order_by("pk")],
-        "seasons": sorted((s.slug, s.corrections_confirmed_again) for s in Season.objects.all()),
+        "seasons": sorted((s.slug, s.kind, s.corrections_confirmed_again)
+                          for s in Season.objects.all()),
+        "cups": cups_snapshot(),
         "adjustments": sorted((a.entrant.name, a.points, a.reason, when(a.made_at))
                               for a in Adjustment.objects.all()),
         "grants": sorted((g.label, g.name, g.is_creator, when(g.created_at), when(g.revoked_at))
@@ -210,6 +217,43 @@ def snapshot() -> dict[str, Any]:
                              d.grant_label, d.user.username if d.user else None)
                             for d in DeletedMatch.objects.order_by("deleted_at", "public_id")],
     }
+
+
+def cups_snapshot() -> dict[str, Any]:
+    """Each cup (by its club and season), its rows and its bracket as its page shows it,
+    entrants by name (the draw's JSON names them by id, which a restore keeps)."""
+    def name(entrant: Entrant | None) -> str | None:
+        return entrant.name if entrant is not None else None
+
+    found = {}
+    for cup in Cup.objects.select_related("season__club"):
+        names = {entrant.pk: entrant.name for entrant in
+                 Entrant.objects.filter(division__season=cup.season)}
+        shown = cup_shown(cup)
+        found[f"{cup.season.club.slug}/{cup.season.slug}"] = {
+            "cup": (cup.season.kind, cup.draw_method, cup.draw_timing, cup.plate,
+                    cup.level_tie, cup.walkover_winner, cup.walkover_loser, cup.draw_seed,
+                    [names[pk] for pk in cup.seeds], str(cup.finals_on), cup.finals_venue),
+            "drawn": (json.dumps(cup.drawn, sort_keys=True),
+                      json.dumps(cup.plate_drawn, sort_keys=True)),
+            "rounds": [(r.plate, r.number, str(r.date)) for r in cup.rounds.all()],
+            "ties": [(t.plate, t.round, t.position, str(t.fixture) if t.fixture else None,
+                      t.fixture.status if t.fixture else None, t.result)
+                     for t in cup.ties.select_related("fixture")],
+            "log": [(entry.kind, entry.details, when(entry.at),
+                     entry.user.username if entry.user else None)
+                    for entry in cup.log.select_related("user")],
+            "bracket": [(r.number, r.plate, r.name, str(r.date),
+                         [(str(t.key), name(t.home), name(t.away), t.bye, name(t.winner),
+                           t.score, str(t.fixture) if t.fixture else None, t.walkover)
+                          for t in r.ties])
+                        for r in [*shown.rounds, *shown.plate_rounds]],
+            "shown": (name(shown.winner), name(shown.plate_winner), shown.drawn,
+                      shown.next_round_drawable, shown.plate_drawable,
+                      shown.plate_round_drawable, [e.name for e in shown.seeds],
+                      [(entry.kind, entry.details) for entry in shown.log]),
+        }
+    return found
 
 
 @pytest.mark.django_db(transaction=True)
@@ -267,6 +311,7 @@ def small_site(django_user_model) -> Club:
 
 
 def empty_database() -> None:
+    Cup.objects.all().delete()  # a tie's fixture is kept while its tie is (RESTRICT)
     Match.objects.all().delete()
     DeletedMatch.objects.all().delete()
     Fixture.objects.all().delete()
@@ -385,11 +430,11 @@ def test_a_backup_file_is_restored_as_it_is_read_not_read_whole_first(small_site
     seen: list[int] = []  # lines read when each match was reported restored
 
     class Reading(io.StringIO):
-        def __next__(self) -> str:
+        def __next__(self) -> str:  # type: ignore[override]  # (typeshed: _IOBase's bytes)
             read.append(line := super().__next__())
             return line
 
-    def told(done: int, of: int, counts: dict[str, int]) -> None:
+    def told(done: int, of: int, counts: Mapping[str, int]) -> None:
         if counts["matches"] > len(seen):
             seen.append(len(read))
 
@@ -798,3 +843,152 @@ def test_a_seasons_nights_start_round_trips_and_an_older_backup_gets_the_default
     # made before seasons kept their nights' start
     restored_as_older(path, lambda lines: without(lines, lambda key, _doc: key == "nights_start"))
     assert Season.objects.get().nights_start == datetime.time(19, 30)
+
+
+def a_cup_partly_played() -> Cupfolk:
+    """A seeded cup of four with a plate: seeds set, drawn, its first round dated, its
+    finals night set, its first round played, its plate drawn, its final sent (not
+    confirmed yet) and its plate final to play."""
+    folk = a_cup(["Ann", "Bob", "Cy", "Dee"], draw_method="seeded", plate=True)
+    cups.cup_seeds_set(cup=folk.cup, by=folk.admin,
+                       seeds=[folk.entrant("Bob"), folk.entrant("Dee")])
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    cups.cup_round_date(cup=folk.cup, by=folk.admin, number=1,
+                        date=STARTS + datetime.timedelta(days=7))
+    cups.cup_finals_set(cup=folk.cup, by=folk.admin, date=STARTS + datetime.timedelta(days=28),
+                        venue="The Royal Oak")
+    folk.play(folk.fixture(1, 1), HOME_WIN)
+    folk.play(folk.fixture(1, 2), AWAY_WIN)
+    cups.cup_plate_draw(cup=folk.cup, by=folk.admin)
+    folk.play(folk.fixture(2, 1), HOME_WIN, confirm=False)
+    return folk
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_cup_drawn_and_partly_played_round_trips_through_a_flushed_database(
+        small_site, tmp_path):
+    autumn(small_site)  # a league season beside the cup's
+    folk = a_cup_partly_played()
+    before = snapshot()
+    cup = before["cups"]["teesdale/teesdale-cup"]
+    assert cup["cup"][0] == "cup" and cup["drawn"][1] != "null"
+    # (who meets whom follows from the draw's seed, chosen at random)
+    assert [(t[:3], t[4], t[5] is not None) for t in cup["ties"]] == [
+        ((False, 1, 1), "confirmed", True), ((False, 1, 2), "confirmed", True),
+        ((False, 2, 1), "submitted", False), ((True, 1, 1), "scheduled", False)]
+    assert [entry[0] for entry in cup["log"]] == [
+        "created", "seeds", "drawn", "round_dated", "round_dated", "finals", "plate_drawn"]
+    assert len(cup["rounds"]) == 2
+    path = tmp_path / "site.jsonl"
+    lines = export(path)
+    assert json.loads(lines[-1])["counts"]["seasons"] == 2
+
+    call_command("flush", interactive=False)
+    import_all(path)
+
+    after = snapshot()
+    for part in before:
+        assert after[part] == before[part], part
+    assert Season.objects.get(slug="autumn").kind == "league"
+    # the cup goes on: new rows take new ids, the final is confirmed and counts
+    folk.refreshed()
+    cups.cup_round_date(cup=folk.cup, by=folk.admin, number=1,
+                        date=STARTS + datetime.timedelta(days=14), plate=True)
+    fixture = folk.fixture(2, 1)
+    fixture_confirm(fixture=fixture, by=folk.captain(fixture.away))
+    assert cup_shown(folk.refreshed()).winner is not None
+
+
+@pytest.mark.django_db
+def test_a_season_in_a_backup_made_before_cups_were_kept_is_a_leagues(small_site, tmp_path):
+    autumn(small_site)
+    path = tmp_path / "site.jsonl"
+    restored(path)
+    older = restored_as_older(path, lambda lines: without(
+        lines, lambda key, doc: doc.get("type") == "season" and key in ("kind", "cup")))
+    assert '"kind": "league"' not in older and '"cup"' not in older
+    assert Season.objects.get().kind == "league" and not Cup.objects.exists()
+
+
+def _season_line(lines: list[str], slug: str) -> tuple[int, dict[str, Any]]:
+    number = next(n for n, line in enumerate(lines)
+                  if '"type":"season"' in line and f'"slug":"{slug}"' in line)
+    return number, json.loads(lines[number])
+
+
+def _cup_of_a_league(cup: dict[str, Any], season: dict[str, Any], _league: dict[str, Any]
+                     ) -> str:
+    season["kind"] = "league"
+    return "a cup on a season of kind 'league'"
+
+
+def _a_stranger_seeded(cup: dict[str, Any], _season: dict[str, Any],
+                       _league: dict[str, Any]) -> str:
+    cup["seeds"] = [cup["seeds"][0], 99999]
+    return r"seeds \[99999\] are not entrants of the cup"
+
+
+def _a_stranger_drawn(cup: dict[str, Any], _season: dict[str, Any],
+                      _league: dict[str, Any]) -> str:
+    cup["drawn"]["entrants"][0] = "99999"
+    return r"drawn entrants \['99999'\] are not entrants of the cup"
+
+
+def _a_draw_unreadable(cup: dict[str, Any], _season: dict[str, Any],
+                       _league: dict[str, Any]) -> str:
+    del cup["drawn"]["main"]
+    return "'main' is missing"
+
+
+def _a_tie_of_a_league_fixture(cup: dict[str, Any], _season: dict[str, Any],
+                               league: dict[str, Any]) -> str:
+    tie = next(tie for tie in cup["ties"] if tie["fixture"] is not None)
+    tie["fixture"] = league["divisions"][0]["fixtures"][0]["id"]
+    tie["result"] = None
+    return r"fixture \d+ is not one of the cup's"
+
+
+def _a_result_of_no_tie(cup: dict[str, Any], _season: dict[str, Any],
+                        _league: dict[str, Any]) -> str:
+    tie = next(tie for tie in cup["ties"] if tie["result"] is not None)
+    tie["position"] = 7
+    return "tie 7 of round 1"
+
+
+def _ties_not_drawn(cup: dict[str, Any], _season: dict[str, Any],
+                    _league: dict[str, Any]) -> str:
+    cup["drawn"] = cup["plate_drawn"] = None
+    return "ties of a cup not drawn"
+
+
+def _no_log(cup: dict[str, Any], _season: dict[str, Any], _league: dict[str, Any]) -> str:
+    del cup["log"]
+    return "'log' is missing"
+
+
+def _a_kind_unknown(cup: dict[str, Any], _season: dict[str, Any],
+                    _league: dict[str, Any]) -> str:
+    cup["log"][0]["kind"] = "burnt"
+    return "burnt"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("corrupt", [_cup_of_a_league, _a_stranger_seeded, _a_stranger_drawn,
+                                     _a_draw_unreadable, _a_tie_of_a_league_fixture,
+                                     _a_result_of_no_tie, _ties_not_drawn, _no_log,
+                                     _a_kind_unknown])
+def test_a_broken_cup_is_refused_naming_its_seasons_line_and_stores_nothing(
+        small_site, tmp_path, corrupt):
+    autumn(small_site)
+    a_cup_partly_played()
+    path = tmp_path / "site.jsonl"
+    lines = export(path)
+    _league_number, league = _season_line(lines, "autumn")
+    number, season = _season_line(lines, "teesdale-cup")
+    message = corrupt(season["cup"], season, league)
+    lines[number] = json.dumps(season)
+    path.write_text("\n".join(lines) + "\n", "utf-8")
+    empty_database()
+    with pytest.raises(CommandError, match=rf"line {number + 1}: season refused: .*{message}"):
+        import_all(path)
+    assert stored() == (0, 0, 0, 0, 0, 0) and not Cup.objects.exists()
