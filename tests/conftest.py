@@ -1,5 +1,7 @@
 """Fixtures shared by the whole suite."""
 
+import subprocess
+import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -96,6 +98,15 @@ CHROMIUM_ARGS = [
     "--disable-features=site-per-process,IsolateOrigins,Translate,MediaRouter,OptimizationHints",
     "--disable-extensions",
 ]
+
+
+@pytest.fixture(scope="session")
+def catalogues_compiled() -> None:
+    """The .mo files, for a page in Ukrainian or Russian: scripts/setup builds them; a
+    bare checkout builds them here."""
+    root = Path(__file__).resolve().parent.parent
+    subprocess.run([sys.executable, str(root / "scripts" / "compile_messages.py")],
+                   check=True)
 
 
 @pytest.fixture(scope="session")

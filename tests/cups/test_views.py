@@ -276,17 +276,14 @@ NAMES = ["Ірина", "Тарас", "Олена", "Богдан", "Марко"]
 
 
 @pytest.mark.parametrize("lang", ["uk", "ru"])
-def test_the_cups_pages_are_in_the_language_with_no_english_left(lang):
+def test_the_cups_pages_are_in_the_language_with_no_english_left(lang, catalogues_compiled):
     """The club's cups, a new cup and a cup's page (its bracket with byes, a seeded
     draw round by round, a plate waiting, the finals night, the admin's forms, the log
     with a reset, a refusal naming a tie) in Ukrainian and Russian, as
     tests/scorekeeper/test_languages.py reads its pages: no Latin word left but the
     names the test made up."""
-    from tests.scorekeeper.test_languages import (  # noqa: PLC0415
-        _catalogues_compiled,
-        english_left,
-    )
-    _catalogues_compiled.__wrapped__()
+    from tests.scorekeeper.test_languages import english_left  # noqa: PLC0415
+
     folk = a_cup(NAMES, plate=True, draw_method="seeded", draw_timing="round_by_round")
     Club.objects.filter(pk=folk.club.pk).update(name="Тіздейл")
     Season.objects.filter(pk=folk.cup.season.pk).update(name="Кубок Тіздейла")
