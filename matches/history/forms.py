@@ -16,7 +16,7 @@ class HistoryForm(forms.Form):
     game = forms.ChoiceField(label=_("Game"), required=False,
                              choices=[("", _("Any game")), *GameKind.choices])
     club = forms.SlugField(label=_("Club"), max_length=80, required=False)
-    season = forms.IntegerField(label=_("League season"), min_value=1, max_value=2**31 - 1,
+    season = forms.IntegerField(label=_("League season or cup"), min_value=1, max_value=2**31 - 1,
                                 required=False)
     status = forms.ChoiceField(label=_("Status"), required=False,
                                choices=[("", _("Any")), *MatchStatus.choices])

@@ -19,7 +19,7 @@ from django.db.models import Q, QuerySet
 
 from matches.clubs.models import Club, Membership, Visibility
 from matches.history.models import Rating
-from matches.leagues.models import Season
+from matches.leagues.models import Season, SeasonKind
 from matches.leagues.selectors import counted_results
 from matches.scoring.models import GameKind, Match, MatchStatus
 
@@ -44,7 +44,16 @@ class HistoryPage:
     next_cursor: str | None  # the key after the last row, for the next page's link
     filters: HistoryFilters
     clubs: list[Club] = field(default_factory=list)
-    seasons: list[Season] = field(default_factory=list)
+    seasons: list[Season] = field(default_factory=list)  # of leagues and of cups
+
+    @property
+    def league_seasons(self) -> list[Season]:
+        return [season for season in self.seasons if season.kind == SeasonKind.LEAGUE]
+
+    @property
+    def cups(self) -> list[Season]:
+        """The seasons cups keep their ties in: a cup's games are filtered by them."""
+        return [season for season in self.seasons if season.kind == SeasonKind.CUP]
 
 
 def visible_matches(user: AbstractBaseUser | AnonymousUser | None,

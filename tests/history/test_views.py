@@ -243,3 +243,28 @@ def test_the_history_and_its_csv_replay_no_match(client, clubs):
         assert len(rows(client)) == 3
 
     assert replays.call_count == 0  # the stored rows say it all
+
+
+def test_a_cups_games_are_filtered_by_the_cup_beside_the_league_seasons():
+    """A cup keeps its ties in a season of its own: the filter offers it among the cups,
+    apart from the league seasons, and keeps to its games."""
+    from tests.support.cups import a_cup
+
+    folk = a_cup(["Ann", "Bob", "Cy", "Dee"])
+    night_of = league_night_at(FixtureStatus.CONFIRMED)
+    cup_game = finished(["Ann", "Bob"], day=2, club=folk.club)
+    Match.objects.filter(pk=cup_game.pk).update(season=folk.cup.season)  # a tie's game
+    finished(["Cy", "Dee"], day=3, club=folk.club)
+    league = night_of.fixture.division.season
+    Membership.objects.create(club=league.club, user=folk.admin, role="member")
+    client = Client()
+    client.force_login(folk.admin)
+
+    html = client.get(URL).content.decode()
+    groups = dict(re.findall(r'<optgroup label="([^"]+)">(.*?)</optgroup>', html, re.S))
+
+    assert folk.cup.season.name in groups["Cups"]
+    assert league.name in groups["League seasons"]
+    assert folk.cup.season.name not in groups["League seasons"]
+    assert league.name not in groups["Cups"]
+    assert rows(client, season=str(folk.cup.season.pk)) == [str(cup_game.public_id)]
