@@ -8,6 +8,8 @@ import datetime
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from matches.cups import services as cups
@@ -23,7 +25,7 @@ from matches.leagues.services import (
     fixture_walkover,
     fixtures_confirm_due,
 )
-from matches.models import FixtureStatus
+from matches.models import FixtureStatus, Player, Rating
 from tests.support.cups import AWAY_WIN, HOME_WIN, a_cup
 
 pytestmark = pytest.mark.django_db
@@ -145,3 +147,24 @@ def test_a_plate_drawn_round_by_round_has_its_next_round_drawn_by_the_secretary(
     plate_final = folk.fixture(2, 1, plate=True)
     assert not {plate_final.home, plate_final.away} & losers
     assert CupLog.objects.filter(kind=CupLogKind.ROUND_DRAWN, details="plate round 2").exists()
+
+
+def test_a_cups_games_count_in_the_clubs_ratings_and_its_players_records():
+    """A tie's games are fixture games like a league's: once its result counts, its
+    players are rated, and the player's page counts the game under the cup."""
+    folk = a_cup(FOUR)
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    tie = folk.fixture(1, 1)
+    folk.play(tie, HOME_WIN)
+    winner, loser = (Player.objects.get(club=folk.club, name=entrant.name)
+                     for entrant in (tie.home, tie.away))
+
+    rated = {rating.player: rating for rating in Rating.objects.filter(club=folk.club)}
+    assert set(rated) == {winner, loser}
+    assert rated[winner].ordinal > rated[loser].ordinal
+    assert rated[winner].matches == rated[loser].matches == 1
+    client = Client()
+    client.force_login(folk.admin)
+    page = client.get(reverse("matches:club_player", kwargs={
+        "slug": folk.club.slug, "pk": winner.pk})).content.decode()
+    assert folk.cup.season.name in page
