@@ -15,6 +15,7 @@ from django.utils import timezone
 from matches.cups import services as cups
 from matches.cups.models import CupLog, CupLogKind, CupTie
 from matches.cups.selectors import cup_shown
+from matches.leagues.selectors import needs_you
 from matches.leagues.services import (
     PaperGame,
     fixture_confirm,
@@ -168,3 +169,22 @@ def test_a_cups_games_count_in_the_clubs_ratings_and_its_players_records():
     page = client.get(reverse("matches:club_player", kwargs={
         "slug": folk.club.slug, "pk": winner.pk})).content.decode()
     assert folk.cup.season.name in page
+
+
+def test_a_ties_result_waits_on_the_away_captains_home_page_as_a_league_fixtures_does():
+    """Cup nights are told as league nights are: the result sent waits for the away
+    captain to confirm; a dispute, for both captains and the club's admin."""
+    folk = a_cup(FOUR)
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    tie = folk.play(folk.fixture(1, 1), HOME_WIN, confirm=False)
+    today = folk.cup.season.starts_on
+    home, away = folk.captain(tie.home), folk.captain(tie.away)
+
+    assert needs_you(user=away, today=today).to_confirm == [tie]
+    assert needs_you(user=home, today=today).to_confirm == []
+    fixture_dispute(fixture=tie, by=away, message="we won the last hand")
+    for user in (home, away, folk.admin):
+        assert needs_you(user=user, today=today).disputes == [tie]
+    client = Client()
+    client.force_login(away)
+    assert tie.get_absolute_url() in client.get(reverse("matches:home")).content.decode()
