@@ -251,3 +251,22 @@ def test_the_commands_export_a_cup_and_import_it_into_another_club(tmp_path):
     assert exit.value.code == 1
     assert "entrants[2].name: a name, not blank" in errors.getvalue()
     assert Cup.objects.filter(season__club=club).count() == 1
+
+
+def test_a_refusal_midway_through_storing_stores_nothing():
+    """A deciding game (which a fixture night cannot hold yet) is refused once the
+    season, its entrants and some ties are stored: the whole import is undone."""
+    folk = played()
+    document = cup_document(folk.cup)
+    won = next(tie for tie in document["ties"]
+               if not tie["plate"] and "games" in tie["result"] and tie["round"] == 2)
+    won["result"] = ({"games": [[61, 40], [40, 61]], "decider": [61, 50]}
+                     if won["result"]["games"][0][0] > won["result"]["games"][0][1]
+                     else {"games": [[61, 40], [40, 61]], "decider": [50, 61]})
+    club, admin = other_club()
+    before = (Season.objects.count(), Fixture.objects.count(), CupTie.objects.count(),
+              Cup.objects.count())
+    with pytest.raises(ValidationError, match="deciding game cannot be stored"):
+        cups.cup_import(club=club, document=document, by=admin)
+    assert (Season.objects.count(), Fixture.objects.count(), CupTie.objects.count(),
+            Cup.objects.count()) == before

@@ -151,6 +151,13 @@ REFUSED = [
     ("plate_drawn", {"size": 2, "first_round": [["Ann", None]]},
      'plate_drawn.first_round[1][1]: a cup\'s tie as {"round": R, "position": P}, '
      'not "Ann"'),
+    ("plate_drawn", {"size": 2, "first_round": [[{"round": 1, "position": 2},
+                                                 {"round": 1, "position": 2}]]},
+     "plate_drawn.first_round[1][2]: the loser of tie 2 of round 1 has a place already"),
+    ("plate_drawn", {"first_round": [[{"round": 1, "position": 2}, None],
+                                     [{"round": 2, "position": 1}, None],
+                                     [{"round": 2, "position": 2}, None]]},
+     "plate_drawn.size: twice the first round's pairs, a power of two"),
     ("rounds.0.number", 4, "rounds[1].number: a round of the cup (1 to 3), not 4"),
     ("rounds.1.number", 1, "rounds[2].number: round 1 is dated already"),
     ("rounds.0.date", "soon", 'rounds[1].date: a date as YYYY-MM-DD, not "soon"'),
