@@ -270,3 +270,29 @@ def test_a_refusal_midway_through_storing_stores_nothing():
         cups.cup_import(club=club, document=document, by=admin)
     assert (Season.objects.count(), Fixture.objects.count(), CupTie.objects.count(),
             Cup.objects.count()) == before
+
+
+def test_a_cup_drawn_round_by_round_keeps_its_later_rounds_draw():
+    folk = a_cup(["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"],
+                 draw_timing="round_by_round")
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    for position in range(1, 5):
+        folk.play(folk.fixture(1, position), HOME_WIN if position % 2 else AWAY_WIN)
+    cups.cup_round_draw(cup=folk.refreshed(), by=folk.admin)
+    folk.play(folk.fixture(2, 1), AWAY_WIN)
+    club, admin = other_club()
+    copy = cups.cup_import(club=club, document=cup_document(folk.refreshed()), by=admin)
+    assert picture(copy) == picture(folk.refreshed())
+    assert len(cup_document(copy)["drawn"]["later_rounds"]) == 1
+
+
+def test_a_cup_drawn_by_hand_comes_back_as_drawn():
+    folk = a_cup(["Ann", "Bob", "Cy"], draw_method="by_hand")
+    cups.cup_draw(cup=folk.cup, by=folk.admin,
+                  pairs=[[folk.entrant("Cy"), None], [folk.entrant("Bob"), folk.entrant("Ann")]])
+    folk.play(folk.fixture(1, 2), AWAY_WIN)
+    club, admin = other_club()
+    copy = cups.cup_import(club=club, document=cup_document(folk.refreshed()), by=admin)
+    assert cup_document(copy)["drawn"]["first_round"] == [["Cy", None], ["Bob", "Ann"]]
+    assert picture(copy) == picture(folk.refreshed())
+    assert folk.tie_sides(2, 1) == ("Cy", "Ann")
