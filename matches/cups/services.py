@@ -27,6 +27,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
 from matches.clubs.models import Club
+from matches.clubs.services import player_named
 from matches.core import messages as rules_messages
 from matches.cups import stored
 from matches.cups.access import require_cup_admin
@@ -52,9 +53,16 @@ from matches.cups.selectors import (
     tie_key,
 )
 from matches.leagues import services as leagues_services
-from matches.leagues.models import Entrant, Fixture, FixtureFormat, FixtureStatus, SeasonKind
+from matches.leagues.models import (
+    Entrant,
+    Fixture,
+    FixtureFormat,
+    FixtureGame,
+    FixtureStatus,
+    SeasonKind,
+)
 from matches.leagues.signals import fixture_moved
-from matches.rules import CupError
+from matches.rules import CupError, cup_record
 from matches.rules import cup as cup_rules
 
 ALREADY_DRAWN = _("The cup is drawn already: its entrants and seeds stay as drawn.")
@@ -487,3 +495,108 @@ def _sync(cup: Cup) -> None:
             fixture.save()
             row.fixture = fixture
             row.save(update_fields=["fixture"])
+
+
+# -- a cup read back from its file ---------------------------------------------------
+
+DECIDER_NOT_STORED = _("%(tie)s: a deciding game cannot be stored on a fixture night yet.")
+
+
+@transaction.atomic
+def cup_import(*, club: Club, document: dict[str, Any], by: User) -> Cup:
+    """A ``domino-cup/1`` document (``matches.rules.cup_record``) stored as a new cup of
+    ``club``, made by ``by`` (who runs its cups): its season of kind cup with its
+    entrants (a player the club does not have yet joins its players), the draw's seed,
+    the seeds, the draw and the plate's, the rounds' dates, the finals night, and for
+    each tie whose two sides are known its fixture, with the tie's result confirmed on
+    it and counted. The rules read the document first (a ``CupError`` naming the field);
+    anything refused stores nothing."""
+    record = cup_record.read_cup(document)
+    require_cup_admin(club=club, user=by)
+    tie = record.tie
+    cup = cup_create(
+        club=club, by=by, name=record.name, starts_on=record.starts_on, game=record.game,
+        options=dict(record.options), fixture_format=tie.format, singles=tie.singles,
+        pairs=tie.pairs, race_to=tie.race_to, count_submitted=tie.count_submitted,
+        paper_players_optional=tie.paper_players_optional,
+        draw_method=record.format.method.value, draw_timing=record.format.timing.value,
+        plate=record.format.plate, level_tie=record.format.level_tie.value,
+        walkover=record.format.walkover)
+    cup = _locked(cup)
+    division = cup.season.divisions.get()
+    ids: dict[str, str] = {}
+    entrants: dict[str, Entrant] = {}
+    for entrant in record.entrants:
+        row = leagues_services.entrant_add(
+            division=division, by=by, name=entrant.name, kind=entrant.kind,
+            players=[player_named(club=club, name=name) for name in entrant.players])
+        ids[entrant.name] = str(row.pk)
+        entrants[str(row.pk)] = row
+    cup.draw_seed = record.seed
+    cup.seeds = [int(ids[name]) for name in record.seeds]
+    cup.finals_on, cup.finals_venue = record.finals_on, record.finals_venue
+    cup.full_clean()
+    cup.save(update_fields=["draw_seed", "seeds", "finals_on", "finals_venue"])
+    if record.cup is None:
+        return cup
+    drawn = _by_ids(record.cup, ids)
+    _store_draw(cup, drawn)
+    _log(cup, by, CupLogKind.DRAWN, "imported")
+    for round in record.rounds:
+        dated = CupRound(cup=cup, plate=round.plate, number=round.number, date=round.date)
+        dated.full_clean()
+        dated.save()
+    dates = {(round.plate, round.number): round.date for round in record.rounds}
+    try:
+        current = cup_rules.bracket(drawn, record.results)
+    except CupError as error:  # read_cup has checked it: kept as a guard
+        raise _refused(error, _names(cup)) from None
+    for shown in current.ties:
+        key = shown.key
+        tie_row = CupTie(cup=cup, plate=key.plate, round=key.round, position=key.position)
+        if not shown.bye and shown.home and shown.away:
+            tie_row.fixture = _imported_fixture(
+                division=division, key=key, date=dates.get((key.plate, key.round)),
+                home=entrants[shown.home], away=entrants[shown.away], result=shown.result)
+            if shown.result is not None:
+                tie_row.result = stored.result_json(shown.result)
+        tie_row.full_clean()
+        tie_row.save()
+    _sync(cup)  # the fixtures give the results stored: a check, changing nothing
+    return cup
+
+
+def _by_ids(drawn: cup_rules.Cup, ids: dict[str, str]) -> cup_rules.Cup:
+    """The rules' cup with its entrants by their ids, as a cup row keeps its draw."""
+    def entry(value: cup_rules.Entry | None) -> cup_rules.Entry | None:
+        return ids[value] if isinstance(value, str) else value
+
+    main = cup_rules.Draw(drawn.main.size, tuple(
+        (ids[home] if isinstance(home, str) else home, entry(away))
+        for home, away in drawn.main.first_round), drawn.main.later_rounds)
+    return cup_rules.Cup(drawn.format, tuple(ids[name] for name in drawn.entrants), main,
+                         drawn.plate)
+
+
+def _imported_fixture(*, division: Any, key: cup_rules.TieKey, date: datetime.date | None,
+                      home: Entrant, away: Entrant,
+                      result: cup_rules.TieResult | None) -> Fixture:
+    fixture = Fixture(division=division, week=key.round, date=date, home=home, away=away)
+    if result is not None:
+        if result.decider is not None:
+            raise ValidationError(DECIDER_NOT_STORED, code="decider",
+                                  params={"tie": rules_messages.tie_words(str(key))})
+        fixture.status = FixtureStatus.CONFIRMED
+        if result.walkover is not None:
+            fixture.walkover = result.walkover.value
+        else:
+            fixture.home_games, fixture.away_games = result.games_won
+    fixture.full_clean()
+    fixture.save()
+    if result is not None and result.walkover is None:
+        for number, (home_score, away_score) in enumerate(result.games, start=1):
+            game = FixtureGame(fixture=fixture, number=number, home_score=home_score,
+                               away_score=away_score)
+            game.full_clean()
+            game.save()
+    return fixture

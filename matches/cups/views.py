@@ -15,7 +15,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -29,6 +29,7 @@ from matches.cups.access import (
     cup_run_by,
     runs_cups,
 )
+from matches.cups.exports import cup_document, ties_csv
 from matches.cups.forms import (
     CupEntrantForm,
     CupForm,
@@ -220,3 +221,22 @@ def cup_reset(request: HttpRequest, slug: str, season: str) -> HttpResponse:
                                                reason=data["reason"]),
                   _("The ties after it are reset: correct its result on its fixture's "
                     "page."))
+
+
+@require_safe
+def cup_export(request: HttpRequest, slug: str, season: str, what: str) -> HttpResponse:
+    """``cup.json`` (``domino-cup/1``, read back by ``import_cup``) or ``ties.csv`` (one
+    row per tie): for whoever may see the cup; else a 404."""
+    if what not in ("cup.json", "ties.csv"):
+        raise Http404("No such export.")
+    cup = cup_for(request, slug, season)
+    name = cup.season.slug
+    if what == "cup.json":
+        response: HttpResponse = JsonResponse(cup_document(cup),
+                                              json_dumps_params={"indent": 1,
+                                                                 "ensure_ascii": False})
+        response["Content-Disposition"] = f'attachment; filename="{name}.json"'
+        return response
+    response = HttpResponse(ties_csv(cup), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{name}-ties.csv"'
+    return response

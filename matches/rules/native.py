@@ -27,7 +27,7 @@ MODULES: Final = ("errors", "tiles", "layout", "games", "dealing", "match", "rec
 # Modules kept plain Python even in a compiled build (found beside it on the package's
 # path, importing the compiled modules): not hot, and not stamped, so editing them
 # leaves the build fresh.
-PLAIN: Final = ("cup",)
+PLAIN: Final = ("cup", "cup_record")
 PACKAGE_DIR: Final = Path(__file__).resolve().parent
 BUILD_DIR: Final = PACKAGE_DIR / "_compiled"
 STAMP: Final = BUILD_DIR / "STAMP"
