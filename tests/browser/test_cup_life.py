@@ -130,6 +130,10 @@ def test_a_cup_from_its_draw_to_its_winner(live_server, browser: Browser, phones
     rounds = secretary.get_by_role("region", name="Rounds, side by side: swipe for the next")
     first_round = rounds.get_by_role("heading", name="Semi-finals")
     final_round = rounds.get_by_role("heading", name="Final", exact=True)
+    # the page may open scrolled down to the forms: the bracket brought into view first,
+    # so that what is checked below is where the rounds stand side by side
+    rounds.evaluate("r => r.scrollTo({left: 0})")
+    first_round.scroll_into_view_if_needed()
     expect(first_round).to_be_in_viewport()
     # at 360 px one round at a time: the final is off to the side, a swipe away
     assert rounds.evaluate("r => r.scrollWidth > r.clientWidth")
