@@ -43,6 +43,7 @@ from functools import cached_property
 from typing import Final
 
 from .errors import CupError, Message
+from .fixtures import checked_entrants
 from .league import Side, game_winner, games_won
 
 # for each tie of a round after the first, the positions (from 1) of the two ties of the
@@ -317,7 +318,7 @@ def draw(entrants: Sequence[str], format: CupFormat, *,
     ...
     matches.rules.errors.CupError: pair 2: "Bob" is already drawn in pair 1
     """
-    names = _checked_entrants(entrants)
+    names = checked_entrants(entrants, error=CupError, too_few="cup_too_few_entrants")
     size = bracket_size(len(names))
     if format.method is not DrawMethod.SEEDED and seeds:
         raise CupError.of("cup_seeds_unwanted")
@@ -650,29 +651,6 @@ def plate_undrawn(cup: Cup, results: Mapping[TieKey, TieResult]
 
 
 # -- helpers -------------------------------------------------------------------------
-
-
-def _checked_entrants(entrants: Sequence[str]) -> list[str]:
-    """The names as given, after refusing a string, a blank, a duplicate or too few."""
-    if isinstance(entrants, str):
-        raise CupError.of("entrants_string", value=repr(entrants))
-    names: list[str] = []
-    seen: dict[str, str] = {}
-    given: Sequence[object] = entrants
-    for position, name in enumerate(given, start=1):
-        if not isinstance(name, str):
-            raise CupError.of("entrant_not_name", place=position, value=repr(name))
-        if not name.strip():
-            raise CupError.of("entrant_no_name", place=position)
-        folded = name.casefold()
-        if folded in seen:
-            raise CupError.of("entrant_twice", place=position, name=repr(name),
-                              other=repr(seen[folded]))
-        seen[folded] = name
-        names.append(name)
-    if len(names) < MIN_ENTRANTS:
-        raise CupError.of("cup_too_few_entrants", count=len(names))
-    return names
 
 
 def _checked_seed(seed: object) -> int:

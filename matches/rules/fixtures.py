@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from .errors import OptionError
+from .errors import OptionError, RulesError
 
 LEGS: Final = (1, 2)
 
@@ -99,7 +99,7 @@ def round_robin(entrants: Sequence[str], *, legs: int = 1,
     Week ``n`` falls on ``start + (n - 1) * every_days`` when ``start`` is given.
     The same arguments always give the same schedule.
     """
-    names = _checked_entrants(entrants)
+    names = checked_entrants(entrants)
     if type(legs) is not int or legs not in LEGS:
         raise OptionError.of("legs", value=repr(legs))
     if type(every_days) is not int or every_days < 1:
@@ -129,10 +129,13 @@ def round_robin(entrants: Sequence[str], *, legs: int = 1,
     return Schedule(tuple(weeks))
 
 
-def _checked_entrants(entrants: Sequence[str]) -> list[str]:
-    """The names as given, after refusing a string, a blank, a duplicate or too few."""
+def checked_entrants(entrants: Sequence[str], *, error: type[RulesError] = OptionError,
+                     too_few: str = "too_few_entrants") -> list[str]:
+    """The names as given, after refusing a string, a blank, a duplicate or too few
+    (fewer than two): each refusal an ``error`` (a league's schedule's, a cup's), too
+    few by the code ``too_few``."""
     if isinstance(entrants, str):
-        raise OptionError.of("entrants_string", value=repr(entrants))
+        raise error.of("entrants_string", value=repr(entrants))
     names: list[str] = []
     seen: dict[str, str] = {}
     # read as objects: compiled by mypyc, a loop variable typed str would raise TypeError
@@ -140,17 +143,17 @@ def _checked_entrants(entrants: Sequence[str]) -> list[str]:
     given: Sequence[object] = entrants
     for position, name in enumerate(given, start=1):
         if not isinstance(name, str):
-            raise OptionError.of("entrant_not_name", place=position, value=repr(name))
+            raise error.of("entrant_not_name", place=position, value=repr(name))
         if not name.strip():
-            raise OptionError.of("entrant_no_name", place=position)
+            raise error.of("entrant_no_name", place=position)
         key = name.casefold()
         if key in seen:
-            raise OptionError.of("entrant_twice", place=position, name=repr(name),
-                                 other=repr(seen[key]))
+            raise error.of("entrant_twice", place=position, name=repr(name),
+                           other=repr(seen[key]))
         seen[key] = name
         names.append(name)
     if len(names) < 2:
-        raise OptionError.of("too_few_entrants", count=len(names))
+        raise error.of(too_few, count=len(names))
     return names
 
 
