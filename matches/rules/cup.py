@@ -318,7 +318,9 @@ def draw(entrants: Sequence[str], format: CupFormat, *,
     ...
     matches.rules.errors.CupError: pair 2: "Bob" is already drawn in pair 1
     """
-    names = checked_entrants(entrants, error=CupError, too_few="cup_too_few_entrants")
+    names = checked_entrants(entrants, error=CupError)
+    if len(names) < 2:
+        raise CupError.of("cup_too_few_entrants", count=len(names))
     size = bracket_size(len(names))
     if format.method is not DrawMethod.SEEDED and seeds:
         raise CupError.of("cup_seeds_unwanted")

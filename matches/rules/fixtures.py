@@ -100,6 +100,8 @@ def round_robin(entrants: Sequence[str], *, legs: int = 1,
     The same arguments always give the same schedule.
     """
     names = checked_entrants(entrants)
+    if len(names) < 2:
+        raise OptionError.of("too_few_entrants", count=len(names))
     if type(legs) is not int or legs not in LEGS:
         raise OptionError.of("legs", value=repr(legs))
     if type(every_days) is not int or every_days < 1:
@@ -129,11 +131,11 @@ def round_robin(entrants: Sequence[str], *, legs: int = 1,
     return Schedule(tuple(weeks))
 
 
-def checked_entrants(entrants: Sequence[str], *, error: type[RulesError] = OptionError,
-                     too_few: str = "too_few_entrants") -> list[str]:
-    """The names as given, after refusing a string, a blank, a duplicate or too few
-    (fewer than two): each refusal an ``error`` (a league's schedule's, a cup's), too
-    few by the code ``too_few``."""
+def checked_entrants(entrants: Sequence[str], *,
+                     error: type[RulesError] = OptionError) -> list[str]:
+    """The names as given, after refusing a string, a blank or a duplicate: each refusal
+    an ``error`` (a league's schedule's, a cup's). How few are too few is the caller's to
+    say, in its own words."""
     if isinstance(entrants, str):
         raise error.of("entrants_string", value=repr(entrants))
     names: list[str] = []
@@ -152,8 +154,6 @@ def checked_entrants(entrants: Sequence[str], *, error: type[RulesError] = Optio
                            other=repr(seen[key]))
         seen[key] = name
         names.append(name)
-    if len(names) < 2:
-        raise error.of(too_few, count=len(names))
     return names
 
 

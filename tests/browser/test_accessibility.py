@@ -67,6 +67,7 @@ from matches.scoring.services.play import (
     round_start,
     scorer_link_rotate,
 )
+from tests.browser.ready import WIRED
 from tests.browser.test_match_page import finished_match
 from tests.support.helpers import (
     league_night,
@@ -277,7 +278,7 @@ def session_for(user: User | None, grants: Sequence[ScorerGrant]) -> str:
 
 
 def scorepad_ready(page: Page) -> None:
-    page.wait_for_function("() => window.htmx !== undefined")
+    page.wait_for_function(WIRED)
 
 
 # -- the pages: each opens its page as its visitor would see it -------------------------
@@ -321,7 +322,7 @@ def match_in_progress(v: Visit, w: World) -> Page:
 
 def match_watch_stale(v: Visit, w: World) -> Page:  # its refreshes get no answer: it says so
     page = match_in_progress(v, w)
-    page.wait_for_function("() => window.htmx !== undefined")
+    page.wait_for_function(WIRED)
     page.route("**/?seen=*", lambda route: route.fulfill(status=502, body="down"))
     expect(page.locator("#watch-stale")).to_be_visible(timeout=12_000)
     return page
@@ -699,7 +700,7 @@ def history_list(v: Visit, w: World) -> Page:
 
 def history_filtered(v: Visit, w: World) -> Page:  # the matches of one player, by the form
     page = history_list(v, w)
-    page.wait_for_function("() => window.htmx !== undefined")
+    page.wait_for_function(WIRED)
     page.locator("input[name=player]").fill("ann")
     page.locator("#filter-button").click()
     expect(page).to_have_url(re.compile(r"/history/\?player=ann&"))

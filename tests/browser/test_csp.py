@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import ConsoleMessage, Page, expect
 
+from tests.browser.ready import WIRED
 from tests.browser.test_match_page import finished_match
 from tests.browser.test_scorepad import place, start_match
 
@@ -82,7 +83,7 @@ def test_a_finished_matchs_page_breaks_no_policy(page: Page, live_server):
     complaints = watch(page)
 
     page.goto(live_server.url + match.get_absolute_url())
-    page.wait_for_function("() => window.htmx !== undefined")
+    page.wait_for_function(WIRED)
 
     # static/js/share.js offers the button; static/js/replay.js steps with the keyboard
     expect(page.locator("#share-button")).to_be_visible()

@@ -14,6 +14,7 @@ from matches.clubs.services import club_create
 from matches.models import Match
 from matches.rules.simulate import simulated_record
 from matches.scoring.services.play import match_import
+from tests.browser.ready import WIRED
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -29,7 +30,7 @@ def test_a_match_is_found_by_a_players_name_and_its_round_replayed(live_server, 
 
     page.goto(live_server.url + "/history/")
     expect(page.locator("#history-rows li")).to_have_count(2)
-    page.wait_for_function("() => window.htmx !== undefined")
+    page.wait_for_function(WIRED)
     page.get_by_label("Player").fill("iryna")
     page.get_by_role("button", name="Show matches").click()
     expect(page.locator("#history-rows li")).to_have_count(1)
@@ -42,7 +43,7 @@ def test_a_match_is_found_by_a_players_name_and_its_round_replayed(live_server, 
     expect(step).to_contain_text("Round 1, step 1 of")
     tiles = page.locator("#replay g.board-tile")
     expect(tiles).to_have_count(1)
-    page.wait_for_function("() => window.htmx !== undefined")
+    page.wait_for_function(WIRED)
     page.locator('#replay [data-nav="forward"]').click()
     expect(step).to_contain_text("Round 1, step 2 of")
     expect(tiles).to_have_count(2)

@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import phone_page
+from tests.browser.ready import WIRED
 from tests.browser.test_scorepad import DOCS
 from tests.browser.test_theme import scorepad_mid_round
 
@@ -72,7 +73,7 @@ def test_the_scorepad_in_ukrainian_fits_a_phone_and_switches_to_russian(live_ser
     page.select_option("select#id_starter", "0")
     page.click("#start-match")
     expect(page).to_have_url(re.compile(r"/matches/[0-9a-f-]{36}/score/$"))
-    page.wait_for_function("() => window.htmx !== undefined")
+    page.wait_for_function(WIRED)
     address = page.url
 
     expect(page.locator(".round-line")).to_contain_text("Хід: Ірина")

@@ -12,6 +12,7 @@ from matches import rules
 from matches.models import Match, MatchStatus
 from matches.rules.simulate import simulated_match
 from matches.scoring.services.play import actions_record, match_create
+from tests.browser.ready import WIRED
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -33,7 +34,7 @@ def finished_match() -> Match:
 def open_page(page: Page, url: str) -> None:
     page.goto(url)
     expect(page.locator("h1")).to_have_count(1)
-    page.wait_for_function("() => window.htmx !== undefined")
+    page.wait_for_function(WIRED)
 
 
 def step_is(page: Page, step: int, steps: int) -> None:

@@ -15,6 +15,7 @@ from uuid import UUID
 import pytest
 from playwright.sync_api import APIResponse, Page, Route, expect
 
+from tests.browser.ready import WIRED
 from tests.browser.test_accessibility import AXE, AXE_PATH, axe_violations, readable
 from tests.browser.test_csp import watch
 from tests.browser.test_scorepad import (
@@ -117,7 +118,7 @@ def test_the_worker_keeps_the_scorepad_and_it_reloads_without_a_connection(live_
     expect(page.locator('g.board-tile[data-tile="5-5"]')).to_have_count(1)
     expect(page.locator('.score[data-score="0"]')).to_have_text("10")
     expect(page.locator("#thumb-bar")).to_be_in_viewport()
-    page.wait_for_function("() => window.htmx !== undefined")
+    page.wait_for_function(WIRED)
     assert complaints == []  # the kept copy is drawn under the site's policy, unbroken
     # its taps' keys are new: the kept ones may have been sent since it was kept
     new_keys = set(page.locator("#scorepad input[name=key]").evaluate_all(
@@ -218,7 +219,7 @@ def test_entries_made_offline_wait_and_are_applied_once_each_in_order(live_serve
     # a busy machine once let the page's first flush through: the network says no.)
     page.route("**/score/*/", lambda route: route.abort("internetdisconnected"))
     page.reload()
-    page.wait_for_function("() => window.htmx !== undefined")
+    page.wait_for_function(WIRED)
     expect(waiting(page)).to_have_text("2 entries waiting")
     expect(page.locator(".pick.queued")).to_have_count(2)
     assert seq(page) == version + 2
@@ -653,7 +654,7 @@ def test_called_entries_wait_with_the_next_caller_and_a_round_end_waits_for_the_
     page.select_option("select#id_starter", "0")
     page.select_option("select#id_mode", "ends")
     page.click("#start-match")
-    page.wait_for_function("() => window.htmx !== undefined")
+    page.wait_for_function(WIRED)
     version = seq(page)
     kept(page, version)
     before = changes()

@@ -37,6 +37,7 @@ from matches.models import Club, Fixture, Match, Player, RecordImport, ScorerGra
 from matches.records.services import record_import_start
 from matches.scoring.access import GRANTS_KEY
 from matches.scoring.services.play import MatchStarted, event_record, grant_create, match_start
+from tests.browser.ready import WIRED
 from tests.browser.test_season_table import full_season
 from tests.support.helpers import night, paper_games, won_at_once
 
@@ -247,7 +248,7 @@ def history(open_: Open, w: World) -> Page:
 
 def scorepad(open_: Open, w: World) -> Page:
     page = open_(w.tracked.match.get_scorer_url(), grants=[w.tracked.grant])
-    page.wait_for_function("() => window.htmx !== undefined")
+    page.wait_for_function(WIRED)
     return page
 
 

@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.ready import WIRED
+
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -44,8 +46,7 @@ def start_match(page: Page, live_server, *, game: str, players: list[str],
     expect(page.locator("#scorepad")).to_be_visible()
     # the phone that started the match scores at an address that holds no secret
     expect(page).to_have_url(re.compile(r"/matches/[0-9a-f-]{36}/score/$"))
-    # htmx is loaded with `defer`: wait until it has wired the page up
-    page.wait_for_function("() => window.htmx !== undefined")
+    page.wait_for_function(WIRED)
 
 
 def seq(page: Page) -> int:
@@ -567,7 +568,7 @@ def test_a_watcher_hears_what_each_refresh_brought(live_server, page, browser):
     public = page.locator("#links a", has_text="Public link").get_attribute("href")
     watcher = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
     watcher.goto(live_server.url + str(public))
-    watcher.wait_for_function("() => window.htmx !== undefined")
+    watcher.wait_for_function(WIRED)
     announcer = watcher.get_by_role("status").and_(watcher.locator("#announcer"))
     expect(announcer).to_have_text("")  # nothing has happened since the page came
 
@@ -586,7 +587,7 @@ def test_a_watchers_page_says_its_scores_may_be_behind_while_refreshes_get_no_an
     public = page.locator("#links a", has_text="Public link").get_attribute("href")
     watcher = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
     watcher.goto(live_server.url + str(public))
-    watcher.wait_for_function("() => window.htmx !== undefined")
+    watcher.wait_for_function(WIRED)
     note = watcher.locator("#watch-stale")
     expect(note).to_be_hidden()
 
@@ -750,7 +751,7 @@ def test_scoring_is_handed_to_another_phone_and_the_old_link_dies_when_replaced(
     other.get_by_label("Name this phone (optional)").fill("Bo’s phone")
     other.get_by_role("button", name="Score on this phone").click()
     expect(other).to_have_url(re.compile(r"/matches/[0-9a-f-]{36}/score/$"))
-    other.wait_for_function("() => window.htmx !== undefined")
+    other.wait_for_function(WIRED)
     place(other, "5-5", shows="sum 10 → 10")
     page.reload()  # the first phone's list names the second as its scorer did
     expect(page.locator(".grant strong")).to_have_text(["Linux computer", re.compile(

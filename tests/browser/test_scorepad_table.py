@@ -19,6 +19,7 @@ from matches import rules
 from matches.core.messages import TEMPLATES
 from matches.scoring.services.play import event_record, match_create, round_start
 from tests.browser.conftest import phone_page
+from tests.browser.ready import WIRED
 from tests.browser.test_management import take_grant
 from tests.browser.test_scorepad import choice, expect_scores, place, seq, start_match, wait_seq
 
@@ -97,7 +98,7 @@ def test_double_twelve_for_twelve_players_keeps_the_bar_and_the_page_width(live_
     page.select_option("select#id_double_holder", "0")
     page.click("#start-match")
     expect(page.locator("#scorepad")).to_be_visible()
-    page.wait_for_function("() => window.htmx !== undefined")
+    page.wait_for_function(WIRED)
     expect(page.locator("a.pick")).to_have_count(91)
     check_every_row(page)
     assert_no_sideways_scroll(page)
@@ -216,7 +217,7 @@ def test_a_called_placement_takes_four_taps_and_the_mode_is_remembered(live_serv
     page.select_option("select#id_starter", "0")
     page.select_option("select#id_mode", "ends")
     page.click("#start-match")
-    page.wait_for_function("() => window.htmx !== undefined")
+    page.wait_for_function(WIRED)
     # Ann's turn is preselected; 5-5 at one end and 5 at the other: four taps
     expect(page.get_by_role("radio", name="Ann")).to_be_checked()
     before = seq(page)

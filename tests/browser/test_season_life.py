@@ -28,6 +28,7 @@ from matches.leagues.selectors import division_table
 from matches.leagues.services import entrant_add, season_create
 from matches.models import Fixture, Membership, Season
 from matches.rules import league as league_rules
+from tests.browser.ready import WIRED
 from tests.browser.test_accessibility import session_for
 from tests.browser.test_scorepad import place
 from tests.leagues.test_calendar import one, parse
@@ -259,7 +260,7 @@ def test_a_season_from_its_fixtures_to_its_printed_table(live_server, browser: B
         label="Ann Dale")
     middleton.get_by_role("button", name=w["score it"]).click()
     expect(middleton.locator("#scorepad")).to_be_visible()
-    middleton.wait_for_function("() => window.htmx !== undefined")
+    middleton.wait_for_function(WIRED)
     opener = int(middleton.locator(".seat-turn").get_attribute("data-seat") or "")
     place(middleton, "5-5", "")
     score = (10, 0) if opener == 0 else (0, 10)  # home in seat 0

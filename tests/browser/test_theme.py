@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import phone_page
+from tests.browser.ready import WIRED
 from tests.browser.test_match_page import finished_match
 from tests.browser.test_scorepad import DOCS, play_all_fives_to_flank, start_match
 
@@ -249,7 +250,7 @@ def test_a_called_round_and_its_keypad_are_readable_in_both_themes(page: Page, l
     page.select_option("select#id_starter", "0")
     page.select_option("select#id_mode", "ends")
     page.click("#start-match")
-    page.wait_for_function("() => window.htmx !== undefined")
+    page.wait_for_function(WIRED)
     page.get_by_role("button", name="5", exact=True).click()
     page.get_by_role("button", name="Double").click()
     expect(page.locator(".keypad .key-double")).to_have_attribute("aria-pressed", "true")
@@ -266,7 +267,7 @@ def test_a_finished_matchs_page_is_readable_in_both_themes(page: Page, live_serv
     match = finished_match()
     page.add_init_script(f"localStorage.setItem('theme', '{theme}')")
     page.goto(live_server.url + match.get_absolute_url())
-    page.wait_for_function("() => window.htmx !== undefined")
+    page.wait_for_function(WIRED)
 
     assert low_contrast_text(page) == []
     page_bg = "bg('#match-page')"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.ready import WIRED
 from tests.browser.test_scorepad import place, start_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -108,7 +109,7 @@ def test_the_lock_is_let_go_when_the_match_ends_and_not_taken_on_a_finished_one(
 
     page.reload()  # the finished match's scorepad: nothing to keep awake for
     expect(page.locator("#match-end")).to_be_visible()
-    page.wait_for_function("() => window.htmx !== undefined")
+    page.wait_for_function(WIRED)
     page.evaluate("setVisibility('visible')")
     assert wake(page) == {"requests": [], "releases": 0, "held": False}
 
@@ -135,7 +136,7 @@ def test_a_watchers_page_does_not_keep_the_screen_on(page: Page, live_server, br
     watcher.add_init_script(FAKE_WAKE_LOCK)
 
     watcher.goto(live_server.url + str(public))
-    watcher.wait_for_function("() => window.htmx !== undefined")
+    watcher.wait_for_function(WIRED)
 
     assert watcher.locator("script[src*='wakelock']").count() == 0
     assert wake(watcher) == {"requests": [], "releases": 0, "held": False}

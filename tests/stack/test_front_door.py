@@ -24,6 +24,7 @@ from urllib.parse import urlencode, urlsplit
 import pytest
 from playwright.sync_api import Browser, expect
 
+from tests.browser.ready import WIRED
 from tests.stack.conftest import MailSink, _get
 
 # The stack (tests/stack/conftest.py) is one for the session: its tests share one xdist
@@ -51,7 +52,7 @@ def test_a_match_is_scored_through_nginx(stack: str, browser: Browser) -> None:
     page.check("input[name=game][value=all-fives]")
     page.select_option("select#id_starter", "0")
     page.click("#start-match")
-    page.wait_for_function("() => window.htmx !== undefined")
+    page.wait_for_function(WIRED)
     for tile, end in (("5-5", ""), ("0-5", "5-5:5")):
         page.locator(f'a.pick[data-tile="{tile}"]').click()
         page.locator(f'.choice-set:not([hidden]) button.choice[data-point="{end}"]').click()
