@@ -7,7 +7,9 @@ import datetime
 from dataclasses import dataclass, field
 
 from django.db.models import QuerySet
+from django.dispatch import receiver
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 
 from matches.clubs.models import Club
 from matches.core import messages as rules_messages
@@ -15,6 +17,7 @@ from matches.cups import stored
 from matches.cups.models import Cup, CupLog, CupRound, CupTie
 from matches.leagues.models import Entrant, Fixture, FixtureStatus, Season, SeasonKind
 from matches.leagues.selectors import counted, fixture_game_score
+from matches.leagues.signals import fixture_captioned
 from matches.rules import CupError
 from matches.rules import cup as cup_rules
 from matches.rules.league import Side
@@ -63,23 +66,40 @@ def cup_results(cup: Cup) -> dict[cup_rules.TieKey, cup_rules.TieResult]:
             for tie in cup.ties.filter(result__isnull=False) if tie.result is not None}
 
 
-def fixture_tie_result(fixture: Fixture) -> cup_rules.TieResult | None:
-    """A fixture's result as a tie's (its games' final scores in order, or its
-    walkover), whether or not it counts yet; None without one."""
+def fixture_tie_result(fixture: Fixture, season: Season) -> cup_rules.TieResult | None:
+    """A fixture's result as a tie's (its games' final scores in order and its deciding
+    game's, or its walkover), whether or not it counts yet; None without one."""
     if fixture.walkover:
         return cup_rules.TieResult(walkover=Side(fixture.walkover))
     if fixture.home_games is None:
         return None
+    deciding = season.night.deciding_game
     games = fixture.games.select_related("match").prefetch_related("match__sides") \
         .order_by("number")
-    return cup_rules.TieResult(games=tuple(score for game in games
-                                           if (score := fixture_game_score(game)) is not None))
+    scored = [(game.number, score) for game in games
+              if (score := fixture_game_score(game)) is not None]
+    return cup_rules.TieResult(
+        games=tuple(score for number, score in scored if number != deciding),
+        decider=next((score for number, score in scored if number == deciding), None))
+
+
+@receiver(fixture_captioned)
+def fixture_caption(sender: object, *, fixture: Fixture, **kwargs: object) -> list[str] | None:
+    """Where a tie's fixture stands in its cup, for its page: its round's name ("Final"),
+    after "The plate" for a plate's tie; None for a fixture that is no tie."""
+    tie = CupTie.objects.filter(fixture=fixture).select_related("cup").first()
+    drawn = rules_cup(tie.cup) if tie is not None else None
+    if tie is None or drawn is None:
+        return None
+    current = cup_rules.bracket(drawn, cup_results(tie.cup))
+    name = rules_messages.say(current.round_name(tie.round, plate=tie.plate))
+    return [str(_("The plate")), name] if tie.plate else [name]
 
 
 def fixture_counted_result(fixture: Fixture, season: Season) -> cup_rules.TieResult | None:
     """The fixture's result if it counts (confirmed, or submitted where the season
     counts submitted results); else None."""
-    return fixture_tie_result(fixture) if counted(fixture, season) else None
+    return fixture_tie_result(fixture, season) if counted(fixture, season) else None
 
 
 # -- the bracket page ----------------------------------------------------------------

@@ -56,7 +56,6 @@ from matches.leagues import services as leagues_services
 from matches.leagues.models import (
     Entrant,
     Fixture,
-    FixtureFormat,
     FixtureGame,
     FixtureStatus,
     SeasonKind,
@@ -64,14 +63,11 @@ from matches.leagues.models import (
 from matches.leagues.signals import fixture_moved
 from matches.rules import CupError, cup_record
 from matches.rules import cup as cup_rules
+from matches.rules.league import games_won
 
 ALREADY_DRAWN = _("The cup is drawn already: its entrants and seeds stay as drawn.")
 NOT_DRAWN = _("The cup is not drawn yet.")
 NOT_SEEDED = _("Only a seeded draw has seeds.")
-DECIDER_UNSUPPORTED = _(
-    "A deciding game after a level tie cannot be played through a fixture night yet: "
-    "choose most points over the tie's games, or a night that cannot end level (one "
-    "game, a race, or an odd number of games).")
 TIE_SIDES_PLAYED = _("%(tie)s has games entered or a result between %(home)s and "
                      "%(away)s: its sides cannot change. A club admin resets it first.")
 RESULT_GOES_PLAYED = _("%(tie)s: its result can stop counting only while %(next)s is "
@@ -79,9 +75,6 @@ RESULT_GOES_PLAYED = _("%(tie)s: its result can stop counting only while %(next)
 RESET_NEEDS_WHY = _("Say why the ties are reset: the cup's log keeps it.")
 NOTHING_TO_RESET = _("Nothing follows %(tie)s yet: correct its result on its fixture's "
                      "page.")
-# a fixture night has no place for a deciding game yet (see DECIDER_UNSUPPORTED)
-NO_DECIDER_YET = _("A fixture night takes no deciding game yet: play it, and a club admin "
-                   "awards the tie to its winner as a walkover.")
 NO_SUCH_ROUND = _("The cup has no round %(number)s.")
 FINALS_VENUE_NEEDED = _("Say where the finals night is played.")
 DATE_NEEDED = _("Give the round's date.")
@@ -128,7 +121,8 @@ def cup_create(*, club: Club, by: User, name: str, starts_on: datetime.date, gam
     """A knockout cup of ``club``: its season (kind cup: the game, options, what a tie
     is and the sign-off settings; a correction is final by the league's authority, as a
     cup's next round cannot wait for it) with one division for its entrants, and how it
-    is drawn and decided. Its draw's seed is chosen here, once, and shown on its page."""
+    is drawn and decided: a night that can end level has room for a deciding game. Its
+    draw's seed is chosen here, once, and shown on its page."""
     require_cup_admin(club=club, user=by)
     try:
         cup_rules.CupFormat(method=cup_rules.DrawMethod(draw_method),
@@ -138,10 +132,6 @@ def cup_create(*, club: Club, by: User, name: str, starts_on: datetime.date, gam
         raise _refused(error, {}, "walkover_winner") from None
     except ValueError:
         raise ValidationError(_("Choose how the cup is drawn and decided.")) from None
-    can_be_level = fixture_format == FixtureFormat.GAMES and (singles + pairs) % 2 == 0
-    if level_tie == LevelTie.DECIDING_GAME and can_be_level:
-        raise ValidationError({"level_tie": ValidationError(DECIDER_UNSUPPORTED,
-                                                            code="decider")})
     season = leagues_services.season_create(
         club=club, by=by, name=name, starts_on=starts_on, game=game, options=options,
         fixture_format=fixture_format, singles=singles, pairs=pairs, race_to=race_to,
@@ -149,8 +139,9 @@ def cup_create(*, club: Club, by: User, name: str, starts_on: datetime.date, gam
         paper_players_optional=paper_players_optional, divisions=(CUP_DIVISION,),
         nights_start=nights_start)
     season.kind = SeasonKind.CUP
+    season.decider = cup_rules.can_end_level(season.night)
     season.full_clean()
-    season.save(update_fields=["kind"])
+    season.save(update_fields=["kind", "decider"])
     cup = Cup(season=season, draw_method=draw_method, draw_timing=draw_timing, plate=plate,
               level_tie=level_tie, walkover_winner=walkover[0], walkover_loser=walkover[1],
               draw_seed=secrets.randbelow(MAX_SEED + 1))
@@ -411,16 +402,12 @@ def tie_fixture_moved(sender: object, *, fixture: Fixture, **kwargs: object) -> 
     if tie is None:
         return
     cup = _locked(tie.cup)
-    result = fixture_tie_result(fixture)
+    result = fixture_tie_result(fixture, cup.season)
     if result is not None:
         try:
             cup_rules.tie_winner(result, cup_rules.LevelTie(cup.level_tie), tie_key(tie))
         except CupError as error:
-            refused = _refused(error, _names(cup))
-            if error.code == "cup_points_level":
-                raise ValidationError(f"{refused.messages[0]} {NO_DECIDER_YET}",
-                                      code=error.code) from None
-            raise refused from None
+            raise _refused(error, _names(cup)) from None
     _sync(cup)
 
 
@@ -499,7 +486,10 @@ def _sync(cup: Cup) -> None:
 
 # -- a cup read back from its file ---------------------------------------------------
 
-DECIDER_NOT_STORED = _("%(tie)s: a deciding game cannot be stored on a fixture night yet.")
+DECIDER_NO_ROOM = _("The deciding game of %(tie)s cannot be: the cup's nights cannot end "
+                    "level.")
+DECIDER_MISPLACED = _("The deciding game of %(tie)s follows the night's %(games)s games, not "
+                      "%(count)s.")
 
 
 @transaction.atomic
@@ -582,19 +572,28 @@ def _imported_fixture(*, division: Any, key: cup_rules.TieKey, date: datetime.da
                       home: Entrant, away: Entrant,
                       result: cup_rules.TieResult | None) -> Fixture:
     fixture = Fixture(division=division, week=key.round, date=date, home=home, away=away)
+    games: tuple[tuple[int, int], ...] = ()
     if result is not None:
-        if result.decider is not None:
-            raise ValidationError(DECIDER_NOT_STORED, code="decider",
-                                  params={"tie": rules_messages.tie_words(str(key))})
         fixture.status = FixtureStatus.CONFIRMED
         if result.walkover is not None:
             fixture.walkover = result.walkover.value
         else:
-            fixture.home_games, fixture.away_games = result.games_won
+            games = result.games
+            if result.decider is not None:
+                # stored as the night's deciding game: the game after the night's own
+                night = division.season.night
+                tie = rules_messages.tie_words(str(key))
+                if night.deciding_game is None:
+                    raise ValidationError(DECIDER_NO_ROOM, code="decider", params={"tie": tie})
+                if night.deciding_game != len(games) + 1:
+                    raise ValidationError(DECIDER_MISPLACED, code="decider", params={
+                        "tie": tie, "games": night.games, "count": len(games)})
+                games = (*games, result.decider)
+            fixture.home_games, fixture.away_games = games_won(games)
     fixture.full_clean()
     fixture.save()
-    if result is not None and result.walkover is None:
-        for number, (home_score, away_score) in enumerate(result.games, start=1):
+    if games:
+        for number, (home_score, away_score) in enumerate(games, start=1):
             game = FixtureGame(fixture=fixture, number=number, home_score=home_score,
                                away_score=away_score)
             game.full_clean()

@@ -82,6 +82,8 @@ ENDS_BEFORE_START = _("The last night comes after the first.")
 GAMES_NEEDED = _("A fixture of games has at least one singles or pairs game.")
 RACE_NEEDS_TARGET = _("Say how many games the race is to.")
 NIGHT_TOO_LONG = _("A fixture night has at most %(most)s games.")
+DECIDER_ONLY_IN_CUPS = _("Only a cup's night of games has a deciding game: a league's may end "
+                         "level, and a race cannot.")
 RACE_TOO_LONG = _("A race is to at most %(most)s games (it may take twice as many, less one).")
 FIXTURE_ONE_ENTRANT = _("A fixture is between two different entrants.")
 RESULT_IFF_PLAYED = _("A fixture played has its result (games won, not 0-0, or a walkover) "
@@ -139,6 +141,10 @@ class Season(models.Model):
     # lets its captains leave them out: without players a game feeds no player's record
     paper_players_optional = models.BooleanField(
         _("players of paper games optional"), default=False)
+    # a cup's night of games that can end level goes on to a deciding game (numbered
+    # after the night's games); whether it is needed is the cup's rule
+    decider = models.BooleanField(_("a level night goes on to a deciding game"),
+                                  default=False)
     locked = models.BooleanField(_("locked"), default=False)
     created_at = models.DateTimeField(_("created"), default=timezone.now)
 
@@ -172,6 +178,15 @@ class Season(models.Model):
             models.CheckConstraint(
                 condition=Q(race_to__isnull=True) | Q(race_to__lte=MAX_RACE_TO),
                 name="season_race_fits"),
+            # only a cup's night of games is decided: a league's may end level, a race
+            # cannot
+            models.CheckConstraint(
+                condition=Q(decider=False) | Q(kind=SeasonKind.CUP,
+                                               fixture_format=FixtureFormat.GAMES),
+                name="season_decider_in_cup_games"),
+            models.CheckConstraint(
+                condition=Q(decider=False) | Q(singles__lte=MAX_FIXTURE_GAMES - 1 - F("pairs")),
+                name="season_decider_fits"),
         ]
 
     def __str__(self) -> str:
@@ -190,7 +205,8 @@ class Season(models.Model):
     def night(self) -> Night:
         """How a fixture night of this season is played (the rules check its games)."""
         if self.fixture_format == FixtureFormat.GAMES:
-            return Night(games=self.singles + self.pairs, pairs=self.pairs)
+            return Night(games=self.singles + self.pairs, pairs=self.pairs,
+                         decider=self.decider)
         if self.fixture_format == FixtureFormat.RACE and self.race_to:
             return Night(race_to=self.race_to)
         return Night()
@@ -203,9 +219,14 @@ class Season(models.Model):
             errors["singles"] = ValidationError(GAMES_NEEDED, code="games_needed")
         if self.fixture_format == FixtureFormat.RACE and not self.race_to:
             errors["race_to"] = ValidationError(RACE_NEEDS_TARGET, code="race_to")
-        if (self.singles or 0) + (self.pairs or 0) > MAX_FIXTURE_GAMES:
+        if self.decider and not (self.kind == SeasonKind.CUP
+                                 and self.fixture_format == FixtureFormat.GAMES):
+            errors["decider"] = ValidationError(DECIDER_ONLY_IN_CUPS, code="decider")
+        # a deciding game is a game of the night too
+        most = MAX_FIXTURE_GAMES - 1 if self.decider else MAX_FIXTURE_GAMES
+        if (self.singles or 0) + (self.pairs or 0) > most:
             errors["pairs"] = ValidationError(NIGHT_TOO_LONG, code="night_too_long",
-                                              params={"most": MAX_FIXTURE_GAMES})
+                                              params={"most": most})
         if self.race_to is not None and self.race_to > MAX_RACE_TO:
             errors["race_to"] = ValidationError(RACE_TOO_LONG, code="race_too_long",
                                                 params={"most": MAX_RACE_TO})

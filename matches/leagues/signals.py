@@ -7,8 +7,14 @@ fixture is saved with its new status and result. Arguments: ``fixture``, the fix
 saved. A receiver may refuse the step by raising ``ValidationError``: the write's
 transaction then stores nothing. The cups take a counted result to their bracket
 (``matches.cups.services``).
+
+``fixture_captioned`` is sent by the fixture page, with ``fixture``, to learn where a
+concern above places the fixture: a receiver returns the words that say it (a cup's tie:
+its round, and the plate's) as a list of strings, or None for a fixture not its own. The
+page shows them instead of the division and week.
 """
 
 from django.dispatch import Signal
 
 fixture_moved = Signal()
+fixture_captioned = Signal()

@@ -97,6 +97,7 @@ from matches.leagues.selectors import (
     season_entrant,
 )
 from matches.leagues.services import PaperGame
+from matches.leagues.signals import fixture_captioned
 from matches.rules import signoff
 from matches.scoring.access import hold_grant, scorable_matches
 from matches.scoring.presenters import qr_svg
@@ -673,6 +674,7 @@ def _correction_page(request: HttpRequest, fixture: Fixture, season: Season, *,
                       [str(p.pk) for p in game.away_players.all()] if game else []]
         rows.append({
             "n": n, "game": game, "scorepad": scorepad, "invalid": refused_game == n,
+            "deciding": n == season.night.deciding_game,
             "played": _played_score(game) if scorepad and game else None,
             "sides": [("home", fixture.home, home_squad, _picks(chosen[0]), shown[0]),
                       ("away", fixture.away, away_squad, _picks(chosen[1]), shown[1])]})
@@ -765,9 +767,13 @@ def _fixture_page(request: HttpRequest, reach: FixtureReach, *,
         "season": season, "fixture": fixture, "games": games,
         "club_readable": reach.club_readable,
         "by_link": [link.entrant for link in reach.links],
-        "game_rows": [_game_row(n, by_number.get(n), typed, refused_game, scores, sizes)
+        "game_rows": [_game_row(n, by_number.get(n), typed, refused_game, scores, sizes,
+                                deciding=n == season.night.deciding_game)
                       for n in range(1, rows + 1)],
+        "deciding_game": season.night.deciding_game,
         "scorable": scorable,
+        "caption": next((words for _receiver, words in fixture_captioned.send(
+            sender=Fixture, fixture=fixture) if words), None),
         "changes": fixture_changes(fixture=fixture), "admin": rights.admin,
         "corrections": fixture_corrections(fixture=fixture), "can_correct": rights.can_correct,
         "home_squad": entrant_squad(entrant=fixture.home),
@@ -787,7 +793,7 @@ def _fixture_page(request: HttpRequest, reach: FixtureReach, *,
 
 def _game_row(n: int, game: FixtureGame | None, typed: dict[str, str] | None,
               refused: int | None, scores: dict[int, tuple[int, int] | None],
-              sizes: tuple[int, ...]) -> dict[str, Any]:
+              sizes: tuple[int, ...], *, deciding: bool = False) -> dict[str, Any]:
     """Game ``n``'s row of the games form: what it shows in its score fields and its
     players' choices (``home_players``, ``away_players``: each slot's name, whether it
     may be left empty, and the player chosen), or a scorepad game's score as the
@@ -808,6 +814,7 @@ def _game_row(n: int, game: FixtureGame | None, typed: dict[str, str] | None,
     home_kept = list(game.home_players.all()) if game is not None and not game.match_id else []
     away_kept = list(game.away_players.all()) if game is not None and not game.match_id else []
     return {"n": n, "game": game, "invalid": refused == n, "score": scores.get(n),
+            "deciding": deciding,
             "home": shown(f"home_{n}", game.home_score if game else None),
             "away": shown(f"away_{n}", game.away_score if game else None),
             "home_players": slots("home", home_kept), "away_players": slots("away", away_kept)}

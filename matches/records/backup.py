@@ -168,10 +168,10 @@ PLAYER_FIELDS = ["id", "club", "name", "user", "created_at"]
 SEASON_FIELDS = ["id", "club", "kind", "name", "slug", "starts_on", "ends_on", "game", "options",
                  "scoring", "tiebreaks", "fixture_format", "singles", "pairs", "race_to",
                  "count_submitted", "corrections_confirmed_again", "paper_players_optional",
-                 "locked", "created_at", "nights_start"]
+                 "locked", "created_at", "nights_start", "decider"]
 # absent from backups made before they were kept (migrations 0019 and 0020; a season's
-# kind before cups were kept: a league's)
-SEASON_ADDED = ["corrections_confirmed_again", "nights_start", "kind"]
+# kind before cups were kept: a league's; a deciding game before 0025: none)
+SEASON_ADDED = ["corrections_confirmed_again", "nights_start", "kind", "decider"]
 DIVISION_FIELDS = ["id", "name", "order"]
 ENTRANT_FIELDS = ["id", "name", "kind", "captain", "link_generation", "link_phone_key",
                   "link_phone", "link_opened_at"]

@@ -44,7 +44,7 @@ from typing import Final
 
 from .errors import CupError, Message
 from .fixtures import checked_entrants
-from .league import Side, game_winner, games_won
+from .league import Night, Side, game_winner, games_won
 
 # for each tie of a round after the first, the positions (from 1) of the two ties of the
 # round before whose winners meet in it, home first
@@ -179,6 +179,19 @@ class TieResult:
     def points(self) -> tuple[int, int]:
         """Points scored by home and away over the games, the deciding game aside."""
         return sum(score[0] for score in self.games), sum(score[1] for score in self.games)
+
+
+def can_end_level(night: Night) -> bool:
+    """Whether a tie played as ``night`` can end level on games won: a set of an even
+    number of games (no game ends level; a race ends when a side has won it). Only such
+    a night needs room for a deciding game.
+
+    >>> can_end_level(Night(games=4)), can_end_level(Night(games=3)), can_end_level(Night())
+    (True, False, False)
+    >>> can_end_level(Night(race_to=3))
+    False
+    """
+    return night.race_to is None and night.games % 2 == 0
 
 
 def tie_winner(result: TieResult, level_tie: LevelTie, key: TieKey) -> Side:
@@ -843,6 +856,6 @@ def _show(value: object) -> str:
 
 __all__ = ["MIN_ENTRANTS", "Bracket", "Cup", "CupFormat", "Draw", "DrawMethod", "DrawTiming",
            "LevelTie", "Side", "Tie", "TieKey", "TieResult", "affected_by_correction",
-           "bracket", "bracket_size", "check_correction", "corrected", "correction_allowed",
-           "draw", "draw_next_round", "draw_plate", "plate_entries", "plate_undrawn", "round_name",
-           "shuffled", "slot_ranks", "tie_winner"]
+           "bracket", "bracket_size", "can_end_level", "check_correction", "corrected",
+           "correction_allowed", "draw", "draw_next_round", "draw_plate", "plate_entries",
+           "plate_undrawn", "round_name", "shuffled", "slot_ranks", "tie_winner"]

@@ -119,13 +119,22 @@ class Night:
     (None: either, game by game), or a race to ``race_to`` games won, played until one
     side has them.
 
+    A set with a ``decider`` (a cup's night, which cannot end level) may add one
+    deciding game, numbered after the set and played one or two a side as the captains
+    choose; whether the night needs it is the cup's rule (:func:`.cup.tie_winner`), not
+    the night's.
+
     >>> Night(games=3).most_games, Night(race_to=5).most_games
     (3, 9)
+    >>> night = Night(games=4, decider=True)
+    >>> night.most_games, night.deciding_game
+    (5, 5)
     """
 
     games: int = 1
     race_to: int | None = None
     pairs: int | None = None
+    decider: bool = False
 
     @property
     def players(self) -> tuple[int, ...]:
@@ -143,8 +152,16 @@ class Night:
 
     @property
     def most_games(self) -> int:
-        """The games a night can have: a race is longest when the sides win by turns."""
-        return 2 * self.race_to - 1 if self.race_to is not None else self.games
+        """The games a night can have: a race is longest when the sides win by turns; a
+        set with a decider has one game more."""
+        if self.race_to is not None:
+            return 2 * self.race_to - 1
+        return self.games + 1 if self.decider else self.games
+
+    @property
+    def deciding_game(self) -> int | None:
+        """The number of the night's deciding game, if it may have one."""
+        return self.games + 1 if self.decider and self.race_to is None else None
 
     def check_number(self, number: int) -> None:
         """Game ``number`` (from 1) can be a game of this night."""
@@ -164,10 +181,11 @@ class Night:
 night's singles (2) have their players already
         """
         self.check_number(number)
-        if self.pairs is None:
+        if self.pairs is None or number == self.deciding_game:
             return
         allowed = self.pairs if pair else self.games - self.pairs
-        taken = sum(1 for n, kind in others.items() if kind == pair and n != number)
+        taken = sum(1 for n, kind in others.items()
+                    if kind == pair and n != number and n != self.deciding_game)
         if taken < allowed:
             return
         if allowed == 0:
@@ -178,8 +196,8 @@ night's singles (2) have their players already
 
     def check_complete(self, scores: Mapping[int, tuple[int, int]]) -> None:
         """The games scored so far (by number) make a finished night: every game of a
-        set has its score; a race ends with the game that gave a side its last win,
-        and every game before it has its score.
+        set has its score (a deciding game may have one); a race ends with the game that
+        gave a side its last win, and every game before it has its score.
 
         >>> Night(games=3).check_complete({1: (61, 40), 2: (20, 61)})
         Traceback (most recent call last):
@@ -190,6 +208,7 @@ night's singles (2) have their players already
         ...
         matches.rules.errors.FixtureNightError: game 3 comes after the race to 2 was won \
 in game 2
+        >>> Night(games=2, decider=True).check_complete({1: (61, 40), 2: (5, 61), 3: (61, 9)})
         """
         for number in scores:
             self.check_number(number)

@@ -21,7 +21,13 @@ from matches.cups import services as cups
 from matches.cups.exports import CSV_COLUMNS, cup_document, ties_csv
 from matches.cups.models import Cup, CupTie
 from matches.cups.selectors import cup_results, cup_shown
-from matches.leagues.services import fixture_walkover
+from matches.leagues.services import (
+    PaperGame,
+    fixture_confirm,
+    fixture_games_enter,
+    fixture_submit,
+    fixture_walkover,
+)
 from matches.models import Club, Fixture, FixtureStatus, Membership, Season, Visibility
 from matches.rules import CupError
 from tests.support.cups import AWAY_WIN, HOME_WIN, STARTS, Cupfolk, a_cup
@@ -119,6 +125,51 @@ def test_a_cup_played_to_its_winner_keeps_its_winner():
     assert cup_shown(copy).winner is not None
     assert cup_shown(copy).winner.name == winner.name  # type: ignore[union-attr]
     assert picture(copy) == picture(folk.refreshed())
+
+
+def decided_by_a_deciding_game() -> Cupfolk:
+    """A cup of two whose night of two singles ended level and went to a deciding game."""
+    folk = a_cup(["Ann", "Bob"], fixture_format="games", singles=2,
+                 level_tie="deciding_game")
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    fixture = folk.fixture(1, 1)
+    home, away = list(fixture.home.players.all()), list(fixture.away.players.all())
+    fixture_games_enter(fixture=fixture, by=folk.captain(fixture.home), games=[
+        PaperGame(60, 40, home, away), PaperGame(45, 60, home, away),
+        PaperGame(20, 60, home, away)])
+    fixture_submit(fixture=fixture, by=folk.captain(fixture.home))
+    fixture_confirm(fixture=fixture, by=folk.captain(fixture.away))
+    folk.refreshed()
+    return folk
+
+
+def test_a_deciding_game_is_exported_and_comes_back_as_the_night_s_last_game():
+    folk = decided_by_a_deciding_game()
+    document = json.loads(json.dumps(cup_document(folk.cup)))
+    assert document["ties"][0]["result"] == {"games": [[60, 40], [45, 60]],
+                                             "decider": [20, 60]}
+    club, admin = other_club()
+    copy = cups.cup_import(club=club, document=document, by=admin)
+    assert picture(copy) == picture(folk.refreshed())
+    fixture = cup_shown(copy).rounds[0].ties[0].fixture
+    assert fixture is not None
+    assert [(g.number, g.home_score, g.away_score) for g in fixture.games.order_by("number")] \
+        == [(1, 60, 40), (2, 45, 60), (3, 20, 60)]
+    assert (fixture.home_games, fixture.away_games) == (1, 2)
+    assert cup_shown(copy).winner.name == fixture.away.name  # type: ignore[union-attr]
+
+
+def test_a_deciding_game_after_the_wrong_number_of_games_is_refused():
+    folk = decided_by_a_deciding_game()
+    document = json.loads(json.dumps(cup_document(folk.cup)))
+    document["ties"][0]["result"] = {"games": [[60, 40], [45, 60], [60, 40], [45, 60]],
+                                     "decider": [20, 60]}
+    club, admin = other_club()
+    with pytest.raises(ValidationError) as refused:
+        cups.cup_import(club=club, document=document, by=admin)
+    assert refused.value.messages == [
+        "The deciding game of tie 1 of round 1 follows the night's 2 games, not 4."]
+    assert not Cup.objects.filter(season__club=club).exists()
 
 
 def test_an_undrawn_cup_comes_back_undrawn_with_its_entrants_and_seeds():
@@ -254,8 +305,8 @@ def test_the_commands_export_a_cup_and_import_it_into_another_club(tmp_path):
 
 
 def test_a_refusal_midway_through_storing_stores_nothing():
-    """A deciding game (which a fixture night cannot hold yet) is refused once the
-    season, its entrants and some ties are stored: the whole import is undone."""
+    """A deciding game in a cup whose nights (one game) cannot end level is refused once
+    the season, its entrants and some ties are stored: the whole import is undone."""
     folk = played()
     document = cup_document(folk.cup)
     won = next(tie for tie in document["ties"]
@@ -266,8 +317,10 @@ def test_a_refusal_midway_through_storing_stores_nothing():
     club, admin = other_club()
     before = (Season.objects.count(), Fixture.objects.count(), CupTie.objects.count(),
               Cup.objects.count())
-    with pytest.raises(ValidationError, match="deciding game cannot be stored"):
+    with pytest.raises(ValidationError) as refused:
         cups.cup_import(club=club, document=document, by=admin)
+    assert refused.value.messages == [
+        "The deciding game of tie 1 of round 2 cannot be: the cup's nights cannot end level."]
     assert (Season.objects.count(), Fixture.objects.count(), CupTie.objects.count(),
             Cup.objects.count()) == before
 

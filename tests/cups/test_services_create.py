@@ -51,17 +51,17 @@ def test_a_walkover_gives_more_games_to_the_side_there():
     assert Cup.objects.count() == 1
 
 
-def test_a_deciding_game_is_refused_where_a_tie_can_end_level():
+def test_only_a_night_that_can_end_level_has_room_for_a_deciding_game():
     folk = a_cup([])
-    with pytest.raises(ValidationError) as refused:
-        cups.cup_create(club=folk.club, by=folk.admin, name="Even", starts_on=STARTS,
-                        game="all-fives", fixture_format="games", singles=2,
-                        level_tie="deciding_game")
-    assert refused.value.message_dict["level_tie"] == [str(cups.DECIDER_UNSUPPORTED)]
-    odd = cups.cup_create(club=folk.club, by=folk.admin, name="Odd", starts_on=STARTS,
-                          game="all-fives", fixture_format="games", singles=3,
-                          level_tie="deciding_game")
-    assert odd.level_tie == "deciding_game"
+    made = {games: cups.cup_create(club=folk.club, by=folk.admin, name=f"Of {games}",
+                                   starts_on=STARTS, game="all-fives", fixture_format="games",
+                                   singles=games, level_tie="deciding_game")
+            for games in (2, 3)}
+    assert made[2].season.decider and made[2].season.night.deciding_game == 3
+    assert not made[3].season.decider and made[3].season.night.deciding_game is None
+    race = cups.cup_create(club=folk.club, by=folk.admin, name="Race", starts_on=STARTS,
+                           game="all-fives", fixture_format="race", race_to=2)
+    assert not race.season.decider and race.season.night.most_games == 3
 
 
 def test_entrants_are_added_until_the_cup_is_drawn():

@@ -5,6 +5,7 @@ decided on points or refused; rounds drawn one by one; the plate."""
 from __future__ import annotations
 
 import datetime
+from typing import Any
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -20,14 +21,15 @@ from matches.leagues.services import (
     PaperGame,
     fixture_confirm,
     fixture_dispute,
+    fixture_game_start,
     fixture_games_enter,
     fixture_resolve,
     fixture_submit,
     fixture_walkover,
     fixtures_confirm_due,
 )
-from matches.models import FixtureStatus, Player, Rating
-from tests.support.cups import AWAY_WIN, HOME_WIN, a_cup
+from matches.models import Fixture, FixtureStatus, Player, Rating
+from tests.support.cups import AWAY_WIN, HOME_WIN, Cupfolk, a_cup
 
 pytestmark = pytest.mark.django_db
 
@@ -61,11 +63,17 @@ def test_a_cup_played_to_its_final_through_the_fixture_sign_off():
     assert walkover_tie.walkover and walkover_tie.score == (0, 1)
 
 
-def test_a_level_tie_is_decided_on_points_and_refused_when_those_are_level_too():
-    folk = a_cup(["Ann", "Bob"], fixture_format="games", singles=2)
+def a_night_of_two(**options: Any) -> tuple[Cupfolk, Fixture, list[Player], list[Player]]:
+    """A drawn cup of two whose tie is a night of two singles (it can end level)."""
+    folk = a_cup(["Ann", "Bob"], fixture_format="games", singles=2, **options)
     cups.cup_draw(cup=folk.cup, by=folk.admin)
     fixture = folk.fixture(1, 1)
-    home, away = list(fixture.home.players.all()), list(fixture.away.players.all())
+    return folk, fixture, list(fixture.home.players.all()), list(fixture.away.players.all())
+
+
+def test_a_level_tie_is_decided_on_points_then_by_a_deciding_game_if_those_are_level():
+    folk, fixture, home, away = a_night_of_two()
+    assert folk.cup.season.decider and folk.cup.season.night.deciding_game == 3
     captain = folk.captain(fixture.home)
     fixture_games_enter(fixture=fixture, by=captain, games=[
         PaperGame(60, 40, home, away), PaperGame(40, 60, home, away)])
@@ -73,14 +81,82 @@ def test_a_level_tie_is_decided_on_points_and_refused_when_those_are_level_too()
         fixture_submit(fixture=fixture, by=captain)
     assert refused.value.messages == [
         "Tie 1 of round 1 is level at 1-1 in games and 100-100 in points: a deciding game is "
-        f"needed. {cups.NO_DECIDER_YET}"]
+        "needed."]
     fixture.refresh_from_db()
     assert fixture.status == FixtureStatus.SCHEDULED
+    # the deciding game, the night's third, goes to the away side
+    fixture_games_enter(fixture=fixture, by=captain, games=[
+        PaperGame(60, 40, home, away), PaperGame(40, 60, home, away),
+        PaperGame(20, 60, home, away)])
+    fixture_submit(fixture=fixture, by=captain)
+    fixture_confirm(fixture=fixture, by=folk.captain(fixture.away))
+    fixture.refresh_from_db()
+    assert (fixture.home_games, fixture.away_games) == (1, 2)
+    shown = cup_shown(folk.refreshed())
+    assert shown.winner == fixture.away
+    assert shown.rounds[0].ties[0].score == (1, 2)
+
+
+def test_a_tie_level_in_games_but_not_in_points_takes_no_deciding_game():
+    folk, fixture, home, away = a_night_of_two()
+    captain = folk.captain(fixture.home)
+    fixture_games_enter(fixture=fixture, by=captain, games=[
+        PaperGame(60, 40, home, away), PaperGame(45, 60, home, away),
+        PaperGame(60, 20, home, away)])
+    with pytest.raises(ValidationError) as refused:
+        fixture_submit(fixture=fixture, by=captain)
+    assert refused.value.messages == [
+        "Tie 1 of round 1 is decided on points (105-100): it needs no deciding game."]
     fixture_games_enter(fixture=fixture, by=captain, games=[
         PaperGame(60, 40, home, away), PaperGame(45, 60, home, away)])
     fixture_submit(fixture=fixture, by=captain)
     fixture_confirm(fixture=fixture, by=folk.captain(fixture.away))
     assert cup_shown(folk.refreshed()).winner == fixture.home  # 105 points to 100
+
+
+def test_a_cup_decided_by_a_deciding_game_needs_one_after_any_level_night():
+    folk, fixture, home, away = a_night_of_two(level_tie="deciding_game")
+    captain = folk.captain(fixture.home)
+    fixture_games_enter(fixture=fixture, by=captain, games=[
+        PaperGame(60, 40, home, away), PaperGame(45, 60, home, away)])
+    with pytest.raises(ValidationError) as refused:
+        fixture_submit(fixture=fixture, by=captain)
+    assert refused.value.messages == [
+        "Tie 1 of round 1 is level at 1-1 in games: the cup decides a level tie by a "
+        "deciding game, which the result does not give."]
+    fixture_games_enter(fixture=fixture, by=captain, games=[
+        PaperGame(60, 40, home, away), PaperGame(60, 45, home, away),
+        PaperGame(60, 20, home, away)])
+    with pytest.raises(ValidationError) as refused:
+        fixture_submit(fixture=fixture, by=captain)
+    assert refused.value.messages == [
+        "Tie 1 of round 1 is not level (2-0 in games): a deciding game is played only in a "
+        "level tie."]
+    fixture_games_enter(fixture=fixture, by=captain, games=[
+        PaperGame(60, 40, home, away), PaperGame(45, 60, home, away),
+        PaperGame(60, 20, home, away)])
+    fixture_submit(fixture=fixture, by=captain)
+    fixture_confirm(fixture=fixture, by=folk.captain(fixture.away))
+    assert cup_shown(folk.refreshed()).winner == fixture.home
+
+
+def test_the_deciding_game_is_played_one_or_two_a_side_whatever_the_night_s_games():
+    """A night of two pairs games: its deciding game may be a singles game."""
+    folk = a_cup(["Ann", "Bob"], fixture_format="games", pairs=2)
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    fixture = folk.fixture(1, 1)
+    assert fixture.division.season.night.deciding_game == 3
+    fixture_game_start(fixture=fixture, by=folk.captain(fixture.home), number=3,
+                       home_players=list(fixture.home.players.all())[:1],
+                       away_players=list(fixture.away.players.all())[:1])
+    game = fixture.games.get()
+    assert game.number == 3 and game.match is not None
+    assert game.match.seats.count() == 2
+    with pytest.raises(ValidationError) as refused:
+        fixture_game_start(fixture=fixture, by=folk.captain(fixture.home), number=4,
+                           home_players=list(fixture.home.players.all())[:1],
+                           away_players=list(fixture.away.players.all())[:1])
+    assert refused.value.messages == ["Game 4 is not a game of the night: it has at most 3."]
 
 
 def test_round_by_round_the_next_round_is_drawn_once_the_round_before_is_finished():

@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from matches.cups import services as cups
-from matches.models import Fixture, FixtureCorrection, FixtureStatus
+from matches.models import Club, Fixture, FixtureCorrection, FixtureStatus, Season
 from tests.support.cups import HOME_WIN, a_cup
 
 pytestmark = pytest.mark.django_db
@@ -44,6 +44,23 @@ def test_a_ties_fixture_page_names_the_cup_and_links_to_its_bracket():
     assert f'<a href="{folk.cup.get_absolute_url()}">Teesdale Cup</a>' in page
 
 
+def test_a_ties_fixture_page_says_its_round_and_the_plate_s():
+    folk = a_cup(["Ann", "Bob", "Cy", "Dee"], plate=True)
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    first, second = folk.fixture(1, 1), folk.fixture(1, 2)
+    folk.play(first, HOME_WIN)
+    folk.play(second, HOME_WIN)
+    cups.cup_plate_draw(cup=folk.cup, by=folk.admin)
+    admin = as_(folk.admin)
+    cup_link = f'<a href="{folk.cup.get_absolute_url()}">Teesdale Cup</a>'
+    assert f"{cup_link} · Semi-finals" in admin.get(fixture_url(first)).content.decode()
+    assert f"{cup_link} · Final" in admin.get(fixture_url(folk.fixture(2, 1))).content.decode()
+    plate = folk.refreshed().ties.get(plate=True, round=1, position=1).fixture
+    page = admin.get(fixture_url(plate)).content.decode()
+    assert f"{cup_link} · The plate · Final" in page
+    assert "week" not in page
+
+
 def test_a_level_tie_sent_from_the_fixture_page_is_refused_in_the_rules_words():
     folk = a_cup(["Ann", "Bob"], fixture_format="games", singles=2)
     cups.cup_draw(cup=folk.cup, by=folk.admin)
@@ -59,11 +76,41 @@ def test_a_level_tie_sent_from_the_fixture_page_is_refused_in_the_rules_words():
     response = captain.post(fixture_url(fixture, "submit"))
     assert response.status_code == 400
     assert ("Tie 1 of round 1 is level at 1-1 in games and 100-100 in points: a deciding "
-            "game is needed. A fixture night takes no deciding game yet: play it, and a club "
-            "admin awards the tie to its winner as a walkover.") in unescape(
-                response.content.decode())
+            "game is needed.") in unescape(response.content.decode())
     fixture.refresh_from_db()
     assert fixture.status == FixtureStatus.SCHEDULED
+
+
+def test_a_night_that_can_end_level_shows_its_deciding_game_and_takes_its_score():
+    folk = a_cup(["Ann", "Bob"], fixture_format="games", singles=2)
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    fixture = folk.fixture(1, 1)
+    captain = as_(folk.captain(fixture.home))
+    page = captain.get(fixture_url(fixture)).content.decode()
+    assert '<tr data-game="3"><th scope="row">3 <small>deciding game</small></th>' in page
+    assert "Game 3 is the deciding game: play it only if the night ends level" in page
+    assert '<option value="3">Game 3 (the deciding game)</option>' in page
+    assert 'data-game="4"' not in page
+    home, away = fixture.home.players.get(), fixture.away.players.get()
+    entered = captain.post(fixture_url(fixture, "games"), {
+        "home_1": "60", "away_1": "40", "home_2": "40", "away_2": "60",
+        "home_3": "60", "away_3": "55",
+        **{f"{side}_{n}_player_1": player.pk for n in (1, 2, 3)
+           for side, player in (("home", home), ("away", away))}})
+    assert entered.status_code == 302, entered.content.decode()[:2000]
+    assert captain.post(fixture_url(fixture, "submit")).status_code == 302
+    fixture.refresh_from_db()
+    assert (fixture.status, fixture.home_games, fixture.away_games) == ("submitted", 2, 1)
+
+
+def test_a_night_that_cannot_end_level_has_no_deciding_game():
+    """Three games: one side always wins more of them."""
+    folk = a_cup(["Ann", "Bob"], fixture_format="games", singles=3)
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    fixture = folk.fixture(1, 1)
+    page = as_(folk.captain(fixture.home)).get(fixture_url(fixture)).content.decode()
+    assert "deciding game" not in page
+    assert 'data-game="3"' in page and 'data-game="4"' not in page
 
 
 def test_a_correction_changing_a_winner_who_played_on_is_refused_on_its_page():
@@ -79,3 +126,25 @@ def test_a_correction_changing_a_winner_who_played_on_is_refused_on_its_page():
     assert ("its winner can change only while tie 1 of round 2 is unplayed, or by an admin "
             "who resets the ties after it") in response.content.decode()
     assert not FixtureCorrection.objects.exists()
+
+
+@pytest.mark.parametrize("lang", ["uk", "ru"])
+def test_the_deciding_game_is_named_in_the_language_with_no_english_left(
+        lang, catalogues_compiled):
+    from tests.scorekeeper.test_languages import english_left  # noqa: PLC0415
+
+    folk = a_cup(["Ірина", "Тарас"], fixture_format="games", singles=2)
+    Club.objects.filter(pk=folk.club.pk).update(name="Тіздейл")
+    Season.objects.filter(pk=folk.cup.season.pk).update(name="Кубок Тіздейла")
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    fixture = folk.fixture(1, 1)
+    captain = folk.captain(fixture.home)
+    client = Client(HTTP_ACCEPT_LANGUAGE=lang)
+    client.force_login(captain)
+    page = client.get(fixture_url(fixture)).content.decode()
+    assert not english_left(page, {"Ірина", "Тарас", captain.username})
+    # the tie is placed by its round (here the final), not by a division and a week
+    assert {"uk": "Кубок Тіздейла</a> · Фінал", "ru": "Кубок Тіздейла</a> · Финал"}[lang] \
+        in page
+    assert {"uk": "Гра 3 — вирішальна", "ru": "Игра 3 — решающая"}[lang] in page
+    assert {"uk": "Гра 3 (вирішальна)", "ru": "Игра 3 (решающая)"}[lang] in page

@@ -13,7 +13,13 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from matches.clubs.services import club_create
-from matches.leagues.models import FIXTURE_ONE_ENTRANT, GAME_LEVEL, RESULT_IFF_PLAYED
+from matches.leagues.models import (
+    DECIDER_ONLY_IN_CUPS,
+    FIXTURE_ONE_ENTRANT,
+    GAME_LEVEL,
+    NIGHT_TOO_LONG,
+    RESULT_IFF_PLAYED,
+)
 from matches.leagues.services import entrant_add, season_create
 from matches.models import (
     Adjustment,
@@ -92,6 +98,12 @@ CASES: dict[str, Callable[[dict[str, Any]], object]] = {
                                           race_to=21),
     "season_name_not_blank": lambda x: _update(Season, x["season"].pk, name=""),
     "season_kind_valid": lambda x: _update(Season, x["season"].pk, kind="friendly"),
+    "season_decider_in_cup_games": lambda x: _update(Season, x["season"].pk,
+                                                     fixture_format="games", singles=2,
+                                                     decider=True),
+    "season_decider_fits": lambda x: _update(Season, x["season"].pk, kind="cup",
+                                             fixture_format="games", singles=30, pairs=10,
+                                             decider=True),
     "season_slug_not_blank": lambda x: _update(Season, x["season"].pk, slug=""),
     "division_name_not_blank": lambda x: _update(Division, x["division"].pk, name=""),
     "entrant_name_not_blank": lambda x: _update(Entrant, x["home"].pk, name=""),
@@ -231,3 +243,29 @@ def test_a_level_game_is_refused_in_words(league):
         game.full_clean()
 
     assert refused.value.messages == [str(GAME_LEVEL)]
+
+
+@pytest.mark.parametrize(("kind", "fixture_format"), [("league", "games"), ("cup", "race")])
+def test_a_deciding_game_outside_a_cup_s_night_of_games_is_refused_in_words(
+        league, kind, fixture_format):
+    season = league["season"]
+    season.kind, season.fixture_format, season.singles, season.race_to = (
+        kind, fixture_format, 2, 3)
+    season.decider = True
+
+    with pytest.raises(ValidationError) as refused:
+        season.full_clean()
+
+    assert refused.value.message_dict == {"decider": [str(DECIDER_ONLY_IN_CUPS)]}
+
+
+def test_a_deciding_game_counts_among_the_nights_games(league):
+    season = league["season"]
+    season.kind, season.fixture_format, season.singles, season.pairs = "cup", "games", 30, 10
+    season.full_clean()  # forty games fit
+    season.decider = True
+
+    with pytest.raises(ValidationError) as refused:
+        season.full_clean()
+
+    assert refused.value.message_dict == {"pairs": [str(NIGHT_TOO_LONG % {"most": 39})]}

@@ -205,7 +205,7 @@ def snapshot() -> dict[str, Any]:
                                  c.confirmed_again, when(c.at),
                                  c.user.username if c.user else None)
                                 for c in FixtureCorrection.objects.order_by("pk")],
-        "seasons": sorted((s.slug, s.kind, s.corrections_confirmed_again)
+        "seasons": sorted((s.slug, s.kind, s.corrections_confirmed_again, s.decider)
                           for s in Season.objects.all()),
         "cups": cups_snapshot(),
         "adjustments": sorted((a.entrant.name, a.points, a.reason, when(a.made_at))
@@ -908,6 +908,20 @@ def test_a_season_in_a_backup_made_before_cups_were_kept_is_a_leagues(small_site
         lines, lambda key, doc: doc.get("type") == "season" and key in ("kind", "cup")))
     assert '"kind": "league"' not in older and '"cup"' not in older
     assert Season.objects.get().kind == "league" and not Cup.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_cup_whose_nights_can_end_level_keeps_its_deciding_game(tmp_path):
+    a_cup(["Ann", "Bob"], fixture_format="games", singles=2)
+    path = tmp_path / "site.jsonl"
+    before = restored(path)
+    assert before["seasons"] == [("teesdale-cup", "cup", False, True)]
+    assert snapshot()["seasons"] == before["seasons"]
+    # a backup made before deciding games were kept had none
+    older = restored_as_older(path, lambda lines: without(
+        lines, lambda key, doc: doc.get("type") == "season" and key == "decider"))
+    assert '"decider"' not in older
+    assert not Season.objects.get().decider
 
 
 def _season_line(lines: list[str], slug: str) -> tuple[int, dict[str, Any]]:

@@ -418,6 +418,8 @@ def night(notation: str) -> dict[int, tuple[int, int]]:
     (Night(race_to=2), "61-40 61-12"),
     (Night(race_to=2), "61-40 12-61 61-58"),
     (Night(race_to=3), "1-61 61-2 3-61 61-4 5-61"),
+    (Night(games=2, decider=True), "61-40 12-61 61-58"),  # a deciding game
+    (Night(games=2, decider=True), "61-40 12-61"),  # whether it is needed: the cup's rule
 ])
 def test_a_finished_night_is_accepted(rules, games):
     rules.check_complete(night(games))
@@ -436,6 +438,10 @@ def test_a_finished_night_is_accepted(rules, games):
     (Night(race_to=2), "61-40 - 3-61", "game 2 has no score yet, and a later game has"),
     (Night(race_to=2), "61-40 12-61 61-5 61-6",
      "game 4 is not a game of the night: it has at most 3"),
+    (Night(games=2, decider=True), "61-40 - 61-58",
+     "game 2 has no score yet (a night of 2 games)"),
+    (Night(games=2, decider=True), "61-40 12-61 61-58 61-1",
+     "game 4 is not a game of the night: it has at most 3"),
 ])
 def test_an_unfinished_or_overlong_night_is_refused_saying_which_game(rules, games, message):
     with pytest.raises(FixtureNightError) as refused:
@@ -444,7 +450,9 @@ def test_an_unfinished_or_overlong_night_is_refused_saying_which_game(rules, gam
 
 
 @pytest.mark.parametrize(("rules", "most"), [(Night(games=9), 9), (Night(race_to=5), 9),
-                                             (Night(race_to=1), 1), (Night(), 1)])
+                                             (Night(race_to=1), 1), (Night(), 1),
+                                             (Night(games=4, decider=True), 5),
+                                             (Night(race_to=2, decider=True), 3)])
 def test_a_nights_games_are_numbered_from_one_to_its_longest(rules, most):
     for number in range(1, most + 1):
         rules.check_number(number)
@@ -480,6 +488,11 @@ def test_a_games_line_up_is_refused_when_the_night_has_no_room_for_its_kind(
     (Night(games=3, pairs=1), 2, False, {}),  # any order: singles and pairs interleave
     (Night(games=1), 1, True, {}),  # one game, or a race: either kind, game by game
     (Night(race_to=3), 4, True, {1: True, 2: True, 3: False}),
+    # the deciding game is played one or two a side, whatever the night's games were
+    (Night(games=2, pairs=2, decider=True), 3, False, {1: True, 2: True}),
+    (Night(games=2, pairs=0, decider=True), 3, True, {1: False, 2: False}),
+    # and takes no place of the night's own games
+    (Night(games=2, pairs=1, decider=True), 2, False, {1: True, 3: False}),
 ])
 def test_a_games_line_up_that_fits_the_night_is_accepted(rules, number, pair, others):
     rules.check_lineup(number, pair=pair, others=others)
