@@ -56,6 +56,7 @@ def test_a_ties_fixture_page_says_its_round_and_the_plate_s():
     assert f"{cup_link} · Semi-finals" in admin.get(fixture_url(first)).content.decode()
     assert f"{cup_link} · Final" in admin.get(fixture_url(folk.fixture(2, 1))).content.decode()
     plate = folk.refreshed().ties.get(plate=True, round=1, position=1).fixture
+    assert plate is not None
     page = admin.get(fixture_url(plate)).content.decode()
     assert f"{cup_link} · The plate · Final" in page
     assert "week" not in page
