@@ -1,5 +1,6 @@
-"""The cups' forms: a new cup, an entrant, the seeds, a draw by hand, a round's date,
-the finals night, and an admin's reset of the ties after one."""
+"""The cups' forms: a new cup, an entrant (or another season's entrants), an entrant's
+new name, the seeds, a draw by hand, a round's date, the finals night, and an admin's
+reset of the ties after one."""
 
 from __future__ import annotations
 
@@ -13,9 +14,11 @@ from django.utils.translation import gettext_lazy
 
 from matches.core.forms import deal_field, game_options, tile_set_field
 from matches.cups.models import Cup, DrawMethod, DrawTiming, LevelTie
+from matches.cups.selectors import cup_entrants, seasons_to_enter
 from matches.leagues.models import (
     MAX_FIXTURE_GAMES,
     MAX_RACE_TO,
+    Entrant,
     EntrantKind,
     FixtureFormat,
     Season,
@@ -92,6 +95,29 @@ class CupEntrantForm(forms.Form):
                               max_length=150, required=False)
     players = forms.CharField(label=gettext_lazy("Squad: the club's players, comma-separated"),
                               max_length=2000, required=False)
+
+
+class FromSeasonForm(forms.Form):
+    """Another season or cup of the club, whose entrants the cup takes in."""
+
+    season = forms.ModelChoiceField(label=gettext_lazy("Enter every entrant of"),
+                                    queryset=Season.objects.none(),
+                                    empty_label=gettext_lazy("— choose —"))
+
+    def __init__(self, *args: Any, cup: Cup, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["season"].queryset = seasons_to_enter(cup)  # type: ignore[attr-defined]
+
+
+class RenameEntrantForm(forms.Form):
+    entrant = forms.ModelChoiceField(label=gettext_lazy("Entrant"),
+                                     queryset=Entrant.objects.none(),
+                                     empty_label=gettext_lazy("— choose —"))
+    name = forms.CharField(label=gettext_lazy("New name"), max_length=80)
+
+    def __init__(self, *args: Any, cup: Cup, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["entrant"].queryset = cup_entrants(cup)  # type: ignore[attr-defined]
 
 
 def entrant_lines(text: str, entrants: dict[str, Any]) -> tuple[list[Any], list[str]]:

@@ -49,6 +49,9 @@ class CupLogKind(models.TextChoices):
     ROUND_DATED = "round_dated", _("round dated")
     FINALS = "finals", _("finals night set")
     RESET = "reset", _("ties reset by an admin")
+    ENTRANTS_ADDED = "entrants_added", _("a season's entrants entered")
+    ENTRANT_RENAMED = "entrant_renamed", _("entrant renamed")
+    ENTRANT_REMOVED = "entrant_removed", _("entrant taken out")
 
 
 WALKOVER_SCORES = _("A walkover gives more games to the side that turned up than to the "

@@ -36,9 +36,21 @@ def club_cup(*, club: Club, slug: str) -> Cup:
                              season__kind=SeasonKind.CUP)
 
 
+def cup_entrants(cup: Cup) -> QuerySet[Entrant]:
+    """The cup's entrants, by name."""
+    return Entrant.objects.filter(division__season=cup.season).order_by("name")
+
+
 def cup_division_entrants(cup: Cup) -> list[Entrant]:
     """The cup's entrants, by name."""
-    return list(Entrant.objects.filter(division__season=cup.season).order_by("name"))
+    return list(cup_entrants(cup))
+
+
+def seasons_to_enter(cup: Cup) -> QuerySet[Season]:
+    """The club's other seasons and cups with entrants, newest first: whose entrants the
+    cup may take in."""
+    return (Season.objects.filter(club=cup.season.club, divisions__entrants__isnull=False)
+            .exclude(pk=cup.season.pk).distinct().order_by("-starts_on", "-pk"))
 
 
 def cup_format(cup: Cup) -> cup_rules.CupFormat:

@@ -58,6 +58,7 @@ from matches.leagues.models import (
     Fixture,
     FixtureGame,
     FixtureStatus,
+    Season,
     SeasonKind,
 )
 from matches.leagues.signals import fixture_moved
@@ -163,6 +164,86 @@ def cup_entrant_add(*, cup: Cup, by: User, name: str, kind: str = "team",
     return leagues_services.entrant_add(
         division=cup.season.divisions.get(), by=by, name=name, kind=kind,
         player_names=player_names, captain_username=captain_username)
+
+
+NOT_AN_ENTRANT = _("%(name)s is not an entrant of the cup.")
+
+
+def _cup_entrant(cup: Cup, entrant: Entrant) -> Entrant:
+    """``entrant``, locked, once it is known to be the cup's."""
+    row = Entrant.objects.select_for_update().filter(pk=entrant.pk,
+                                                     division__season=cup.season).first()
+    if row is None:
+        raise ValidationError({"entrant": ValidationError(
+            NOT_AN_ENTRANT, code="entrant", params={"name": entrant.name})})
+    return row
+
+
+@transaction.atomic
+def cup_entrant_rename(*, cup: Cup, by: User, entrant: Entrant, name: str) -> Entrant:
+    """A new name for one of the cup's entrants, drawn or not: the draw and the ties
+    keep it by its id, so the bracket follows."""
+    cup = _locked(cup)
+    require_cup_admin(club=cup.season.club, user=by)
+    old = _cup_entrant(cup, entrant).name
+    renamed = leagues_services.entrant_rename(entrant=entrant, by=by, name=name)
+    _log(cup, by, CupLogKind.ENTRANT_RENAMED, f"{old} → {renamed.name}")
+    return renamed
+
+
+@transaction.atomic
+def cup_entrant_remove(*, cup: Cup, by: User, entrant: Entrant) -> None:
+    """One of the cup's entrants taken out (added by mistake, or withdrawn) until the
+    cup is drawn, and from its seeds; once drawn, a withdrawn side gives a walkover."""
+    cup = _locked(cup)
+    require_cup_admin(club=cup.season.club, user=by)
+    if cup.drawn is not None:
+        raise ValidationError(ALREADY_DRAWN, code="drawn")
+    row = _cup_entrant(cup, entrant)
+    if row.pk in cup.seeds:
+        cup.seeds = [pk for pk in cup.seeds if pk != row.pk]
+        cup.save(update_fields=["seeds"])
+    _log(cup, by, CupLogKind.ENTRANT_REMOVED, row.name)
+    row.delete()
+
+
+ALL_ENTERED = _("Every entrant of %(season)s is in the cup already.")
+NOT_THE_CLUBS = _("Choose one of the club's seasons.")
+
+
+@transaction.atomic
+def cup_entrants_from_season(*, cup: Cup, by: User, season: Season) -> list[Entrant]:
+    """Each entrant of ``season`` (another season or cup of the cup's club, all its
+    divisions) entered in the cup as it is there (its name, kind, squad and captain),
+    but for those whose name the cup has already: until the cup is drawn. The entrants
+    added, in the season's order (by division, then name)."""
+    cup = _locked(cup)
+    require_cup_admin(club=cup.season.club, user=by)
+    if cup.drawn is not None:
+        raise ValidationError(ALREADY_DRAWN, code="drawn")
+    if season.club_id != cup.season.club_id or season.pk == cup.season.pk:
+        raise ValidationError({"season": ValidationError(NOT_THE_CLUBS, code="season")})
+    division = cup.season.divisions.get()
+    taken = {entrant.name.casefold() for entrant in cup_division_entrants(cup)}
+    # a captain who has left the club since captains no more
+    members = set(season.club.memberships.values_list("user_id", flat=True))
+    added = []
+    for entrant in (Entrant.objects.filter(division__season=season)
+                    .select_related("captain").prefetch_related("players")
+                    .order_by("division__order", "division__name", "name")):
+        if entrant.name.casefold() in taken:
+            continue
+        taken.add(entrant.name.casefold())
+        added.append(leagues_services.entrant_add(
+            division=division, by=by, name=entrant.name, kind=entrant.kind,
+            players=list(entrant.players.all()),
+            captain=entrant.captain if entrant.captain_id in members else None))
+    if not added:
+        raise ValidationError({"season": ValidationError(
+            ALL_ENTERED, code="entered", params={"season": season.name})})
+    _log(cup, by, CupLogKind.ENTRANTS_ADDED,
+         f"{season.name}: {', '.join(entrant.name for entrant in added)}")
+    return added
 
 
 @transaction.atomic

@@ -35,6 +35,8 @@ from matches.cups.forms import (
     CupForm,
     DrawByHandForm,
     FinalsForm,
+    FromSeasonForm,
+    RenameEntrantForm,
     ResetForm,
     RoundDateForm,
     SeedsForm,
@@ -42,12 +44,22 @@ from matches.cups.forms import (
     pair_lines,
 )
 from matches.cups.models import Cup, DrawMethod
-from matches.cups.selectors import club_cups, cup_division_entrants, cup_shown
+from matches.cups.selectors import club_cups, cup_division_entrants, cup_entrants, cup_shown
 
 FORMS: dict[str, type[forms.Form]] = {
-    "entrant": CupEntrantForm, "seeds": SeedsForm, "pairs": DrawByHandForm,
-    "round-date": RoundDateForm, "finals": FinalsForm, "reset": ResetForm,
+    "entrant": CupEntrantForm, "from-season": FromSeasonForm, "rename": RenameEntrantForm,
+    "seeds": SeedsForm, "pairs": DrawByHandForm, "round-date": RoundDateForm,
+    "finals": FinalsForm, "reset": ResetForm,
 }
+# forms whose choices are the cup's own (its entrants, its club's seasons)
+CUP_CHOICES = (FromSeasonForm, RenameEntrantForm)
+
+
+def _form(which: str, cup: Cup, data: Any = None) -> forms.Form:
+    kind = FORMS[which]
+    if kind in CUP_CHOICES:
+        return kind(data, auto_id=f"{which}-%s", cup=cup)
+    return kind(data, auto_id=f"{which}-%s")
 
 
 def _user(request: HttpRequest) -> User:
@@ -103,8 +115,8 @@ def _cup_page(request: HttpRequest, cup: Cup, *, refused: str = "",
     admin = runs_cups(club=club, user=request.user)
     shown = cup_shown(cup)
     admin_forms = {name.replace("-", "_"): (form if name == refused and form is not None
-                                            else kind(auto_id=f"{name}-%s"))
-                   for name, kind in FORMS.items()} if admin else {}
+                                            else _form(name, cup))
+                   for name in FORMS} if admin else {}
     return render(request, "matches/cup.html", {
         "club": club, "cup": cup, "season": cup.season, "b": shown, "admin": admin,
         "forms": admin_forms, "refused": refused, "by_hand": cup.draw_method == DrawMethod.BY_HAND,
@@ -124,8 +136,7 @@ def _write(request: HttpRequest, slug: str, season: str, which: str,
     """An admin form of the cup's page (``which``, none for a button alone): checked,
     written by one service, then back to the page; refused, the page again (400)."""
     cup = cup_run_by(request, slug, season)
-    form: forms.Form = (FORMS[which](request.POST, auto_id=f"{which}-%s") if which in FORMS
-                        else forms.Form(request.POST))
+    form = _form(which, cup, request.POST) if which in FORMS else forms.Form(request.POST)
     if form.is_valid():
         try:
             write(cup, form.cleaned_data)
@@ -153,6 +164,33 @@ def cup_entrant_add(request: HttpRequest, slug: str, season: str) -> HttpRespons
                       cup=cup, by=_user(request), name=data["name"], kind=data["kind"],
                       captain_username=data["captain"],
                       player_names=data["players"].split(",")), _("Entrant added."))
+
+
+@require_POST
+def cup_entrants_from_season(request: HttpRequest, slug: str, season: str) -> HttpResponse:
+    return _write(request, slug, season, "from-season", lambda cup, data:
+                  cups_services.cup_entrants_from_season(cup=cup, by=_user(request),
+                                                         season=data["season"]),
+                  _("The season's entrants are entered."))
+
+
+@require_POST
+def cup_entrant_rename(request: HttpRequest, slug: str, season: str) -> HttpResponse:
+    return _write(request, slug, season, "rename", lambda cup, data:
+                  cups_services.cup_entrant_rename(cup=cup, by=_user(request),
+                                                   entrant=data["entrant"], name=data["name"]),
+                  _("Entrant renamed."))
+
+
+@require_POST
+def cup_entrant_remove(request: HttpRequest, slug: str, season: str, pk: int) -> HttpResponse:
+    def remove(cup: Cup, data: dict[str, Any]) -> object:
+        entrant = cup_entrants(cup).filter(pk=pk).first()
+        if entrant is None:
+            raise Http404("No such entrant.")
+        return cups_services.cup_entrant_remove(cup=cup, by=_user(request), entrant=entrant)
+
+    return _write(request, slug, season, "", remove, _("Entrant taken out."))
 
 
 @require_POST

@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from matches.cups import services as cups
 from matches.cups.models import Cup, CupLog, CupRound, CupTie
+from matches.leagues.services import entrant_add, season_create
 from matches.models import Club, Entrant, Fixture, Membership, Season, Visibility
 from tests.support.cups import HOME_WIN, Cupfolk, a_cup
 
@@ -151,8 +152,41 @@ def test_a_draw_refused_by_the_rules_says_so_at_the_top_of_the_page():
     assert Cup.objects.get().drawn is None
 
 
-CUP_WRITES = ["cup_new", "cup_entrant_add", "cup_seeds", "cup_draw", "cup_round_draw",
+CUP_WRITES = ["cup_new", "cup_entrant_add", "cup_entrants_from_season", "cup_entrant_rename",
+              "cup_entrant_remove", "cup_seeds", "cup_draw", "cup_round_draw",
               "cup_plate_draw", "cup_round_date", "cup_finals", "cup_reset"]
+# the writes made before the draw
+BEFORE_THE_DRAW = ("cup_new", "cup_entrant_add", "cup_entrants_from_season",
+                   "cup_entrant_remove", "cup_seeds")
+
+
+def target(folk: Cupfolk, write: str) -> str:
+    if write == "cup_new":
+        return reverse("matches:cup_new", kwargs={"slug": folk.club.slug})
+    if write == "cup_entrant_remove":
+        return reverse("matches:cup_entrant_remove", kwargs={
+            "slug": folk.club.slug, "season": folk.cup.season.slug,
+            "pk": folk.entrant("Bob").pk})
+    return url(folk, write)
+
+
+def a_league_beside(folk: Cupfolk) -> Season:
+    """A league season of the cup's club with an entrant the cup does not have."""
+    season = season_create(club=folk.club, by=folk.admin, name="Winter",
+                           starts_on=datetime.date(2026, 9, 1), game="all-fives")
+    entrant_add(division=season.divisions.get(), by=folk.admin, name="Oak")
+    return season
+
+
+def posted(folk: Cupfolk, league: Season) -> dict[str, object]:
+    """One request's fields for every cup write: each takes what it reads."""
+    return {
+        "name": "X", "kind": "team", "seeds": "Bob", "number": "1", "date": "2026-11-02",
+        "venue": "The Oak", "round": "1", "position": "1", "reason": "x",
+        "starts_on": "2026-06-01", "game": "all-fives", "fixture_format": "single",
+        "draw_method": "random", "draw_timing": "all_at_once", "level_tie": "total_points",
+        "walkover_winner": "1", "walkover_loser": "0", "tile_set": "double-six",
+        "deal": "full", "season": league.pk, "entrant": folk.entrant("Ann").pk}
 
 
 def state() -> tuple:
@@ -160,7 +194,7 @@ def state() -> tuple:
                                                               "finals_on")),
             Fixture.objects.count(), CupTie.objects.count(), CupRound.objects.count(),
             CupLog.objects.count(), list(Fixture.objects.values_list("status", "date")),
-            Entrant.objects.count())
+            sorted(Entrant.objects.values_list("pk", "name")))
 
 
 @pytest.mark.parametrize("visibility", [Visibility.PUBLIC, Visibility.MEMBERS])
@@ -180,15 +214,9 @@ def test_no_cup_write_for_those_it_is_not_theirs_to_make(who, write, visibility)
     people["outsider"] = User.objects.create_user("outsider")
     people["captain"] = folk.captains["Ann"]
     client = Client() if who == "anonymous" else as_(people[who])
-    target = (reverse("matches:cup_new", kwargs={"slug": folk.club.slug})
-              if write == "cup_new" else url(folk, write))
+    league = a_league_beside(folk)
     before = state()
-    response = client.post(target, {
-        "name": "X", "kind": "team", "seeds": "Bob", "number": "1", "date": "2026-11-02",
-        "venue": "The Oak", "round": "1", "position": "1", "reason": "x",
-        "starts_on": "2026-06-01", "game": "all-fives", "fixture_format": "single",
-        "draw_method": "random", "draw_timing": "all_at_once", "level_tie": "total_points",
-        "walkover_winner": "1", "walkover_loser": "0"})
+    response = client.post(target(folk, write), posted(folk, league))
     outsider = who in ("anonymous", "outsider")
     assert response.status_code == (404 if outsider and visibility == Visibility.MEMBERS
                                     else 403)
@@ -200,7 +228,8 @@ def test_a_club_admin_may_make_every_cup_write(write):
     """The same requests as above, by the club's admin, are taken (each write's own
     refusals aside: a plate or round drawn at the right moment, seeds before the draw)."""
     folk = a_cup(FOUR, draw_method="seeded", plate=True, draw_timing="round_by_round")
-    if write not in ("cup_seeds", "cup_entrant_add", "cup_new"):
+    league = a_league_beside(folk)
+    if write not in BEFORE_THE_DRAW:
         cups.cup_seeds_set(cup=folk.cup, by=folk.admin, seeds=[folk.entrant("Ann")])
         if write != "cup_draw":
             cups.cup_draw(cup=folk.cup, by=folk.admin)
@@ -208,16 +237,8 @@ def test_a_club_admin_may_make_every_cup_write(write):
             folk.play(folk.fixture(1, 2), HOME_WIN)
     if write == "cup_reset":
         cups.cup_round_draw(cup=folk.cup, by=folk.admin)
-    target = (reverse("matches:cup_new", kwargs={"slug": folk.club.slug})
-              if write == "cup_new" else url(folk, write))
     before = state()
-    response = as_(folk.admin).post(target, {
-        "name": "X", "kind": "team", "seeds": "Bob", "number": "1", "date": "2026-11-02",
-        "venue": "The Oak", "round": "1", "position": "1", "reason": "x",
-        "starts_on": "2026-06-01", "game": "all-fives", "fixture_format": "single",
-        "draw_method": "random", "draw_timing": "all_at_once", "level_tie": "total_points",
-        "walkover_winner": "1", "walkover_loser": "0", "tile_set": "double-six",
-        "deal": "full"})
+    response = as_(folk.admin).post(target(folk, write), posted(folk, league))
     assert response.status_code == 302, response.content.decode()[:3000]
     assert state() != before
 
@@ -326,3 +347,73 @@ def test_the_cups_pages_are_in_the_language_with_no_english_left(lang, catalogue
     assert {"uk": "Фінал", "ru": "Финал"}[lang] in cup_page
     tie = {"uk": "поєдинок %s раунду 1", "ru": "поединок %s раунда 1"}[lang] % played.position
     assert tie in refused.content.decode().lower()  # "tie 2 of round 1", in words
+
+
+def test_before_the_draw_the_admin_enters_a_seasons_entrants_and_takes_one_out():
+    folk = a_cup(["Ann", "Bob"])
+    admin = as_(folk.admin)
+    page = admin.get(url(folk, "cup")).content.decode()
+    assert "Enter a season's entrants" not in page  # no other season has entrants yet
+    league = a_league_beside(folk)
+    page = admin.get(url(folk, "cup")).content.decode()
+    assert f'<option value="{league.pk}">Winter</option>' in page
+    assert page.count(">Take out ") == 2
+    response = admin.post(url(folk, "cup_entrants_from_season"), {"season": league.pk})
+    assert response.status_code == 302
+    assert sorted(e.name for e in Entrant.objects.filter(division__season=folk.cup.season)) \
+        == ["Ann", "Bob", "Oak"]
+    refused = admin.post(url(folk, "cup_entrants_from_season"), {"season": league.pk})
+    assert refused.status_code == 400
+    assert "Every entrant of Winter is in the cup already." in refused.content.decode()
+    removed = admin.post(target(folk, "cup_entrant_remove"))
+    assert removed.status_code == 302
+    assert not Entrant.objects.filter(division__season=folk.cup.season, name="Bob").exists()
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    page = admin.get(url(folk, "cup")).content.decode()
+    assert ">Take out " not in page and "Enter a season's entrants" not in page
+    assert "Rename an entrant" in page  # a name can still be put right
+
+
+def test_an_entrant_renamed_from_the_page_is_renamed_on_the_bracket():
+    folk = a_cup(["Ann", "Bob"])
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    admin = as_(folk.admin)
+    blank = admin.post(url(folk, "cup_entrant_rename"), {"entrant": folk.entrant("Ann").pk,
+                                                         "name": " "})
+    assert blank.status_code == 400
+    assert 'id="rename-name"' in blank.content.decode()
+    response = admin.post(url(folk, "cup_entrant_rename"),
+                          {"entrant": folk.entrant("Ann").pk, "name": "Annie"})
+    assert response.status_code == 302
+    bracket = Client().get(url(folk, "cup")).content.decode()
+    assert bracket.count("Annie") >= 2  # the entrants' list and the tie
+    assert not Entrant.objects.filter(name="Ann").exists()
+
+
+def test_taking_out_an_entrant_of_another_cup_is_a_404():
+    folk = a_cup(["Ann", "Bob"])
+    other = cups.cup_create(club=folk.club, by=folk.admin, name="Plate Cup",
+                            starts_on=datetime.date(2026, 10, 5), game="all-fives")
+    stranger = cups.cup_entrant_add(cup=other, by=folk.admin, name="Zed")
+    response = as_(folk.admin).post(reverse("matches:cup_entrant_remove", kwargs={
+        "slug": folk.club.slug, "season": folk.cup.season.slug, "pk": stranger.pk}))
+    assert response.status_code == 404
+    assert Entrant.objects.filter(pk=stranger.pk).exists()
+
+
+@pytest.mark.parametrize("lang", ["uk", "ru"])
+def test_the_entrants_forms_before_the_draw_have_no_english_left(lang, catalogues_compiled):
+    from tests.scorekeeper.test_languages import english_left  # noqa: PLC0415
+
+    folk = a_cup(["Ірина", "Тарас"])
+    Club.objects.filter(pk=folk.club.pk).update(name="Тіздейл")
+    Season.objects.filter(pk=folk.cup.season.pk).update(name="Кубок Тіздейла")
+    league = a_league_beside(folk)
+    Season.objects.filter(pk=league.pk).update(name="Зима")
+    Entrant.objects.filter(name="Oak").update(name="Дуб")
+    admin = Client(HTTP_ACCEPT_LANGUAGE=lang)
+    admin.force_login(folk.admin)
+    page = admin.get(url(folk, "cup")).content.decode()
+    assert not english_left(page, {"Ірина", "Тарас", folk.admin.username,
+                                   *(user.username for user in folk.captains.values())})
+    assert {"uk": "Вилучити Ірина", "ru": "Убрать Ірина"}[lang] in page
