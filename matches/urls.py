@@ -66,6 +66,8 @@ urlpatterns = [
          name="cup_round_date"),
     path("clubs/<slug:slug>/cups/<slug:season>/finals/", cups.cup_finals, name="cup_finals"),
     path("clubs/<slug:slug>/cups/<slug:season>/reset/", cups.cup_reset, name="cup_reset"),
+    path("clubs/<slug:slug>/cups/<slug:season>/plate/undraw/", cups.cup_plate_undraw,
+         name="cup_plate_undraw"),
     path("clubs/<slug:slug>/cups/<slug:season>/export/<str:what>", cups.cup_export,
          name="cup_export"),
     path("clubs/<slug:slug>/seasons/new/", leagues.season_new, name="season_new"),

@@ -1,6 +1,6 @@
 """The cups' forms: a new cup, an entrant (or another season's entrants), an entrant's
 new name, the seeds, a draw by hand, a round's date, the finals night, and an admin's
-reset of the ties after one."""
+reset of the ties after one or of the plate's draw."""
 
 from __future__ import annotations
 
@@ -184,4 +184,9 @@ class ResetForm(forms.Form):
     position = forms.IntegerField(label=gettext_lazy("Tie"), min_value=1, max_value=2**15)
     plate = forms.BooleanField(label=gettext_lazy("A plate tie"), required=False)
     reason = forms.CharField(label=gettext_lazy("Why the ties after it are reset"),
+                             max_length=300)
+
+
+class PlateUndrawForm(forms.Form):
+    reason = forms.CharField(label=gettext_lazy("Why the plate is drawn again"),
                              max_length=300)

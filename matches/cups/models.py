@@ -52,6 +52,7 @@ class CupLogKind(models.TextChoices):
     ENTRANTS_ADDED = "entrants_added", _("a season's entrants entered")
     ENTRANT_RENAMED = "entrant_renamed", _("entrant renamed")
     ENTRANT_REMOVED = "entrant_removed", _("entrant taken out")
+    PLATE_UNDRAWN = "plate_undrawn", _("plate's draw taken back by an admin")
 
 
 WALKOVER_SCORES = _("A walkover gives more games to the side that turned up than to the "
@@ -182,8 +183,10 @@ class CupLog(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(kind__in=CupLogKind.values),
                                    name="cup_log_kind_known"),
-            models.CheckConstraint(condition=~Q(kind=CupLogKind.RESET) | ~Q(details=""),
-                                   name="cup_log_reset_has_reason"),
+            # an admin's undoing says why
+            models.CheckConstraint(
+                condition=~Q(kind__in=[CupLogKind.RESET, CupLogKind.PLATE_UNDRAWN])
+                | ~Q(details=""), name="cup_log_reset_has_reason"),
         ]
 
     def __str__(self) -> str:

@@ -354,6 +354,36 @@ def cup_plate_draw(*, cup: Cup, by: User) -> Cup:
 
 
 @transaction.atomic
+def cup_plate_undraw(*, cup: Cup, by: User, reason: str) -> Cup:
+    """A club admin takes back the plate's draw on purpose, for a correction that
+    changes who goes into it (an entrant with a bye who went in as a loser): the
+    plate's ties lose their fixtures (a played one made void and kept, one unplayed
+    taken away) and the plate waits to be drawn again. Logged with ``reason``."""
+    cup = _locked(cup)
+    require_cup_admin(club=cup.season.club, user=by)
+    why = " ".join(reason.split())
+    if not why:
+        raise ValidationError({"reason": ValidationError(RESET_NEEDS_WHY, code="why")})
+    drawn = _drawn(cup)
+    if drawn.plate is None:
+        raise _refused(CupError.of("cup_plate_not_drawn"), {})
+    again, _kept = cup_rules.plate_undrawn(drawn, cup_results(cup))
+    for row in cup.ties.filter(plate=True).select_related("fixture"):
+        fixture = row.fixture
+        row.delete()
+        if fixture is None:
+            continue
+        if cup_status_open(fixture):
+            fixture.delete()
+        elif fixture.status != FixtureStatus.VOID:
+            leagues_services.fixture_void(fixture=fixture, by=by)
+    _store_draw(cup, again)
+    _log(cup, by, CupLogKind.PLATE_UNDRAWN, why)
+    _sync(cup)
+    return cup
+
+
+@transaction.atomic
 def cup_round_date(*, cup: Cup, by: User, number: int, date: datetime.date | None,
                    plate: bool = False) -> CupRound:
     """Round ``number``'s date (of the plate, with ``plate``), or a new one (a

@@ -36,6 +36,7 @@ from matches.cups.forms import (
     DrawByHandForm,
     FinalsForm,
     FromSeasonForm,
+    PlateUndrawForm,
     RenameEntrantForm,
     ResetForm,
     RoundDateForm,
@@ -49,7 +50,7 @@ from matches.cups.selectors import club_cups, cup_division_entrants, cup_entrant
 FORMS: dict[str, type[forms.Form]] = {
     "entrant": CupEntrantForm, "from-season": FromSeasonForm, "rename": RenameEntrantForm,
     "seeds": SeedsForm, "pairs": DrawByHandForm, "round-date": RoundDateForm,
-    "finals": FinalsForm, "reset": ResetForm,
+    "finals": FinalsForm, "reset": ResetForm, "plate-undraw": PlateUndrawForm,
 }
 # forms whose choices are the cup's own (its entrants, its club's seasons)
 CUP_CHOICES = (FromSeasonForm, RenameEntrantForm)
@@ -259,6 +260,15 @@ def cup_reset(request: HttpRequest, slug: str, season: str) -> HttpResponse:
                                                reason=data["reason"]),
                   _("The ties after it are reset: correct its result on its fixture's "
                     "page."))
+
+
+@require_POST
+def cup_plate_undraw(request: HttpRequest, slug: str, season: str) -> HttpResponse:
+    return _write(request, slug, season, "plate-undraw", lambda cup, data:
+                  cups_services.cup_plate_undraw(cup=cup, by=_user(request),
+                                                 reason=data["reason"]),
+                  _("The plate's draw is taken back: correct the result, then draw the "
+                    "plate again."))
 
 
 @require_safe

@@ -48,6 +48,7 @@ WRITES: dict[str, Callable[[Cupfolk, User], Any]] = {
         cup=f.cup, by=by, number=1, date=STARTS + datetime.timedelta(days=7)),
     "cup_finals_set": lambda f, by: cups.cup_finals_set(
         cup=f.cup, by=by, date=STARTS + datetime.timedelta(days=28), venue="The Oak"),
+    "cup_plate_undraw": lambda f, by: cups.cup_plate_undraw(cup=f.cup, by=by, reason="x"),
     "cup_ties_reset": lambda f, by: cups.cup_ties_reset(cup=f.cup, by=by, round=1,
                                                         position=1, reason="x"),
 }

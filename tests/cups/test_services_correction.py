@@ -88,3 +88,48 @@ def test_a_reset_with_nothing_after_the_tie_is_refused():
     with pytest.raises(ValidationError, match="Nothing follows tie 1 of round 1"):
         cups.cup_ties_reset(cup=folk.cup, by=folk.admin, round=1, position=1, reason="x")
     assert not CupLog.objects.filter(kind=CupLogKind.RESET).exists()
+
+
+def test_an_admin_takes_back_the_plates_draw_for_a_correction_that_changes_who_goes_in():
+    """Anchor had a bye and lost its first tie played (round 2) to Crown: it went into
+    the plate. Correcting that tie for Anchor takes it out of the plate, so the plate is
+    drawn again: its played tie is made void and kept, and the correction goes through."""
+    folk = a_cup(["Anchor", "Bell", "Crown", "Dragon", "Eagle"], plate=True,
+                 draw_method="by_hand")
+    e = folk.entrant
+    cups.cup_draw(cup=folk.cup, by=folk.admin, pairs=[
+        [e("Anchor"), None], [e("Bell"), e("Crown")], [e("Dragon"), None], [e("Eagle"), None]])
+    folk.play(folk.fixture(1, 2), AWAY_WIN)  # Crown
+    semi = folk.play(folk.fixture(2, 1), AWAY_WIN)  # Crown again: Anchor is out
+    folk.play(folk.fixture(2, 2), HOME_WIN)  # Dragon
+    cups.cup_plate_draw(cup=folk.cup, by=folk.admin)  # Bell, Anchor, Eagle
+    plate_ties = [tie for tie in folk.refreshed().ties.filter(plate=True)
+                  if tie.fixture is not None]
+    assert len(plate_ties) == 1
+    played_plate = folk.play(plate_ties[0].fixture, HOME_WIN)  # type: ignore[arg-type]
+    with pytest.raises(ValidationError) as refused:
+        fixture_correct(fixture=semi, by=folk.admin, scores=[HOME_WIN], reason="swapped")
+    assert refused.value.messages == [
+        'Tie 1 of round 2: "Anchor" had a bye and went into the plate\'s draw as its loser; '
+        'for "Anchor" to have won it, the plate is drawn again.']
+    with pytest.raises(ValidationError) as no_reason:
+        cups.cup_plate_undraw(cup=folk.cup, by=folk.admin, reason="  ")
+    assert no_reason.value.message_dict["reason"] == [str(cups.RESET_NEEDS_WHY)]
+    with pytest.raises(PermissionDenied):
+        cups.cup_plate_undraw(cup=folk.cup, by=folk.captain(e("Bell")), reason="x")
+
+    cups.cup_plate_undraw(cup=folk.cup, by=folk.admin, reason="Anchor won the semi-final")
+    cup = folk.refreshed()
+    assert cup.plate_drawn is None and not cup.ties.filter(plate=True).exists()
+    played_plate.refresh_from_db()
+    assert played_plate.status == FixtureStatus.VOID  # kept, with its games and log
+    assert CupLog.objects.filter(kind=CupLogKind.PLATE_UNDRAWN,
+                                 details="Anchor won the semi-final").exists()
+    with pytest.raises(ValidationError, match="The plate is not drawn yet"):
+        cups.cup_plate_undraw(cup=cup, by=folk.admin, reason="again")
+
+    fixture_correct(fixture=semi, by=folk.admin, scores=[HOME_WIN], reason="swapped")
+    assert folk.fixture(3, 1).home == e("Anchor")
+    cups.cup_plate_draw(cup=folk.refreshed(), by=folk.admin)  # Bell and Eagle now
+    plate = folk.fixture(1, 1, plate=True)
+    assert {plate.home, plate.away} == {e("Bell"), e("Eagle")}

@@ -154,7 +154,8 @@ def test_a_draw_refused_by_the_rules_says_so_at_the_top_of_the_page():
 
 CUP_WRITES = ["cup_new", "cup_entrant_add", "cup_entrants_from_season", "cup_entrant_rename",
               "cup_entrant_remove", "cup_seeds", "cup_draw", "cup_round_draw",
-              "cup_plate_draw", "cup_round_date", "cup_finals", "cup_reset"]
+              "cup_plate_draw", "cup_round_date", "cup_finals", "cup_reset",
+              "cup_plate_undraw"]
 # the writes made before the draw
 BEFORE_THE_DRAW = ("cup_new", "cup_entrant_add", "cup_entrants_from_season",
                    "cup_entrant_remove", "cup_seeds")
@@ -237,6 +238,8 @@ def test_a_club_admin_may_make_every_cup_write(write):
             folk.play(folk.fixture(1, 2), HOME_WIN)
     if write == "cup_reset":
         cups.cup_round_draw(cup=folk.cup, by=folk.admin)
+    if write == "cup_plate_undraw":
+        cups.cup_plate_draw(cup=folk.cup, by=folk.admin)
     before = state()
     response = as_(folk.admin).post(target(folk, write), posted(folk, league))
     assert response.status_code == 302, response.content.decode()[:3000]
@@ -417,3 +420,28 @@ def test_the_entrants_forms_before_the_draw_have_no_english_left(lang, catalogue
     assert not english_left(page, {"Ірина", "Тарас", folk.admin.username,
                                    *(user.username for user in folk.captains.values())})
     assert {"uk": "Вилучити Ірина", "ru": "Убрать Ірина"}[lang] in page
+
+
+@pytest.mark.parametrize("lang", ["uk", "ru"])
+def test_a_drawn_plates_admin_forms_have_no_english_left(lang, catalogues_compiled):
+    from tests.scorekeeper.test_languages import english_left  # noqa: PLC0415
+
+    folk = a_cup(["Ірина", "Тарас", "Олена", "Богдан"], plate=True)
+    Club.objects.filter(pk=folk.club.pk).update(name="Тіздейл")
+    Season.objects.filter(pk=folk.cup.season.pk).update(name="Кубок Тіздейла")
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    folk.play(folk.fixture(1, 1), HOME_WIN)
+    folk.play(folk.fixture(1, 2), HOME_WIN)
+    cups.cup_plate_draw(cup=folk.cup, by=folk.admin)
+    admin = Client(HTTP_ACCEPT_LANGUAGE=lang)
+    admin.force_login(folk.admin)
+    made = {"Ірина", "Тарас", "Олена", "Богдан", folk.admin.username,
+            *(user.username for user in folk.captains.values())}
+    drawn = admin.get(url(folk, "cup")).content.decode()
+    assert 'action="' + url(folk, "cup_plate_undraw") + '"' in drawn
+    assert not english_left(drawn, made)
+    response = admin.post(url(folk, "cup_plate_undraw"), {"reason": "помилка"})
+    assert response.status_code == 302
+    page = admin.get(url(folk, "cup")).content.decode()
+    assert not english_left(page, made)
+    assert {"uk": "скасовано адміністратором", "ru": "отменена администратором"}[lang] in page
