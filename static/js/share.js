@@ -1,5 +1,6 @@
 // Share/Copy buttons: the end-of-match summary's (templates/matches/_match_end.html) and
-// the season page's (templates/matches/season.html), each a button[data-share-url].
+// the season page's (templates/matches/season.html) and the cup's (templates/matches/
+// cup.html), each a button[data-share-url].
 // Progressive: the page's link or address works alone; with JavaScript, the button shares
 // it (the phone's share sheet) or, where sharing is not offered, copies it and says so in
 // its live region (data-share-status names it; #share-status by default). With neither,
