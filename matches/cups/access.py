@@ -5,9 +5,18 @@ on a tie's fixture is the leagues' sign-off table's to say, as for any fixture."
 
 from __future__ import annotations
 
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from matches.clubs.access import RUNS_LEAGUE, club_for, club_for_role, club_rights, require_role
+from matches.clubs.access import (
+    RUNS_LEAGUE,
+    club_for,
+    club_for_role,
+    club_rights,
+    require_role,
+    roles_at_least,
+)
 from matches.clubs.models import Club
 from matches.clubs.selectors import Viewer
 from matches.cups.models import Cup
@@ -24,6 +33,14 @@ def require_cup_admin(*, club: Club, user: Viewer) -> None:
 def runs_cups(*, club: Club, user: Viewer) -> bool:
     """Whether the page offers the cup's admin forms (the services' same question)."""
     return club_rights(club=club, user=user).at_least(RUNS_CUP)
+
+
+def clubs_whose_cups_they_run(user: Viewer) -> QuerySet[Club]:
+    """The clubs whose cups ``user`` runs (none for an anonymous reader)."""
+    if not isinstance(user, User):
+        return Club.objects.none()
+    return Club.objects.filter(memberships__user=user,
+                               memberships__role__in=roles_at_least(RUNS_CUP))
 
 
 def club_of_cups(request: HttpRequest, slug: str) -> Club:

@@ -219,6 +219,36 @@ def cup_shown(cup: Cup) -> CupShown:
         plate_round_drawable=drawn.plate is not None and _drawable(drawn, results, plate=True))
 
 
+@dataclass(frozen=True)
+class ToDraw:
+    """A cup whose secretary has a draw to make: its next round, its plate, or the
+    plate's next round."""
+
+    cup: Cup
+    next_round: bool
+    plate: bool
+    plate_round: bool
+
+
+def cups_to_draw(*, clubs: QuerySet[Club]) -> list[ToDraw]:
+    """The drawn cups of ``clubs`` (seasons not locked) with a draw waiting, as the rules
+    say it can be made now (the services check the same)."""
+    waiting = []
+    for cup in (Cup.objects.filter(season__club__in=clubs, season__locked=False,
+                                   drawn__isnull=False)
+                .select_related("season__club").order_by("season__starts_on", "pk")):
+        drawn = rules_cup(cup)
+        assert drawn is not None
+        results = cup_results(cup)
+        found = ToDraw(cup, next_round=_drawable(drawn, results, plate=False),
+                       plate=_plate_drawable(drawn, results),
+                       plate_round=drawn.plate is not None
+                       and _drawable(drawn, results, plate=True))
+        if found.next_round or found.plate or found.plate_round:
+            waiting.append(found)
+    return waiting
+
+
 def _drawable(drawn: cup_rules.Cup, results: dict[cup_rules.TieKey, cup_rules.TieResult], *,
               plate: bool) -> bool:
     try:

@@ -17,6 +17,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -46,6 +47,7 @@ from matches.cups.forms import (
 )
 from matches.cups.models import Cup, DrawMethod
 from matches.cups.selectors import club_cups, cup_division_entrants, cup_entrants, cup_shown
+from matches.leagues.selectors import season_attention
 
 FORMS: dict[str, type[forms.Form]] = {
     "entrant": CupEntrantForm, "from-season": FromSeasonForm, "rename": RenameEntrantForm,
@@ -120,6 +122,9 @@ def _cup_page(request: HttpRequest, cup: Cup, *, refused: str = "",
                    for name in FORMS} if admin else {}
     return render(request, "matches/cup.html", {
         "club": club, "cup": cup, "season": cup.season, "b": shown, "admin": admin,
+        # the ties its admins should see to, as a league season's page shows them
+        "attention": season_attention(season=cup.season, now=timezone.now())
+        if admin and not cup.season.locked else None,
         "forms": admin_forms, "refused": refused, "by_hand": cup.draw_method == DrawMethod.BY_HAND,
         "seeded": cup.draw_method == DrawMethod.SEEDED}, status=status)
 

@@ -683,7 +683,7 @@ def season_attention(*, season: Season, now: datetime.datetime) -> Attention:
     site's time zone), and results awaiting confirmation for longer than the sign-off
     waits before a season that counts them confirms them by itself."""
     fixtures = (Fixture.objects.filter(division__season=season)
-                .select_related("division", "home", "away")
+                .select_related("division__season", "home", "away")
                 .order_by("date", "division__order", "week", "pk"))
     waited = now - datetime.timedelta(hours=signoff.AUTO_CONFIRM_AFTER_HOURS)
     return Attention(

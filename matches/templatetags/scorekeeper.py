@@ -23,6 +23,7 @@ from django.utils.translation import get_language, gettext, pgettext
 from matches import rules
 from matches.clubs.models import Club
 from matches.clubs.selectors import Viewer
+from matches.cups import access as cups_access
 from matches.cups import selectors as cups_selectors
 from matches.cups.models import Cup
 from matches.history import selectors as history_selectors
@@ -210,6 +211,13 @@ def needs_you(user: Viewer) -> leagues_selectors.NeedsYou:
     """The league fixtures waiting for ``user``, for the home page (scoring's view, below
     the leagues, reads them here)."""
     return leagues_selectors.needs_you(user=user, today=timezone.localdate())
+
+
+@register.simple_tag
+def cups_to_draw(user: Viewer) -> list[cups_selectors.ToDraw]:
+    """The cups whose next draw waits for ``user`` (who runs them), for the home page
+    (the cups sit above scoring, as the leagues do)."""
+    return cups_selectors.cups_to_draw(clubs=cups_access.clubs_whose_cups_they_run(user))
 
 
 @register.simple_tag
