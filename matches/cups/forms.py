@@ -12,12 +12,11 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from matches.core.forms import deal_field, game_options, tile_set_field
+from matches.core.forms import game_options
 from matches.cups.models import Cup, DrawMethod, DrawTiming, LevelTie
 from matches.cups.selectors import cup_entrants, seasons_to_enter
+from matches.leagues.forms import NightFields
 from matches.leagues.models import (
-    MAX_FIXTURE_GAMES,
-    MAX_RACE_TO,
     Entrant,
     EntrantKind,
     FixtureFormat,
@@ -26,7 +25,12 @@ from matches.leagues.models import (
 from matches.scoring.models import GameKind
 
 
-class CupForm(forms.Form):
+class CupForm(NightFields):
+    field_order = ["name", "starts_on", "game", "fixture_format", "singles", "pairs",
+                   "race_to", "target", "tile_set", "deal", "draw_method", "draw_timing",
+                   "level_tie", "walkover_winner", "walkover_loser", "plate",
+                   "count_submitted", "paper_players_optional"]
+
     name = forms.CharField(label=gettext_lazy("Cup name"), max_length=120)
     starts_on = forms.DateField(label=gettext_lazy("First round's night"),
                                 widget=forms.DateInput(attrs={"type": "date"}))
@@ -34,17 +38,6 @@ class CupForm(forms.Form):
     fixture_format = forms.ChoiceField(label=gettext_lazy("A tie is"),
                                        choices=FixtureFormat.choices,
                                        initial=FixtureFormat.SINGLE)
-    singles = forms.IntegerField(label=gettext_lazy("Singles games"), min_value=0,
-                                 max_value=MAX_FIXTURE_GAMES, initial=0, required=False)
-    pairs = forms.IntegerField(label=gettext_lazy("Pairs games"), min_value=0,
-                               max_value=MAX_FIXTURE_GAMES, initial=0, required=False)
-    race_to = forms.IntegerField(label=gettext_lazy("Race to (games)"), min_value=1,
-                                 max_value=MAX_RACE_TO, required=False)
-    target = forms.IntegerField(label=gettext_lazy("Target of every game (empty: the "
-                                                   "game's own)"), min_value=1,
-                                max_value=10_000, required=False)
-    tile_set = tile_set_field()
-    deal = deal_field({"full": gettext_lazy("Full"), "short": gettext_lazy("Short")})
     draw_method = forms.ChoiceField(label=gettext_lazy("The draw"), choices=DrawMethod.choices,
                                     initial=DrawMethod.RANDOM)
     draw_timing = forms.ChoiceField(label=gettext_lazy("Rounds drawn"),
@@ -59,9 +52,6 @@ class CupForm(forms.Form):
                                         min_value=0, max_value=100, initial=0)
     plate = forms.BooleanField(label=gettext_lazy("A plate for the losers of their first tie"),
                                required=False)
-    count_submitted = forms.BooleanField(
-        label=gettext_lazy("Count submitted results before the away captain confirms"),
-        required=False)
     paper_players_optional = forms.BooleanField(
         label=gettext_lazy("Games kept on paper may be keyed in without their players"),
         required=False)
@@ -69,16 +59,7 @@ class CupForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         data["options"] = game_options(data.get("game"), data)
-        shape = {"starts_on": data.get("starts_on"),
-                 "fixture_format": data.get("fixture_format") or "",
-                 "singles": data.get("singles") or 0, "pairs": data.get("pairs") or 0,
-                 "race_to": data.get("race_to")}
-        try:
-            Season(**shape).clean()
-        except ValidationError as error:
-            for field, errors in error.error_dict.items():
-                if field not in self.errors:
-                    self.add_error(field, errors)
+        self.check_season_row(data)
         winner, loser = data.get("walkover_winner"), data.get("walkover_loser")
         if winner is not None and loser is not None:
             try:

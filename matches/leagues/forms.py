@@ -32,7 +32,51 @@ class NightsStartForm(forms.Form):
                                                           format="%H:%M"))
 
 
-class SeasonForm(forms.Form):
+class NightFields(forms.Form):
+    """What a fixture night is (its games, or a race) and the options its games are
+    played with, with whether submitted results count: a season's form and a cup's both
+    ask these, each with its own ``fixture_format`` choice and its own ``field_order``."""
+
+    singles = forms.IntegerField(label=gettext_lazy("Singles games"), min_value=0,
+                                 max_value=MAX_FIXTURE_GAMES, initial=0, required=False)
+    pairs = forms.IntegerField(label=gettext_lazy("Pairs games"), min_value=0,
+                               max_value=MAX_FIXTURE_GAMES, initial=0, required=False)
+    race_to = forms.IntegerField(label=gettext_lazy("Race to (games)"), min_value=1,
+                                 max_value=MAX_RACE_TO, required=False)
+    target = forms.IntegerField(label=gettext_lazy("Target of every game (empty: the "
+                                                   "game's own)"), min_value=1,
+                                max_value=10_000, required=False)
+    tile_set = tile_set_field()
+    deal = deal_field({"full": gettext_lazy("Full"), "short": gettext_lazy("Short")})
+    count_submitted = forms.BooleanField(
+        label=gettext_lazy("Count submitted results before the away captain confirms"),
+        required=False)
+
+    def check_season_row(self, data: dict[str, Any]) -> None:
+        """What the season's row would refuse (``Season.clean``: its dates and its
+        night), said beside the form's own errors; a field refused already keeps its
+        first reason. A refused field is missing here (None): the check passes over it."""
+        shape: dict[str, Any] = {
+            "starts_on": data.get("starts_on"), "ends_on": data.get("ends_on"),
+            "fixture_format": data.get("fixture_format") or "",
+            "singles": data.get("singles") or 0, "pairs": data.get("pairs") or 0,
+            "race_to": data.get("race_to")}
+        try:
+            Season(**shape).clean()
+        except ValidationError as error:
+            for field, errors in error.error_dict.items():
+                if field not in self.errors:
+                    self.add_error(field, errors)
+
+
+class SeasonForm(NightFields):
+    field_order = ["name", "starts_on", "ends_on", "nights_start", "game", "fixture_format",
+                   "singles", "pairs", "race_to", "win", "draw", "loss", "per_game",
+                   "close_loss_margin", "close_loss_points", "heavy_win_margin",
+                   "heavy_win_points", "walkover_won", "walkover_lost", "target", "tile_set",
+                   "deal", "count_submitted", "corrections_confirmed_again",
+                   "paper_players_optional", "divisions"]
+
     name = forms.CharField(label=gettext_lazy("Season name"), max_length=120)
     starts_on = forms.DateField(label=gettext_lazy("First fixture night"),
                                 widget=forms.DateInput(attrs={"type": "date"}))
@@ -49,12 +93,6 @@ class SeasonForm(forms.Form):
     fixture_format = forms.ChoiceField(label=gettext_lazy("A fixture is"),
                                        choices=FixtureFormat.choices,
                                        initial=FixtureFormat.SINGLE)
-    singles = forms.IntegerField(label=gettext_lazy("Singles games"), min_value=0,
-                                 max_value=MAX_FIXTURE_GAMES, initial=0, required=False)
-    pairs = forms.IntegerField(label=gettext_lazy("Pairs games"), min_value=0,
-                               max_value=MAX_FIXTURE_GAMES, initial=0, required=False)
-    race_to = forms.IntegerField(label=gettext_lazy("Race to (games)"), min_value=1,
-                                 max_value=MAX_RACE_TO, required=False)
     win = forms.IntegerField(label=gettext_lazy("Points for a win"), min_value=0,
                              max_value=100, initial=2)
     draw = forms.IntegerField(label=gettext_lazy("Points for a draw"), min_value=0,
@@ -78,14 +116,6 @@ class SeasonForm(forms.Form):
                                       min_value=0, max_value=100, initial=1)
     walkover_lost = forms.IntegerField(label=gettext_lazy("… and to the side absent"),
                                        min_value=0, max_value=100, initial=0)
-    target = forms.IntegerField(label=gettext_lazy("Target of every game (empty: the "
-                                                   "game's own)"), min_value=1,
-                                max_value=10_000, required=False)
-    tile_set = tile_set_field()
-    deal = deal_field({"full": gettext_lazy("Full"), "short": gettext_lazy("Short")})
-    count_submitted = forms.BooleanField(
-        label=gettext_lazy("Count submitted results before the away captain confirms"),
-        required=False)
     corrections_confirmed_again = forms.BooleanField(
         label=gettext_lazy("A league admin's correction of a result goes to the away captain "
                            "to confirm again (else it is final)"),
@@ -141,18 +171,7 @@ class SeasonForm(forms.Form):
         form's own errors instead of one at a time after them: the row's own check
         (``Season.clean``) and the service's scheme check, which ``season_create`` runs
         again on what it is given. A field refused already keeps its first reason."""
-        # a refused field is missing here (None): Season.clean passes over what is missing
-        shape: dict[str, Any] = {
-            "starts_on": data.get("starts_on"), "ends_on": data.get("ends_on"),
-            "fixture_format": data.get("fixture_format") or "",
-            "singles": data.get("singles") or 0, "pairs": data.get("pairs") or 0,
-            "race_to": data.get("race_to")}
-        try:
-            Season(**shape).clean()
-        except ValidationError as error:
-            for field, errors in error.error_dict.items():
-                if field not in self.errors:
-                    self.add_error(field, errors)
+        self.check_season_row(data)
         if data.get("game"):  # the scheme and the options, by the service's own check
             try:
                 leagues_services.season_scheme_check(game=data["game"], options=data["options"],
