@@ -361,9 +361,7 @@ def cup_plate_undraw(*, cup: Cup, by: User, reason: str) -> Cup:
     taken away) and the plate waits to be drawn again. Logged with ``reason``."""
     cup = _locked(cup)
     require_cup_admin(club=cup.season.club, user=by)
-    why = " ".join(reason.split())
-    if not why:
-        raise ValidationError({"reason": ValidationError(RESET_NEEDS_WHY, code="why")})
+    why = _reason(reason)
     drawn = _drawn(cup)
     if drawn.plate is None:
         raise _refused(CupError.of("cup_plate_not_drawn"), {})
@@ -371,12 +369,8 @@ def cup_plate_undraw(*, cup: Cup, by: User, reason: str) -> Cup:
     for row in cup.ties.filter(plate=True).select_related("fixture"):
         fixture = row.fixture
         row.delete()
-        if fixture is None:
-            continue
-        if cup_status_open(fixture):
-            fixture.delete()
-        elif fixture.status != FixtureStatus.VOID:
-            leagues_services.fixture_void(fixture=fixture, by=by)
+        if fixture is not None:
+            _taken_back(fixture, by)
     _store_draw(cup, again)
     _log(cup, by, CupLogKind.PLATE_UNDRAWN, why)
     _sync(cup)
@@ -456,9 +450,7 @@ def cup_ties_reset(*, cup: Cup, by: User, round: int, position: int, plate: bool
     taken away. Logged with ``reason``. Returns the ties reset."""
     cup = _locked(cup)
     require_cup_admin(club=cup.season.club, user=by)
-    why = " ".join(reason.split())
-    if not why:
-        raise ValidationError({"reason": ValidationError(RESET_NEEDS_WHY, code="why")})
+    why = _reason(reason)
     drawn = _drawn(cup)
     key = cup_rules.TieKey(round, position, plate=plate)
     results = cup_results(cup)
@@ -477,14 +469,28 @@ def cup_ties_reset(*, cup: Cup, by: User, round: int, position: int, plate: bool
         assert fixture is not None
         row.fixture, row.result = None, None
         row.save(update_fields=["fixture", "result"])
-        if cup_status_open(fixture):
-            fixture.delete()
-        elif fixture.status != FixtureStatus.VOID:
-            leagues_services.fixture_void(fixture=fixture, by=by)
+        _taken_back(fixture, by)
     _log(cup, by, CupLogKind.RESET,
          f"{why} ({', '.join(str(after) for after in reset)})")
     _sync(cup)
     return reset
+
+
+def _reason(reason: str) -> str:
+    """Why an admin undoes part of the cup, as typed (spaces tidied); refused if blank."""
+    why = " ".join(reason.split())
+    if not why:
+        raise ValidationError({"reason": ValidationError(RESET_NEEDS_WHY, code="why")})
+    return why
+
+
+def _taken_back(fixture: Fixture, by: User) -> None:
+    """A tie's fixture the cup no longer plays: taken away if nothing was played on it,
+    else made void and kept (with its games and log)."""
+    if cup_status_open(fixture):
+        fixture.delete()
+    elif fixture.status != FixtureStatus.VOID:
+        leagues_services.fixture_void(fixture=fixture, by=by)
 
 
 def _drawn(cup: Cup) -> cup_rules.Cup:
