@@ -679,12 +679,22 @@ def _correction_page(request: HttpRequest, fixture: Fixture, season: Season, *,
             "sides": [("home", fixture.home, home_squad, _picks(chosen[0]), shown[0]),
                       ("away", fixture.away, away_squad, _picks(chosen[1]), shown[1])]})
     return render(request, "matches/fixture_correct.html", {
-        "season": season, "fixture": fixture, "rows": rows,
+        "season": season, "fixture": fixture, "rows": rows, "caption": _caption(fixture),
         "refusal": rules_messages.explain(refusal) if refusal is not None else None,
         "home_squad": home_squad, "away_squad": away_squad,
         "pairs": season.fixture_format != "games" or season.pairs > 0,
         "reason": str(typed.get("reason", ""))[:300] if typed is not None else "",
         "error": error}, status=status)
+
+
+def _caption(fixture: Fixture) -> list[str] | None:
+    """Where a concern above places the fixture (a cup's tie: its round), for its pages
+    to say instead of its division and week; None for a league's fixture."""
+    for _receiver, words in fixture_captioned.send(sender=Fixture, fixture=fixture):
+        said: Any = words  # a receiver's list of words (the stubs type a string)
+        if said:
+            return [str(word) for word in said]
+    return None
 
 
 def _played_score(game: FixtureGame) -> tuple[int, int] | None:
@@ -772,8 +782,7 @@ def _fixture_page(request: HttpRequest, reach: FixtureReach, *,
                       for n in range(1, rows + 1)],
         "deciding_game": season.night.deciding_game,
         "scorable": scorable,
-        "caption": next((words for _receiver, words in fixture_captioned.send(
-            sender=Fixture, fixture=fixture) if words), None),
+        "caption": _caption(fixture),
         "changes": fixture_changes(fixture=fixture), "admin": rights.admin,
         "corrections": fixture_corrections(fixture=fixture), "can_correct": rights.can_correct,
         "home_squad": entrant_squad(entrant=fixture.home),

@@ -60,6 +60,8 @@ def test_a_ties_fixture_page_says_its_round_and_the_plate_s():
     page = admin.get(fixture_url(plate)).content.decode()
     assert f"{cup_link} · The plate · Final" in page
     assert "week" not in page
+    correction = admin.get(fixture_url(first, "correction")).content.decode()
+    assert f"{cup_link} · Semi-finals</p>" in correction and "week" not in correction
 
 
 def test_a_level_tie_sent_from_the_fixture_page_is_refused_in_the_rules_words():
