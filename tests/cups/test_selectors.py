@@ -93,3 +93,14 @@ def test_the_draws_waiting_are_said_in_the_language(lang, catalogues_compiled):
                   "жеребкування втішного кубка",
             "ru": "можно провести жеребьёвку следующего раунда; можно провести жеребьёвку "
                   "утешительного кубка"}[lang] in page
+
+
+def test_a_cup_entrants_captain_pages_leave_out_the_cups_one_division():
+    folk = a_cup(FOUR)
+    ann = folk.entrant("Ann")
+    client = Client()
+    client.force_login(folk.admin)
+    page = client.get(reverse("matches:captain_link", kwargs={
+        "slug": folk.club.slug, "season": folk.cup.season.slug,
+        "entrant": ann.pk})).content.decode()
+    assert "Teesdale Cup</a></p>" in page and "Entrants" not in page
