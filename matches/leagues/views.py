@@ -773,14 +773,18 @@ def _fixture_page(request: HttpRequest, reach: FixtureReach, *,
     scorable = scorable_matches(request, [g.match for g in games if g.match is not None])
     rows = max(max(by_number, default=0), season.night.most_games)
     sizes = lineup_sizes(season=season, home=fixture.home, away=fixture.away)
+    deciding = season.night.deciding_game
+    # a deciding game is played one or two a side, whatever the night's own games
+    deciding_sizes = sizes if sizes == (1,) else (1, 2)
     return render(request, "matches/fixture.html", {
         "season": season, "fixture": fixture, "games": games,
         "club_readable": reach.club_readable,
         "by_link": [link.entrant for link in reach.links],
-        "game_rows": [_game_row(n, by_number.get(n), typed, refused_game, scores, sizes,
-                                deciding=n == season.night.deciding_game)
+        "game_rows": [_game_row(n, by_number.get(n), typed, refused_game, scores,
+                                deciding_sizes if n == deciding else sizes,
+                                deciding=n == deciding)
                       for n in range(1, rows + 1)],
-        "deciding_game": season.night.deciding_game,
+        "deciding_game": deciding,
         "scorable": scorable,
         "caption": _caption(fixture),
         "changes": fixture_changes(fixture=fixture), "admin": rights.admin,
@@ -788,7 +792,8 @@ def _fixture_page(request: HttpRequest, reach: FixtureReach, *,
         "home_squad": entrant_squad(entrant=fixture.home),
         "away_squad": entrant_squad(entrant=fixture.away),
         # a partner to choose on the scorepad's form: not where every game is singles
-        "pairs_possible": 2 in sizes, "singles_possible": 1 in sizes,
+        "pairs_possible": 2 in sizes,
+        "singles_possible": 1 in sizes or (deciding is not None and 1 in deciding_sizes),
         "can_enter": rights.can_enter, "can_sign": rights.can_sign,
         "both_captains": rights.both_captains, "can_resolve": rights.can_resolve,
         "can_submit": rights.can_submit, "can_redate": rights.can_redate,

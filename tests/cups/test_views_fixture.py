@@ -8,11 +8,20 @@ from __future__ import annotations
 from html import unescape
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
+from matches.clubs.services import player_add
 from matches.cups import services as cups
-from matches.models import Club, Fixture, FixtureCorrection, FixtureStatus, Season
+from matches.models import (
+    Club,
+    Fixture,
+    FixtureCorrection,
+    FixtureStatus,
+    Membership,
+    Season,
+)
 from tests.support.cups import HOME_WIN, a_cup
 
 pytestmark = pytest.mark.django_db
@@ -151,3 +160,34 @@ def test_the_deciding_game_is_named_in_the_language_with_no_english_left(
         in page
     assert {"uk": "Гра 3 — вирішальна", "ru": "Игра 3 — решающая"}[lang] in page
     assert {"uk": "Гра 3 (вирішальна)", "ru": "Игра 3 (решающая)"}[lang] in page
+
+
+def test_a_pairs_nights_deciding_game_may_be_a_singles_game():
+    """Both games of the night are pairs games; the deciding game's row lets a side's
+    second player be left out (a singles game), and the page takes it."""
+    folk = a_cup([], fixture_format="games", pairs=2)
+    for team, squad in (("Oak", ["Ola", "Otto"]), ("Elm", ["Eli", "Eve"])):
+        for name in squad:
+            player_add(club=folk.club, name=name, by=folk.admin)
+        member = User.objects.create_user(f"cap-{team.lower()}")
+        Membership.objects.create(club=folk.club, user=member, role="captain")
+        cups.cup_entrant_add(cup=folk.cup, by=folk.admin, name=team, kind="team",
+                             player_names=squad, captain_username=member.username)
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    fixture = folk.fixture(1, 1)
+    captain = as_(folk.captain(fixture.home))
+    page = captain.get(fixture_url(fixture)).content.decode()
+    rows = {n: page.split(f'<tr data-game="{n}">')[1].split("</tr>")[0] for n in (1, 2, 3)}
+    assert "a singles game" not in rows[1] and "a singles game" not in rows[2]
+    assert rows[3].count("— none: a singles game —") == 2
+    home, away = list(fixture.home.players.all()), list(fixture.away.players.all())
+    picks = {f"{side}_{n}_player_{slot}": squad[slot - 1].pk
+             for n in (1, 2) for side, squad in (("home", home), ("away", away))
+             for slot in (1, 2)}
+    entered = captain.post(fixture_url(fixture, "games"), {
+        "home_1": "60", "away_1": "40", "home_2": "40", "away_2": "60",
+        "home_3": "20", "away_3": "60", **picks,
+        "home_3_player_1": home[0].pk, "away_3_player_1": away[0].pk})
+    assert entered.status_code == 302, entered.content.decode()[:2000]
+    game = fixture.games.get(number=3)
+    assert list(game.home_players.all()) == home[:1]
