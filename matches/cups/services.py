@@ -259,18 +259,9 @@ def cup_seeds_set(*, cup: Cup, by: User, seeds: Sequence[Entrant]) -> Cup:
     names = _names(cup)
     ids = [str(entrant.pk) for entrant in seeds]
     try:
-        if len(names) >= cup_rules.MIN_ENTRANTS:  # the draw's own check of the seeds
-            cup_rules.draw(list(names), cup_format(cup), seeds=ids, seed=cup.draw_seed)
-        else:
-            for place, key in enumerate(ids, start=1):
-                if key not in names:
-                    raise CupError.of("cup_seed_not_entrant", place=place,
-                                                name=f'"{key}"')
+        cup_rules.checked_seeds(ids, list(names))  # the draw's own check of the seeds
     except CupError as error:
         raise _refused(error, names, "seeds") from None
-    if len(set(ids)) != len(ids):
-        raise ValidationError({"seeds": ValidationError(_("Each entrant is seeded once."),
-                                                        code="twice")})
     cup.seeds = [int(key) for key in ids]
     cup.save(update_fields=["seeds"])
     _log(cup, by, CupLogKind.SEEDS, ", ".join(names[key] for key in ids))

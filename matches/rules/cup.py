@@ -347,9 +347,7 @@ def draw(entrants: Sequence[str], format: CupFormat, *,
             raise CupError.of("cup_pairs_needed")
         first_round = _checked_pairs(pairs, names, size)
     else:
-        top = _checked_seeds(seeds, names) if format.method is DrawMethod.SEEDED else []
-        if format.method is DrawMethod.SEEDED and not top:
-            raise CupError.of("cup_seeds_needed")
+        top = checked_seeds(seeds, names) if format.method is DrawMethod.SEEDED else []
         rest = [name for name in names if name not in top]
         if len(rest) > 1 or seed is not None:
             rest = shuffled(rest, _checked_seed(seed))
@@ -676,7 +674,19 @@ def _checked_seed(seed: object) -> int:
     return seed
 
 
-def _checked_seeds(seeds: Sequence[str], names: Sequence[str]) -> list[str]:
+def checked_seeds(seeds: Sequence[str], names: Sequence[str]) -> list[str]:
+    """A seeded draw's ``seeds`` (seed 1 first) as given, after refusing none at all, one
+    that is not among the entrants ``names``, or one seeded twice.
+
+    >>> checked_seeds(["Bob"], ["Ann", "Bob"])
+    ['Bob']
+    >>> checked_seeds(["Bob", "Bob"], ["Ann", "Bob"])
+    Traceback (most recent call last):
+    ...
+    matches.rules.errors.CupError: seed 2 "Bob" is already seed 1
+    """
+    if not seeds:
+        raise CupError.of("cup_seeds_needed")
     entrants = set(names)
     places: dict[str, int] = {}
     for place, name in enumerate(seeds, start=1):
@@ -856,6 +866,7 @@ def _show(value: object) -> str:
 
 __all__ = ["MIN_ENTRANTS", "Bracket", "Cup", "CupFormat", "Draw", "DrawMethod", "DrawTiming",
            "LevelTie", "Side", "Tie", "TieKey", "TieResult", "affected_by_correction",
-           "bracket", "bracket_size", "can_end_level", "check_correction", "corrected",
-           "correction_allowed", "draw", "draw_next_round", "draw_plate", "plate_entries",
-           "plate_undrawn", "round_name", "shuffled", "slot_ranks", "tie_winner"]
+           "bracket", "bracket_size", "can_end_level", "check_correction", "checked_seeds",
+           "corrected", "correction_allowed", "draw", "draw_next_round", "draw_plate",
+           "plate_entries", "plate_undrawn", "round_name", "shuffled", "slot_ranks",
+           "tie_winner"]
