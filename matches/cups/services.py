@@ -110,6 +110,19 @@ def _locked(cup: Cup) -> Cup:
     return Cup.objects.select_for_update().select_related("season__club").get(pk=cup.pk)
 
 
+def _run_by(cup: Cup, by: User) -> Cup:
+    """The cup, locked for a write by ``by``, who must run its club's cups."""
+    cup = _locked(cup)
+    require_cup_admin(club=cup.season.club, user=by)
+    return cup
+
+
+def _not_drawn_yet(cup: Cup) -> None:
+    """Entrants and seeds change only until the draw."""
+    if cup.drawn is not None:
+        raise ValidationError(ALREADY_DRAWN, code="drawn")
+
+
 @transaction.atomic
 def cup_create(*, club: Club, by: User, name: str, starts_on: datetime.date, game: str,
                options: dict[str, Any] | None = None, fixture_format: str = "single",
@@ -157,10 +170,8 @@ def cup_entrant_add(*, cup: Cup, by: User, name: str, kind: str = "team",
                     player_names: Sequence[str] = (), captain_username: str = "") -> Entrant:
     """An entrant of the cup (a team with its squad, a pair or a single player, with its
     captain), as the leagues add one to a division: until the cup is drawn."""
-    cup = _locked(cup)
-    require_cup_admin(club=cup.season.club, user=by)
-    if cup.drawn is not None:
-        raise ValidationError(ALREADY_DRAWN, code="drawn")
+    cup = _run_by(cup, by)
+    _not_drawn_yet(cup)
     return leagues_services.entrant_add(
         division=cup.season.divisions.get(), by=by, name=name, kind=kind,
         player_names=player_names, captain_username=captain_username)
@@ -183,8 +194,7 @@ def _cup_entrant(cup: Cup, entrant: Entrant) -> Entrant:
 def cup_entrant_rename(*, cup: Cup, by: User, entrant: Entrant, name: str) -> Entrant:
     """A new name for one of the cup's entrants, drawn or not: the draw and the ties
     keep it by its id, so the bracket follows."""
-    cup = _locked(cup)
-    require_cup_admin(club=cup.season.club, user=by)
+    cup = _run_by(cup, by)
     old = _cup_entrant(cup, entrant).name
     renamed = leagues_services.entrant_rename(entrant=entrant, by=by, name=name)
     _log(cup, by, CupLogKind.ENTRANT_RENAMED, f"{old} → {renamed.name}")
@@ -195,10 +205,8 @@ def cup_entrant_rename(*, cup: Cup, by: User, entrant: Entrant, name: str) -> En
 def cup_entrant_remove(*, cup: Cup, by: User, entrant: Entrant) -> None:
     """One of the cup's entrants taken out (added by mistake, or withdrawn) until the
     cup is drawn, and from its seeds; once drawn, a withdrawn side gives a walkover."""
-    cup = _locked(cup)
-    require_cup_admin(club=cup.season.club, user=by)
-    if cup.drawn is not None:
-        raise ValidationError(ALREADY_DRAWN, code="drawn")
+    cup = _run_by(cup, by)
+    _not_drawn_yet(cup)
     row = _cup_entrant(cup, entrant)
     if row.pk in cup.seeds:
         cup.seeds = [pk for pk in cup.seeds if pk != row.pk]
@@ -217,10 +225,8 @@ def cup_entrants_from_season(*, cup: Cup, by: User, season: Season) -> list[Entr
     divisions) entered in the cup as it is there (its name, kind, squad and captain),
     but for those whose name the cup has already: until the cup is drawn. The entrants
     added, in the season's order (by division, then name)."""
-    cup = _locked(cup)
-    require_cup_admin(club=cup.season.club, user=by)
-    if cup.drawn is not None:
-        raise ValidationError(ALREADY_DRAWN, code="drawn")
+    cup = _run_by(cup, by)
+    _not_drawn_yet(cup)
     if season.club_id != cup.season.club_id or season.pk == cup.season.pk:
         raise ValidationError({"season": ValidationError(NOT_THE_CLUBS, code="season")})
     division = cup.season.divisions.get()
@@ -250,10 +256,8 @@ def cup_entrants_from_season(*, cup: Cup, by: User, season: Season) -> list[Entr
 def cup_seeds_set(*, cup: Cup, by: User, seeds: Sequence[Entrant]) -> Cup:
     """A seeded cup's seeds, seed 1 first: checked by the rules as the draw will take
     them (each an entrant, each once)."""
-    cup = _locked(cup)
-    require_cup_admin(club=cup.season.club, user=by)
-    if cup.drawn is not None:
-        raise ValidationError(ALREADY_DRAWN, code="drawn")
+    cup = _run_by(cup, by)
+    _not_drawn_yet(cup)
     if cup.draw_method != DrawMethod.SEEDED:
         raise ValidationError(NOT_SEEDED, code="not_seeded")
     names = _names(cup)
@@ -275,10 +279,8 @@ def cup_draw(*, cup: Cup, by: User,
     first of a cup drawn round by round), or by hand from the first round's ``pairs``
     (home, away; away None for a bye). The fixtures of the first round's ties are made,
     on the round's date if it has one."""
-    cup = _locked(cup)
-    require_cup_admin(club=cup.season.club, user=by)
-    if cup.drawn is not None:
-        raise ValidationError(ALREADY_DRAWN, code="drawn")
+    cup = _run_by(cup, by)
+    _not_drawn_yet(cup)
     names = _names(cup)
     method = cup.draw_method
     try:
@@ -309,8 +311,7 @@ def _round_seed(cup: Cup, number: int, *, plate: bool) -> int:
 def cup_round_draw(*, cup: Cup, by: User, plate: bool = False) -> Cup:
     """In a cup drawn round by round, its next round (or its plate's), once the round
     before is finished: its winners drawn at random from the cup's seed."""
-    cup = _locked(cup)
-    require_cup_admin(club=cup.season.club, user=by)
+    cup = _run_by(cup, by)
     drawn = _drawn(cup)
     results = cup_results(cup)
     target = drawn.plate if plate else drawn.main
@@ -331,8 +332,7 @@ def cup_round_draw(*, cup: Cup, by: User, plate: bool = False) -> Cup:
 def cup_plate_draw(*, cup: Cup, by: User) -> Cup:
     """The plate, drawn at random from the cup's seed among the losers of each
     entrant's first tie played, once all of them are known."""
-    cup = _locked(cup)
-    require_cup_admin(club=cup.season.club, user=by)
+    cup = _run_by(cup, by)
     drawn = _drawn(cup)
     try:
         after = cup_rules.draw_plate(drawn, cup_results(cup), _round_seed(cup, 0, plate=True))
@@ -350,8 +350,7 @@ def cup_plate_undraw(*, cup: Cup, by: User, reason: str) -> Cup:
     changes who goes into it (an entrant with a bye who went in as a loser): the
     plate's ties lose their fixtures (a played one made void and kept, one unplayed
     taken away) and the plate waits to be drawn again. Logged with ``reason``."""
-    cup = _locked(cup)
-    require_cup_admin(club=cup.season.club, user=by)
+    cup = _run_by(cup, by)
     why = _reason(reason)
     drawn = _drawn(cup)
     if drawn.plate is None:
@@ -374,8 +373,7 @@ def cup_round_date(*, cup: Cup, by: User, number: int, date: datetime.date | Non
     """Round ``number``'s date (of the plate, with ``plate``), or a new one (a
     postponement): logged on the cup; its ties' fixtures not played yet take it
     (each re-dated as the leagues re-date a fixture, logged there too)."""
-    cup = _locked(cup)
-    require_cup_admin(club=cup.season.club, user=by)
+    cup = _run_by(cup, by)
     return _round_dated(cup, by, number, date, plate=plate)
 
 
@@ -415,8 +413,7 @@ def _round_dated(cup: Cup, by: User, number: int, date: datetime.date | None, *,
 def cup_finals_set(*, cup: Cup, by: User, date: datetime.date, venue: str) -> Cup:
     """The finals night: its date (the final's, and the plate's final's once drawn)
     and the venue where it is played."""
-    cup = _locked(cup)
-    require_cup_admin(club=cup.season.club, user=by)
+    cup = _run_by(cup, by)
     venue = " ".join(venue.split())
     if not venue:
         raise ValidationError({"venue": ValidationError(FINALS_VENUE_NEEDED, code="venue")})
@@ -439,8 +436,7 @@ def cup_ties_reset(*, cup: Cup, by: User, round: int, position: int, plate: bool
     (:func:`matches.rules.cup.affected_by_correction`) loses its fixture, a fixture
     played made void (it stays in the division with its games and log), one unplayed
     taken away. Logged with ``reason``. Returns the ties reset."""
-    cup = _locked(cup)
-    require_cup_admin(club=cup.season.club, user=by)
+    cup = _run_by(cup, by)
     why = _reason(reason)
     drawn = _drawn(cup)
     key = cup_rules.TieKey(round, position, plate=plate)
