@@ -524,7 +524,8 @@ def _sync(cup: Cup) -> None:
     if drawn is None:
         return
     season = cup.season
-    names = _names(cup)
+    division = season.divisions.get()
+    entrants = {str(entrant.pk): entrant for entrant in division.entrants.all()}
     rows = {tie_key(tie): tie for tie in cup.ties.select_for_update(of=("self",))
             .select_related("fixture")}
     results = {key: stored.result_from(row.result) for key, row in rows.items()
@@ -549,15 +550,14 @@ def _sync(cup: Cup) -> None:
                 results = cup_rules.corrected(drawn, results, key, new)
         current = cup_rules.bracket(drawn, results)
     except CupError as error:
-        raise _refused(error, names) from None
+        raise _refused(error, {key: entrant.name for key, entrant in entrants.items()}) \
+            from None
     for key in changed:
         row = rows[key]
         row.result = stored.result_json(results[key]) if key in results else None
         row.full_clean()
         row.save(update_fields=["result"])
     dates = {(r.plate, r.number): r.date for r in CupRound.objects.filter(cup=cup)}
-    division = season.divisions.get()
-    entrants = {str(entrant.pk): entrant for entrant in division.entrants.all()}
     for tie in current.ties:
         found = rows.get(tie.key)
         if found is None:
