@@ -13,6 +13,9 @@ garbled. The site's own imports skip it.
 
 from __future__ import annotations
 
+import csv
+from typing import Any
+
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # text that starts with an apostrophe gets one more, so that reading one off is exact
 QUOTED = (*FORMULA_STARTS, "'")
@@ -28,3 +31,16 @@ def read_text_cell(text: str) -> str:
     """A cell :func:`text_cell` wrote, as the text it holds (a name typed in a
     spreadsheet, like ``'t Hooft``, is read as it is)."""
     return text[1:] if text.startswith("'") and text[1:].startswith(QUOTED) else text
+
+
+class _Line:
+    """A file for :func:`csv.writer` that hands each line back instead of keeping it."""
+
+    def write(self, line: str) -> str:
+        return line
+
+
+def line_writer() -> Any:
+    """A :func:`csv.writer` whose ``writerow`` returns the line it wrote: a streamed
+    response yields them one by one."""
+    return csv.writer(_Line())

@@ -3,11 +3,10 @@ ties as CSV, one row per tie, for a club's spreadsheet (not read back)."""
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Iterator
 from typing import Any
 
-from matches.core.cells import BYTE_ORDER_MARK, text_cell
+from matches.core.cells import BYTE_ORDER_MARK, line_writer, text_cell
 from matches.cups import stored
 from matches.cups.models import Cup, CupRound
 from matches.cups.selectors import cup_division_entrants, cup_results, cup_shown, rules_cup
@@ -72,16 +71,11 @@ def _result(result: cup_rules.TieResult) -> dict[str, Any]:
             if value is not None and not (name == "games" and result.walkover)}
 
 
-class _Line:
-    def write(self, value: str) -> str:
-        return value
-
-
 def ties_csv(cup: Cup) -> Iterator[str]:
     """One row per tie drawn (the cup's, then the plate's), the byte-order mark first:
     its round's name, its number, ``cup`` or ``plate``, its sides (``bye``), its date, its
     result (games won, home first; ``walkover home``/``walkover away``) and its winner."""
-    writer = csv.writer(_Line())
+    writer = line_writer()
     yield BYTE_ORDER_MARK + writer.writerow(CSV_COLUMNS)
     shown = cup_shown(cup)
     for round in [*shown.rounds, *shown.plate_rounds]:

@@ -4,7 +4,6 @@ list as CSV."""
 
 from __future__ import annotations
 
-import csv
 import datetime
 from collections import Counter
 from fractions import Fraction
@@ -17,7 +16,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from matches.clubs import selectors as clubs_selectors
 from matches.clubs.access import club_for
-from matches.core.cells import BYTE_ORDER_MARK, text_cell
+from matches.core.cells import BYTE_ORDER_MARK, line_writer, text_cell
 from matches.history.forms import HistoryForm
 from matches.history.models import PROVISIONAL_BELOW, Rating
 from matches.history.player_selectors import player_matches, player_stats
@@ -55,11 +54,7 @@ def history_csv(request: HttpRequest) -> StreamingHttpResponse:
     filters = HistoryForm(request.GET).filters()
     matches = history_queryset(user=request.user, own=_own(request), filters=filters)
 
-    class Echo:
-        def write(self, value: str) -> str:
-            return value
-
-    writer = csv.writer(Echo())
+    writer = line_writer()
 
     def rows():  # noqa: ANN202 - a generator of CSV lines
         yield BYTE_ORDER_MARK + writer.writerow(["date", "game", "players", "scores",

@@ -26,7 +26,7 @@ from django.utils.translation import gettext_lazy as _
 
 from matches import rules
 from matches.core import messages as rules_messages
-from matches.core.cells import BYTE_ORDER_MARK, read_text_cell, text_cell
+from matches.core.cells import BYTE_ORDER_MARK, line_writer, read_text_cell, text_cell
 from matches.rules import league as league_rules
 
 # -- the table CSV ----------------------------------------------------------------------
@@ -37,7 +37,7 @@ TABLE_CSV_COLUMNS = ("rank", "entrant", "played", "won", "drawn", "lost", "games
 
 def table_csv(table: league_rules.Table) -> Iterator[str]:
     """The standings as CSV lines, the byte-order mark first; a shared rank as ``2=``."""
-    writer = csv.writer(_Line())
+    writer = line_writer()
     yield BYTE_ORDER_MARK + writer.writerow(TABLE_CSV_COLUMNS)
     for row in table.rows:
         yield writer.writerow([f"{row.rank}=" if row.shared else row.rank,
@@ -79,7 +79,7 @@ class FixtureLine:
 def fixtures_csv(fixtures: Iterable[FixtureLine]) -> Iterator[str]:
     """The fixtures as CSV lines, the byte-order mark first: what :func:`read_fixtures_csv`
     reads back (its settled rows; the others are skipped)."""
-    writer = csv.writer(_Line())
+    writer = line_writer()
     yield BYTE_ORDER_MARK + writer.writerow(FIXTURES_CSV_COLUMNS)
     for fixture in fixtures:
         yield writer.writerow([
@@ -269,13 +269,6 @@ def _number(text: str, line: int, column: str) -> int:
         return int(text)
     raise ValidationError(_('Row %(line)s, %(column)s: "%(value)s" is not a whole number.')
                           % {"line": line, "column": column, "value": text}, code="number")
-
-
-class _Line:
-    """A file for :func:`csv.writer` that hands each line back instead of keeping it."""
-
-    def write(self, line: str) -> str:
-        return line
 
 
 # -- domino-league/1 --------------------------------------------------------------------
