@@ -35,14 +35,13 @@ at random once all of them are known (:func:`draw_plate`).
 from __future__ import annotations
 
 import enum
-import json
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Final
 
-from .errors import CupError, Message
+from .errors import CupError, Message, shown
 from .fixtures import checked_entrants
 from .league import Night, Side, game_winner, games_won
 
@@ -101,7 +100,7 @@ the side that turned up, not [0, 3]
     def __post_init__(self) -> None:
         walkover = _pair(self.walkover)
         if walkover is None or walkover[0] <= walkover[1]:
-            raise CupError.of("cup_walkover", value=_show(self.walkover))
+            raise CupError.of("cup_walkover", value=shown(self.walkover))
         object.__setattr__(self, "walkover", walkover)
 
 
@@ -167,7 +166,7 @@ class TieResult:
         if self.decider is not None:
             decider = _pair(self.decider)
             if decider is None or decider[0] == decider[1]:
-                raise CupError.of("cup_decider_score", value=_show(self.decider))
+                raise CupError.of("cup_decider_score", value=shown(self.decider))
             object.__setattr__(self, "decider", decider)
 
     @property
@@ -554,7 +553,7 @@ def bracket(cup: Cup, results: Mapping[TieKey, TieResult]) -> Bracket:
     for entry in plate_next:
         after_bye = main[entry.round - 1][entry.position - 1]
         if entry.round > 1 and after_bye.winner in had_byes and after_bye.loser not in had_byes:
-            raise CupError.of("cup_plate_redraw", tie=str(entry), name=_show(after_bye.winner))
+            raise CupError.of("cup_plate_redraw", tie=str(entry), name=shown(after_bye.winner))
     losers = {tie.key: tie.loser for ties in main for tie in ties}
     plate = _rounds(cup.plate, results, cup.format, plate=True, losers=losers, plate_next={})
     return Bracket(main, cup.main.rounds, plate, cup.plate.rounds)
@@ -670,7 +669,7 @@ def _checked_seed(seed: object) -> int:
     if seed is None:
         raise CupError.of("cup_seed_needed")
     if type(seed) is not int or seed < 0:
-        raise CupError.of("cup_seed", value=_show(seed))
+        raise CupError.of("cup_seed", value=shown(seed))
     return seed
 
 
@@ -691,9 +690,9 @@ def checked_seeds(seeds: Sequence[str], names: Sequence[str]) -> list[str]:
     places: dict[str, int] = {}
     for place, name in enumerate(seeds, start=1):
         if name not in entrants:
-            raise CupError.of("cup_seed_not_entrant", place=place, name=_show(name))
+            raise CupError.of("cup_seed_not_entrant", place=place, name=shown(name))
         if name in places:
-            raise CupError.of("cup_seeded_twice", place=place, name=_show(name),
+            raise CupError.of("cup_seeded_twice", place=place, name=shown(name),
                               other=places[name])
         places[name] = place
     return list(seeds)
@@ -709,25 +708,25 @@ def _checked_pairs(pairs: Sequence[Sequence[str | None]], names: Sequence[str],
     checked: list[tuple[Entry, Entry | None]] = []
     for place, pair in enumerate(pairs, start=1):
         if isinstance(pair, str) or len(pair) != 2:
-            raise CupError.of("cup_pair_shape", place=place, value=_show(pair))
+            raise CupError.of("cup_pair_shape", place=place, value=shown(pair))
         home, away = pair[0], pair[1]
         if home is None and away is None:
             raise CupError.of("cup_bye_v_bye", place=place)
         if home is None:
-            raise CupError.of("cup_pair_shape", place=place, value=_show(list(pair)))
+            raise CupError.of("cup_pair_shape", place=place, value=shown(list(pair)))
         for name in (home, away):
             if name is None:
                 continue
             if name not in entrants:
-                raise CupError.of("cup_pair_not_entrant", place=place, name=_show(name))
+                raise CupError.of("cup_pair_not_entrant", place=place, name=shown(name))
             if name in drawn:
-                raise CupError.of("cup_drawn_twice", place=place, name=_show(name),
+                raise CupError.of("cup_drawn_twice", place=place, name=shown(name),
                                   other=drawn[name])
             drawn[name] = place
         checked.append((home, away))
     for name in names:
         if name not in drawn:
-            raise CupError.of("cup_not_drawn", name=_show(name))
+            raise CupError.of("cup_not_drawn", name=shown(name))
     return tuple(checked)
 
 
@@ -807,14 +806,14 @@ def _tie(key: TieKey, home: str | None, away: str | None, bye: bool,
          plate_next: TieKey | None) -> Tie:
     if bye:
         if result is not None:
-            raise CupError.of("cup_result_for_bye", tie=str(key), name=_show(home))
+            raise CupError.of("cup_result_for_bye", tie=str(key), name=shown(home))
         return Tie(key, home, None, bye=True, winner=home, next=next, plate_next=plate_next)
     if result is None:
         return Tie(key, home, away, next=next, plate_next=plate_next)
     if home is None or away is None:
         if home is None and away is None:
             raise CupError.of("cup_sides_unknown", tie=str(key))
-        raise CupError.of("cup_no_opponent", tie=str(key), name=_show(home or away))
+        raise CupError.of("cup_no_opponent", tie=str(key), name=shown(home or away))
     side = tie_winner(result, format.level_tie, key)
     winner, loser = (home, away) if side is Side.HOME else (away, home)
     return Tie(key, home, away, result=result, winner=winner, loser=loser,
@@ -840,7 +839,7 @@ def _final_winner(rounds: Sequence[Sequence[Tie]], total: int) -> str | None:
 def _game(score: object, place: int) -> tuple[int, int]:
     pair = _pair(score)
     if pair is None:
-        raise CupError.of("game_pair", place=place, value=_show(score))
+        raise CupError.of("game_pair", place=place, value=shown(score))
     if pair[0] == pair[1]:
         raise CupError.of("game_level", place=place, home=pair[0], away=pair[1])
     return pair
@@ -855,13 +854,6 @@ def _pair(value: object) -> tuple[int, int] | None:
         return None
     return first, second
 
-
-def _show(value: object) -> str:
-    """A value as JSON spells it (names in double quotes), for messages."""
-    try:
-        return json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return repr(value)
 
 
 __all__ = ["MIN_ENTRANTS", "Bracket", "Cup", "CupFormat", "Draw", "DrawMethod", "DrawTiming",

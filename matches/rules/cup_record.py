@@ -26,14 +26,14 @@ matches.rules.errors.CupError: entrants[2].name: a name, not blank
 from __future__ import annotations
 
 import datetime
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from . import cup as cup_rules
-from .errors import CupError
+from .errors import CupError, shown
 from .league import Side
+from .record import MAX_DEPTH, RecordInvalid, read_json
 
 FORMAT: Final = "domino-cup/1"
 MAX_SEED: Final = 2**53 - 1
@@ -109,12 +109,23 @@ def refused(where: str, reason: str) -> CupError:
                     params={"where": where, "reason": reason})
 
 
+# the record reader's guards, said of a cup's document (anything else: not JSON)
+UNREADABLE: Final = {
+    "record_too_deep": f"it nests deeper than {MAX_DEPTH} levels",
+    "record_digits": "a number in it has thousands of digits",
+    "record_nul": "a text in it holds a NUL character (\\u0000)",
+}
+
+
 def loads(text: str | bytes) -> dict[str, Any]:
-    """A document's JSON text as an object (not yet read: see :func:`read_cup`)."""
+    """A document's JSON text as an object (not yet read: see :func:`read_cup`), with
+    the record reader's guards (:func:`~matches.rules.record.read_json`), as a league
+    document is read: no nesting deeper than a record's, no number of thousands of
+    digits, no NUL in a text."""
     try:
-        document = json.loads(text)
-    except (ValueError, RecursionError) as error:
-        raise refused("", f"not JSON ({error})") from None
+        document = read_json(text)
+    except RecordInvalid as error:
+        raise refused("", UNREADABLE.get(error.code or "", f"not JSON ({error})")) from None
     if not isinstance(document, dict):
         raise refused("", "a domino-cup/1 document is a JSON object")
     return document
@@ -126,13 +137,13 @@ def read_cup(document: Mapping[str, Any]) -> CupRecord:
         raise refused("", "a domino-cup/1 document is a JSON object")
     _known(document, DOCUMENT_KEYS, "")
     if document.get("format") != FORMAT:
-        raise refused("format", f"{_show(FORMAT)}, not {_show(document.get('format'))}")
+        raise refused("format", f"{shown(FORMAT)}, not {shown(document.get('format'))}")
     name = _text(document.get("name"), "name")
     starts_on = _date(document.get("starts_on"), "starts_on")
     game = _text(document.get("game"), "game")
     options = document.get("options", {})
     if not isinstance(options, dict):
-        raise refused("options", f"an object, not {_show(options)}")
+        raise refused("options", f"an object, not {shown(options)}")
     tie = _tie_format(document.get("tie", {}))
     draw = document.get("draw", {})
     _object(draw, "draw", DRAW_KEYS)
@@ -151,7 +162,7 @@ def read_cup(document: Mapping[str, Any]) -> CupRecord:
         raise
     seed = draw.get("seed", 0)
     if type(seed) is not int or not 0 <= seed <= MAX_SEED:
-        raise refused("draw.seed", f"a whole number from 0 to {MAX_SEED}, not {_show(seed)}")
+        raise refused("draw.seed", f"a whole number from 0 to {MAX_SEED}, not {shown(seed)}")
     entrants = _entrants(document.get("entrants"))
     names = [entrant.name for entrant in entrants]
     seeds = _seeds(draw.get("seeds", []), names, format)
@@ -173,7 +184,7 @@ def _tie_format(value: object) -> TieFormat:
     assert isinstance(value, dict)
     kind = value.get("format", "single")
     if kind not in TIE_FORMATS:
-        raise refused("tie.format", f"one of {', '.join(TIE_FORMATS)}, not {_show(kind)}")
+        raise refused("tie.format", f"one of {', '.join(TIE_FORMATS)}, not {shown(kind)}")
     race_to = value.get("race_to")
     if race_to is not None:
         race_to = _count(race_to, "tie.race_to")
@@ -187,7 +198,7 @@ def _tie_format(value: object) -> TieFormat:
 
 def _entrants(value: object) -> tuple[CupEntrant, ...]:
     if not isinstance(value, list):
-        raise refused("entrants", f"a list of entrants, not {_show(value)}")
+        raise refused("entrants", f"a list of entrants, not {shown(value)}")
     if len(value) > MAX_ENTRANTS:
         raise refused("entrants", f"at most {MAX_ENTRANTS} entrants, not {len(value)}")
     found: list[CupEntrant] = []
@@ -200,15 +211,15 @@ def _entrants(value: object) -> tuple[CupEntrant, ...]:
         folded = name.casefold()
         if folded in seen:
             raise refused(f"{where}.name",
-                          f"{_show(name)} is entrant {seen[folded]} already")
+                          f"{shown(name)} is entrant {seen[folded]} already")
         seen[folded] = place
         kind = entrant.get("kind", "team")
         if kind not in ENTRANT_KINDS:
             raise refused(f"{where}.kind",
-                          f"one of {', '.join(ENTRANT_KINDS)}, not {_show(kind)}")
+                          f"one of {', '.join(ENTRANT_KINDS)}, not {shown(kind)}")
         players = entrant.get("players", [])
         if not isinstance(players, list):
-            raise refused(f"{where}.players", f"a list of names, not {_show(players)}")
+            raise refused(f"{where}.players", f"a list of names, not {shown(players)}")
         found.append(CupEntrant(name=name, kind=kind, players=tuple(
             _text(player, f"{where}.players[{number}]")
             for number, player in enumerate(players, start=1))))
@@ -218,15 +229,15 @@ def _entrants(value: object) -> tuple[CupEntrant, ...]:
 def _seeds(value: object, names: Sequence[str], format: cup_rules.CupFormat
            ) -> tuple[str, ...]:
     if not isinstance(value, list):
-        raise refused("draw.seeds", f"a list of entrants' names, not {_show(value)}")
+        raise refused("draw.seeds", f"a list of entrants' names, not {shown(value)}")
     if value and format.method is not cup_rules.DrawMethod.SEEDED:
         raise refused("draw.seeds", "only a seeded draw has seeds")
     seen: set[str] = set()
     for place, name in enumerate(value, start=1):
         if not isinstance(name, str) or name not in names:
-            raise refused(f"draw.seeds[{place}]", f"{_show(name)} is not an entrant")
+            raise refused(f"draw.seeds[{place}]", f"{shown(name)} is not an entrant")
         if name in seen:
-            raise refused(f"draw.seeds[{place}]", f"{_show(name)} is seeded already")
+            raise refused(f"draw.seeds[{place}]", f"{shown(name)} is seeded already")
         seen.add(name)
     return tuple(value)
 
@@ -242,11 +253,11 @@ def _drawn(document: Mapping[str, Any], names: Sequence[str],
     _object(main, "drawn", DRAWN_KEYS)
     first = main.get("first_round")
     if not isinstance(first, list):
-        raise refused("drawn.first_round", f"a list of pairs, not {_show(first)}")
+        raise refused("drawn.first_round", f"a list of pairs, not {shown(first)}")
     for place, pair in enumerate(first, start=1):
         if not isinstance(pair, list) or len(pair) != 2:
             raise refused(f"drawn.first_round[{place}]",
-                          f"[home, away] (away null for a bye), not {_show(pair)}")
+                          f"[home, away] (away null for a bye), not {shown(pair)}")
     try:  # each entrant drawn once, in as many pairs as the bracket has
         checked = cup_rules.draw(names, cup_rules.CupFormat(
             method=cup_rules.DrawMethod.BY_HAND, timing=format.timing), pairs=first)
@@ -255,7 +266,7 @@ def _drawn(document: Mapping[str, Any], names: Sequence[str],
     size = checked.main.size
     if main.get("size", size) != size:
         raise refused("drawn.size", f"{size} for {len(names)} entrants, "
-                                    f"not {_show(main.get('size'))}")
+                                    f"not {shown(main.get('size'))}")
     later = _later_rounds(main.get("later_rounds", []), size, "drawn.later_rounds")
     if format.timing is cup_rules.DrawTiming.ALL_AT_ONCE and later != checked.main.later_rounds:
         raise refused("drawn.later_rounds", "a cup drawn all at once follows its bracket: "
@@ -269,13 +280,13 @@ def _drawn(document: Mapping[str, Any], names: Sequence[str],
     _object(plate, "plate_drawn", DRAWN_KEYS)
     plate_first = plate.get("first_round")
     if not isinstance(plate_first, list) or not plate_first:
-        raise refused("plate_drawn.first_round", f"a list of pairs, not {_show(plate_first)}")
+        raise refused("plate_drawn.first_round", f"a list of pairs, not {shown(plate_first)}")
     pairs: list[tuple[cup_rules.Entry, cup_rules.Entry | None]] = []
     used: set[cup_rules.TieKey] = set()
     for place, pair in enumerate(plate_first, start=1):
         where = f"plate_drawn.first_round[{place}]"
         if not isinstance(pair, list) or len(pair) != 2 or pair[0] is None:
-            raise refused(where, f"[home, away] (away null for a bye), not {_show(pair)}")
+            raise refused(where, f"[home, away] (away null for a bye), not {shown(pair)}")
         entries: list[cup_rules.TieKey | None] = []
         for side, entry in enumerate(pair, start=1):
             if entry is None:
@@ -292,7 +303,7 @@ def _drawn(document: Mapping[str, Any], names: Sequence[str],
     plate_size = len(pairs) * 2
     if plate_size & (plate_size - 1) or plate.get("size", plate_size) != plate_size:
         raise refused("plate_drawn.size", f"twice the first round's pairs, a power of two, "
-                                          f"not {_show(plate.get('size'))}")
+                                          f"not {shown(plate.get('size'))}")
     plate_later = _later_rounds(plate.get("later_rounds", []), plate_size,
                                 "plate_drawn.later_rounds")
     return cup_rules.Cup(format, tuple(names), cup.main,
@@ -301,7 +312,7 @@ def _drawn(document: Mapping[str, Any], names: Sequence[str],
 
 def _later_rounds(value: object, size: int, where: str) -> tuple[cup_rules.Feeders, ...]:
     if not isinstance(value, list):
-        raise refused(where, f"a list of rounds, not {_show(value)}")
+        raise refused(where, f"a list of rounds, not {shown(value)}")
     rounds: list[cup_rules.Feeders] = []
     ties = size // 2
     for number, feeders in enumerate(value, start=1):
@@ -310,7 +321,7 @@ def _later_rounds(value: object, size: int, where: str) -> tuple[cup_rules.Feede
             raise refused(here, "the bracket has no round after its final")
         if not isinstance(feeders, list) or len(feeders) != ties // 2:
             raise refused(here, f"{ties // 2} pairs of the round before's ties, "
-                                f"not {_show(feeders)}")
+                                f"not {shown(feeders)}")
         seen: set[int] = set()
         pairs: list[tuple[int, int]] = []
         for place, pair in enumerate(feeders, start=1):
@@ -318,7 +329,7 @@ def _later_rounds(value: object, size: int, where: str) -> tuple[cup_rules.Feede
                     or any(type(tie) is not int or not 1 <= tie <= ties for tie in pair)
                     or pair[0] == pair[1] or seen & set(pair)):
                 raise refused(f"{here}[{place}]", f"two ties of the round before (1 to "
-                                                  f"{ties}), each once, not {_show(pair)}")
+                                                  f"{ties}), each once, not {shown(pair)}")
             seen.update(pair)
             pairs.append((pair[0], pair[1]))
         rounds.append(tuple(pairs))
@@ -330,7 +341,7 @@ def _tie_ref(value: object, where: str, main: cup_rules.Draw) -> cup_rules.TieKe
     if (not isinstance(value, dict) or set(value) != {"round", "position"}
             or type(value["round"]) is not int or type(value["position"]) is not int):
         raise refused(where, f'a cup\'s tie as {{"round": R, "position": P}}, '
-                             f"not {_show(value)}")
+                             f"not {shown(value)}")
     key = cup_rules.TieKey(value["round"], value["position"])
     if not cup_rules._has_tie(main, key):  # noqa: SLF001 (the rules' own check)
         raise refused(where, f"the cup has no {key}")
@@ -339,7 +350,7 @@ def _tie_ref(value: object, where: str, main: cup_rules.Draw) -> cup_rules.TieKe
 
 def _rounds(value: object, cup: cup_rules.Cup | None) -> tuple[CupRound, ...]:
     if not isinstance(value, list):
-        raise refused("rounds", f"a list of rounds, not {_show(value)}")
+        raise refused("rounds", f"a list of rounds, not {shown(value)}")
     if value and cup is None:
         raise refused("rounds", "a cup's rounds are dated once it is drawn")
     found: list[CupRound] = []
@@ -355,7 +366,7 @@ def _rounds(value: object, cup: cup_rules.Cup | None) -> tuple[CupRound, ...]:
         number = entry.get("number")
         if type(number) is not int or not 1 <= number <= total:
             raise refused(f"{where}.number", f"a round of the {'plate' if plate else 'cup'} "
-                                             f"(1 to {total}), not {_show(number)}")
+                                             f"(1 to {total}), not {shown(number)}")
         if (plate, number) in seen:
             raise refused(f"{where}.number", f"round {number} is dated already")
         seen.add((plate, number))
@@ -373,14 +384,14 @@ def _finals(value: object) -> tuple[datetime.date | None, str]:
     date = value.get("date")
     venue = value.get("venue", "")
     if not isinstance(venue, str):
-        raise refused("finals.venue", f"a text, not {_show(venue)}")
+        raise refused("finals.venue", f"a text, not {shown(venue)}")
     return (None if date is None else _date(date, "finals.date")), venue.strip()
 
 
 def _results(value: object, cup: cup_rules.Cup | None
              ) -> dict[cup_rules.TieKey, cup_rules.TieResult]:
     if not isinstance(value, list):
-        raise refused("ties", f"a list of ties, not {_show(value)}")
+        raise refused("ties", f"a list of ties, not {shown(value)}")
     if value and cup is None:
         raise refused("ties", "a cup's ties have results once it is drawn")
     results: dict[cup_rules.TieKey, cup_rules.TieResult] = {}
@@ -390,7 +401,7 @@ def _results(value: object, cup: cup_rules.Cup | None
         assert isinstance(entry, dict) and cup is not None
         round, position = entry.get("round"), entry.get("position")
         if type(round) is not int or type(position) is not int:
-            raise refused(where, f"a round and a position, not {_show(entry)}")
+            raise refused(where, f"a round and a position, not {shown(entry)}")
         key = cup_rules.TieKey(round, position,
                                plate=_flag(entry.get("plate", False), f"{where}.plate"))
         if not cup_rules._has_tie(cup.plate if key.plate else cup.main, key):  # noqa: SLF001
@@ -411,10 +422,10 @@ def _result(value: object, where: str) -> cup_rules.TieResult:
     games = value.get("games", [])
     if not isinstance(games, list) or len(games) > MAX_GAMES:
         raise refused(f"{where}.games", f"a list of scores [home, away], "
-                                        f"not {_show(games)}")
+                                        f"not {shown(games)}")
     walkover = value.get("walkover")
     if walkover is not None and walkover not in ("home", "away"):
-        raise refused(f"{where}.walkover", f'"home" or "away", not {_show(walkover)}')
+        raise refused(f"{where}.walkover", f'"home" or "away", not {shown(walkover)}')
     try:
         return cup_rules.TieResult(games=tuple(games), decider=value.get("decider"),
                                    walkover=Side(walkover) if walkover else None)
@@ -434,13 +445,13 @@ def _known(value: Mapping[str, Any], keys: frozenset[str], where: str) -> None:
 
 def _object(value: object, where: str, keys: frozenset[str]) -> None:
     if not isinstance(value, dict):
-        raise refused(where, f"an object, not {_show(value)}")
+        raise refused(where, f"an object, not {shown(value)}")
     _known(value, keys, where)
 
 
 def _text(value: object, where: str) -> str:
     if not isinstance(value, str):
-        raise refused(where, f"a text, not {_show(value)}")
+        raise refused(where, f"a text, not {shown(value)}")
     if not value.strip():
         raise refused(where, "a name, not blank")
     return " ".join(value.split())
@@ -452,18 +463,18 @@ def _date(value: object, where: str) -> datetime.date:
             return datetime.date.fromisoformat(value)
         except ValueError:
             pass
-    raise refused(where, f"a date as YYYY-MM-DD, not {_show(value)}")
+    raise refused(where, f"a date as YYYY-MM-DD, not {shown(value)}")
 
 
 def _flag(value: object, where: str) -> bool:
     if not isinstance(value, bool):
-        raise refused(where, f"true or false, not {_show(value)}")
+        raise refused(where, f"true or false, not {shown(value)}")
     return value
 
 
 def _count(value: object, where: str) -> int:
     if type(value) is not int or value < 0:
-        raise refused(where, f"a whole number from 0, not {_show(value)}")
+        raise refused(where, f"a whole number from 0, not {shown(value)}")
     return value
 
 
@@ -473,22 +484,16 @@ def _choice[E: (cup_rules.DrawMethod, cup_rules.DrawTiming, cup_rules.LevelTie)]
         return kind(value)
     except ValueError:
         raise refused(where, f"one of {', '.join(str(e.value) for e in kind)}, "
-                             f"not {_show(value)}") from None
+                             f"not {shown(value)}") from None
 
 
 def _walkover(value: object) -> tuple[int, int]:
     if (not isinstance(value, list) or len(value) != 2
             or any(type(games) is not int or games < 0 for games in value)):
         raise refused("walkover", f"[games for the side that turned up, for the other], "
-                                  f"not {_show(value)}")
+                                  f"not {shown(value)}")
     return value[0], value[1]
 
-
-def _show(value: object) -> str:
-    try:
-        return json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return repr(value)
 
 
 __all__ = ["FORMAT", "CupEntrant", "CupRecord", "CupRound", "TieFormat", "loads", "read_cup",

@@ -13,6 +13,7 @@ values built the same way.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Final, Self
 
@@ -376,6 +377,15 @@ class Message:
 
     def __hash__(self) -> int:
         return hash((self.code, tuple(sorted(self.params))))
+
+
+def shown(value: object) -> str:
+    """A value of a document as the document spells it (JSON: names in double quotes),
+    for a message about it."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
 
 
 class RulesError(ValueError):

@@ -27,13 +27,12 @@ from __future__ import annotations
 
 import datetime
 import enum
-import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from .errors import FixtureNightError, ImpossibleScore, LeagueInvalid, OptionError
+from .errors import FixtureNightError, ImpossibleScore, LeagueInvalid, OptionError, shown
 from .games import Game, game_for
 from .record import MAX_DEPTH, RecordInvalid, read_json
 
@@ -462,8 +461,8 @@ def read_league(document: Mapping[str, Any]) -> League:
     if "format" not in document:
         raise LeagueInvalid.at("format", "missing")
     if document["format"] != FORMAT:
-        raise LeagueInvalid.at("format", "league_format", expected=_show(FORMAT),
-                                 value=_show(document["format"]))
+        raise LeagueInvalid.at("format", "league_format", expected=shown(FORMAT),
+                                 value=shown(document["format"]))
     name = _text(document, "name", "name")
     game = _game(document)
     options = _options(document, game)
@@ -475,12 +474,12 @@ def read_league(document: Mapping[str, Any]) -> League:
         raise LeagueInvalid.at("fixtures", "missing")
     fixtures_doc = document["fixtures"]
     if not isinstance(fixtures_doc, list):
-        raise LeagueInvalid.at("fixtures", "must_be_list", value=_show(fixtures_doc))
+        raise LeagueInvalid.at("fixtures", "must_be_list", value=shown(fixtures_doc))
     fixtures = tuple(_fixture(doc, number, by_key)
                      for number, doc in enumerate(fixtures_doc, start=1))
     adjustments_doc = document.get("adjustments", [])
     if not isinstance(adjustments_doc, list):
-        raise LeagueInvalid.at("adjustments", "must_be_list", value=_show(adjustments_doc))
+        raise LeagueInvalid.at("adjustments", "must_be_list", value=shown(adjustments_doc))
     adjustments = tuple(_adjustment(doc, f"adjustments[{number}]", by_key)
                         for number, doc in enumerate(adjustments_doc, start=1))
     return League(name, game, options, entrants, scoring, tiebreaks, fixtures, adjustments)
@@ -504,7 +503,7 @@ def _options(document: Mapping[str, Any], game: Game) -> dict[str, Any]:
     """
     options = document.get("options", {})
     if not isinstance(options, dict):
-        raise LeagueInvalid.at("options", "must_be_object", value=_show(options))
+        raise LeagueInvalid.at("options", "must_be_object", value=shown(options))
     first: OptionError | None = None
     for players in range(game.players[0], game.players[1] + 1):
         try:
@@ -523,7 +522,7 @@ def _entrants(document: Mapping[str, Any]) -> tuple[Entrant, ...]:
         raise LeagueInvalid.at("entrants", "missing")
     docs = document["entrants"]
     if not isinstance(docs, list):
-        raise LeagueInvalid.at("entrants", "must_be_list", value=_show(docs))
+        raise LeagueInvalid.at("entrants", "must_be_list", value=shown(docs))
     entrants: list[Entrant] = []
     seen: dict[str, int] = {}  # casefolded name: its place
     for number, doc in enumerate(docs, start=1):
@@ -532,13 +531,13 @@ def _entrants(document: Mapping[str, Any]) -> tuple[Entrant, ...]:
         name = _text(doc, "name", f"{where}.name")
         key = name.casefold()
         if key in seen:
-            raise LeagueInvalid.at(f"{where}.name", "entrant_name_taken", name=_show(name),
+            raise LeagueInvalid.at(f"{where}.name", "entrant_name_taken", name=shown(name),
                                    place=seen[key])
         seen[key] = number
         players = doc.get("players", [])
         if (not isinstance(players, list)
                 or not all(isinstance(player, str) and player.strip() for player in players)):
-            raise LeagueInvalid.at(f"{where}.players", "entrant_players", value=_show(players))
+            raise LeagueInvalid.at(f"{where}.players", "entrant_players", value=shown(players))
         entrants.append(Entrant(name, tuple(players)))
     return tuple(entrants)
 
@@ -558,10 +557,10 @@ def _scoring(doc: object) -> Scoring:
         pair = _pair(doc["walkover"])
         if pair is None:
             raise LeagueInvalid.at("scoring.walkover", "walkover_pair",
-                                     value=_show(doc["walkover"]))
+                                     value=shown(doc["walkover"]))
         if pair[0] <= pair[1]:
             raise LeagueInvalid.at("scoring.walkover", "walkover_order",
-                                     value=_show(doc["walkover"]))
+                                     value=shown(doc["walkover"]))
         walkover = pair
     return Scoring(win, draw, loss, per_game, close_loss, heavy_win, walkover)
 
@@ -572,7 +571,7 @@ def _bonus(doc: Mapping[str, Any], key: str) -> Bonus | None:
     where = f"scoring.{key}"
     value = doc[key]
     if not isinstance(value, Mapping):
-        raise LeagueInvalid.at(where, "bonus_object", value=_show(value))
+        raise LeagueInvalid.at(where, "bonus_object", value=shown(value))
     _check_object(value, BONUS_KEYS, where)
     margin = _whole(value, "margin", f"{where}.margin")
     points = _whole(value, "points", f"{where}.points")
@@ -581,15 +580,15 @@ def _bonus(doc: Mapping[str, Any], key: str) -> Bonus | None:
 
 def _tiebreaks(value: object) -> tuple[str, ...]:
     if not isinstance(value, list):
-        raise LeagueInvalid.at("tiebreaks", "must_be_list", value=_show(value))
+        raise LeagueInvalid.at("tiebreaks", "must_be_list", value=shown(value))
     seen: dict[str, int] = {}
     for number, name in enumerate(value, start=1):
         where = f"tiebreaks[{number}]"
         if not isinstance(name, str) or name not in TIEBREAKS:
-            raise LeagueInvalid.at(where, "unknown_tiebreak", value=_show(name),
+            raise LeagueInvalid.at(where, "unknown_tiebreak", value=shown(name),
                                      choices=", ".join(TIEBREAKS))
         if name in seen:
-            raise LeagueInvalid.at(where, "tiebreak_twice", value=_show(name), place=seen[name])
+            raise LeagueInvalid.at(where, "tiebreak_twice", value=shown(name), place=seen[name])
         seen[name] = number
     return tuple(value)
 
@@ -601,7 +600,7 @@ def _fixture(doc: object, number: int, by_key: Mapping[str, str]) -> Fixture:
     home = _entrant_name(doc, "home", where, by_key)
     away = _entrant_name(doc, "away", where, by_key)
     if home == away:
-        raise LeagueInvalid.at(where, "home_is_away", name=_show(home))
+        raise LeagueInvalid.at(where, "home_is_away", name=shown(home))
     date = _date(doc, where)
     present = [key for key in OUTCOMES if key in doc]
     if len(present) != 1:
@@ -615,7 +614,7 @@ def _fixture(doc: object, number: int, by_key: Mapping[str, str]) -> Fixture:
     if kind == "result":
         result = _pair(value)
         if result is None:
-            raise LeagueInvalid.at(where, "result_pair", value=_show(value))
+            raise LeagueInvalid.at(where, "result_pair", value=shown(value))
         if result == (0, 0):
             raise LeagueInvalid.at(where, "result_nil")
         games = _games(doc["games"], result, where) if "games" in doc else None
@@ -623,16 +622,16 @@ def _fixture(doc: object, number: int, by_key: Mapping[str, str]) -> Fixture:
     if kind == "walkover":
         if value == "home" or value == "away":
             return Fixture(number, home, away, date, walkover=Side(value))
-        raise LeagueInvalid.at(where, "walkover_side", value=_show(value))
+        raise LeagueInvalid.at(where, "walkover_side", value=shown(value))
     if value is not True:
-        raise LeagueInvalid.at(where, "must_be_true", kind=kind, value=_show(value))
+        raise LeagueInvalid.at(where, "must_be_true", kind=kind, value=shown(value))
     return Fixture(number, home, away, date, postponed=kind == "postponed", void=kind == "void")
 
 
 def _games(value: object, result: tuple[int, int], where: str
            ) -> tuple[tuple[int, int], ...]:
     if not isinstance(value, list):
-        raise LeagueInvalid.at(where, "games_list", value=_show(value))
+        raise LeagueInvalid.at(where, "games_list", value=shown(value))
     expected = result[0] + result[1]
     if len(value) != expected:
         raise LeagueInvalid.at(where, "games_count", count=len(value), expected=expected,
@@ -641,7 +640,7 @@ def _games(value: object, result: tuple[int, int], where: str
     for number, game in enumerate(value, start=1):
         pair = _pair(game)
         if pair is None:
-            raise LeagueInvalid.at(where, "game_pair", place=number, value=_show(game))
+            raise LeagueInvalid.at(where, "game_pair", place=number, value=shown(game))
         if game_winner(pair) is None:
             raise LeagueInvalid.at(where, "game_level", place=number, home=pair[0], away=pair[1])
         games.append(pair)
@@ -660,7 +659,7 @@ def _adjustment(doc: object, where: str, by_key: Mapping[str, str]) -> Adjustmen
         raise LeagueInvalid.at(f"{where}.points", "missing")
     points = doc["points"]
     if type(points) is not int or points == 0:
-        raise LeagueInvalid.at(f"{where}.points", "adjustment_points", value=_show(points))
+        raise LeagueInvalid.at(f"{where}.points", "adjustment_points", value=shown(points))
     reason = _text(doc, "reason", f"{where}.reason")
     return Adjustment(entrant, points, reason)
 
@@ -670,7 +669,7 @@ def _adjustment(doc: object, where: str, by_key: Mapping[str, str]) -> Adjustmen
 
 def _check_object(doc: object, allowed: frozenset[str], where: str) -> None:
     if not isinstance(doc, Mapping):
-        raise LeagueInvalid.at(where, "must_be_object", value=_show(doc))
+        raise LeagueInvalid.at(where, "must_be_object", value=shown(doc))
     unknown = _unknown(doc, allowed)
     if unknown is not None:
         raise LeagueInvalid.at(where, "unknown_field", field=repr(unknown))
@@ -686,7 +685,7 @@ def _text(doc: Mapping[str, Any], key: str, where: str) -> str:
         raise LeagueInvalid.at(where, "missing")
     value = doc[key]
     if not isinstance(value, str) or not value.strip():
-        raise LeagueInvalid.at(where, "blank_text", value=_show(value))
+        raise LeagueInvalid.at(where, "blank_text", value=shown(value))
     return value
 
 
@@ -698,7 +697,7 @@ def _whole(doc: Mapping[str, Any], key: str, where: str, default: int | None = N
         return default
     value = doc[key]
     if type(value) is not int or value < 0:
-        raise LeagueInvalid.at(where, "whole_number", value=_show(value))
+        raise LeagueInvalid.at(where, "whole_number", value=shown(value))
     return value
 
 
@@ -722,13 +721,13 @@ def _entrant_name(doc: Mapping[str, Any], key: str, where: str, by_key: Mapping[
     value = doc[key]
     if not isinstance(value, str):
         if in_reason:
-            raise LeagueInvalid.at(where, "side_name_type", key=key, value=_show(value))
-        raise LeagueInvalid.at(where, "entrant_name_type", value=_show(value))
+            raise LeagueInvalid.at(where, "side_name_type", key=key, value=shown(value))
+        raise LeagueInvalid.at(where, "entrant_name_type", value=shown(value))
     name = by_key.get(value.casefold())
     if name is None:
         if in_reason:
-            raise LeagueInvalid.at(where, "side_not_an_entrant", key=key, name=_show(value))
-        raise LeagueInvalid.at(where, "not_an_entrant", name=_show(value))
+            raise LeagueInvalid.at(where, "side_not_an_entrant", key=key, name=shown(value))
+        raise LeagueInvalid.at(where, "not_an_entrant", name=shown(value))
     return name
 
 
@@ -741,15 +740,8 @@ def _date(doc: Mapping[str, Any], where: str) -> datetime.date | None:
             return datetime.date(int(value[:4]), int(value[5:7]), int(value[8:]))
         except ValueError:
             pass
-    raise LeagueInvalid.at(where, "date_format", value=_show(value))
+    raise LeagueInvalid.at(where, "date_format", value=shown(value))
 
-
-def _show(value: object) -> str:
-    """A value as the document spells it (JSON), for messages."""
-    try:
-        return json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return repr(value)
 
 
 # -- the standings -------------------------------------------------------------------
@@ -847,7 +839,7 @@ def standings(league: League) -> Table:
 def _tally(tallies: Mapping[str, _Tally], name: str, where: str) -> _Tally:
     tally = tallies.get(name)
     if tally is None:  # only a League built by hand, not by read_league, can get here
-        raise LeagueInvalid.at(where, "not_an_entrant", name=_show(name))
+        raise LeagueInvalid.at(where, "not_an_entrant", name=shown(name))
     return tally
 
 
@@ -903,7 +895,7 @@ def _values(criterion: str, group: list[_Tally], meetings: Sequence[_Meeting],
         elif criterion == "score_for":
             value = tally.score_for
         else:
-            raise LeagueInvalid.at("tiebreaks", "unknown_tiebreak_bare", value=_show(criterion))
+            raise LeagueInvalid.at("tiebreaks", "unknown_tiebreak_bare", value=shown(criterion))
         values[tally.name] = value
     return values
 

@@ -237,6 +237,18 @@ def test_the_text_is_json_of_an_object():
         read_cup([])  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(("text", "reason"), [
+    (b"[" * 100 + b"]" * 100, "it nests deeper than 32 levels"),
+    (b'{"seed": ' + b"9" * 5000 + b"}", "a number in it has thousands of digits"),
+    (b'{"name": "Ann\\u0000"}', "a text in it holds a NUL character (\\u0000)"),
+    (b"\xff", "not JSON ("),
+])
+def test_the_text_is_read_with_the_record_readers_guards(text, reason):
+    with pytest.raises(CupError) as refused:
+        loads(text)
+    assert str(refused.value).startswith(reason)
+
+
 def test_the_readmes_example_is_read():
     import json
     import re
