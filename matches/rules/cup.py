@@ -855,7 +855,6 @@ def _pair(value: object) -> tuple[int, int] | None:
     return first, second
 
 
-
 __all__ = ["MIN_ENTRANTS", "Bracket", "Cup", "CupFormat", "Draw", "DrawMethod", "DrawTiming",
            "LevelTie", "Side", "Tie", "TieKey", "TieResult", "affected_by_correction",
            "bracket", "bracket_size", "can_end_level", "check_correction", "checked_seeds",

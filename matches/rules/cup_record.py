@@ -495,6 +495,5 @@ def _walkover(value: object) -> tuple[int, int]:
     return value[0], value[1]
 
 
-
 __all__ = ["FORMAT", "CupEntrant", "CupRecord", "CupRound", "TieFormat", "loads", "read_cup",
            "refused"]

@@ -743,7 +743,6 @@ def _date(doc: Mapping[str, Any], where: str) -> datetime.date | None:
     raise LeagueInvalid.at(where, "date_format", value=shown(value))
 
 
-
 # -- the standings -------------------------------------------------------------------
 
 
