@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass, field
 
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet
 from django.dispatch import receiver
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -15,7 +15,14 @@ from matches.clubs.models import Club
 from matches.core import messages as rules_messages
 from matches.cups import stored
 from matches.cups.models import Cup, CupLog, CupRound, CupTie
-from matches.leagues.models import Entrant, Fixture, FixtureStatus, Season, SeasonKind
+from matches.leagues.models import (
+    Entrant,
+    Fixture,
+    FixtureGame,
+    FixtureStatus,
+    Season,
+    SeasonKind,
+)
 from matches.leagues.selectors import counted, fixture_game_score
 from matches.leagues.signals import fixture_captioned
 from matches.rules import CupError
@@ -78,18 +85,25 @@ def cup_results(cup: Cup) -> dict[cup_rules.TieKey, cup_rules.TieResult]:
             for tie in cup.ties.filter(result__isnull=False) if tie.result is not None}
 
 
+def tie_games(fixture: str = "") -> Prefetch:
+    """What a tie's result is read from, fetched with its fixture (the path to it,
+    ``fixture``): its games and their scorepad matches' sides; for a whole cup's
+    fixtures, a query each rather than each fixture's own."""
+    return Prefetch(f"{fixture}games", queryset=FixtureGame.objects.select_related("match")
+                    .prefetch_related("match__sides"))
+
+
 def fixture_tie_result(fixture: Fixture, season: Season) -> cup_rules.TieResult | None:
     """A fixture's result as a tie's (its games' final scores in order and its deciding
-    game's, or its walkover), whether or not it counts yet; None without one."""
+    game's, or its walkover), whether or not it counts yet; None without one. The
+    fixture comes with :func:`tie_games`."""
     if fixture.walkover:
         return cup_rules.TieResult(walkover=Side(fixture.walkover))
     if fixture.home_games is None:
         return None
     deciding = season.night.deciding_game
-    games = fixture.games.select_related("match").prefetch_related("match__sides") \
-        .order_by("number")
-    scored = [(game.number, score) for game in games
-              if (score := fixture_game_score(game)) is not None]
+    scored = sorted((game.number, score) for game in fixture.games.all()
+                    if (score := fixture_game_score(game)) is not None)
     return cup_rules.TieResult(
         games=tuple(score for number, score in scored if number != deciding),
         decider=next((score for number, score in scored if number == deciding), None))

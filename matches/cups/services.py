@@ -50,6 +50,7 @@ from matches.cups.selectors import (
     fixture_counted_result,
     fixture_tie_result,
     rules_cup,
+    tie_games,
     tie_key,
 )
 from matches.leagues import services as leagues_services
@@ -506,7 +507,8 @@ def tie_fixture_moved(sender: object, *, fixture: Fixture, **kwargs: object) -> 
     if tie is None:
         return
     cup = _locked(tie.cup)
-    result = fixture_tie_result(fixture, cup.season)
+    result = fixture_tie_result(
+        Fixture.objects.prefetch_related(tie_games()).get(pk=fixture.pk), cup.season)
     if result is not None:
         try:
             cup_rules.tie_winner(result, cup_rules.LevelTie(cup.level_tie), tie_key(tie))
@@ -527,7 +529,7 @@ def _sync(cup: Cup) -> None:
     division = season.divisions.get()
     entrants = {str(entrant.pk): entrant for entrant in division.entrants.all()}
     rows = {tie_key(tie): tie for tie in cup.ties.select_for_update(of=("self",))
-            .select_related("fixture")}
+            .select_related("fixture").prefetch_related(tie_games("fixture__"))}
     results = {key: stored.result_from(row.result) for key, row in rows.items()
                if row.result is not None}
     changed: set[cup_rules.TieKey] = set()
