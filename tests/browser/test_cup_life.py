@@ -15,6 +15,7 @@ season_life."""
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterator
 
 import pytest
@@ -25,6 +26,7 @@ from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
 from matches.clubs.services import club_create, player_add
 from matches.cups.models import Cup
+from matches.leagues.services import entrant_add, season_create
 from matches.models import Fixture, Membership
 from tests.browser.test_accessibility import session_for
 
@@ -91,6 +93,10 @@ def test_a_cup_from_its_draw_to_its_winner(live_server, browser: Browser, phones
         captains[name] = User.objects.create_user(f"cap-{name.lower()}")
         Membership.objects.create(club=club, user=captains[name], role="captain")
         player_add(club=club, name=name, by=admin)
+    # a league beside the cup: its entrants could be entered in the cup at once
+    league = season_create(club=club, by=admin, name="Winter League",
+                           starts_on=datetime.date(2026, 9, 7), game="all-fives")
+    entrant_add(division=league.divisions.get(), by=admin, name="Red Lion")
 
     # -- the admin signs in on the way to the club's cups and makes one (one game of
     # All Fives to 60 a tie, a random draw)
@@ -102,7 +108,10 @@ def test_a_cup_from_its_draw_to_its_winner(live_server, browser: Browser, phones
     secretary.get_by_label("Password").fill(PASSWORD)
     secretary.locator("main").get_by_role("button", name="Sign in").click()
     expect(secretary).to_have_url(live_server.url + cups)
+    assert secretary.evaluate("document.documentElement.scrollWidth") <= 360
     secretary.get_by_role("link", name="Make a cup").click()
+    expect(secretary.get_by_role("heading", level=1)).to_have_text("New cup of Teesdale")
+    assert secretary.evaluate("document.documentElement.scrollWidth") <= 360
     secretary.get_by_label("Cup name").fill("Teesdale Cup")
     secretary.get_by_label("First round's night").fill("2026-10-05")
     secretary.get_by_label("Game", exact=True).select_option("all-fives")
@@ -120,6 +129,9 @@ def test_a_cup_from_its_draw_to_its_winner(live_server, browser: Browser, phones
         secretary.get_by_label("Squad: the club's players, comma-separated").fill(name)
         secretary.get_by_role("button", name="Add the entrant").click()
         expect(secretary.locator("#cup-entrants")).to_contain_text(name)
+    # the entrants' list with its buttons, and every admin form, fit the phone
+    expect(secretary.get_by_label("Enter every entrant of")).to_be_visible()
+    assert secretary.evaluate("document.documentElement.scrollWidth") <= 360
 
     # -- the draw: the seed shown is the one kept, both rounds listed
     secretary.get_by_role("button", name="Draw the cup").click()
