@@ -174,8 +174,10 @@ def test_entries_waiting_when_the_pages_token_changed_are_sent_after_a_reload(li
 
     page.context.set_offline(False)
 
-    # refused for the token, the page came again and sent the entry with a fresh one
-    expect(page.locator('g.board-tile[data-tile="0-5"]')).to_have_count(1)
+    # refused for the token, the page came again and sent the entry with a fresh one.
+    # (The page may hear "online" before its service worker does: its first try then
+    # fails, and the next comes after offline.js's RETRY_MS, 5 s: more than expect()'s.)
+    expect(page.locator('g.board-tile[data-tile="0-5"]')).to_have_count(1, timeout=15_000)
     wait_seq(page, version + 1)
     expect(waiting(page)).to_have_count(0)
 
@@ -227,7 +229,8 @@ def test_entries_made_offline_wait_and_are_applied_once_each_in_order(live_serve
     page.unroute("**/score/*/")
 
     page.context.set_offline(False)
-    expect(page.locator("#status")).to_contain_text("Your last tap was recorded: Ann played 5-6")
+    expect(page.locator("#status")).to_contain_text("Your last tap was recorded: Ann played 5-6",
+                                                    timeout=15_000)  # a retry's 5 s, as above
     expect(page.locator("#queue-box")).to_have_count(0)
     wait_seq(page, version + 2)
     assert changes() == [*before, (version + 1, "Bo played 0-5 on the double 5"),

@@ -657,8 +657,10 @@ def test_a_tap_made_without_a_connection_waits_and_is_sent_once_it_is_back(page:
     expect(page.locator("#queue-count")).to_have_text("1 entry waiting")
     expect(page.locator('g.board-tile[data-tile="0-5"]')).to_have_count(0)
     page.context.set_offline(False)
+    # (a first try the service worker still holds offline is made again after
+    # offline.js's RETRY_MS, 5 s: more than expect()'s own)
     expect(page.locator("#status")).to_contain_text(
-        "Your last tap was recorded: Bo played 0-5 on the double 5.")
+        "Your last tap was recorded: Bo played 0-5 on the double 5.", timeout=15_000)
     wait_seq(page, before + 1)
     expect(page.locator(".offline-banner:visible")).to_have_count(0)
     expect(page.locator('.score[data-score="1"]')).to_have_text("10")
