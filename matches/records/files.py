@@ -60,8 +60,14 @@ def record_sources(name: str, data: bytes | str) -> Iterator[RecordSource]:
         item = next(rules.iter_documents(text, lines=False))
         yield _source(name, None, item)
         return
+    yield from line_sources(name, rules.json_lines(text))
+
+
+def line_sources(name: str, lines: Iterable[str], *, first: int = 1) -> Iterator[RecordSource]:
+    """Each record of ``lines``, lines of the ``.jsonl`` file called ``name`` (``first``:
+    the number of the first of them; a dry run shares a file's lines among processes)."""
     # as rules.iter_documents reads a .jsonl (blank lines skipped), numbering its lines
-    for number, line in enumerate(rules.json_lines(text), start=1):
+    for number, line in enumerate(lines, start=first):
         if line.strip():
             try:
                 document: dict[str, Any] | rules.RecordInvalid = rules.loads(line)

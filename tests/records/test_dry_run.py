@@ -143,3 +143,82 @@ def test_the_refusals_count_is_styled_only_on_a_terminal(settings, monkeypatch, 
     said = err.getvalue()
     expected = "CommandError: 3 of 4 records refused."
     assert said == (f"\x1b[31;1m{expected}\x1b[0m\n" if styled else f"{expected}\n")
+
+
+@pytest.fixture
+def long_file(tmp_path) -> Path:
+    """A .jsonl long enough to be shared: valid and refused records, blank lines, JSON
+    cut short, a line numbered past each share's first."""
+    lines = []
+    for number in range(1, 331):
+        if number % 17 == 0:
+            lines.append("")
+        elif number % 23 == 0:
+            lines.append('{"format": "domino-match/1",')
+        elif number % 5 == 0:
+            lines.append(json.dumps(TURN_ORDER))
+        else:
+            lines.append(json.dumps({**VALID, "players": [f"A{number}", f"B{number}"]}))
+    path = tmp_path / "long.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def one_by_one(paths: list[Path], *, as_json: bool) -> tuple[str, dry_run.Verified]:
+    out = io.StringIO()
+    verified = dry_run.verify(dry_run.path_sources(paths), as_json=as_json,
+                              write=lambda text: out.write(text + "\n"))
+    return out.getvalue(), verified
+
+
+def verified_files(paths: list[Path], *, as_json: bool,
+                   processes: int) -> tuple[str, dry_run.Verified]:
+    out = io.StringIO()
+    verified = dry_run.verify_files(paths, as_json=as_json, out=out, processes=processes)
+    return out.getvalue(), verified
+
+
+@pytest.fixture
+def verifiers(monkeypatch, tmp_path):
+    """The pids of the processes that verified records, and whether a forked one fails."""
+    parent, real, seen = os.getpid(), dry_run.verify, tmp_path / "pids"
+    failing = {"forked": False}
+
+    def verify(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        with seen.open("a") as pids:
+            pids.write(f"{os.getpid()}\n")
+        if failing["forked"] and os.getpid() != parent:
+            raise MemoryError
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(dry_run, "verify", verify)
+    return lambda: set(seen.read_text().split()), failing
+
+
+@pytest.mark.parametrize("as_json", [True, False], ids=["json", "human"])
+def test_a_long_file_shared_among_processes_says_what_one_process_says(
+        long_file, mixed, tmp_path, verifiers, as_json):
+    paths = [mixed, long_file, tmp_path / "missing.json", long_file]
+    alone = one_by_one(paths, as_json=as_json)
+    pids, _failing = verifiers
+
+    assert verified_files(paths, as_json=as_json, processes=3) == alone
+    assert alone[1] == dry_run.Verified(total=4 + 2 * 311 + 1, refused=3 + 2 * 75 + 1)
+    assert len(pids()) == 5  # this process, and two forked ones for each long file
+
+
+def test_a_share_whose_process_failed_is_verified_by_the_first(long_file, verifiers):
+    alone = one_by_one([long_file], as_json=True)
+    pids, failing = verifiers
+    failing["forked"] = True
+
+    assert verified_files([long_file], as_json=True, processes=2) == alone
+    assert len(pids()) == 2
+
+
+def test_a_short_file_is_not_shared(mixed, verifiers):
+    pids, _failing = verifiers
+
+    assert verified_files([mixed], as_json=True, processes=4) == one_by_one([mixed],
+                                                                            as_json=True)
+    assert len(pids()) == 1
