@@ -79,10 +79,18 @@ def tie_key(tie: CupTie) -> cup_rules.TieKey:
     return cup_rules.TieKey(tie.round, tie.position, plate=tie.plate)
 
 
+# a cup's ties that have a result, fetched with many cups at once (cups_to_draw)
+RESULTED_TIES = "resulted_ties"
+
+
 def cup_results(cup: Cup) -> dict[cup_rules.TieKey, cup_rules.TieResult]:
-    """The results the cup counts, by tie."""
-    return {tie_key(tie): stored.result_from(tie.result)
-            for tie in cup.ties.filter(result__isnull=False) if tie.result is not None}
+    """The results the cup counts, by tie (read with the cup where it came
+    with :data:`RESULTED_TIES`)."""
+    ties = getattr(cup, RESULTED_TIES, None)
+    if ties is None:
+        ties = cup.ties.filter(result__isnull=False)
+    return {tie_key(tie): stored.result_from(tie.result) for tie in ties
+            if tie.result is not None}
 
 
 def tie_games(fixture: str = "") -> Prefetch:
@@ -250,7 +258,9 @@ def cups_to_draw(*, clubs: QuerySet[Club]) -> list[ToDraw]:
     waiting = []
     for cup in (Cup.objects.filter(season__club__in=clubs, season__locked=False,
                                    drawn__isnull=False)
-                .select_related("season__club").order_by("season__starts_on", "pk")):
+                .select_related("season__club").order_by("season__starts_on", "pk")
+                .prefetch_related(Prefetch("ties", to_attr=RESULTED_TIES,
+                                           queryset=CupTie.objects.filter(result__isnull=False)))):
         drawn = rules_cup(cup)
         assert drawn is not None
         results = cup_results(cup)

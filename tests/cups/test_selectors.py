@@ -13,7 +13,7 @@ from matches.cups.access import clubs_whose_cups_they_run
 from matches.cups.selectors import cups_to_draw
 from matches.leagues.services import fixture_dispute
 from matches.models import Membership, Season
-from tests.support.cups import HOME_WIN, a_cup
+from tests.support.cups import HOME_WIN, STARTS, a_cup
 
 pytestmark = pytest.mark.django_db
 
@@ -104,3 +104,24 @@ def test_a_cup_entrants_captain_pages_leave_out_the_cups_one_division():
         "slug": folk.club.slug, "season": folk.cup.season.slug,
         "entrant": ann.pk})).content.decode()
     assert "Teesdale Cup</a></p>" in page and "Entrants" not in page
+
+
+def test_the_draws_waiting_are_read_in_the_same_queries_however_many_cups(
+        django_assert_num_queries):
+    folk = a_cup(FOUR, draw_timing="round_by_round")
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    folk.play(folk.fixture(1, 1), HOME_WIN)
+    folk.play(folk.fixture(1, 2), HOME_WIN)
+    clubs = clubs_whose_cups_they_run(folk.admin)
+    with django_assert_num_queries(2):  # the cups, and their ties with a result
+        assert len(cups_to_draw(clubs=clubs)) == 1
+    for name in ("Weardale Cup", "Tyneside Cup"):
+        more = cups.cup_create(club=folk.club, by=folk.admin, name=name, starts_on=STARTS,
+                               game="all-fives", options={"target": 60})
+        for entrant in FOUR:
+            cups.cup_entrant_add(cup=more, by=folk.admin, name=entrant, kind="single",
+                                 player_names=[entrant])
+        cups.cup_draw(cup=more, by=folk.admin)
+
+    with django_assert_num_queries(2):
+        assert len(cups_to_draw(clubs=clubs)) == 1  # the new ones wait for their results
