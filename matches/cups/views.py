@@ -194,6 +194,9 @@ def cup_entrant_remove(request: HttpRequest, slug: str, season: str, pk: int) ->
         entrant = cup_entrants(cup).filter(pk=pk).first()
         if entrant is None:
             raise Http404("No such entrant.")
+        if not request.POST.get("confirm"):  # a squad and a captain would go with it
+            raise ValidationError(_("Tick the box to say that %(name)s is to be taken out.")
+                                  % {"name": entrant.name})
         return cups_services.cup_entrant_remove(cup=cup, by=_user(request), entrant=entrant)
 
     return _write(request, slug, season, "", remove, _("Entrant taken out."))

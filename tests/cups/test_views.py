@@ -187,7 +187,8 @@ def posted(folk: Cupfolk, league: Season) -> dict[str, object]:
         "starts_on": "2026-06-01", "game": "all-fives", "fixture_format": "single",
         "draw_method": "random", "draw_timing": "all_at_once", "level_tie": "total_points",
         "walkover_winner": "1", "walkover_loser": "0", "tile_set": "double-six",
-        "deal": "full", "season": league.pk, "entrant": folk.entrant("Ann").pk}
+        "deal": "full", "season": league.pk, "entrant": folk.entrant("Ann").pk,
+        "confirm": "yes"}
 
 
 def state() -> tuple:
@@ -368,7 +369,12 @@ def test_before_the_draw_the_admin_enters_a_seasons_entrants_and_takes_one_out()
     refused = admin.post(url(folk, "cup_entrants_from_season"), {"season": league.pk})
     assert refused.status_code == 400
     assert "Every entrant of Winter is in the cup already." in refused.content.decode()
-    removed = admin.post(target(folk, "cup_entrant_remove"))
+    unticked = admin.post(target(folk, "cup_entrant_remove"))
+    assert unticked.status_code == 400
+    assert "Tick the box to say that Bob is to be taken out." in unticked.content.decode()
+    assert Entrant.objects.filter(division__season=folk.cup.season, name="Bob").exists()
+    assert page.count("> Yes, take ") == 2  # each entrant's own box
+    removed = admin.post(target(folk, "cup_entrant_remove"), {"confirm": "yes"})
     assert removed.status_code == 302
     assert not Entrant.objects.filter(division__season=folk.cup.season, name="Bob").exists()
     cups.cup_draw(cup=folk.cup, by=folk.admin)
@@ -399,7 +405,8 @@ def test_taking_out_an_entrant_of_another_cup_is_a_404():
                             starts_on=datetime.date(2026, 10, 5), game="all-fives")
     stranger = cups.cup_entrant_add(cup=other, by=folk.admin, name="Zed")
     response = as_(folk.admin).post(reverse("matches:cup_entrant_remove", kwargs={
-        "slug": folk.club.slug, "season": folk.cup.season.slug, "pk": stranger.pk}))
+        "slug": folk.club.slug, "season": folk.cup.season.slug, "pk": stranger.pk}),
+        {"confirm": "yes"})
     assert response.status_code == 404
     assert Entrant.objects.filter(pk=stranger.pk).exists()
 
