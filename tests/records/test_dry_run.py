@@ -171,54 +171,62 @@ def one_by_one(paths: list[Path], *, as_json: bool) -> tuple[str, dry_run.Verifi
     return out.getvalue(), verified
 
 
-def verified_files(paths: list[Path], *, as_json: bool,
-                   processes: int) -> tuple[str, dry_run.Verified]:
-    out = io.StringIO()
-    verified = dry_run.verify_files(paths, as_json=as_json, out=out, processes=processes)
-    return out.getvalue(), verified
+# The shared dry run forks: run in a process of its own, never in the tests' (a
+# process with threads, where a fork may deadlock). Its verify reports each process that
+# verified records, and a forked one may be made to fail.
+SHARED = """
+import os, sys
+from matches.records import dry_run
+processes, fail, seen, *argv = sys.argv[1:]
+parent, real = os.getpid(), dry_run.verify
+def verify(*args, **kwargs):
+    with open(seen, "a") as pids:
+        pids.write(f"{os.getpid()}\\n")
+    if fail == "fail" and os.getpid() != parent:
+        raise MemoryError
+    return real(*args, **kwargs)
+dry_run.verify = verify
+dry_run._processes = lambda: int(processes)
+sys.exit(dry_run.main(["import_match", "--dry-run", *argv]))
+"""
 
 
-@pytest.fixture
-def verifiers(monkeypatch, tmp_path):
-    """The pids of the processes that verified records, and whether a forked one fails."""
-    parent, real, seen = os.getpid(), dry_run.verify, tmp_path / "pids"
-    failing = {"forked": False}
+def shared(paths: list[Path], tmp_path: Path, *, as_json: bool, processes: int,
+           fail: bool = False) -> tuple[str, str, int]:
+    """What the light path writes (its output, its refusals' count) and how many
+    processes verified records."""
+    seen = tmp_path / "pids"
+    seen.write_text("")
+    result = manage(str(processes), "fail" if fail else "", str(seen),
+                    *(("--json",) if as_json else ()), *map(str, paths), code=SHARED)
+    return result.stdout, result.stderr, len(set(seen.read_text().split()))
 
-    def verify(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
-        with seen.open("a") as pids:
-            pids.write(f"{os.getpid()}\n")
-        if failing["forked"] and os.getpid() != parent:
-            raise MemoryError
-        return real(*args, **kwargs)
 
-    monkeypatch.setattr(dry_run, "verify", verify)
-    return lambda: set(seen.read_text().split()), failing
+def refusals(verified: dry_run.Verified) -> str:
+    return f"CommandError: {dry_run.REFUSED.format(**verified._asdict())}\n"
 
 
 @pytest.mark.parametrize("as_json", [True, False], ids=["json", "human"])
 def test_a_long_file_shared_among_processes_says_what_one_process_says(
-        long_file, mixed, tmp_path, verifiers, as_json):
+        long_file, mixed, tmp_path, as_json):
     paths = [mixed, long_file, tmp_path / "missing.json", long_file]
-    alone = one_by_one(paths, as_json=as_json)
-    pids, _failing = verifiers
+    output, verified = one_by_one(paths, as_json=as_json)
 
-    assert verified_files(paths, as_json=as_json, processes=3) == alone
-    assert alone[1] == dry_run.Verified(total=4 + 2 * 311 + 1, refused=3 + 2 * 75 + 1)
-    assert len(pids()) == 5  # this process, and two forked ones for each long file
-
-
-def test_a_share_whose_process_failed_is_verified_by_the_first(long_file, verifiers):
-    alone = one_by_one([long_file], as_json=True)
-    pids, failing = verifiers
-    failing["forked"] = True
-
-    assert verified_files([long_file], as_json=True, processes=2) == alone
-    assert len(pids()) == 2
+    assert verified == dry_run.Verified(total=4 + 2 * 311 + 1, refused=3 + 2 * 75 + 1)
+    # this process, and two forked ones for each long file
+    assert shared(paths, tmp_path, as_json=as_json, processes=3) == (
+        output, refusals(verified), 5)
 
 
-def test_a_short_file_is_not_shared(mixed, verifiers):
-    pids, _failing = verifiers
+def test_a_share_whose_process_failed_is_verified_by_the_first(long_file, tmp_path):
+    output, verified = one_by_one([long_file], as_json=True)
 
-    assert verified_files([mixed], as_json=True, processes=4) == one_by_one([mixed],
-                                                                            as_json=True)
-    assert len(pids()) == 1
+    assert shared([long_file], tmp_path, as_json=True, processes=2, fail=True) == (
+        output, refusals(verified), 2)
+
+
+def test_a_short_file_is_not_shared(mixed, tmp_path):
+    output, verified = one_by_one([mixed], as_json=True)
+
+    assert shared([mixed], tmp_path, as_json=True, processes=4) == (
+        output, refusals(verified), 1)
