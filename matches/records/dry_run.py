@@ -13,7 +13,7 @@ A long ``.jsonl`` file (:data:`RECORDS_A_PROCESS` records a process at least) is
 among as many processes as the machine gives this one cores: each verifies a run of its
 lines into a file of its own, and their lines are written in the file's order, so the
 output is the same byte for byte as one process's, only sooner (1,000 mixed records on
-two cores: 1.65 s became 0.95 s, start-up included).
+two cores: 1.59 s became 1.00 s, start-up included; bench/README.md).
 
 The command speaks the site's language, English, whose messages are their own
 translation (the catalogues hold Ukrainian and Russian); a site set to another language
