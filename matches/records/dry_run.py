@@ -66,13 +66,24 @@ class Share(NamedTuple):
 def path_sources(paths: Iterable[Path]) -> Iterator[RecordSource]:
     """Each record of each file, in order; a file that cannot be read is one refusal."""
     for path in paths:
-        try:
-            data = path.read_bytes()
-        except OSError as error:
-            yield RecordSource(str(path), None, None,
-                               UNREADABLE.format(error=error.strerror or error))
-            continue
-        yield from record_sources(str(path), data)
+        yield from _read(path)[1]
+
+
+def _read(path: Path) -> tuple[list[str] | None, Iterable[RecordSource]]:
+    """A file's records, and its lines if it is a ``.jsonl`` file that can be read."""
+    name = str(path)
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        return None, [RecordSource(name, None, None,
+                                   UNREADABLE.format(error=error.strerror or error))]
+    if not is_lines(name):
+        return None, record_sources(name, data)
+    try:
+        lines = rules.json_lines(decode(data))
+    except UnicodeDecodeError:
+        return None, record_sources(name, data)  # which says where
+    return lines, line_sources(name, lines)
 
 
 def verify(sources: Iterable[RecordSource], *, as_json: bool,
@@ -100,22 +111,9 @@ def verify_files(paths: Iterable[Path], *, as_json: bool, out: IO[str],
     its lines; their lines are written in the file's order)."""
     total = refused = 0
     for path in paths:
-        name = str(path)
-        lines = None
-        try:
-            data = path.read_bytes()
-            if is_lines(name):
-                lines = rules.json_lines(decode(data))
-        except OSError as error:
-            sources: Iterable[RecordSource] = [RecordSource(
-                name, None, None, UNREADABLE.format(error=error.strerror or error))]
-        except UnicodeDecodeError:
-            sources = record_sources(name, data)  # which says where
-        else:
-            sources = line_sources(name, lines) if lines is not None else record_sources(
-                name, data)
+        lines, sources = _read(path)
         if lines is not None and processes > 1 and len(lines) >= 2 * RECORDS_A_PROCESS:
-            verified = _verify_shared(name, lines, as_json=as_json, out=out,
+            verified = _verify_shared(str(path), lines, as_json=as_json, out=out,
                                       processes=min(processes, len(lines) // RECORDS_A_PROCESS))
         else:
             verified = verify(sources, as_json=as_json, write=lambda text: out.write(text + "\n"))
@@ -140,25 +138,31 @@ def _verify_shared(name: str, lines: Sequence[str], *, as_json: bool, out: IO[st
         return out.write(text + "\n")
 
     shares = [_forked(name, lines, start, stop, as_json=as_json) for start, stop in runs[1:]]
-    start, stop = runs[0]
-    total, refused = verify(line_sources(name, lines[start:stop], first=start + 1),
-                            as_json=as_json, write=write)
-    for share in shares:
-        verified = _finished(share, out)
-        if verified is None:
-            verified = verify(line_sources(name, lines[share.start:share.stop],
-                                           first=share.start + 1), as_json=as_json, write=write)
+    total = refused = 0
+    for (start, stop), share in zip(runs, [None, *shares], strict=True):
+        verified = _finished(share, out) if share is not None else None
+        if verified is None:  # the first share, or one whose process failed (or never ran)
+            verified = verify(line_sources(name, lines[start:stop], first=start + 1),
+                              as_json=as_json, write=write)
         total += verified.total
         refused += verified.refused
     return Verified(total, refused)
 
 
-def _forked(name: str, lines: Sequence[str], start: int, stop: int, *, as_json: bool) -> Share:
-    """Lines ``start`` to ``stop`` verified by a forked process."""
+def _forked(name: str, lines: Sequence[str], start: int, stop: int, *,
+            as_json: bool) -> Share | None:
+    """Lines ``start`` to ``stop`` verified by a forked process; None if none could be
+    forked (too many processes, no memory: this one verifies them then)."""
     # closed by _finished, once its lines are copied
     output = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115
     counts, said = os.pipe()
-    pid = os.fork()
+    try:
+        pid = os.fork()
+    except OSError:
+        for end in (counts, said):
+            os.close(end)
+        output.close()
+        return None
     if pid == 0:  # the forked process: verify, say the counts, and leave at once
         status = 1
         try:

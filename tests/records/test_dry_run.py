@@ -185,6 +185,10 @@ def verify(*args, **kwargs):
     if fail == "fail" and os.getpid() != parent:
         raise MemoryError
     return real(*args, **kwargs)
+def no_fork():
+    raise BlockingIOError("Resource temporarily unavailable")
+if fail == "no-fork":
+    os.fork = no_fork
 dry_run.verify = verify
 dry_run._processes = lambda: int(processes)
 sys.exit(dry_run.main(["import_match", "--dry-run", *argv]))
@@ -192,12 +196,12 @@ sys.exit(dry_run.main(["import_match", "--dry-run", *argv]))
 
 
 def shared(paths: list[Path], tmp_path: Path, *, as_json: bool, processes: int,
-           fail: bool = False) -> tuple[str, str, int]:
+           fail: str = "") -> tuple[str, str, int]:
     """What the light path writes (its output, its refusals' count) and how many
     processes verified records."""
     seen = tmp_path / "pids"
     seen.write_text("")
-    result = manage(str(processes), "fail" if fail else "", str(seen),
+    result = manage(str(processes), fail, str(seen),
                     *(("--json",) if as_json else ()), *map(str, paths), code=SHARED)
     return result.stdout, result.stderr, len(set(seen.read_text().split()))
 
@@ -218,11 +222,14 @@ def test_a_long_file_shared_among_processes_says_what_one_process_says(
         output, refusals(verified), 5)
 
 
-def test_a_share_whose_process_failed_is_verified_by_the_first(long_file, tmp_path):
+@pytest.mark.parametrize(("fail", "verifiers"), [("fail", 2), ("no-fork", 1)],
+                         ids=["its process failed", "no process forked"])
+def test_a_share_not_verified_elsewhere_is_verified_by_the_first(long_file, tmp_path, fail,
+                                                                 verifiers):
     output, verified = one_by_one([long_file], as_json=True)
 
-    assert shared([long_file], tmp_path, as_json=True, processes=2, fail=True) == (
-        output, refusals(verified), 2)
+    assert shared([long_file], tmp_path, as_json=True, processes=2, fail=fail) == (
+        output, refusals(verified), verifiers)
 
 
 def test_a_short_file_is_not_shared(mixed, tmp_path):
