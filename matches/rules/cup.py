@@ -43,7 +43,7 @@ from typing import Final
 
 from .errors import CupError, Message, shown
 from .fixtures import checked_entrants
-from .league import Night, Side, game_winner, games_won
+from .league import Night, Side, game_winner, games_won, score_pair
 
 # for each tie of a round after the first, the positions (from 1) of the two ties of the
 # round before whose winners meet in it, home first
@@ -98,7 +98,7 @@ the side that turned up, not [0, 3]
     walkover: tuple[int, int] = (1, 0)
 
     def __post_init__(self) -> None:
-        walkover = _pair(self.walkover)
+        walkover = score_pair(self.walkover)
         if walkover is None or walkover[0] <= walkover[1]:
             raise CupError.of("cup_walkover", value=shown(self.walkover))
         object.__setattr__(self, "walkover", walkover)
@@ -164,7 +164,7 @@ class TieResult:
         if not games:
             raise CupError.of("cup_result_empty")
         if self.decider is not None:
-            decider = _pair(self.decider)
+            decider = score_pair(self.decider)
             if decider is None or decider[0] == decider[1]:
                 raise CupError.of("cup_decider_score", value=shown(self.decider))
             object.__setattr__(self, "decider", decider)
@@ -837,22 +837,12 @@ def _final_winner(rounds: Sequence[Sequence[Tie]], total: int) -> str | None:
 
 
 def _game(score: object, place: int) -> tuple[int, int]:
-    pair = _pair(score)
+    pair = score_pair(score)
     if pair is None:
         raise CupError.of("game_pair", place=place, value=shown(score))
     if pair[0] == pair[1]:
         raise CupError.of("game_level", place=place, home=pair[0], away=pair[1])
     return pair
-
-
-def _pair(value: object) -> tuple[int, int] | None:
-    """Two whole numbers from 0, as a tuple or a list, or None."""
-    if not isinstance(value, tuple | list) or len(value) != 2:
-        return None
-    first, second = value[0], value[1]
-    if type(first) is not int or type(second) is not int or first < 0 or second < 0:
-        return None
-    return first, second
 
 
 __all__ = ["MIN_ENTRANTS", "Bracket", "Cup", "CupFormat", "Draw", "DrawMethod", "DrawTiming",

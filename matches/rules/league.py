@@ -554,7 +554,7 @@ def _scoring(doc: object) -> Scoring:
     heavy_win = _bonus(doc, "heavy_win")
     walkover = defaults.walkover
     if "walkover" in doc:
-        pair = _pair(doc["walkover"])
+        pair = score_pair(doc["walkover"])
         if pair is None:
             raise LeagueInvalid.at("scoring.walkover", "walkover_pair",
                                      value=shown(doc["walkover"]))
@@ -612,7 +612,7 @@ def _fixture(doc: object, number: int, by_key: Mapping[str, str]) -> Fixture:
     kind = present[0]
     value = doc[kind]
     if kind == "result":
-        result = _pair(value)
+        result = score_pair(value)
         if result is None:
             raise LeagueInvalid.at(where, "result_pair", value=shown(value))
         if result == (0, 0):
@@ -638,7 +638,7 @@ def _games(value: object, result: tuple[int, int], where: str
                                result=f"{result[0]}-{result[1]}")
     games: list[tuple[int, int]] = []
     for number, game in enumerate(value, start=1):
-        pair = _pair(game)
+        pair = score_pair(game)
         if pair is None:
             raise LeagueInvalid.at(where, "game_pair", place=number, value=shown(game))
         if game_winner(pair) is None:
@@ -701,9 +701,10 @@ def _whole(doc: Mapping[str, Any], key: str, where: str, default: int | None = N
     return value
 
 
-def _pair(value: object) -> tuple[int, int] | None:
-    """Two whole numbers from 0 as a list, or None."""
-    if not isinstance(value, list) or len(value) != 2:
+def score_pair(value: object) -> tuple[int, int] | None:
+    """Two whole numbers from 0 (a score, a walkover), as a list (a document's) or a
+    tuple (a stored result's), or None."""
+    if not isinstance(value, tuple | list) or len(value) != 2:
         return None
     first, second = value[0], value[1]
     if type(first) is not int or type(second) is not int or first < 0 or second < 0:
