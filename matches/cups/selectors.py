@@ -233,12 +233,11 @@ def cup_shown(cup: Cup) -> CupShown:
     main = rounds(current.rounds, current.total_rounds, False)
     plate = (rounds(current.plate_rounds, current.plate_total_rounds, True)
              if drawn.plate is not None else [])
+    next_round, plate_now, plate_round = _draws_allowed(drawn, results)
     return CupShown(
         cup, entrants, True, main, plate, by_id.get(current.winner or ""),
-        by_id.get(current.plate_winner or ""), log,
-        next_round_drawable=_drawable(drawn, results, plate=False),
-        plate_drawable=_plate_drawable(drawn, results), seeds=seeds,
-        plate_round_drawable=drawn.plate is not None and _drawable(drawn, results, plate=True))
+        by_id.get(current.plate_winner or ""), log, next_round_drawable=next_round,
+        plate_drawable=plate_now, seeds=seeds, plate_round_drawable=plate_round)
 
 
 @dataclass(frozen=True)
@@ -263,14 +262,18 @@ def cups_to_draw(*, clubs: QuerySet[Club]) -> list[ToDraw]:
                                            queryset=CupTie.objects.filter(result__isnull=False)))):
         drawn = rules_cup(cup)
         assert drawn is not None
-        results = cup_results(cup)
-        found = ToDraw(cup, next_round=_drawable(drawn, results, plate=False),
-                       plate=_plate_drawable(drawn, results),
-                       plate_round=drawn.plate is not None
-                       and _drawable(drawn, results, plate=True))
-        if found.next_round or found.plate or found.plate_round:
-            waiting.append(found)
+        allowed = _draws_allowed(drawn, cup_results(cup))
+        if any(allowed):
+            waiting.append(ToDraw(cup, *allowed))
     return waiting
+
+
+def _draws_allowed(drawn: cup_rules.Cup, results: dict[cup_rules.TieKey, cup_rules.TieResult]
+                   ) -> tuple[bool, bool, bool]:
+    """Which draws the rules allow now: the next round, the plate, the plate's next
+    round (the cup's page offers them, the home page tells its admins)."""
+    return (_drawable(drawn, results, plate=False), _plate_drawable(drawn, results),
+            drawn.plate is not None and _drawable(drawn, results, plate=True))
 
 
 def _drawable(drawn: cup_rules.Cup, results: dict[cup_rules.TieKey, cup_rules.TieResult], *,
