@@ -97,7 +97,7 @@ from matches.leagues.models import (
 )
 from matches.rules import cup as cup_rules
 from matches.rules.league import DEFAULT_TIEBREAKS
-from matches.rules.record import MAX_DEPTH, RecordInvalid, read_json
+from matches.rules.record import GUARDS_SAID, RecordInvalid, read_json
 from matches.scoring.changelog import action_doc
 from matches.scoring.models import (
     Change,
@@ -136,12 +136,6 @@ TRUNCATED = "the file ends at line {line} without its end line: it was cut short
 AFTER_END = "line {line}: more lines after the end line"
 WRONG_COUNTS = "line {line}: the end line counts {expected}, but the file holds {found}"
 LOG_MISMATCH = "the change log does not lead to the match record"
-UNREADABLE = {"record_too_deep": f"it nests deeper than {MAX_DEPTH} levels",
-              "record_digits": "a number in it has thousands of digits",
-              "record_nul": "a text in it holds a NUL character (\\u0000), which cannot be "
-                            "stored"}
-
-
 class Writer(Protocol):
     """Where an export goes: a text file, or a command's stdout."""
 
@@ -586,7 +580,7 @@ def _read(source: Iterable[str]) -> Iterator[tuple[int, dict[str, Any]]]:
         try:  # as a record is read: no deep nesting, huge number or NUL gets through
             doc = read_json(text)
         except RecordInvalid as error:
-            why = UNREADABLE.get(error.code) or error.params.get("error") or error
+            why = GUARDS_SAID.get(error.code) or error.params.get("error") or error
             raise BackupInvalid(NOT_JSON.format(line=number, error=why)) from None
         if not isinstance(doc, dict):
             raise BackupInvalid(NOT_JSON.format(line=number, error=f"a {type(doc).__name__}"))

@@ -33,7 +33,7 @@ from typing import Any, Final
 from . import cup as cup_rules
 from .errors import CupError, shown
 from .league import Side
-from .record import MAX_DEPTH, RecordInvalid, read_json
+from .record import GUARDS_SAID, RecordInvalid, read_json
 
 FORMAT: Final = "domino-cup/1"
 MAX_SEED: Final = 2**53 - 1
@@ -109,14 +109,6 @@ def refused(where: str, reason: str) -> CupError:
                     params={"where": where, "reason": reason})
 
 
-# the record reader's guards, said of a cup's document (anything else: not JSON)
-UNREADABLE: Final = {
-    "record_too_deep": f"it nests deeper than {MAX_DEPTH} levels",
-    "record_digits": "a number in it has thousands of digits",
-    "record_nul": "a text in it holds a NUL character (\\u0000)",
-}
-
-
 def loads(text: str | bytes) -> dict[str, Any]:
     """A document's JSON text as an object (not yet read: see :func:`read_cup`), with
     the record reader's guards (:func:`~matches.rules.record.read_json`), as a league
@@ -125,7 +117,8 @@ def loads(text: str | bytes) -> dict[str, Any]:
     try:
         document = read_json(text)
     except RecordInvalid as error:
-        raise refused("", UNREADABLE.get(error.code or "", f"not JSON ({error})")) from None
+        # the record reader's guards as any document's (anything else: not JSON)
+        raise refused("", GUARDS_SAID.get(error.code or "", f"not JSON ({error})")) from None
     if not isinstance(document, dict):
         raise refused("", "a domino-cup/1 document is a JSON object")
     return document

@@ -31,6 +31,13 @@ CALLED_EVENT_KEYS: Final = frozenset({"seat", "ends", "claim"})
 # A record nests six levels (record, rounds, a round, events, an event, its ends); deeper
 # is no record, and thousands of levels would exhaust the parser's recursion.
 MAX_DEPTH: Final = 32
+# what read_json's guards refuse, said of a document that is no match record (a line of
+# a backup, a cup's document), by the refusal's code
+GUARDS_SAID: Final = {
+    "record_too_deep": f"it nests deeper than {MAX_DEPTH} levels",
+    "record_digits": "a number in it has thousands of digits",
+    "record_nul": "a text in it holds a NUL character (\\u0000), which cannot be stored",
+}
 
 class RecordInvalid(RecordError):
     """A record refused as a whole; ``round`` and ``event`` locate the fault (1-based).
@@ -461,6 +468,6 @@ def dumps_summary(match: Match, **extra: Any) -> str:
 def replay_text(text: str | bytes) -> Match:
     return replay(loads(text))
 
-__all__ = ["FORMAT", "RecordInvalid", "export", "iter_documents", "loads", "number",
+__all__ = ["FORMAT", "GUARDS_SAID", "RecordInvalid", "export", "iter_documents", "loads", "number",
            "read_json", "replay", "replay_text", "summary"]
 
