@@ -116,7 +116,7 @@ def verify_files(paths: Iterable[Path], *, as_json: bool, out: IO[str],
             verified = _verify_shared(str(path), lines, as_json=as_json, out=out,
                                       processes=min(processes, len(lines) // RECORDS_A_PROCESS))
         else:
-            verified = verify(sources, as_json=as_json, write=lambda text: out.write(text + "\n"))
+            verified = verify(sources, as_json=as_json, write=_lines_to(out))
         total += verified.total
         refused += verified.refused
     return Verified(total, refused)
@@ -133,10 +133,7 @@ def _verify_shared(name: str, lines: Sequence[str], *, as_json: bool, out: IO[st
                  for k in range(1, processes)), len(lines)]
     runs = [(start, stop) for start, stop in zip(cuts, cuts[1:], strict=False) if start < stop]
     out.flush()  # what is written already is not written again by a forked process
-
-    def write(text: str) -> object:
-        return out.write(text + "\n")
-
+    write = _lines_to(out)
     shares = [_forked(name, lines, start, stop, as_json=as_json) for start, stop in runs[1:]]
     total = refused = 0
     for (start, stop), share in zip(runs, [None, *shares], strict=True):
@@ -168,7 +165,7 @@ def _forked(name: str, lines: Sequence[str], start: int, stop: int, *,
         try:
             os.close(counts)
             verified = verify(line_sources(name, lines[start:stop], first=start + 1),
-                              as_json=as_json, write=lambda text: output.write(text + "\n"))
+                              as_json=as_json, write=_lines_to(output))
             output.flush()
             os.write(said, f"{verified.total} {verified.refused}".encode())
             status = 0
@@ -176,6 +173,11 @@ def _forked(name: str, lines: Sequence[str], start: int, stop: int, *,
             os._exit(status)  # nothing of the parent's (its buffers, its exit) runs here
     os.close(said)
     return Share(start, stop, pid, counts, output)
+
+
+def _lines_to(out: IO[str]) -> Callable[[str], object]:
+    """What :func:`verify` writes with: each line to ``out``, ended."""
+    return lambda text: out.write(text + "\n")
 
 
 def _finished(share: Share, out: IO[str]) -> Verified | None:
