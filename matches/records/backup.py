@@ -5,7 +5,8 @@ cut short is refused, not half restored); between them one line per thing, in th
 order they are restored, each naming its ``"type"``::
 
     {"format": "scorekeeper-backup/2", "exported_at": "2026-…"}
-    {"type": "user", "id": 1, "username": "…", "email": "…", "password": "<hash>", …}
+    {"type": "user", "id": 1, "username": "…", "email": "…", "password": "<hash>", …,
+        "league_emails": true}
     {"type": "club", "id": 1, "name": "…", "slug": "…", …, "memberships": [{…}]}
     {"type": "player", "id": 1, "club": 1, "name": "…", "user": null, …}
     {"type": "season", "id": 1, "club": 1, "kind": "league", …, "divisions": [{…,
@@ -24,7 +25,9 @@ order they are restored, each naming its ``"type"``::
 
 Clubs, players, seasons and users keep their ids (a fixture's address holds its id),
 and references between them are those ids; users keep their password *hash*, so
-accounts work after a restore. Dates are ISO 8601.
+accounts work after a restore, and whether they want league e-mails
+(``league_emails``: one who turned them off is not e-mailed again by the restored site;
+a user in a backup made before it was kept gets them, the default). Dates are ISO 8601.
 
 A knockout cup is written in its season's line (a season of ``kind`` cup), after the
 divisions: its row as stored — its draw and its plate's as the rules' JSON, entrants
@@ -78,6 +81,7 @@ from django.db import DatabaseError, connection, models, transaction
 from django.utils import timezone
 
 from matches import rules
+from matches.accounts.models import NoticeSettings
 from matches.clubs.models import Club, Membership, Player
 from matches.core.collector import fewer_collections
 from matches.cups import stored as cups_stored
@@ -236,9 +240,12 @@ def _export_lines() -> Iterator[dict[str, Any]]:
     yield {"format": FORMAT, "exported_at": timezone.now().isoformat()}
     counts = {"users": 0, "clubs": 0, "players": 0, "seasons": 0, "matches": 0,
               "deleted_matches": 0}
+    emails_off = set(NoticeSettings.objects.filter(league_emails=False)
+                     .values_list("user_id", flat=True))
     for user in User.objects.order_by("pk"):
         counts["users"] += 1
-        yield {"type": "user", **_row(user, USER_FIELDS)}
+        yield {"type": "user", **_row(user, USER_FIELDS),
+               "league_emails": user.pk not in emails_off}
     for club in Club.objects.order_by("pk"):
         counts["clubs"] += 1
         yield {"type": "club", **_row(club, CLUB_FIELDS),
@@ -624,7 +631,10 @@ def _assign(obj: models.Model, doc: dict[str, Any], fields: Iterable[str], *,
 
 
 def _user_restore(doc: dict[str, Any]) -> None:
-    _build(User, doc, USER_FIELDS)
+    user = _build(User, doc, USER_FIELDS)
+    # absent from backups made before it was kept: on, as for a user who never chose
+    if "league_emails" in doc:
+        _build(NoticeSettings, doc, ["league_emails"], user=user)
 
 
 def _club_restore(doc: dict[str, Any]) -> None:

@@ -19,6 +19,7 @@ from django.core.management.base import CommandError
 from django.utils import timezone
 
 from matches import rules
+from matches.accounts.services import league_emails_on, league_emails_set
 from matches.clubs.services import club_create, player_add
 from matches.cups import services as cups
 from matches.cups.models import Cup
@@ -178,8 +179,8 @@ def snapshot() -> dict[str, Any]:
         "rating steps": sorted((s.rating.player.name, s.rating.game,
                                 str(s.match.public_id) if s.match else f"game {s.fixture_game_id}",
                                 s.number, s.ordinal) for s in RatingStep.objects.all()),
-        "users": sorted((u.username, u.email, u.password, u.is_staff, u.is_superuser)
-                        for u in User.objects.all()),
+        "users": sorted((u.username, u.email, u.password, u.is_staff, u.is_superuser,
+                         league_emails_on(user=u)) for u in User.objects.all()),
         "clubs": sorted((c.slug, c.name, c.visibility, when(c.created_at)) for c in
                         Club.objects.all()),
         "members": sorted((m.club.slug, m.user.username, m.role) for m in
@@ -597,6 +598,52 @@ def test_a_phones_name_round_trips_and_a_backup_made_before_names_still_imports(
 
     restored_as_older(path, before_names)
     assert list(ScorerGrant.objects.values_list("label", "name")) == [("Android phone", "")]
+
+
+@pytest.mark.django_db
+def test_a_users_choice_of_no_league_emails_survives_a_restore(small_site, tmp_path):
+    owner = User.objects.get(username="owner")
+    league_emails_set(user=owner, on=False)
+    keen = User.objects.create_user("keen", password="pw-keen-1")
+    path = tmp_path / "site.jsonl"
+
+    snap = restored(path)
+
+    assert snapshot() == snap
+    assert not league_emails_on(user=User.objects.get(username="owner"))
+    assert league_emails_on(user=User.objects.get(username="keen"))
+    users = {line["username"]: line["league_emails"] for line in map(json.loads, export(path))
+             if line.get("type") == "user"}
+    assert users == {"owner": False, keen.username: True}
+
+
+@pytest.mark.django_db
+def test_a_backup_made_before_league_emails_were_kept_restores_them_on(small_site, tmp_path):
+    league_emails_set(user=User.objects.get(username="owner"), on=False)
+    path = tmp_path / "site.jsonl"
+    export(path)
+
+    restored_as_older(path, lambda lines: without(lines, lambda key, _: key == "league_emails"))
+
+    assert league_emails_on(user=User.objects.get(username="owner"))
+
+
+@pytest.mark.django_db
+def test_a_users_league_emails_that_are_no_yes_or_no_are_refused_naming_the_line(
+        small_site, tmp_path):
+    path = tmp_path / "site.jsonl"
+    lines = [json.loads(line) for line in export(path)]
+    user_line = next(n for n, line in enumerate(lines, start=1) if line.get("type") == "user")
+    lines[user_line - 1]["league_emails"] = "perhaps"
+    path.write_text("\n".join(json.dumps(line) for line in lines))
+    empty_database()
+
+    with pytest.raises(CommandError) as refused:
+        import_all(path)
+
+    assert f"line {user_line}: user refused" in str(refused.value)
+    assert "league_emails" in str(refused.value) and "perhaps" in str(refused.value)
+    assert User.objects.count() == 0
 
 
 @pytest.mark.django_db
