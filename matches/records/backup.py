@@ -11,7 +11,8 @@ order they are restored, each naming its ``"type"``::
     {"type": "player", "id": 1, "club": 1, "name": "…", "user": null, …}
     {"type": "season", "id": 1, "club": 1, "kind": "league", …, "divisions": [{…,
         "entrants": [{…, "players": [1, 2], "adjustments": [{…}]}], "fixtures": [{…,
-        "games": [{…, "home_players": […], "away_players": […]}], "changes": [{…}]}]}],
+        "games": [{…, "home_players": […], "away_players": […]}], "changes": [{…}],
+        "notices": [{…}]}]}],
         "cup": null}
     {"type": "season", "id": 2, "club": 1, "kind": "cup", …, "divisions": [{…}],
         "cup": {"id": 1, "draw_seed": 42, "seeds": [7, 9], "drawn": {…}, …,
@@ -22,6 +23,10 @@ order they are restored, each naming its ``"type"``::
         "changes": [{…}]}
     {"type": "deleted_match", "public_id": "…", "record": {<domino-match/1>}, "user": 1, …}
     {"type": "end", "counts": {"users": 5, "clubs": 1, …, "deleted_matches": 1}}
+
+A fixture keeps the schedule's e-mails sent about it (``notices``: a reminder, "no
+result yet", "result missing", each with when it went), so that a restored site does
+not send them again; a fixture in a backup made before they were kept has none.
 
 Clubs, players, seasons and users keep their ids (a fixture's address holds its id),
 and references between them are those ids; users keep their password *hash*, so
@@ -96,6 +101,7 @@ from matches.leagues.models import (
     FixtureChange,
     FixtureCorrection,
     FixtureGame,
+    FixtureNotice,
     Season,
     SeasonKind,
 )
@@ -185,6 +191,7 @@ FIXTURE_CORRECTION_FIELDS = ["id", "user", "at", "reason", "before", "after",
                              "confirmed_again"]
 FIXTURE_CHANGE_FIELDS = ["id", "user", "by_link", "at", "kind", "what", "before", "after"]
 FIXTURE_CHANGE_ADDED = ["kind", "by_link"]  # absent from backups made before they were kept
+FIXTURE_NOTICE_FIELDS = ["kind", "sent_at"]
 # a cup season's cup: its draw as stored (entrants by id), its seeds (entrant ids), its
 # rounds' dates, its ties (each tie's fixture by id, its counted result) and its log
 CUP_FIELDS = ["id", "draw_method", "draw_timing", "plate", "level_tie", "walkover_winner",
@@ -285,7 +292,8 @@ def _division_doc(division: Division) -> dict[str, Any]:
                    for game in fixture.games.order_by("pk")],
          "changes": [_row(c, FIXTURE_CHANGE_FIELDS) for c in fixture.changes.order_by("pk")],
          "corrections": [_row(c, FIXTURE_CORRECTION_FIELDS)
-                         for c in fixture.corrections.order_by("pk")]}
+                         for c in fixture.corrections.order_by("pk")],
+         "notices": [_row(n, FIXTURE_NOTICE_FIELDS) for n in fixture.notices.order_by("pk")]}
         for fixture in division.fixtures.order_by("pk")
     ]}
 
@@ -673,6 +681,9 @@ def _season_restore(doc: dict[str, Any]) -> None:
             for correction in fixture_doc.get("corrections", []):
                 _build(FixtureCorrection, correction, FIXTURE_CORRECTION_FIELDS,
                        fixture=fixture)
+            # (none in a backup made before the schedule's e-mails were kept)
+            for notice in fixture_doc.get("notices", []):
+                _build(FixtureNotice, notice, FIXTURE_NOTICE_FIELDS, fixture=fixture)
     if doc.get("cup") is not None:  # (none in a backup made before cups were kept)
         _cup_restore(season, doc["cup"])
 

@@ -24,6 +24,7 @@ from matches.clubs.services import club_create, player_add
 from matches.cups import services as cups
 from matches.cups.models import Cup
 from matches.cups.selectors import cup_shown
+from matches.leagues.notices import scheduled_notices_send
 from matches.leagues.selectors import CaptainsLink, division_table, season_divisions
 from matches.leagues.services import (
     captain_link_open,
@@ -48,6 +49,7 @@ from matches.models import (
     FixtureChange,
     FixtureCorrection,
     FixtureGame,
+    FixtureNotice,
     FixtureStatus,
     Match,
     Membership,
@@ -206,6 +208,8 @@ def snapshot() -> dict[str, Any]:
                                  c.confirmed_again, when(c.at),
                                  c.user.username if c.user else None)
                                 for c in FixtureCorrection.objects.order_by("pk")],
+        "fixture notices": sorted((n.fixture.pk, n.kind, when(n.sent_at))
+                                  for n in FixtureNotice.objects.all()),
         "seasons": sorted((s.slug, s.kind, s.corrections_confirmed_again, s.decider)
                           for s in Season.objects.all()),
         "cups": cups_snapshot(),
@@ -500,6 +504,43 @@ def test_a_captains_link_and_its_changes_round_trip_and_older_backups_still_impo
     assert [(e.link_generation, e.link_phone_key) for e in Entrant.objects.order_by("name")] \
         == [(1, ""), (1, "")]
     assert FixtureChange.objects.get().by_link is None
+
+
+@pytest.mark.django_db
+def test_the_schedules_emails_sent_before_a_restore_are_not_sent_again(small_site, tmp_path,
+                                                                      mailoutbox):
+    division = autumn(small_site)
+    User.objects.filter(username="owner").update(email="owner@example.com")
+    first = division.fixtures.order_by("date", "pk").first()
+    assert first is not None and first.date is not None
+    # a week after the first night, its result still missing: the league admins are told
+    a_week_on = datetime.datetime.combine(first.date + datetime.timedelta(days=7),
+                                          datetime.time(12), tzinfo=datetime.UTC)
+    assert scheduled_notices_send(now=a_week_on).missing >= 1
+    told = len(mailoutbox)
+    assert told >= 1 and FixtureNotice.objects.exists()
+
+    snap = restored(tmp_path / "site.jsonl")
+
+    assert snapshot() == snap
+    assert scheduled_notices_send(now=a_week_on).missing == 0
+    assert len(mailoutbox) == told
+
+
+@pytest.mark.django_db
+def test_a_backup_made_before_the_schedules_emails_were_kept_restores_none(small_site,
+                                                                          tmp_path):
+    division = autumn(small_site)
+    first = division.fixtures.order_by("date", "pk").first()
+    assert first is not None and first.date is not None
+    scheduled_notices_send(now=datetime.datetime.combine(
+        first.date + datetime.timedelta(days=7), datetime.time(12), tzinfo=datetime.UTC))
+    path = tmp_path / "site.jsonl"
+    export(path)
+
+    restored_as_older(path, lambda lines: without(lines, lambda key, _: key == "notices"))
+
+    assert Fixture.objects.exists() and not FixtureNotice.objects.exists()
 
 
 @pytest.mark.django_db
