@@ -437,10 +437,11 @@ class CupLogAdmin(ShownNeverEdited):
 
 @admin.register(NoticeSettings)
 class NoticeSettingsAdmin(admin.ModelAdmin):
-    """Whether each account gets league e-mails (its owner sets it on the account page)."""
+    """Whether each account gets league e-mails, and in which language (its owner sets
+    both on the account page)."""
 
-    list_display = ["user", "league_emails"]
-    list_filter = ["league_emails"]
+    list_display = ["user", "league_emails", "email_language"]
+    list_filter = ["league_emails", "email_language"]
     search_fields = ["user__username"]
     raw_id_fields = ["user"]
 

@@ -1,9 +1,10 @@
 """Sign-up: a username (one account in any case), a password, an optional e-mail; the
-account's e-mail settings."""
+account's e-mail settings: league e-mails on or off, and their language."""
 
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
@@ -26,3 +27,6 @@ class NoticeSettingsForm(forms.Form):
         label=_("E-mail me about my league fixtures"), required=False,
         help_text=_("Results to confirm, disputes, settled results, reminders the day "
                     "before, and (for league admins) results missing."))
+    email_language = forms.ChoiceField(
+        label=_("Write my e-mails in"), choices=settings.LANGUAGES,
+        help_text=_("Until you choose, e-mails are written in the site's language."))

@@ -2,8 +2,8 @@
 
 Casual matches need no account; clubs do. Signing in, out and resetting a password are
 Django's own views (``django.contrib.auth.urls``); creating the account is ours, and so
-is lifting a sign-in lockout once a password was reset by e-mail, and whether the
-account's owner wants league e-mails.
+is lifting a sign-in lockout once a password was reset by e-mail, whether the
+account's owner wants league e-mails, and in which language.
 """
 
 from __future__ import annotations
@@ -52,9 +52,23 @@ def league_emails_on(*, user: User) -> bool:
     return not NoticeSettings.objects.filter(user=user, league_emails=False).exists()
 
 
+def notice_settings_of(*, user: User) -> NoticeSettings:
+    """``user``'s e-mail settings; the defaults (e-mails on, in the site's language),
+    unsaved, for one who never chose."""
+    return NoticeSettings.objects.filter(user=user).first() or NoticeSettings(user=user)
+
+
 @transaction.atomic
-def league_emails_set(*, user: User, on: bool) -> NoticeSettings:
-    """Turn ``user``'s league e-mails on or off."""
-    notice_settings, _ = NoticeSettings.objects.update_or_create(
-        user=user, defaults={"league_emails": on})
+def league_emails_set(*, user: User, on: bool | None = None,
+                      language: str | None = None) -> NoticeSettings:
+    """Turn ``user``'s league e-mails on or off, and set the language they are written in
+    (a code of ``LANGUAGES``; "" for the site's); what is not given stays as it was.
+    Raises ValidationError (on ``email_language``) for a language the site has not."""
+    notice_settings = notice_settings_of(user=user)
+    if on is not None:
+        notice_settings.league_emails = on
+    if language is not None:
+        notice_settings.email_language = language
+    notice_settings.full_clean()
+    notice_settings.save()
     return notice_settings

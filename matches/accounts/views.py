@@ -25,6 +25,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -34,9 +35,9 @@ from django.views.decorators.http import require_http_methods
 from matches.accounts.forms import NoticeSettingsForm, SignUpForm
 from matches.accounts.services import (
     account_create,
-    league_emails_on,
     league_emails_set,
     lockout_lift,
+    notice_settings_of,
 )
 from scorekeeper import throttle
 from scorekeeper.throttle import throttle_count, throttle_wait
@@ -89,15 +90,18 @@ def signup(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 def account_settings(request: HttpRequest) -> HttpResponse:
     """The account's page: whether league e-mails are sent to it (every such e-mail
-    links here), and the way to change the password."""
+    links here) and in which language, and the way to change the password."""
     user = request.user
     assert isinstance(user, User)  # login_required
-    # bound on every POST: a box left unticked sends nothing, and that is "off"
-    form = NoticeSettingsForm(request.POST if request.method == "POST" else None,
-                              initial={"league_emails": league_emails_on(user=user)})
+    chosen = notice_settings_of(user=user)
+    # bound on every POST: a box left unticked sends nothing, and that is "off"; the
+    # language offered until one is chosen is the one the page is read in
+    form = NoticeSettingsForm(request.POST if request.method == "POST" else None, initial={
+        "league_emails": chosen.league_emails,
+        "email_language": chosen.email_language or translation.get_language()})
     if request.method == "POST" and form.is_valid():
         on = form.cleaned_data["league_emails"]
-        league_emails_set(user=user, on=on)
+        league_emails_set(user=user, on=on, language=form.cleaned_data["email_language"])
         messages.success(request, _("League e-mails are on.") if on
                          else _("League e-mails are off: you will get none."))
         return redirect("notice_settings")

@@ -8,7 +8,8 @@ Nothing is sent in the request that made the change: :func:`change_told` queues
 write sends nothing), and the task worker (``manage.py db_worker``) sends it through
 Django's mail (the ``EMAIL_*`` settings). Nobody is e-mailed without an address, nor
 after turning league e-mails off (``accounts.models.NoticeSettings``; every e-mail says
-where), nor about their own doing.
+where), nor about their own doing. Each is written in the language its reader chose on
+their account's page, else the site's.
 """
 
 from __future__ import annotations
@@ -252,8 +253,8 @@ def _url(path: str) -> str:
 
 def _send(users: Sequence[User], subject: Promise, template: str, fixture: Fixture | None,
           context: dict[str, object]) -> int:
-    """One e-mail to each of ``users``, in the site's language, each ending with where to
-    turn them off. Returns how many were sent."""
+    """One e-mail to each of ``users``, each in the language its reader chose (else the
+    site's), each ending with where to turn them off. Returns how many were sent."""
     if not users or settings.EMAIL_DISABLED:  # a site that sends no mail on purpose
         return 0
     settings_url = _url(reverse("notice_settings"))
@@ -263,12 +264,15 @@ def _send(users: Sequence[User], subject: Promise, template: str, fixture: Fixtu
         context = {**context, "fixture": fixture, "season": fixture.division.season,
                    "starts": night_starts(fixture),
                    "fixture_url": _url(fixture.get_absolute_url())}
-    with translation.override(settings.LANGUAGE_CODE):
-        messages = [EmailMessage(
-            subject=str(subject) % names,
-            body=render_to_string(f"matches/email/{template}.txt",
-                                  {**context, "user": user, "settings_url": settings_url}),
-            to=[user.email], headers={"List-Unsubscribe": f"<{settings_url}>"})
-            for user in users]
+    chosen = dict(NoticeSettings.objects.filter(user__in=users).exclude(email_language="")
+                  .values_list("user", "email_language"))
+    messages = []
+    for user in users:
+        with translation.override(chosen.get(user.pk, settings.LANGUAGE_CODE)):
+            messages.append(EmailMessage(
+                subject=str(subject) % names,
+                body=render_to_string(f"matches/email/{template}.txt",
+                                      {**context, "user": user, "settings_url": settings_url}),
+                to=[user.email], headers={"List-Unsubscribe": f"<{settings_url}>"}))
     return sum(message.send() for message in messages)
 

@@ -6,7 +6,7 @@ order they are restored, each naming its ``"type"``::
 
     {"format": "scorekeeper-backup/2", "exported_at": "2026-…"}
     {"type": "user", "id": 1, "username": "…", "email": "…", "password": "<hash>", …,
-        "league_emails": true}
+        "league_emails": true, "email_language": ""}
     {"type": "club", "id": 1, "name": "…", "slug": "…", …, "memberships": [{…}]}
     {"type": "player", "id": 1, "club": 1, "name": "…", "user": null, …}
     {"type": "season", "id": 1, "club": 1, "kind": "league", …, "divisions": [{…,
@@ -30,9 +30,10 @@ not send them again; a fixture in a backup made before they were kept has none.
 
 Clubs, players, seasons and users keep their ids (a fixture's address holds its id),
 and references between them are those ids; users keep their password *hash*, so
-accounts work after a restore, and whether they want league e-mails
-(``league_emails``: one who turned them off is not e-mailed again by the restored site;
-a user in a backup made before it was kept gets them, the default). Dates are ISO 8601.
+accounts work after a restore, and whether they want league e-mails and in which
+language (``league_emails``: one who turned them off is not e-mailed again by the
+restored site; ``email_language``, "" for the site's; a user in a backup made before
+they were kept gets them, in the site's language). Dates are ISO 8601.
 
 A knockout cup is written in its season's line (a season of ``kind`` cup), after the
 divisions: its row as stored — its draw and its plate's as the rules' JSON, entrants
@@ -166,6 +167,9 @@ User = get_user_model()
 # nested row (a season's division, a division's entrant…) is implied by the nesting.
 USER_FIELDS = ["id", "username", "email", "password", "first_name", "last_name", "is_active",
                "is_staff", "is_superuser", "date_joined", "last_login"]
+# a user's e-mail settings, in the user's line (the defaults for one who never chose)
+NOTICE_SETTINGS_FIELDS = ["league_emails", "email_language"]
+NOTICE_SETTINGS_ADDED = ["email_language"]  # since migration 0027
 CLUB_FIELDS = ["id", "name", "slug", "visibility", "created_at", "created_by"]
 MEMBERSHIP_FIELDS = ["id", "user", "role", "joined_at"]
 PLAYER_FIELDS = ["id", "club", "name", "user", "created_at"]
@@ -247,12 +251,11 @@ def _export_lines() -> Iterator[dict[str, Any]]:
     yield {"format": FORMAT, "exported_at": timezone.now().isoformat()}
     counts = {"users": 0, "clubs": 0, "players": 0, "seasons": 0, "matches": 0,
               "deleted_matches": 0}
-    emails_off = set(NoticeSettings.objects.filter(league_emails=False)
-                     .values_list("user_id", flat=True))
+    chosen = {notice.user_id: notice for notice in NoticeSettings.objects.all()}
     for user in User.objects.order_by("pk"):
         counts["users"] += 1
         yield {"type": "user", **_row(user, USER_FIELDS),
-               "league_emails": user.pk not in emails_off}
+               **_row(chosen.get(user.pk, NoticeSettings()), NOTICE_SETTINGS_FIELDS)}
     for club in Club.objects.order_by("pk"):
         counts["clubs"] += 1
         yield {"type": "club", **_row(club, CLUB_FIELDS),
@@ -640,9 +643,10 @@ def _assign(obj: models.Model, doc: dict[str, Any], fields: Iterable[str], *,
 
 def _user_restore(doc: dict[str, Any]) -> None:
     user = _build(User, doc, USER_FIELDS)
-    # absent from backups made before it was kept: on, as for a user who never chose
+    # absent from backups made before they were kept: as for a user who never chose
     if "league_emails" in doc:
-        _build(NoticeSettings, doc, ["league_emails"], user=user)
+        _build(NoticeSettings, doc, NOTICE_SETTINGS_FIELDS, optional=NOTICE_SETTINGS_ADDED,
+               user=user)
 
 
 def _club_restore(doc: dict[str, Any]) -> None:

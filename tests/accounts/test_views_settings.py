@@ -1,13 +1,15 @@
-"""The account's page: league e-mails turned off and on again, said back; it needs a
-signed-in user; the header's name links to it."""
+"""The account's page: league e-mails turned off and on again, said back, and the
+language they are written in; it needs a signed-in user; the header's name links to it."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 
-from matches.accounts.services import league_emails_on
+from matches.accounts.services import league_emails_on, notice_settings_of
 from matches.models import NoticeSettings
 
 pytestmark = pytest.mark.django_db
@@ -31,13 +33,49 @@ def test_league_emails_turned_off_and_on(client):
     page = client.get(URL).content.decode()
     assert "E-mails go to ann@example.com." in page
     assert 'id="id_league_emails" checked' in page  # on until turned off
-    response = client.post(URL, {}, follow=True)  # the box left empty: off
+    # the box left empty (a browser sends nothing for it): off
+    response = client.post(URL, {"email_language": "en"}, follow=True)
     assert "League e-mails are off: you will get none." in response.content.decode()
     assert league_emails_on(user=user) is False
     assert 'id="id_league_emails" checked' not in client.get(URL).content.decode()
-    client.post(URL, {"league_emails": "on"})
+    client.post(URL, {"league_emails": "on", "email_language": "en"})
     assert league_emails_on(user=user) is True
     assert NoticeSettings.objects.filter(user=user).count() == 1
+
+
+def selected_language(page: str) -> list[str]:
+    select = re.search(r'<select name="email_language".*?</select>', page, re.S)
+    assert select is not None
+    return re.findall(r'<option value="(\w*)"[^>]*selected', select.group(0))
+
+
+def test_the_language_offered_is_the_pages_until_one_is_chosen_then_the_chosen(client):
+    user = User.objects.create_user("ann", email="ann@example.com")
+    client.force_login(user)
+    assert selected_language(client.get(URL).content.decode()) == ["en"]
+    ukrainian = client.get(URL, headers={"accept-language": "uk"}).content.decode()
+    assert selected_language(ukrainian) == ["uk"]
+    assert "Мова моїх листів" in ukrainian
+
+    response = client.post(URL, {"league_emails": "on", "email_language": "ru"}, follow=True)
+
+    assert "League e-mails are on." in response.content.decode()
+    assert notice_settings_of(user=user).email_language == "ru"
+    assert selected_language(client.get(URL, headers={"accept-language": "uk"})
+                             .content.decode()) == ["ru"]
+
+
+def test_a_language_the_site_has_not_is_refused_on_its_field_and_nothing_is_saved(client):
+    user = User.objects.create_user("ann", email="ann@example.com")
+    client.force_login(user)
+
+    response = client.post(URL, {"email_language": "de"})
+
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert re.search(r'id="id_email_language_error"[^>]*>.*Select a valid choice', page, re.S)
+    assert not NoticeSettings.objects.filter(user=user).exists()
+    assert league_emails_on(user=user)
 
 
 def test_an_account_without_an_address_is_told(client):

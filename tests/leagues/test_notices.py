@@ -232,6 +232,24 @@ def test_the_reminder_goes_to_both_captains_from_a_day_before(dated):
     assert list(dated.notices.values_list("kind", flat=True)) == [NoticeKind.REMINDER]
 
 
+def test_each_captain_is_written_to_in_the_language_they_chose(night, dated, settings):
+    league_emails_set(user=night.away_captain, language="uk")
+    league_emails_set(user=night.home_captain, on=True)  # chose nothing: the site's
+
+    run_at(STARTS - HOUR)
+
+    by_address = {message.to[0]: message for message in mail.outbox}
+    away, home = by_address["bowes@example.com"], by_address["oak@example.com"]
+    assert away.subject == "Завтра: Royal Oak A — Bowes Dragons"
+    assert away.body.startswith("Вітаємо, bowes!")
+    assert "відбудеться" in away.body and "о 19:30" in away.body
+    assert home.subject == "Tomorrow: Royal Oak A v Bowes Dragons"
+    assert "is on Monday 7 Sep 2026 at 19:30." in home.body
+    settings.LANGUAGE_CODE = "ru"  # the site's language is for whoever chose none
+    run_at(STARTS + 3 * HOUR)
+    assert [m.subject for m in mail.outbox] == ["Результата ещё нет: Royal Oak A — Bowes Dragons"]
+
+
 def test_no_reminder_once_the_night_has_started(dated):
     assert run_at(STARTS) == []
     assert not dated.notices.exists()

@@ -19,7 +19,11 @@ from django.core.management.base import CommandError
 from django.utils import timezone
 
 from matches import rules
-from matches.accounts.services import league_emails_on, league_emails_set
+from matches.accounts.services import (
+    league_emails_on,
+    league_emails_set,
+    notice_settings_of,
+)
 from matches.clubs.services import club_create, player_add
 from matches.cups import services as cups
 from matches.cups.models import Cup
@@ -182,7 +186,8 @@ def snapshot() -> dict[str, Any]:
                                 str(s.match.public_id) if s.match else f"game {s.fixture_game_id}",
                                 s.number, s.ordinal) for s in RatingStep.objects.all()),
         "users": sorted((u.username, u.email, u.password, u.is_staff, u.is_superuser,
-                         league_emails_on(user=u)) for u in User.objects.all()),
+                         league_emails_on(user=u), notice_settings_of(user=u).email_language)
+                        for u in User.objects.all()),
         "clubs": sorted((c.slug, c.name, c.visibility, when(c.created_at)) for c in
                         Club.objects.all()),
         "members": sorted((m.club.slug, m.user.username, m.role) for m in
@@ -642,10 +647,13 @@ def test_a_phones_name_round_trips_and_a_backup_made_before_names_still_imports(
 
 
 @pytest.mark.django_db
-def test_a_users_choice_of_no_league_emails_survives_a_restore(small_site, tmp_path):
+def test_a_users_choice_of_league_emails_and_their_language_survives_a_restore(
+        small_site, tmp_path):
     owner = User.objects.get(username="owner")
     league_emails_set(user=owner, on=False)
     keen = User.objects.create_user("keen", password="pw-keen-1")
+    league_emails_set(user=keen, language="uk")
+    User.objects.create_user("quiet", password="pw-quiet-1")  # never chose
     path = tmp_path / "site.jsonl"
 
     snap = restored(path)
@@ -653,20 +661,37 @@ def test_a_users_choice_of_no_league_emails_survives_a_restore(small_site, tmp_p
     assert snapshot() == snap
     assert not league_emails_on(user=User.objects.get(username="owner"))
     assert league_emails_on(user=User.objects.get(username="keen"))
-    users = {line["username"]: line["league_emails"] for line in map(json.loads, export(path))
-             if line.get("type") == "user"}
-    assert users == {"owner": False, keen.username: True}
+    assert notice_settings_of(user=User.objects.get(username="keen")).email_language == "uk"
+    users = {line["username"]: (line["league_emails"], line["email_language"])
+             for line in map(json.loads, export(path)) if line.get("type") == "user"}
+    assert users == {"owner": (False, ""), "keen": (True, "uk"), "quiet": (True, "")}
 
 
 @pytest.mark.django_db
-def test_a_backup_made_before_league_emails_were_kept_restores_them_on(small_site, tmp_path):
+def test_a_backup_made_before_email_settings_were_kept_restores_them_on(small_site, tmp_path):
     league_emails_set(user=User.objects.get(username="owner"), on=False)
     path = tmp_path / "site.jsonl"
     export(path)
 
-    restored_as_older(path, lambda lines: without(lines, lambda key, _: key == "league_emails"))
+    restored_as_older(path, lambda lines: without(
+        lines, lambda key, _: key in ("league_emails", "email_language")))
 
     assert league_emails_on(user=User.objects.get(username="owner"))
+    assert notice_settings_of(user=User.objects.get(username="owner")).email_language == ""
+
+
+@pytest.mark.django_db
+def test_a_backup_made_before_the_language_of_emails_was_kept_restores_the_choice_of_emails(
+        small_site, tmp_path):
+    league_emails_set(user=User.objects.get(username="owner"), on=False)
+    path = tmp_path / "site.jsonl"
+    export(path)
+
+    restored_as_older(path, lambda lines: without(lines, lambda key, _: key == "email_language"))
+
+    owner = User.objects.get(username="owner")
+    assert not league_emails_on(user=owner)
+    assert notice_settings_of(user=owner).email_language == ""
 
 
 @pytest.mark.django_db

@@ -1,0 +1,48 @@
+"""matches.accounts.services: an account's e-mail settings, each part set on its own, a
+language the site has not refused; the database refuses one too."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+
+from matches.accounts.services import league_emails_on, league_emails_set, notice_settings_of
+from matches.models import NoticeSettings
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def ann() -> User:
+    return User.objects.create_user("ann", email="ann@example.com")
+
+
+def test_one_who_never_chose_gets_emails_in_the_sites_language(ann):
+    chosen = notice_settings_of(user=ann)
+    assert (chosen.pk, chosen.league_emails, chosen.email_language) == (None, True, "")
+
+
+def test_what_is_not_given_stays_as_it_was(ann):
+    league_emails_set(user=ann, language="uk")
+    league_emails_set(user=ann, on=False)
+    assert (notice_settings_of(user=ann).email_language, league_emails_on(user=ann)) == \
+        ("uk", False)
+    league_emails_set(user=ann, language="ru")
+    assert not league_emails_on(user=ann)
+    assert NoticeSettings.objects.filter(user=ann).count() == 1
+
+
+def test_a_language_the_site_has_not_is_refused_on_its_field(ann):
+    with pytest.raises(ValidationError) as refused:
+        league_emails_set(user=ann, on=False, language="de")
+    assert list(refused.value.message_dict) == ["email_language"]
+    assert "'de' is not a valid choice." in refused.value.message_dict["email_language"][0]
+    assert league_emails_on(user=ann) and not NoticeSettings.objects.exists()
+
+
+def test_the_database_refuses_a_language_the_site_has_not(ann):
+    with pytest.raises(IntegrityError, match="notice_settings_language_known"), \
+            transaction.atomic():
+        NoticeSettings.objects.create(user=ann, email_language="de")
