@@ -184,15 +184,40 @@ def results_apart(docs: Sequence[Any]) -> set[int]:
     return numbers
 
 
+class EventRead(NamedTuple):
+    """A stored event as a replay reads it: its columns, no model instance (a replay of
+    a long match reads hundreds of thousands, and an instance costs ten times as much
+    to make as this tuple)."""
+
+    round_id: int
+    number: int
+    seat: int
+    kind: str
+    tile: str
+    at: str
+    tiles_drawn: int | None
+    ends: Any
+    goes_out: bool
+    claim: Decimal | None
+    miscall: Decimal | None
+    points: Decimal | None
+    undone_by_id: int | None
+
+
+def events_read(events: QuerySet[Event]) -> list[EventRead]:
+    """``events`` as :class:`EventRead` rows, in the queryset's order."""
+    return [EventRead._make(row) for row in events.values_list(*EventRead._fields)]
+
+
 def match_actions(match: Match) -> list[rules.Action]:
     """Every action of the match, in order: round starts, events and settlements."""
     return _actions(list(match.rounds.filter(undone_by=None).order_by("number")),
-                    match.events.filter(undone_by=None).order_by("number"))
+                    events_read(match.events.filter(undone_by=None).order_by("number")))
 
 
-def _actions(rounds: Sequence[Round], events: Iterable[Event]) -> list[rules.Action]:
+def _actions(rounds: Sequence[Round], events: Iterable[EventRead]) -> list[rules.Action]:
     """The actions of the live ``rounds`` and ``events``, in the order of play."""
-    events_by_round: dict[int, list[Event]] = {}
+    events_by_round: dict[int, list[EventRead]] = {}
     for event in events:
         events_by_round.setdefault(event.round_id, []).append(event)
     actions: list[rules.Action] = []
@@ -215,7 +240,7 @@ def match_miscalls(match: Match, names: Sequence[str] | None = None) -> dict[int
     return _miscall_notes([(event.round.number, event) for event in events], names or ())
 
 
-def _miscall_notes(events: Sequence[tuple[int, Event]],
+def _miscall_notes(events: Sequence[tuple[int, Event | EventRead]],
                    names: Sequence[str]) -> dict[int, list[str]]:
     """The notes of miscalled ``events`` (each with its round's number), by round."""
     notes: dict[int, list[str]] = {}
@@ -271,7 +296,7 @@ def match_replayed(match: Match) -> Replayed:
     names = [name for name, _ in seats]
     rounds = list(match.rounds.filter(undone_by=None).order_by("number"))
     # taken-back events too: event numbers are never reused, so the next is after them
-    events = list(match.events.order_by("number"))
+    events = events_read(match.events.order_by("number"))
     live = [event for event in events if event.undone_by_id is None]
     engine = rules.Match.replay(match.rules_game, names, match.options,
                                 _actions(rounds, live), labels=names)

@@ -1,5 +1,5 @@
 """matches.scoring.selectors.play: a match, its phones and its changes as the pages find
-them, and which phone may revoke which (can_revoke)."""
+them, which phone may revoke which (can_revoke), and a match replayed from its rows."""
 
 from __future__ import annotations
 
@@ -9,16 +9,19 @@ import pytest
 from django.http import Http404
 
 from matches import rules
+from matches.models import Event
 from matches.scoring.selectors import play as scoring_selectors
 from matches.scoring.services.play import (
     MatchStarted,
     event_record,
+    event_undo,
     grant_create,
     grant_revoke,
     match_start,
+    round_settle,
     round_start,
 )
-from tests.support.helpers import T, two_player_all_fives
+from tests.support.helpers import A, T, two_player_all_fives
 
 pytestmark = pytest.mark.django_db
 
@@ -74,3 +77,38 @@ def test_a_phone_may_revoke_itself_and_others_but_not_the_starting_phone():
     grant_revoke(grant=two, by=two)
     assert not scoring_selectors.can_revoke(grant=one, by=two)  # revoked: no longer a scorer
 
+
+
+def test_a_match_is_replayed_from_its_event_rows_without_making_an_event_instance(
+        monkeypatch):
+    match = two_player_all_fives()
+    round_start(match=match, starter=0)
+    event_record(match=match, action=rules.Play(0, T("5-5")))
+    event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5")))
+    event_undo(match=match)  # taken back: not replayed, but its number is used
+    event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5"), 15))  # miscalled
+    event_record(match=match, action=rules.Play(0, T("5-6"), A("5-5:5")))
+    round_settle(match=match, hands=[[], [T("1-2")]])
+    round_start(match=match, starter=0, mode=rules.RoundMode.CALLED.value)
+    event_record(match=match, action=rules.Call(1, (rules.ScoringEnd.parse("5"),
+                                                    rules.ScoringEnd.parse("5")), 10))
+    expected = rules.Match.replay(match.rules_game, ["Olena", "Taras"], match.options, [
+        rules.StartRound(0), rules.Play(0, T("5-5")), rules.Play(1, T("0-5"), A("5-5:5")),
+        rules.Play(0, T("5-6"), A("5-5:5")), rules.Settle(((), (T("1-2"),)), None),
+        rules.StartRound(0, rules.RoundMode.CALLED),
+        rules.Call(1, (rules.ScoringEnd.parse("5"), rules.ScoringEnd.parse("5")), 10)])
+    monkeypatch.setattr(Event, "from_db", classmethod(_no_instance))
+
+    engine = scoring_selectors.match_engine(match)
+    replayed = scoring_selectors.match_replayed(match)
+
+    for built in (engine, replayed.engine):
+        assert rules.export(built) == rules.export(expected)
+        assert built.scores == expected.scores == [15, 20]
+    assert replayed.last_event == 5
+    assert replayed.miscalls == {1: [
+        "Taras called 15 for 0-5; the rules give 10, which counted"]}
+
+
+def _no_instance(cls, *args, **kwargs):
+    raise AssertionError("an Event instance was made to replay the match")
