@@ -1,12 +1,11 @@
 """matches.accounts.services: an account's e-mail settings, each part set on its own, a
-language the site has not refused; the database refuses one too."""
+language the site has not refused."""
 
 from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
 
 from matches.accounts.services import league_emails_on, league_emails_set, notice_settings_of
 from matches.models import NoticeSettings
@@ -40,9 +39,3 @@ def test_a_language_the_site_has_not_is_refused_on_its_field(ann):
     assert list(refused.value.message_dict) == ["email_language"]
     assert "'de' is not a valid choice." in refused.value.message_dict["email_language"][0]
     assert league_emails_on(user=ann) and not NoticeSettings.objects.exists()
-
-
-def test_the_database_refuses_a_language_the_site_has_not(ann):
-    with pytest.raises(IntegrityError, match="notice_settings_language_known"), \
-            transaction.atomic():
-        NoticeSettings.objects.create(user=ann, email_language="de")

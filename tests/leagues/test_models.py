@@ -202,12 +202,13 @@ MODELS: list[Any] = [Club, Membership, Player, Season, Division, Entrant, Fixtur
 
 
 def test_every_named_constraint_of_the_app_has_a_case():
+    from tests.accounts.test_models import CASES as ACCOUNTS
     from tests.cups.test_models import CASES as CUPS
     from tests.scoring.test_models import CASES as SCORING
 
     names = {c.name for model in apps.get_app_config("matches").get_models()
              for c in model._meta.constraints}
-    assert names == set(CASES) | set(SCORING) | set(CUPS)
+    assert names == set(CASES) | set(SCORING) | set(CUPS) | set(ACCOUNTS)
 
 
 @pytest.mark.parametrize("name", list(CASES), ids=list(CASES))
