@@ -38,7 +38,7 @@ from matches.records.selectors import (
 from matches.records.services import record_import_retry, record_import_start
 from matches.scoring import engine_cache
 from matches.scoring.access import match_for_watcher
-from matches.scoring.selectors.play import club_matches, match_record
+from matches.scoring.selectors.play import RECORDS_A_READ, club_matches, match_records
 from matches.scoring.views.play import HtmxHttpRequest
 
 
@@ -118,8 +118,8 @@ def club_matches_jsonl(request: HttpRequest, slug: str,
     else:
         matches = club_matches(club)
         name = club.slug
-    lines = (json.dumps(match_record(match), ensure_ascii=False) + "\n"
-             for match in matches.iterator(chunk_size=200))
+    lines = (json.dumps(record, ensure_ascii=False) + "\n"
+             for record in match_records(matches.iterator(chunk_size=RECORDS_A_READ)))
     response = StreamingHttpResponse(lines, content_type="application/jsonl; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{name}-matches.jsonl"'
     return response

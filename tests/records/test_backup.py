@@ -16,6 +16,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from matches import rules
@@ -615,14 +617,31 @@ def test_a_backup_is_readable_by_its_writer_alone_or_keeps_the_mode_it_replaces(
 
 def test_a_match_that_cannot_be_written_stops_the_backup_naming_it_and_leaves_no_file(
         small_site, tmp_path):
-    broken = Match.objects.order_by("pk").first()
-    assert broken is not None
+    # one of a batch read together, after another that writes well
+    broken = Match.objects.order_by("pk")[1]
     broken.seats.all().delete()  # as the admin could: its record no longer replays
     path = tmp_path / "site.jsonl"
     with pytest.raises(CommandError) as refused:
         export(path)
     assert f"match {broken.public_id}" in str(refused.value)
     assert not path.exists() and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.django_db
+def test_a_backups_matches_are_read_a_batch_at_a_time_not_match_by_match(
+        small_site, tmp_path):
+    def queries_to_export() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            export(tmp_path / "site.jsonl")
+        return len(captured)
+
+    few = queries_to_export()
+    demo = json.loads(DEMO.read_text("utf-8"))
+    for copy in range(6):  # each a record of its own: its players renamed
+        match_import(document={**demo, "players": [f"{name} {copy}"
+                                                   for name in demo["players"]]})
+
+    assert queries_to_export() == few
 
 
 @pytest.mark.django_db

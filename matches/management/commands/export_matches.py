@@ -17,7 +17,7 @@ from django.http import Http404
 
 from matches.leagues.selectors import club_season, season_matches
 from matches.models import Club
-from matches.scoring.selectors.play import club_matches, match_record
+from matches.scoring.selectors.play import RECORDS_A_READ, club_matches, match_records
 
 
 class Command(BaseCommand):
@@ -39,7 +39,6 @@ class Command(BaseCommand):
             matches = season_matches(season=chosen)
         else:
             matches = club_matches(found)
-        for match in matches:
-            self.stdout.write(json.dumps(match_record(match), ensure_ascii=False,
-                                         separators=(",", ":")))
+        for record in match_records(matches.iterator(chunk_size=RECORDS_A_READ)):
+            self.stdout.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")))
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import itertools
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, NamedTuple, Protocol
@@ -27,6 +28,7 @@ from matches.scoring.models import (
     Round,
     RoundMode,
     ScorerGrant,
+    Seat,
 )
 from matches.scoring.selectors.outcome import counted_results
 
@@ -395,7 +397,38 @@ def can_restore(match: Match, *, grant: ScorerGrant | None,
 
 def match_record(match: Match) -> dict[str, Any]:
     """The ``domino-match/1`` document of a stored match."""
-    return rules.export(match_engine(match))
+    return next(match_records([match]))
+
+
+RECORDS_A_READ = 200  # matches whose rows match_records reads together
+
+
+def match_records(matches: Iterable[Match]) -> Iterator[dict[str, Any]]:
+    """The ``domino-match/1`` documents of ``matches``, in their order, as
+    :func:`match_record` gives each: their seats, live rounds and live events read for
+    :data:`RECORDS_A_READ` matches at a time (three queries, not three a match), each
+    match replayed once. A match the rules refuse raises its error when its document is
+    asked for, after those before it."""
+    for batch in itertools.batched(matches, RECORDS_A_READ):
+        ids = [match.pk for match in batch]
+        names: dict[int, list[str]] = {}
+        for match_id, name in (Seat.objects.filter(match__in=ids)
+                               .order_by("match", "position").values_list("match", "name")):
+            names.setdefault(match_id, []).append(name)
+        rounds: dict[int, list[Round]] = {}
+        for round_ in Round.objects.filter(match__in=ids, undone_by=None).order_by(
+                "match", "number"):
+            rounds.setdefault(round_.match_id, []).append(round_)
+        events: dict[int, list[EventRead]] = {}
+        for match_id, *row in (Event.objects.filter(match__in=ids, undone_by=None)
+                               .order_by("match", "number")
+                               .values_list("match", *EventRead._fields)):
+            events.setdefault(match_id, []).append(EventRead._make(row))
+        for match in batch:
+            seated = names.get(match.pk, [])
+            yield rules.export(rules.Match.replay(
+                match.rules_game, seated, match.options,
+                _actions(rounds.get(match.pk, []), events.get(match.pk, [])), labels=seated))
 
 
 def match_summary(match: Match) -> dict[str, Any]:

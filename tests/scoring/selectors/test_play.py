@@ -112,3 +112,22 @@ def test_a_match_is_replayed_from_its_event_rows_without_making_an_event_instanc
 
 def _no_instance(cls, *args, **kwargs):
     raise AssertionError("an Event instance was made to replay the match")
+
+
+def test_records_of_many_matches_are_read_three_queries_a_batch_each_as_its_own_replay(
+        monkeypatch, django_assert_num_queries):
+    monkeypatch.setattr(scoring_selectors, "RECORDS_A_READ", 2)
+    matches = [two_player_all_fives() for _ in range(5)]  # the first never started
+    for number, match in enumerate(matches[1:], start=1):
+        round_start(match=match, starter=number % 2)
+        event_record(match=match, action=rules.Play(number % 2, T("5-5")))
+    event_undo(match=matches[4])  # taken back: not in its record
+    expected = [rules.export(scoring_selectors.match_engine(match)) for match in matches]
+
+    with django_assert_num_queries(3 * 3):  # seats, rounds, events: for 2, 2 and 1
+        records = list(scoring_selectors.match_records(matches))
+
+    assert records == expected
+    assert [len(record["rounds"]) for record in records] == [0, 1, 1, 1, 1]
+    assert [len(record["rounds"][0]["events"]) for record in records[1:]] == [1, 1, 1, 0]
+    assert records[2]["players"] == ["Olena", "Taras"]
