@@ -46,8 +46,13 @@ def post_worker_init(worker: object) -> None:
     That lives as long as the worker does: frozen out of the cyclic garbage collector's
     sight, so that the full collections that fall during requests do not walk it each
     time (about 40 ms each, once in a few hundred taps).
-    https://docs.python.org/3/library/gc.html#gc.freeze"""
+    https://docs.python.org/3/library/gc.html#gc.freeze
+
+    A long download tells the master, as it goes, that this worker is alive
+    (scorekeeper.heartbeat): a sync worker is otherwise silent until it has answered."""
+    from scorekeeper.heartbeat import beat_with
     from scorekeeper.warmup import warm_up
 
+    beat_with(worker.notify)  # type: ignore[attr-defined]
     warm_up()
     gc.freeze()

@@ -40,6 +40,7 @@ from matches.scoring import engine_cache
 from matches.scoring.access import match_for_watcher
 from matches.scoring.selectors.play import RECORDS_A_READ, club_matches, match_records
 from matches.scoring.views.play import HtmxHttpRequest
+from scorekeeper.heartbeat import beating
 
 
 @require_safe
@@ -120,6 +121,8 @@ def club_matches_jsonl(request: HttpRequest, slug: str,
         name = club.slug
     lines = (json.dumps(record, ensure_ascii=False) + "\n"
              for record in match_records(matches.iterator(chunk_size=RECORDS_A_READ)))
-    response = StreamingHttpResponse(lines, content_type="application/jsonl; charset=utf-8")
+    # a big club's takes minutes: the app server is told the worker is not stuck
+    response = StreamingHttpResponse(beating(lines),
+                                     content_type="application/jsonl; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{name}-matches.jsonl"'
     return response

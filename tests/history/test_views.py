@@ -41,6 +41,20 @@ def csv_text(client: Client, query: dict[str, str]) -> str:
     return text.removeprefix("\ufeff")
 
 
+def test_the_csv_tells_the_app_server_the_worker_is_alive_as_it_goes(clubs, monkeypatch):
+    from scorekeeper import heartbeat
+
+    for day in (1, 2):
+        finished(["Ann", "Bob"], day=day, club=clubs["public"])
+    told: list[str] = []
+    monkeypatch.setattr(heartbeat, "EVERY_SECONDS", 0)
+    monkeypatch.setattr(heartbeat, "_beat", lambda: told.append("alive"))
+
+    lines = csv_text(Client(), {}).splitlines()
+
+    assert len(lines) == 3 and len(told) == 3  # the header and each match's line
+
+
 def rows(client: Client, **query) -> list[str]:
     html = client.get(URL, query).content.decode()
     return [chunk.split('"')[0] for chunk in html.split('data-match="')[1:]]

@@ -740,3 +740,21 @@ def test_a_clubs_records_replay_each_match_once_and_keep_no_engine(client, djang
     assert len(lines) == 3 and replays.call_count == 3
     # a whole club's export does not push the matches in play out of the kept engines
     assert not engine_cache._kept
+
+
+def test_a_clubs_records_tell_the_app_server_the_worker_is_alive_as_they_go(
+        client, django_user_model, monkeypatch):
+    from scorekeeper import heartbeat
+
+    club = club_create(name="Teesdale", by=django_user_model.objects.create_user("owner"))
+    played = [match_import(document=simulated_record(rules.ALL_FIVES, 2, seed=seed))
+              for seed in range(3)]
+    Match.objects.filter(pk__in=[match.pk for match in played]).update(club=club)
+    told: list[int] = []
+    monkeypatch.setattr(heartbeat, "EVERY_SECONDS", 0)
+    monkeypatch.setattr(heartbeat, "_beat", lambda: told.append(len(told) + 1))
+
+    response = client.get(reverse("matches:club_matches_jsonl", kwargs={"slug": club.slug}))
+    lines = b"".join(response.streaming_content).decode().splitlines()
+
+    assert len(lines) == 3 and told == [1, 2, 3]  # after each line written

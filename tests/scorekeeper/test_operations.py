@@ -18,6 +18,7 @@ from django.test import Client
 from django.urls import include, path
 from django.utils import translation
 
+from scorekeeper import heartbeat
 from tests.scorekeeper.test_settings import run_python
 
 # a scorer's secret as new_scorer_token() draws one (redaction goes by its shape)
@@ -322,11 +323,25 @@ def test_a_new_worker_builds_the_url_tables_of_every_language_before_its_first_r
 def test_a_gunicorn_worker_freezes_what_it_loaded_out_of_the_collectors_sight():
     conf = runpy.run_path(str(Path(__file__).resolve().parents[2] / "gunicorn.conf.py"))
     try:
-        conf["post_worker_init"](object())
+        conf["post_worker_init"](mock.Mock())
         frozen = gc.get_freeze_count()
     finally:
         gc.unfreeze()
+        heartbeat.beat_with(None)
     assert frozen > 10_000  # Django, the project and the views' modules
+
+
+def test_a_gunicorn_worker_is_told_of_by_a_long_download_as_it_goes(monkeypatch):
+    conf = runpy.run_path(str(Path(__file__).resolve().parents[2] / "gunicorn.conf.py"))
+    worker = mock.Mock()
+    try:
+        conf["post_worker_init"](worker)
+        monkeypatch.setattr(heartbeat, "EVERY_SECONDS", 0)
+        assert list(heartbeat.beating("abc")) == ["a", "b", "c"]
+    finally:
+        gc.unfreeze()
+        heartbeat.beat_with(None)
+    assert worker.notify.call_count == 3  # the master's timeout counts from each
 
 
 def test_gunicorn_says_at_start_that_production_mail_cannot_go_out(settings):
