@@ -267,10 +267,13 @@ def _export_lines() -> Iterator[dict[str, Any]]:
     for player in Player.objects.order_by("pk"):
         counts["players"] += 1
         yield {"type": "player", **_row(player, PLAYER_FIELDS)}
-    for season in Season.objects.order_by("pk"):
+    # a season's divisions, entrants and fixtures with all they hold: a query a kind of
+    # row for a few seasons at a time, not one a division, entrant, fixture and game
+    for season in Season.objects.order_by("pk").prefetch_related(*SEASON_ROWS).iterator(
+            chunk_size=SEASONS_A_READ):
         counts["seasons"] += 1
         yield {"type": "season", **_row(season, SEASON_FIELDS),
-               "divisions": [_division_doc(d) for d in season.divisions.order_by("pk")],
+               "divisions": [_division_doc(d) for d in season.divisions.all()],
                "cup": _cup_doc(season)}
     # in id order (ratings break ties by id), a few hundred read together
     for batch in itertools.batched(Match.objects.order_by("pk").iterator(
@@ -294,22 +297,45 @@ def _export_lines() -> Iterator[dict[str, Any]]:
     yield {"type": "end", "counts": counts}
 
 
+SEASONS_A_READ = 20  # seasons whose rows are read together (SEASON_ROWS)
+
+
+def _in_order(relation: str, model: type[models.Model]) -> Prefetch[Any, Any, Any]:
+    return Prefetch(relation, model._default_manager.order_by("pk"))
+
+
+# what a season's line holds, each read in id order (players are listed sorted)
+SEASON_ROWS: list[str | Prefetch[Any, Any, Any]] = [
+    _in_order("divisions", Division),
+    _in_order("divisions__entrants", Entrant),
+    "divisions__entrants__players",
+    _in_order("divisions__entrants__adjustments", Adjustment),
+    _in_order("divisions__fixtures", Fixture),
+    _in_order("divisions__fixtures__games", FixtureGame),
+    "divisions__fixtures__games__home_players",
+    "divisions__fixtures__games__away_players",
+    _in_order("divisions__fixtures__changes", FixtureChange),
+    _in_order("divisions__fixtures__corrections", FixtureCorrection),
+    _in_order("divisions__fixtures__notices", FixtureNotice),
+]
+
+
 def _division_doc(division: Division) -> dict[str, Any]:
+    """A division's part of its season's line, from the rows prefetched (SEASON_ROWS)."""
     return {**_row(division, DIVISION_FIELDS), "entrants": [
         {**_row(entrant, ENTRANT_FIELDS), "players": _ids(entrant.players.all()),
-         "adjustments": [_row(a, ADJUSTMENT_FIELDS) for a in entrant.adjustments.order_by("pk")]}
-        for entrant in division.entrants.order_by("pk")
+         "adjustments": [_row(a, ADJUSTMENT_FIELDS) for a in entrant.adjustments.all()]}
+        for entrant in division.entrants.all()
     ], "fixtures": [
         {**_row(fixture, FIXTURE_FIELDS),
          "games": [{**_row(game, FIXTURE_GAME_FIELDS),
                     "home_players": _ids(game.home_players.all()),
                     "away_players": _ids(game.away_players.all())}
-                   for game in fixture.games.order_by("pk")],
-         "changes": [_row(c, FIXTURE_CHANGE_FIELDS) for c in fixture.changes.order_by("pk")],
-         "corrections": [_row(c, FIXTURE_CORRECTION_FIELDS)
-                         for c in fixture.corrections.order_by("pk")],
-         "notices": [_row(n, FIXTURE_NOTICE_FIELDS) for n in fixture.notices.order_by("pk")]}
-        for fixture in division.fixtures.order_by("pk")
+                   for game in fixture.games.all()],
+         "changes": [_row(c, FIXTURE_CHANGE_FIELDS) for c in fixture.changes.all()],
+         "corrections": [_row(c, FIXTURE_CORRECTION_FIELDS) for c in fixture.corrections.all()],
+         "notices": [_row(n, FIXTURE_NOTICE_FIELDS) for n in fixture.notices.all()]}
+        for fixture in division.fixtures.all()
     ]}
 
 

@@ -645,6 +645,26 @@ def test_a_backups_matches_are_read_a_batch_at_a_time_not_match_by_match(
 
 
 @pytest.mark.django_db
+def test_a_seasons_fixtures_and_all_they_hold_are_read_together_not_one_by_one(
+        small_site, tmp_path):
+    division = autumn(small_site)
+    owner = User.objects.get(username="owner")
+
+    def queries_to_export() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            export(tmp_path / "site.jsonl")
+        return len(captured)
+
+    few, planned = queries_to_export(), Fixture.objects.count()
+    fixtures_csv_import(division=division, by=owner,
+                        text="home,away,date,home_games,away_games\n" + "".join(
+                            f"Oak,Willow,2026-10-{day:02},2,1\n" for day in range(1, 7)))
+
+    assert queries_to_export() == few
+    assert Fixture.objects.count() >= planned + 3 and FixtureChange.objects.count() >= 6
+
+
+@pytest.mark.django_db
 def test_a_phones_name_round_trips_and_a_backup_made_before_names_still_imports(
         small_site, tmp_path):
     match = Match.objects.order_by("pk").first()
