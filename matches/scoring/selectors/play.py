@@ -191,6 +191,7 @@ class EventRead(NamedTuple):
     a long match reads hundreds of thousands, and an instance costs ten times as much
     to make as this tuple)."""
 
+    match_id: int
     round_id: int
     number: int
     seat: int
@@ -274,9 +275,13 @@ def show_decimal(value: Decimal | None) -> str:
 
 def match_engine(match: Match) -> rules.Match:
     """The match replayed through the rules engine from its stored events."""
-    names = match_names(match)
-    return rules.Match.replay(match.rules_game, names, match.options, match_actions(match),
-                              labels=names)
+    return _replay(match, match_names(match), match_actions(match))
+
+
+def _replay(match: Match, names: Sequence[str], actions: Sequence[rules.Action]) -> rules.Match:
+    """``match`` replayed through the rules engine from ``actions`` (as its rows give
+    them), its seats named ``names``."""
+    return rules.Match.replay(match.rules_game, names, match.options, actions, labels=names)
 
 
 class Replayed(NamedTuple):
@@ -300,8 +305,7 @@ def match_replayed(match: Match) -> Replayed:
     # taken-back events too: event numbers are never reused, so the next is after them
     events = events_read(match.events.order_by("number"))
     live = [event for event in events if event.undone_by_id is None]
-    engine = rules.Match.replay(match.rules_game, names, match.options,
-                                _actions(rounds, live), labels=names)
+    engine = _replay(match, names, _actions(rounds, live))
     side_ids = [0] * len(engine.sides)
     for position, (_, side_id) in enumerate(seats):
         side_ids[engine.side_of[position]] = side_id
@@ -420,15 +424,12 @@ def match_records(matches: Iterable[Match]) -> Iterator[dict[str, Any]]:
                 "match", "number"):
             rounds.setdefault(round_.match_id, []).append(round_)
         events: dict[int, list[EventRead]] = {}
-        for match_id, *row in (Event.objects.filter(match__in=ids, undone_by=None)
-                               .order_by("match", "number")
-                               .values_list("match", *EventRead._fields)):
-            events.setdefault(match_id, []).append(EventRead._make(row))
+        for event in events_read(Event.objects.filter(match__in=ids, undone_by=None)
+                                 .order_by("match", "number")):
+            events.setdefault(event.match_id, []).append(event)
         for match in batch:
-            seated = names.get(match.pk, [])
-            yield rules.export(rules.Match.replay(
-                match.rules_game, seated, match.options,
-                _actions(rounds.get(match.pk, []), events.get(match.pk, [])), labels=seated))
+            yield rules.export(_replay(match, names.get(match.pk, []), _actions(
+                rounds.get(match.pk, []), events.get(match.pk, []))))
 
 
 def match_summary(match: Match) -> dict[str, Any]:
