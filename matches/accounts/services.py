@@ -49,7 +49,7 @@ def lockout_lift(*, username: str) -> int:
 
 def league_emails_on(*, user: User) -> bool:
     """Whether ``user`` gets league e-mails (on unless they turned them off)."""
-    return not NoticeSettings.objects.filter(user=user, league_emails=False).exists()
+    return notice_settings_of(user=user).league_emails
 
 
 def notice_settings_of(*, user: User) -> NoticeSettings:
