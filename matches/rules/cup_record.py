@@ -225,13 +225,14 @@ def _seeds(value: object, names: Sequence[str], format: cup_rules.CupFormat
         raise refused("draw.seeds", f"a list of entrants' names, not {shown(value)}")
     if value and format.method is not cup_rules.DrawMethod.SEEDED:
         raise refused("draw.seeds", "only a seeded draw has seeds")
-    seen: set[str] = set()
-    for place, name in enumerate(value, start=1):
-        if not isinstance(name, str) or name not in names:
-            raise refused(f"draw.seeds[{place}]", f"{shown(name)} is not an entrant")
-        if name in seen:
-            raise refused(f"draw.seeds[{place}]", f"{shown(name)} is seeded already")
-        seen.add(name)
+    try:
+        for place, name in enumerate(value, start=1):
+            if not isinstance(name, str):  # no name is a list's (nor a hashable one)
+                raise CupError.of("cup_seed_not_entrant", place=place, name=shown(name))
+        if value:  # the draw's own check of its seeds
+            cup_rules.checked_seeds(value, names)
+    except CupError as error:
+        raise refused(f"draw.seeds[{error.params['place']}]", str(error)) from None
     return tuple(value)
 
 

@@ -112,9 +112,9 @@ REFUSED = [
     ("draw.seed", -3, "draw.seed: a whole number from 0 to 9007199254740991, not -3"),
     ("draw.seed", 2**53, "draw.seed: a whole number from 0 to 9007199254740991"),
     ("draw.seed", True, "draw.seed: a whole number from 0"),
-    ("draw.seeds.1", "Zed", 'draw.seeds[2]: "Zed" is not an entrant'),
-    ("draw.seeds.1", "Ann", 'draw.seeds[2]: "Ann" is seeded already'),
-    ("draw.seeds.1", ["Bob"], 'draw.seeds[2]: ["Bob"] is not an entrant'),
+    ("draw.seeds.1", "Zed", 'draw.seeds[2]: seed 2 "Zed" is not an entrant'),
+    ("draw.seeds.1", "Ann", 'draw.seeds[2]: seed 2 "Ann" is already seed 1'),
+    ("draw.seeds.1", ["Bob"], 'draw.seeds[2]: seed 2 ["Bob"] is not an entrant'),
     ("plate", "yes", 'plate: true or false, not "yes"'),
     ("level_tie", "coin", 'level_tie: one of deciding_game, total_points, not "coin"'),
     ("walkover", [0, 1], "walkover: a walkover scores two whole numbers from 0, more for "
