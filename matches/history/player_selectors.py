@@ -16,7 +16,12 @@ from django.db.models.functions import Coalesce
 from matches.clubs.models import Club, Player
 from matches.history.models import Rating, RatingStep
 from matches.leagues.models import FixtureGame, FixtureStatus, Season
-from matches.leagues.selectors import counted_results, counted_win, fixture_game_score
+from matches.leagues.selectors import (
+    counted_paper_games,
+    counted_results,
+    counted_win,
+    fixture_game_score,
+)
 from matches.scoring.models import Event, EventKind, GameKind, Match, MatchStatus, RoundSide, Seat
 
 TOUGH_AFTER = 3  # meetings before an opponent can be the toughest
@@ -171,8 +176,7 @@ def player_stats(player: Player) -> PlayerStats:
 
 def _paper_games_of(player: Player) -> list[tuple[PaperLineup, str]]:
     """The league games kept on paper that ``player`` played, each with its game."""
-    pks = FixtureGame.objects.filter(Q(home_players=player) | Q(away_players=player),
-                                     match__isnull=True, home_score__isnull=False)
+    pks = counted_paper_games().filter(Q(home_players=player) | Q(away_players=player))
     lineups = _lineups(FixtureGame.objects.filter(pk__in=pks))
     return [(lineup, game) for _pk, _date, lineup, game in lineups]
 
@@ -182,9 +186,9 @@ def paper_game_lineups(*, club: Club, game: str
     """The club's league games at ``game`` kept on paper with their players named
     (primary key, the fixture's date, the line-up), by date (undated last), then
     fixture and number: what the ratings count besides the matches (two queries)."""
-    named = FixtureGame.objects.filter(
+    named = counted_paper_games().filter(
         fixture__division__season__club=club, fixture__division__season__game=game,
-        match__isnull=True, home_score__isnull=False, home_players__isnull=False)
+        home_players__isnull=False)
     return [(pk, date, lineup) for pk, date, lineup, _game in
             _lineups(FixtureGame.objects.filter(pk__in=named))]
 

@@ -371,6 +371,22 @@ def game_scores(division: Division) -> dict[int, list[list[int]]]:
     return scores
 
 
+def counted_paper_games() -> QuerySet[FixtureGame]:
+    """The league games kept on paper whose results count in the players' records by
+    game and their ratings: every one scored. A void fixture's too: its games were
+    played, as its games on the scorepad were, and only the league's table and records
+    leave the fixture out (:func:`player_league_records`)."""
+    return FixtureGame.objects.filter(match__isnull=True, home_score__isnull=False)
+
+
+def counted_paper_results(fixture: Fixture) -> set[tuple[Any, ...]]:
+    """What the ratings read of ``fixture``'s counted paper games: each one's number,
+    scores and players (one query). Compared before and after a step of the sign-off,
+    it says whether the ratings must be rebuilt."""
+    return set(counted_paper_games().filter(fixture=fixture).values_list(
+        "number", "home_score", "away_score", "home_players", "away_players"))
+
+
 def fixture_game_score(game: FixtureGame) -> tuple[int, int] | None:
     """A fixture game's final score, home first: keyed in, or its scorepad match's once
     that is finished (an abandoned one has none: it is no result), as the league rules

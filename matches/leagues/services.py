@@ -51,6 +51,7 @@ from matches.leagues.models import (
 from matches.leagues.selectors import (
     CaptainsLink,
     captain_link_live,
+    counted_paper_results,
     fixture_game_score,
     fixture_rights,
     link_key_digest,
@@ -525,11 +526,8 @@ def fixture_resolve(*, fixture: Fixture, by: By,
             _set_games(fixture, games)
             fixture.home_games, fixture.away_games = _games_won(_scored(_night_games(fixture)))
 
-    resolved = _transition(fixture, by=by, action=signoff.Action.RESOLVE,
-                           kind=FixtureChangeKind.RESOLVED, change=resolve)
-    if games is not None:
-        _results_changed(resolved.division.season)
-    return resolved
+    return _transition(fixture, by=by, action=signoff.Action.RESOLVE,
+                       kind=FixtureChangeKind.RESOLVED, change=resolve)
 
 
 @transaction.atomic
@@ -770,25 +768,31 @@ def _locked(fixture: Fixture) -> Fixture:
 
 def _transition(fixture: Fixture, *, by: By | None, action: signoff.Action,
                 kind: FixtureChangeKind, change: Callable[[Fixture], None] | None = None,
-                lock_games: bool = False) -> Fixture:
+                lock_games: bool = False, ratings_follow: bool = True) -> Fixture:
     """One step of the sign-off, the only place a fixture's status changes once it
     exists: lock the fixture's row, ask the table whether ``by`` (``None``: the site
     itself) may take ``action`` now (:func:`_guard`), let ``change`` check and set what the
     step changes besides the status (a refusal from it stores nothing), set the next
     status, validate the row as a whole, save it and log the change as ``kind``.
     ``lock_games``: the fixture's scorepad games close with this step
-    (:func:`_games_locked`)."""
+    (:func:`_games_locked`). If the step changed which of its paper games count, or how
+    (void, a walkover over a played night, a correction), the ratings are rebuilt
+    (``results_changed``), unless ``ratings_follow`` is off: the caller rebuilds them
+    once for many fixtures."""
     fixture = _locked(fixture)
     status = _guard(fixture, by, action)
     if lock_games:
         _games_locked(fixture)
     before = _state(fixture)
+    counted = counted_paper_results(fixture) if ratings_follow else None
     if change is not None:
         change(fixture)
     fixture.status = FixtureStatus(status.value)
     fixture.full_clean()
     fixture.save()
     _log(fixture, by, kind, before)
+    if counted is not None and counted_paper_results(fixture) != counted:
+        _results_changed(fixture.division.season)
     # the concerns above (a cup's bracket) take the new result, or refuse it
     fixture_moved.send(sender=Fixture, fixture=fixture)
     return fixture
@@ -1169,7 +1173,7 @@ def fixtures_csv_import(*, division: Division, by: User, text: str) -> CsvImport
 
         try:
             _transition(row, by=by, action=action, kind=FixtureChangeKind.IMPORTED,
-                        change=change)
+                        change=change, ratings_follow=False)  # rebuilt once, below
         except ValidationError as refused:
             if getattr(refused, "code", None) != "wrong_status":  # a list or dict has none
                 raise

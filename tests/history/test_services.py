@@ -21,6 +21,8 @@ from matches.leagues.services import (
     fixture_games_enter,
     fixture_resolve,
     fixture_submit,
+    fixture_void,
+    fixture_walkover,
     fixtures_csv_import,
     season_create,
 )
@@ -232,6 +234,72 @@ def test_a_spreadsheet_row_that_replaces_paper_games_rebuilds_the_ratings(
         "2026-09-07,Oak,Bowes,2,1,61-40 61-12 58-61,\n"))
 
     assert fixture.games.count() == 3 and not Rating.objects.exists()
+
+
+@pytest.fixture
+def night_played(club, django_user_model):
+    """Fixture 1 of a paper league, its three games keyed in with their players and
+    sent: every player rated twice."""
+    owner = django_user_model.objects.get(username="owner")
+    ann, bob, cat, dan = (club.players.get(name=n) for n in ("Ann", "Bob", "Cat", "Dan"))
+    league = paper_league(club, owner, squads={"Oak": [ann, bob], "Bowes": [cat, dan]})
+    fixture = league.fixture(1)
+    fixture_games_enter(fixture=fixture, by=owner, games=[
+        PaperGame(61, 40, [ann], [cat]), PaperGame(20, 61, [bob], [dan]),
+        PaperGame(61, 30, [ann, bob], [cat, dan])])
+    fixture_submit(fixture=fixture, by=owner)
+    assert sorted(Rating.objects.values_list("player__name", "matches")) == [
+        ("Ann", 2), ("Bob", 2), ("Cat", 2), ("Dan", 2)]
+    return fixture
+
+
+def test_a_walkover_over_a_played_night_takes_its_games_out_of_the_ratings(
+        club, night_played):
+    owner = night_played.division.season.club.memberships.get().user
+    fixture_walkover(fixture=night_played, by=owner, side="home")
+
+    assert not Rating.objects.exists()
+
+
+def test_correcting_a_paper_games_score_rebuilds_the_ratings(club, night_played):
+    owner = night_played.division.season.club.memberships.get().user
+    before = {r.player.name: r.ordinal for r in Rating.objects.all()}
+
+    # game 3 went the other way: 30-61, the away pair won it
+    fixture_correct(fixture=night_played, by=owner,
+                    scores=[(61, 40), (20, 61), (30, 61)],
+                    home_players=[[club.players.get(name="Ann")], [club.players.get(name="Bob")],
+                                  list(club.players.filter(name__in=["Ann", "Bob"]))],
+                    away_players=[[club.players.get(name="Cat")], [club.players.get(name="Dan")],
+                                  list(club.players.filter(name__in=["Cat", "Dan"]))],
+                    reason="game 3 written the wrong way round")
+
+    after = {r.player.name: r.ordinal for r in Rating.objects.all()}
+    assert after["Ann"] < before["Ann"] and after["Cat"] > before["Cat"]
+    assert after == {r.player.name: r.ordinal for r in _rebuilt(club)}
+
+
+@pytest.mark.parametrize("step", ["resolve", "void"])
+def test_a_step_that_changes_no_counted_game_does_not_rebuild_the_ratings(
+        club, night_played, step):
+    # a void fixture's games were played: they stay in the ratings (only the league's
+    # table leaves the fixture out)
+    owner = night_played.division.season.club.memberships.get().user
+    def steps() -> list[int]:
+        return list(RatingStep.objects.order_by("pk").values_list("pk", flat=True))
+    first = steps()
+
+    if step == "resolve":
+        fixture_resolve(fixture=night_played, by=owner)  # confirmed as sent
+    else:
+        fixture_void(fixture=night_played, by=owner)
+
+    assert steps() == first  # the same rows: not deleted and made again
+
+
+def _rebuilt(club) -> list[Rating]:
+    ratings_recompute(club=club, game="fives-and-threes")
+    return list(Rating.objects.select_related("player"))
 
 
 def test_a_pairs_game_the_league_corrected_rates_each_pair_as_one_side(club, django_user_model):
