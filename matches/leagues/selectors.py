@@ -11,7 +11,7 @@ import datetime
 import hashlib
 import secrets
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -654,9 +654,12 @@ class NeedsYou:
     disputes: list[Fixture]  # their sides' disputed results, and those of leagues they run
     tonight: list[Fixture]  # their sides' fixtures today
     this_week: list[Fixture]  # and in the six days after
+    # their home fixtures past their date with no result sent: the home side sends it
+    to_send: list[Fixture] = field(default_factory=list)
 
     def __bool__(self) -> bool:
-        return bool(self.to_confirm or self.disputes or self.tonight or self.this_week)
+        return bool(self.to_confirm or self.disputes or self.tonight or self.this_week
+                    or self.to_send)
 
 
 def needs_you(*, user: Viewer, today: datetime.date) -> NeedsYou:
@@ -679,7 +682,9 @@ def needs_you(*, user: Viewer, today: datetime.date) -> NeedsYou:
         tonight=list(theirs.filter(captain, status=FixtureStatus.SCHEDULED, date=today)),
         this_week=list(theirs.filter(captain, status=FixtureStatus.SCHEDULED,
                                      date__gt=today,
-                                     date__lte=today + datetime.timedelta(days=6))))
+                                     date__lte=today + datetime.timedelta(days=6))),
+        to_send=list(theirs.filter(home__captain=user, status=FixtureStatus.SCHEDULED,
+                                   date__lt=today)))
 
 
 @dataclass(frozen=True)

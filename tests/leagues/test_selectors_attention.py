@@ -69,8 +69,31 @@ def test_the_captains_fixtures_today_and_this_week(night, member, days, when):
         needs = needs_you(user=captain, today=TODAY)
         assert needs.tonight == ([night.fixture] if when == "tonight" else [])
         assert needs.this_week == ([night.fixture] if when == "this_week" else [])
+        assert needs.to_send == ([night.fixture] if days < 0 and captain == night.home_captain
+                                 else [])
     assert not needs_you(user=member, today=TODAY)
     assert not needs_you(user=night.admin, today=TODAY)  # not the admin's side
+
+
+@pytest.mark.parametrize("days", [-1, -30])
+def test_a_home_fixture_past_its_date_with_no_result_waits_for_the_home_captain(
+        night, member, days):
+    Fixture.objects.filter(pk=night.fixture.pk).update(date=TODAY + days * DAY)
+    assert needs_you(user=night.home_captain, today=TODAY).to_send == [night.fixture]
+    # the away captain cannot send it, and the league's admins see it on the season page
+    for user in (night.away_captain, night.admin, member):
+        assert not needs_you(user=user, today=TODAY), user
+    fixture = submitted(night)  # sent: it waits for the away captain now
+    assert not needs_you(user=night.home_captain, today=TODAY)
+    assert needs_you(user=night.away_captain, today=TODAY).to_confirm == [fixture]
+
+
+def test_the_home_page_lists_the_results_the_captain_has_to_send(client, night):
+    Fixture.objects.filter(pk=night.fixture.pk).update(date=timezone.localdate() - DAY)
+    client.force_login(night.home_captain)
+    page = client.get(reverse("matches:home")).content.decode()
+    assert 'id="needs-to-send"' in page and "Results to send" in page
+    assert f'href="{night.fixture.get_absolute_url()}"' in page
 
 
 def test_nothing_waits_in_a_locked_season_or_a_club_left(night):
