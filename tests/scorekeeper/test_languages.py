@@ -28,6 +28,7 @@ from django.utils import formats, translation
 from matches import rules
 from matches.clubs import services as clubs_services
 from matches.history.services import ratings_recompute
+from matches.leagues.forms import SeasonForm
 from matches.leagues.services import (
     entrant_add,
     fixture_correct,
@@ -456,6 +457,25 @@ def test_dates_and_halves_in_each_language():
                                     {"sides": [("A", 42.5)], "rounds": 1})
             assert "A 42½" in html
             assert formats.localize(3.5) == ("3.5" if lang == "en" else "3,5")
+
+
+@pytest.mark.parametrize(("lang", "typed"), [
+    ("en", "04/01/2027"), ("en", "4/1/2027"), ("en", "4 Jan 2027"), ("en", "2027-01-04"),
+    ("uk", "04.01.2027"), ("ru", "04.01.2027"), ("uk", "2027-01-04")])
+def test_a_date_typed_by_hand_is_read_day_first_in_every_language(lang, typed):
+    # as the pages write dates and the fixtures spreadsheet reads them; English read
+    # 04/01/2027 as 1 April, saying nothing
+    with translation.override(lang):
+        form = SeasonForm(data={"starts_on": typed})
+        form.is_valid()
+        assert "starts_on" not in form.errors, form.errors
+        assert form.cleaned_data["starts_on"] == datetime.date(2027, 1, 4)
+
+
+def test_a_date_that_reads_only_month_first_is_refused_not_guessed():
+    with translation.override("en"):
+        form = SeasonForm(data={"starts_on": "12/31/2026"})
+        assert not form.is_valid() and "starts_on" in form.errors
 
 
 def test_every_language_defines_our_own_date_formats():
