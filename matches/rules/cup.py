@@ -570,7 +570,8 @@ def affected_by_correction(cup: Cup, results: Mapping[TieKey, TieResult],
     ties an admin resets to change the tie's winner once they are played. A plate's
     places are kept by tie, so a new loser takes the old one's place; but a result that
     would take an entrant with a bye out of a plate already drawn is refused
-    (:func:`bracket`): that plate is drawn again (:func:`plate_undrawn`).
+    (:func:`bracket`): that plate is drawn again (:func:`plate_undrawn`). A bye is
+    refused: it has no result to correct.
 
     >>> cup = draw(["Ann", "Bob", "Cy", "Dee"], CupFormat(plate=True), seed=3)
     >>> away_win = TieResult(games=((40, 61),))
@@ -580,7 +581,9 @@ def affected_by_correction(cup: Cup, results: Mapping[TieKey, TieResult],
     ['tie 1 of round 2', 'plate tie 1 of round 1']
     """
     current = bracket(cup, results)
-    current.tie(key)
+    tie = current.tie(key)
+    if tie.bye:  # no result, so no winner to change: its side went through unplayed
+        raise CupError.of("cup_result_for_bye", tie=str(key), name=shown(tie.home))
     found: set[TieKey] = set()
     waiting = [key]
     while waiting:

@@ -90,6 +90,26 @@ def test_a_reset_with_nothing_after_the_tie_is_refused():
     assert not CupLog.objects.filter(kind=CupLogKind.RESET).exists()
 
 
+def test_a_reset_after_a_bye_is_refused_and_voids_nothing():
+    # a bye has no result to correct, nor a fixture to correct it on
+    folk = a_cup(["Ann", "Bob", "Cy"])
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    ties = {tie.position: tie for tie in folk.cup.ties.filter(round=1, plate=False)}
+    [bye] = [position for position, tie in ties.items() if tie.fixture is None]
+    [played] = [position for position in ties if position != bye]
+    folk.play(folk.fixture(1, played), HOME_WIN)
+    final = folk.play(folk.fixture(2, 1), HOME_WIN)
+
+    with pytest.raises(ValidationError, match=f"Tie {bye} of round 1 is a bye: .* goes "
+                                              "through without playing"):
+        cups.cup_ties_reset(cup=folk.cup, by=folk.admin, round=1, position=bye,
+                            reason="wrong tie chosen")
+
+    final.refresh_from_db()
+    assert final.status == FixtureStatus.CONFIRMED
+    assert not CupLog.objects.filter(kind=CupLogKind.RESET).exists()
+
+
 def test_an_admin_takes_back_the_plates_draw_for_a_correction_that_changes_who_goes_in():
     """Anchor had a bye and lost its first tie played (round 2) to Crown: it went into
     the plate. Correcting that tie for Anchor takes it out of the plate, so the plate is

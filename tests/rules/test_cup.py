@@ -583,6 +583,15 @@ def test_a_changed_winner_affects_its_chain_to_the_final_and_its_losers_plate_ch
     assert affected_by_correction(cup, results, TieKey(2, 2)) == (TieKey(3, 1),)
 
 
+def test_a_bye_affects_nothing_it_has_no_result_to_correct():
+    cup = draw(["Ann", "Bob", "Cy"], CupFormat(), seed=3)
+    [bye] = [tie for tie in bracket(cup, {}).rounds[0] if tie.bye]
+    with pytest.raises(CupError) as refused:
+        affected_by_correction(cup, {}, bye.key)
+    assert refused.value.code == "cup_result_for_bye"
+    assert str(refused.value) == f'{bye.key} is a bye: "{bye.home}" goes through without playing'
+
+
 def test_a_winner_changes_while_the_tie_it_went_into_is_unplayed():
     cup, results, _plate_tie = played_eight()
     assert correction_allowed(cup, results, TieKey(1, 3), AWAY)
