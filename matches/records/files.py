@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -46,8 +47,15 @@ def decode(data: bytes) -> str:
 
 
 def record_sources(name: str, data: bytes | str) -> Iterator[RecordSource]:
-    """Each record in ``data``, the contents of the file called ``name``."""
-    lines = is_lines(name)
+    """Each record in ``data``, the contents of the file called ``name``. A ``.jsonl``
+    file is read a line at a time, as an upload is (:func:`stream_record_sources`): a
+    line that is not UTF-8 is refused on its own, the others read."""
+    if is_lines(name):
+        if isinstance(data, bytes):
+            yield from stream_record_sources(name, _LINE_BREAK.split(data))
+        else:
+            yield from line_sources(name, rules.json_lines(data.removeprefix("\ufeff")))
+        return
     if isinstance(data, bytes):
         try:
             text = decode(data)
@@ -56,24 +64,33 @@ def record_sources(name: str, data: bytes | str) -> Iterator[RecordSource]:
             return
     else:
         text = data.removeprefix("\ufeff")
-    if not lines:
-        item = next(rules.iter_documents(text, lines=False))
-        yield _source(name, None, item)
-        return
-    yield from line_sources(name, rules.json_lines(text))
+    item = next(rules.iter_documents(text, lines=False))
+    yield _source(name, None, item)
+
+
+# where a .jsonl file's raw lines end, as rules.json_lines splits its text
+_LINE_BREAK = re.compile(rb"\r\n|\r|\n")
 
 
 def line_sources(name: str, lines: Iterable[str], *, first: int = 1) -> Iterator[RecordSource]:
     """Each record of ``lines``, lines of the ``.jsonl`` file called ``name`` (``first``:
-    the number of the first of them; a dry run shares a file's lines among processes)."""
-    # as rules.iter_documents reads a .jsonl (blank lines skipped), numbering its lines
+    the number of the first of them; a dry run shares a file's lines among processes).
+    Blank lines are skipped but counted."""
     for number, line in enumerate(lines, start=first):
         if line.strip():
-            try:
-                document: dict[str, Any] | rules.RecordInvalid = rules.loads(line)
-            except rules.RecordInvalid as error:
-                document = error
-            yield _source(name, number, document)
+            yield _line_source(name, number, line)
+
+
+def _line_source(name: str, number: int, text: str) -> RecordSource:
+    """The record on line ``number`` of a ``.jsonl`` file (not blank), or why not."""
+    try:
+        return RecordSource(name, number, rules.loads(text))
+    except rules.RecordInvalid as error:
+        why = rules_messages.explain(error)
+        if (error.code in ("invalid_json", "record_not_object")
+                and not text.lstrip().startswith("{\"")):
+            why = f"{why} ({NOT_ONE_LINE})"  # a line of a record, not a record
+        return RecordSource(name, number, None, why)
 
 
 def _source(name: str, number: int | None,
@@ -101,14 +118,5 @@ def stream_record_sources(name: str, lines: Iterable[bytes]) -> Iterator[RecordS
         except UnicodeDecodeError as error:
             yield RecordSource(name, number, None, NOT_UTF8.format(position=error.start))
             continue
-        if not text.strip():
-            continue
-        for item in rules.iter_documents(text, lines=True):
-            if isinstance(item, rules.RecordInvalid):
-                why = rules_messages.explain(item)
-                if (item.code in ("invalid_json", "record_not_object")
-                        and not text.lstrip().startswith("{\"")):
-                    why = f"{why} ({NOT_ONE_LINE})"  # a line of a record, not a record
-                yield RecordSource(name, number, None, why)
-            else:
-                yield RecordSource(name, number, item)
+        if text.strip():
+            yield _line_source(name, number, text)

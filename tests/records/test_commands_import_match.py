@@ -15,6 +15,7 @@ from django.core.management import CommandError, call_command
 from matches import rules
 from matches.core.messages import explain
 from matches.models import Match
+from matches.records.files import NOT_ONE_LINE
 from matches.rules.simulate import simulated_record
 from tests.support.samples import REPO_ROOT
 
@@ -134,6 +135,46 @@ def test_a_file_that_is_not_utf8_is_refused(tmp_path):
     assert out.startswith(f"{path}: refused: the file is not UTF-8 text (byte 65 cannot be "
                           "read): save it as UTF-8")
     assert error is not None
+
+
+@pytest.fixture
+def one_line_latin1(tmp_path) -> Path:
+    """A .jsonl file whose second line (of three) is Latin-1, not UTF-8."""
+    path = tmp_path / "night.jsonl"
+    latin = json.dumps({**VALID, "players": ["Zoë", "Taras"]}, ensure_ascii=False)
+    path.write_bytes(json.dumps(VALID).encode() + b"\r\n" + latin.encode("latin-1")
+                     + b"\r\n" + json.dumps(IN_PROGRESS).encode() + b"\r\n")
+    return path
+
+
+def test_a_jsonl_line_that_is_not_utf8_is_refused_alone_and_the_rest_read(one_line_latin1):
+    # as an upload reads it: the line, by its number, not the whole file
+    out, error = run("--dry-run", str(one_line_latin1))
+
+    lines = out.splitlines()
+    assert len(lines) == 3
+    assert lines[0].startswith(f"{one_line_latin1}:1: valid")
+    assert lines[1] == (f"{one_line_latin1}:2: refused: the file is not UTF-8 text (byte 65 "
+                        "cannot be read): save it as UTF-8")
+    assert lines[2].startswith(f"{one_line_latin1}:3: valid")
+    assert str(error) == "1 of 3 records refused."
+
+
+@pytest.mark.django_db
+def test_storing_a_jsonl_file_keeps_the_lines_around_one_that_is_not_utf8(one_line_latin1):
+    run(str(one_line_latin1))
+
+    assert Match.objects.count() == 2
+
+
+def test_a_record_written_over_several_jsonl_lines_says_where_it_belongs(tmp_path):
+    path = tmp_path / "pretty.jsonl"
+    path.write_text(json.dumps(VALID, indent=2) + "\n")
+
+    out, _error = run("--dry-run", str(path))
+
+    lines = out.splitlines()
+    assert lines and all(str(NOT_ONE_LINE) in line for line in lines)
 
 
 def test_a_byte_order_mark_is_accepted(tmp_path):
