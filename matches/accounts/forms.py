@@ -1,5 +1,6 @@
 """Sign-up: a username (one account in any case), a password, an optional e-mail; the
-account's e-mail settings: league e-mails on or off, and their language."""
+account's e-mail address, changed with its password; the account's e-mail settings:
+league e-mails on or off, and their language."""
 
 from __future__ import annotations
 
@@ -30,3 +31,18 @@ class NoticeSettingsForm(forms.Form):
     email_language = forms.ChoiceField(
         label=_("Write my e-mails in"), choices=settings.LANGUAGES,
         help_text=_("Until you choose, e-mails are written in the site's language."))
+
+
+class EmailChangeForm(forms.Form):
+    """The account's e-mail address, given, changed or taken away (left empty), with the
+    account's password: whoever finds a phone signed in cannot send its owner's reset
+    links elsewhere."""
+
+    email = forms.EmailField(
+        label=_("E-mail address"), required=False, max_length=254,
+        help_text=_("A link to reset a forgotten password is sent here, and league e-mails "
+                    "if they are on. Leave it empty for none."),
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+    password = forms.CharField(
+        label=_("Your password"), strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))

@@ -2,8 +2,8 @@
 
 Casual matches need no account; clubs do. Signing in, out and resetting a password are
 Django's own views (``django.contrib.auth.urls``); creating the account is ours, and so
-is lifting a sign-in lockout once a password was reset by e-mail, whether the
-account's owner wants league e-mails, and in which language.
+is lifting a sign-in lockout once a password was reset by e-mail, the account's
+e-mail address, whether its owner wants league e-mails, and in which language.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from django.contrib.auth import password_validation
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext_lazy as _
 
 from matches.accounts.models import NoticeSettings
 
@@ -35,6 +36,24 @@ def account_create(*, username: str, password: str, email: str = "") -> User:
     # full_clean: a valid and free username, a well-formed e-mail address
     user.full_clean()
     user.save()
+    return user
+
+
+NOT_YOUR_PASSWORD = _("That is not this account's password: the e-mail address is "
+                      "unchanged.")
+
+
+@transaction.atomic
+def account_email_set(*, user: User, email: str, password: str) -> User:
+    """Give ``user`` the e-mail address ``email`` ("": none, and so no reset link and no
+    e-mail), once ``password`` shows that its owner asks. Errors are keyed by this
+    function's arguments: ``password`` (not the account's), ``email`` (not an address)."""
+    if not user.check_password(password):
+        raise ValidationError({"password": ValidationError(NOT_YOUR_PASSWORD,
+                                                           code="password")})
+    user.email = User.objects.normalize_email(email.strip())
+    user.full_clean()
+    user.save(update_fields=["email"])
     return user
 
 

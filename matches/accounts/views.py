@@ -30,11 +30,12 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
-from matches.accounts.forms import NoticeSettingsForm, SignUpForm
+from matches.accounts.forms import EmailChangeForm, NoticeSettingsForm, SignUpForm
 from matches.accounts.services import (
     account_create,
+    account_email_set,
     league_emails_set,
     lockout_lift,
     notice_settings_of,
@@ -90,22 +91,65 @@ def signup(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 def account_settings(request: HttpRequest) -> HttpResponse:
     """The account's page: whether league e-mails are sent to it (every such e-mail
-    links here) and in which language, and the way to change the password."""
+    links here) and in which language, its e-mail address (:func:`account_email`), and
+    the way to change the password."""
     user = request.user
     assert isinstance(user, User)  # login_required
-    chosen = notice_settings_of(user=user)
-    # bound on every POST: a box left unticked sends nothing, and that is "off"; the
-    # language offered until one is chosen is the one the page is read in
-    form = NoticeSettingsForm(request.POST if request.method == "POST" else None, initial={
-        "league_emails": chosen.league_emails,
-        "email_language": chosen.email_language or translation.get_language()})
+    # bound on every POST: a box left unticked sends nothing, and that is "off"
+    form = _notice_settings_form(user, request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         on = form.cleaned_data["league_emails"]
         league_emails_set(user=user, on=on, language=form.cleaned_data["email_language"])
         messages.success(request, _("League e-mails are on.") if on
                          else _("League e-mails are off: you will get none."))
         return redirect("notice_settings")
-    return render(request, "registration/account_settings.html", {"form": form})
+    return _account_page(request, form=form,
+                         status=400 if request.method == "POST" else 200)
+
+
+@sensitive_post_parameters("password")
+@login_required
+@require_POST
+def account_email(request: HttpRequest) -> HttpResponse:
+    """The account's e-mail address changed (or taken away), with its password."""
+    user = request.user
+    assert isinstance(user, User)  # login_required
+    email_form = EmailChangeForm(request.POST)
+    if email_form.is_valid():
+        try:
+            account_email_set(user=user, email=email_form.cleaned_data["email"],
+                              password=email_form.cleaned_data["password"])
+        except ValidationError as exc:
+            for name, errors in exc.message_dict.items():
+                email_form.add_error(name if name in email_form.fields else None, errors)
+        else:
+            messages.success(request, _("E-mail address saved.") if user.email
+                             else _("E-mail address taken away: the site sends you no "
+                                    "e-mail."))
+            return redirect("notice_settings")
+    return _account_page(request, email_form=email_form, status=400)
+
+
+def _notice_settings_form(user: User, data: Any = None) -> NoticeSettingsForm:
+    """The e-mail settings as chosen; the language offered until one is chosen is the
+    one the page is read in."""
+    chosen = notice_settings_of(user=user)
+    return NoticeSettingsForm(data, initial={
+        "league_emails": chosen.league_emails,
+        "email_language": chosen.email_language or translation.get_language()})
+
+
+def _account_page(request: HttpRequest, *, form: NoticeSettingsForm | None = None,
+                  email_form: EmailChangeForm | None = None, status: int) -> HttpResponse:
+    """The account's page with its two forms, either as sent back with its errors."""
+    user = request.user
+    assert isinstance(user, User)
+    if form is None:
+        form = _notice_settings_form(user)
+    if email_form is None:
+        email_form = EmailChangeForm(initial={"email": user.email})
+    return render(request, "registration/account_settings.html",
+                  {"form": form, "email_form": email_form}, status=status)
 
 
 class PasswordReset(PasswordResetView):

@@ -1,5 +1,5 @@
 """matches.accounts.services: an account's e-mail settings, each part set on its own, a
-language the site has not refused."""
+language the site has not refused; its e-mail address, changed only with its password."""
 
 from __future__ import annotations
 
@@ -7,7 +7,13 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 
-from matches.accounts.services import league_emails_on, league_emails_set, notice_settings_of
+from matches.accounts.services import (
+    NOT_YOUR_PASSWORD,
+    account_email_set,
+    league_emails_on,
+    league_emails_set,
+    notice_settings_of,
+)
 from matches.models import NoticeSettings
 
 pytestmark = pytest.mark.django_db
@@ -15,7 +21,10 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def ann() -> User:
-    return User.objects.create_user("ann", email="ann@example.com")
+    return User.objects.create_user("ann", email="ann@example.com", password=PASSWORD)
+
+
+PASSWORD = "correct horse battery staple"
 
 
 def test_one_who_never_chose_gets_emails_in_the_sites_language(ann):
@@ -39,3 +48,29 @@ def test_a_language_the_site_has_not_is_refused_on_its_field(ann):
     assert list(refused.value.message_dict) == ["email_language"]
     assert "'de' is not a valid choice." in refused.value.message_dict["email_language"][0]
     assert league_emails_on(user=ann) and not NoticeSettings.objects.exists()
+
+
+def test_an_address_is_changed_with_the_accounts_password(ann):
+    account_email_set(user=ann, email="  Ann.Kovalenko@Example.ORG ", password=PASSWORD)
+    ann.refresh_from_db()
+    assert ann.email == "Ann.Kovalenko@example.org"  # the domain folded, as Django does
+
+    account_email_set(user=ann, email="", password=PASSWORD)  # none: no mail at all
+    ann.refresh_from_db()
+    assert ann.email == ""
+
+
+def test_without_the_password_the_address_stays(ann):
+    with pytest.raises(ValidationError) as refused:
+        account_email_set(user=ann, email="thief@example.com", password="guess")
+    assert refused.value.message_dict == {"password": [str(NOT_YOUR_PASSWORD)]}
+    ann.refresh_from_db()
+    assert ann.email == "ann@example.com"
+
+
+def test_what_is_not_an_address_is_refused_on_its_field(ann):
+    with pytest.raises(ValidationError) as refused:
+        account_email_set(user=ann, email="ann at example", password=PASSWORD)
+    assert list(refused.value.message_dict) == ["email"]
+    ann.refresh_from_db()
+    assert ann.email == "ann@example.com"

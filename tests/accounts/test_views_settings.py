@@ -71,7 +71,7 @@ def test_a_language_the_site_has_not_is_refused_on_its_field_and_nothing_is_save
 
     response = client.post(URL, {"email_language": "de"})
 
-    assert response.status_code == 200
+    assert response.status_code == 400
     page = response.content.decode()
     assert re.search(r'id="id_email_language_error"[^>]*>.*Select a valid choice', page, re.S)
     assert not NoticeSettings.objects.filter(user=user).exists()
@@ -88,3 +88,61 @@ def test_the_headers_name_links_to_it(client):
     client.force_login(User.objects.create_user("cath"))
     page = client.get("/").content.decode()
     assert f'href="{URL}"' in page
+
+
+# -- its e-mail address ---------------------------------------------------------------
+
+EMAIL_URL = "/accounts/settings/email/"
+PASSWORD = "correct horse battery staple"
+
+
+def test_an_account_without_an_address_gives_itself_one_with_its_password(client):
+    user = User.objects.create_user("bob", password=PASSWORD)
+    client.force_login(user)
+    assert reverse("account_email") == EMAIL_URL
+    page = client.get(URL).content.decode()
+    assert f'action="{EMAIL_URL}"' in page and 'id="id_password"' in page
+
+    response = client.post(EMAIL_URL, {"email": "bob@example.com", "password": PASSWORD},
+                           follow=True)
+
+    page = response.content.decode()
+    assert "E-mail address saved." in page and "E-mails go to bob@example.com." in page
+    user.refresh_from_db()
+    assert user.email == "bob@example.com"
+
+
+def test_a_wrong_password_changes_nothing_and_keeps_what_was_typed(client):
+    user = User.objects.create_user("ann", email="ann@example.com", password=PASSWORD)
+    client.force_login(user)
+
+    response = client.post(EMAIL_URL, {"email": "new@example.com", "password": "guess"})
+
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert re.search(r'id="id_password_error"[^>]*>.*not this account&#x27;s password', page,
+                     re.S)
+    assert 'value="new@example.com"' in page
+    assert "guess" not in page  # a password is never sent back
+    user.refresh_from_db()
+    assert user.email == "ann@example.com"
+
+
+def test_taking_the_address_away_says_no_email_will_come(client):
+    user = User.objects.create_user("ann", email="ann@example.com", password=PASSWORD)
+    client.force_login(user)
+
+    response = client.post(EMAIL_URL, {"email": "", "password": PASSWORD}, follow=True)
+
+    assert "E-mail address taken away: the site sends you no e-mail." in \
+        response.content.decode()
+    user.refresh_from_db()
+    assert user.email == ""
+
+
+def test_changing_the_address_needs_a_signed_in_user_and_a_post(client):
+    response = client.post(EMAIL_URL, {"email": "x@example.com", "password": PASSWORD})
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+    client.force_login(User.objects.create_user("ann", password=PASSWORD))
+    assert client.get(EMAIL_URL).status_code == 405
