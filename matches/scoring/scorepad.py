@@ -255,6 +255,8 @@ def build(match: Match, engine: rules.Match, *, selected: str | None = None,
                 chosen = rules.Tile.parse(selected)
             except rules.RulesError:
                 chosen = None
+            if chosen not in engine.options.tile_set.tiles:
+                chosen = None  # not of this set: refused as such, not as having no end
         view.picker = [
             PickTile(str(tile), tile in on_table,
                      tile not in on_table and (not layout or tile.low in open_values

@@ -575,6 +575,19 @@ def test_a_pass_while_the_boneyard_holds_tiles_is_refused_with_the_reason(client
     assert error(html) == "Taras cannot pass while the boneyard holds 24 tiles"
 
 
+def test_a_tile_not_in_the_set_is_refused_as_such_not_as_having_no_open_end(client):
+    match = two_player_all_fives()
+    round_start(match=match, starter=0)
+    join(client, match)
+    html = client.post(scorer_url(match, "play"), {**w(match, turn=True), "tile": "7-7"},
+                       **HTMX).content.decode()
+    assert error(html) == "tile 7-7 is not in the double-six set"
+    assert "7-7 has no open end to join" not in html
+    # nor when it comes back as the tile chosen in the address
+    page = client.get(scorer_url(match) + "?tile=7-7").content.decode()
+    assert "7-7 has no open end to join" not in page
+
+
 def test_a_repeated_tap_after_a_dropped_connection_is_not_applied_twice(client):
     match = two_player_all_fives()
     round_start(match=match, starter=0)
