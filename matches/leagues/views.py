@@ -217,7 +217,7 @@ def fixtures_generate(request: HttpRequest, slug: str, season: str) -> HttpRespo
 
 @require_POST
 def adjustment_add(request: HttpRequest, slug: str, season: str) -> HttpResponse:
-    the_season = season_for(request, slug, season)
+    the_season = season_run_by(request, slug, season)
     if the_season.is_cup:  # a cup has no table to adjust
         raise Http404("A cup's season has no league forms.")
     form = AdjustmentForm(request.POST)
@@ -724,9 +724,10 @@ def _user(request: HttpRequest) -> User:
 
 def _season_division(request: HttpRequest, slug: str,
                      season: str) -> tuple[Season, Division]:
-    """A league season's division for an admin form of its page; a cup's season has no
-    such page (its entrants, draw and dates are the cup page's): 404."""
-    the_season = season_for(request, slug, season)
+    """A league season's division for an admin form of its page, if this request's
+    reader runs its league (404, then 403, before the form is read); a cup's season has
+    no such page (its entrants, draw and dates are the cup page's): 404."""
+    the_season = season_run_by(request, slug, season)
     if the_season.is_cup:
         raise Http404("A cup's season has no league forms.")
     division = season_division(

@@ -546,6 +546,23 @@ def test_fixtures_are_generated_once_for_a_division(season, people):
         == 403
 
 
+@pytest.mark.parametrize(("name", "form"), [
+    ("season_entrant_add", {"name": "", "kind": "team"}),
+    ("season_generate", {"legs": "0"}),
+    ("season_adjust", {"points": "", "reason": ""}),
+    ("season_entrant_change", {"do": "rename", "name": ""}),
+])
+def test_an_admin_form_sent_by_a_member_without_the_role_is_forbidden_before_it_is_read(
+        season, people, name, form):
+    # 403 as for a valid form: the role is checked first, not after the form's errors
+    url = reverse(f"matches:{name}", kwargs={"slug": season.club.slug,
+                                             "season": season.slug})
+    division = season.divisions.get()
+    for who in ("oak", "member"):
+        assert as_(people[who]).post(url, {**form, "division": division.pk}).status_code \
+            == 403, who
+
+
 def test_the_season_page_runs_a_fixed_number_of_queries(season, people,
                                                         django_assert_max_num_queries):
     client = Client()
