@@ -694,22 +694,28 @@ class Attention:
     disputed: list[Fixture]
     overdue: list[Fixture]  # still scheduled after their date: no result sent
     unconfirmed: list[Fixture]  # submitted, not confirmed a day after
+    # postponed with no new date, or one now past: a night to find
+    postponed: list[Fixture] = field(default_factory=list)
 
     def __bool__(self) -> bool:
-        return bool(self.disputed or self.overdue or self.unconfirmed)
+        return bool(self.disputed or self.overdue or self.unconfirmed or self.postponed)
 
 
 def season_attention(*, season: Season, now: datetime.datetime) -> Attention:
     """The season's disputed fixtures, those past their date without a result (in the
-    site's time zone), and results awaiting confirmation for longer than the sign-off
-    waits before a season that counts them confirms them by itself."""
+    site's time zone), results awaiting confirmation for longer than the sign-off waits
+    before a season that counts them confirms them by itself, and postponed fixtures
+    with no new date (or one gone by)."""
     fixtures = (Fixture.objects.filter(division__season=season)
                 .select_related("division__season", "home", "away")
                 .order_by("date", "division__order", "week", "pk"))
     waited = now - datetime.timedelta(hours=signoff.AUTO_CONFIRM_AFTER_HOURS)
+    today = timezone.localdate(now)
     return Attention(
         disputed=list(fixtures.filter(status=FixtureStatus.DISPUTED)),
         overdue=list(fixtures.filter(status=FixtureStatus.SCHEDULED,
-                                     date__lt=timezone.localdate(now))),
+                                     date__lt=today)),
         unconfirmed=list(fixtures.filter(status=FixtureStatus.SUBMITTED,
-                                         submitted_at__lte=waited)))
+                                         submitted_at__lte=waited)),
+        postponed=list(fixtures.filter(Q(date__isnull=True) | Q(date__lt=today),
+                                       status=FixtureStatus.POSTPONED)))

@@ -125,6 +125,17 @@ def test_past_their_date_without_a_result(night):
     assert not season_attention(season=season, now=NOW)
 
 
+@pytest.mark.parametrize(("date", "waits"), [(None, True), (-1, True), (0, False), (3, False)])
+def test_postponed_with_no_new_date_or_one_gone_by(night, date, waits):
+    season = night.fixture.division.season
+    Fixture.objects.filter(pk=night.fixture.pk).update(
+        status=FixtureStatus.POSTPONED, date=None if date is None else TODAY + date * DAY)
+    attention = season_attention(season=season, now=NOW)
+    assert attention.postponed == ([night.fixture] if waits else [])
+    assert bool(attention) is waits
+    assert attention.overdue == []  # not scheduled: not "past its date, no result"
+
+
 def test_awaiting_confirmation_for_more_than_a_day(night):
     season = night.fixture.division.season
     fixture = submitted(night)
@@ -156,6 +167,14 @@ def test_the_home_page_shows_what_needs_the_captain(client, night, member):
     assert 'id="needs-you"' not in client.get(reverse("matches:home")).content.decode()
     client.logout()
     assert 'id="needs-you"' not in client.get(reverse("matches:home")).content.decode()
+
+
+def test_the_season_page_lists_a_postponed_fixture_with_no_new_date(client, night):
+    Fixture.objects.filter(pk=night.fixture.pk).update(status=FixtureStatus.POSTPONED,
+                                                       date=None)
+    client.force_login(night.admin)
+    page = client.get(night.fixture.division.season.get_absolute_url()).content.decode()
+    assert 'id="attention-postponed"' in page and "Postponed: no new date yet" in page
 
 
 def test_the_season_page_lists_fixtures_needing_attention_to_its_admins(client, night,
