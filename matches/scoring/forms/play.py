@@ -288,8 +288,14 @@ class CallForm(WriteForm):
 
     def __init__(self, *args: Any, ends: int = 4, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.end_count = ends
-        for index in range(ends):
+        self.end_count = ends  # the ends a page offers at most
+        # the page's ends, and any more that were sent (one field each: as many as the
+        # request has fields at most): the rules refuse more than the game has, by name,
+        # rather than the first of them being taken silently
+        sent = {int(key.removeprefix("end_")) for key in self.data
+                if key.startswith("end_") and key.removeprefix("end_").isdigit()}
+        self.end_indexes = sorted(set(range(ends)) | sent)
+        for index in self.end_indexes:
             self.fields[f"end_{index}"] = forms.IntegerField(min_value=0, max_value=12,
                                                              required=False)
             self.fields[f"double_{index}"] = forms.BooleanField(required=False)
@@ -297,7 +303,7 @@ class CallForm(WriteForm):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         ends = []
-        for index in range(self.end_count):
+        for index in self.end_indexes:
             value = data.get(f"end_{index}")
             if value is not None:
                 ends.append(rules.ScoringEnd(value, double=bool(data.get(f"double_{index}"))))
@@ -347,7 +353,9 @@ class SettleForm(WriteForm):
             if not data.get("result"):
                 self.add_error("result", RESULT_UNKNOWN)
         else:
-            missing = [seat for seat in range(self.players) if data.get(f"pips_{seat}") is None]
+            # a pip count the field refused has its reason already: not said twice
+            missing = [seat for seat in range(self.players)
+                       if data.get(f"pips_{seat}") is None and f"pips_{seat}" not in self.errors]
             for seat in missing:
                 self.add_error(f"pips_{seat}", _("Enter the pips left in this hand (0 if none)."))
             data["pips"] = tuple(data.get(f"pips_{seat}") or 0 for seat in range(self.players))

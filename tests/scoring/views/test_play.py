@@ -807,6 +807,19 @@ def test_settling_with_impossible_pips_is_refused(client):
     assert html.count("aria-invalid") == 1
 
 
+def test_a_pip_count_its_field_refuses_is_said_once(client):
+    match = two_player_all_fives()
+    play_short_round(match)
+    join(client, match)
+    html = client.post(scorer_url(match, "settle"), {
+        **w(match), "entry": "pips", "pips_0": "0", "pips_1": "-3"},
+        **HTMX).content.decode()
+    said = error(html) or ""
+    assert "greater than or equal to 0" in said
+    assert "Enter the pips left in this hand" not in said  # its own reason, not two
+    assert not match.rounds.get().settled
+
+
 def test_a_refused_count_by_tiles_keeps_the_tiles_tapped(client):
     match = two_player_all_fives()
     play_short_round(match)  # Olena went out: her hand is empty
@@ -913,6 +926,18 @@ def test_a_refused_call_keeps_who_placed_it_and_what_was_entered(client):
         html = client.post(scorer_url(match, "call"), {
             **w(match), "seat": seat, "end_0": "5"}, **HTMX).content.decode()
         assert error(html) is not None and 'value="0" checked>' in html
+
+
+def test_a_call_with_more_ends_than_the_game_has_is_refused_not_cut_short(client):
+    # the page offers four: a fifth sent all the same is the rules' to refuse, by name
+    match = two_player_all_fives()
+    round_start(match=match, starter=None, mode="ends")
+    join(client, match)
+    html = client.post(scorer_url(match, "call"), {
+        **w(match), "seat": "1", "end_0": "5", "end_1": "5", "end_2": "5", "end_3": "5",
+        "end_4": "5", "claim": "25"}, **HTMX).content.decode()
+    assert error(html) == "All Fives has at most 4 scoring ends, not 5"
+    assert match.rounds.get().events.count() == 0
 
 
 def test_a_called_five_up_placement_counts_every_spinners_flanks(client):
