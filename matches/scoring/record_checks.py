@@ -22,6 +22,8 @@ from matches.core.messages import explain
 
 SEAT_NAME_MAX_LENGTH = 60  # the seat row's column
 PLAYERS_DIFFERENT = _("Each player needs a different name: %(name)s sits twice.")
+NAME_TOO_LONG = _("The name of the player in seat %(seat)s has %(length)s characters: a "
+                  "name has at most %(limit)s.")
 
 _seat_name_length = MaxLengthValidator(SEAT_NAME_MAX_LENGTH)
 
@@ -33,15 +35,18 @@ def seat_names(engine: rules.Match) -> list[str]:
     names = [name.strip() for name in engine.names or
              [f"Seat {seat + 1}" for seat in range(engine.players)]]
     seen: set[str] = set()
-    for name in names:
+    for seat, name in enumerate(names, start=1):
         if name.casefold() in seen:  # one player cannot hold two seats
             raise ValidationError({"players": ValidationError(
                 PLAYERS_DIFFERENT, code="players_different", params={"name": name})})
         seen.add(name.casefold())
         try:
             _seat_name_length(name)
-        except ValidationError as error:
-            raise ValidationError({"players": error.error_list}) from None
+        except ValidationError:  # Django's words name no player: these do
+            raise ValidationError({"players": ValidationError(
+                NAME_TOO_LONG, code="max_length", params={
+                    "seat": seat, "length": len(name), "limit": SEAT_NAME_MAX_LENGTH})}) \
+                from None
     return names
 
 

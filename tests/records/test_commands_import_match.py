@@ -104,7 +104,8 @@ def test_dry_run_of_valid_records_succeeds(all_valid, tmp_path):
 
 @pytest.mark.parametrize(("players", "refusal"), [
     (["Olena", "olena"], "Each player needs a different name: olena sits twice."),
-    (["Olena", "x" * 61], "Ensure this value has at most 60 characters (it has 61)."),
+    (["Olena", "x" * 61],
+     "The name of the player in seat 2 has 61 characters: a name has at most 60."),
 ])
 def test_dry_run_refuses_what_storing_would_refuse(tmp_path, players, refusal):
     path = tmp_path / "names.json"
@@ -258,7 +259,7 @@ def test_a_name_too_long_for_the_database_is_refused_not_a_crash(tmp_path):
     out, error = run(str(path))
 
     assert out.startswith(f"{path}: refused: ")
-    assert "at most 60 characters" in out
+    assert "player in seat 1 has 61 characters: a name has at most 60." in out
     assert Match.objects.count() == 0
     assert error is not None
 

@@ -266,7 +266,8 @@ def test_record_store_stores_a_record_or_says_why_it_was_refused(user):
     assert outcomes[2] == (LineOutcome.REFUSED, None,
                            "round 1, event 2: seat 1 is to play, not seat 0")
     assert outcomes[3] == (LineOutcome.REFUSED, None,
-                           "Ensure this value has at most 60 characters (it has 200).")
+                           "The name of the player in seat 1 has 200 characters: a name has "
+                           "at most 60.")
 
 
 @pytest.mark.django_db

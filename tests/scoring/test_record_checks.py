@@ -34,7 +34,8 @@ def test_a_record_the_rules_refuse_is_refused_in_the_readers_words():
 
 @pytest.mark.parametrize(("players", "refusal"), [
     (["Olena", " OLENA "], "Each player needs a different name: OLENA sits twice."),
-    (["Olena", "x" * 61], "Ensure this value has at most 60 characters (it has 61)."),
+    (["Olena", "x" * 61],
+     "The name of the player in seat 2 has 61 characters: a name has at most 60."),
 ])
 def test_names_a_store_would_refuse_are_refused(players, refusal):
     assert record_check(document={**VALID, "players": players}) == (None, refusal)

@@ -155,7 +155,7 @@ def test_a_refused_record_stores_nothing_of_itself_and_the_rest_goes_in():
 
     assert [result.refusal for result in imported] == [
         "", "round 1, event 2: seat 1 is to play, not seat 0",
-        "Ensure this value has at most 60 characters (it has 61).",
+        "The name of the player in seat 1 has 61 characters: a name has at most 60.",
         "Each player needs a different name: olena sits twice.", ""]
     assert [result.match is None for result in imported] == [False, True, True, True, False]
     assert Match.objects.count() == 2
