@@ -33,6 +33,10 @@ class Role(models.TextChoices):
 
 ROLE_RANK = {role: rank for rank, role in enumerate(reversed(Role.values))}  # member 0 … owner 4
 
+# addresses that are pages of their own beside the rows' (clubs/new/, a club's
+# seasons/new/ and cups/new/): no club, season or cup has one
+PAGE_SLUGS = ("new",)
+
 
 class Club(models.Model):
     name = models.CharField(_("name"), max_length=80)
@@ -50,6 +54,9 @@ class Club(models.Model):
                                    name="club_visibility_valid"),
             models.CheckConstraint(condition=~Q(name=""), name="club_name_not_blank"),
             models.CheckConstraint(condition=~Q(slug=""), name="club_slug_not_blank"),
+            models.CheckConstraint(condition=~Q(slug__in=PAGE_SLUGS),
+                                   name="club_slug_not_a_page",
+                                   violation_error_message=_("That address is a page's.")),
         ]
 
     def __str__(self) -> str:

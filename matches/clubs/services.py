@@ -15,7 +15,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from matches.clubs.access import ADDS_PLAYERS, INVITES, SETS_ROLES, SETS_UP_CLUB, require_role
-from matches.clubs.models import Club, Membership, Player, Role, Visibility
+from matches.clubs.models import PAGE_SLUGS, Club, Membership, Player, Role, Visibility
 from matches.clubs.selectors import INVITE_SALT, invitation
 
 LAST_OWNER = _("A club keeps at least one owner: make someone else owner first.")
@@ -28,10 +28,12 @@ NAME_TAKEN = _("The club already has a player called %(name)s.")
 
 
 def free_slug(*, name: str, taken: QuerySet[Any], fallback: str) -> str:
-    """An address from ``name`` that no row of ``taken`` has yet: "oak", "oak-2", …"""
+    """An address from ``name`` that no row of ``taken`` has yet, nor a page
+    (:data:`~matches.clubs.models.PAGE_SLUGS`: a club named "New" is new-2): "oak",
+    "oak-2", …"""
     base = slugify(name)[:70] or fallback
     slug, n = base, 1
-    while taken.filter(slug=slug).exists():
+    while slug in PAGE_SLUGS or taken.filter(slug=slug).exists():
         n += 1
         slug = f"{base}-{n}"
     return slug

@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from matches.clubs.models import Club, Player
+from matches.clubs.models import PAGE_SLUGS, Club, Player
 from matches.rules import signoff
 from matches.rules.league import DEFAULT_TIEBREAKS, Night
 from matches.scoring.models import GameKind, Match
@@ -156,6 +156,9 @@ class Season(models.Model):
             models.CheckConstraint(condition=Q(kind__in=SeasonKind.values),
                                    name="season_kind_valid"),
             models.CheckConstraint(condition=~Q(slug=""), name="season_slug_not_blank"),
+            models.CheckConstraint(condition=~Q(slug__in=PAGE_SLUGS),
+                                   name="season_slug_not_a_page",
+                                   violation_error_message=_("That address is a page's.")),
             models.CheckConstraint(condition=Q(game__in=GameKind.values),
                                    name="season_game_valid"),
             models.CheckConstraint(condition=Q(fixture_format__in=FixtureFormat.values),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import re
 import time
 from unittest import mock
@@ -15,6 +16,7 @@ from django.urls import reverse
 from matches.clubs.access import RUNS_LEAGUE, require_role
 from matches.clubs.selectors import INVITE_SALT
 from matches.clubs.services import club_create, club_update, membership_set_role
+from matches.leagues.services import season_create
 from matches.models import Club, Membership, Player, Role, Visibility
 
 pytestmark = pytest.mark.django_db
@@ -38,6 +40,19 @@ def test_a_signed_in_user_creates_a_club_and_owns_it(people):
     assert (club.name, club.visibility) == ("Bowes Dragons", Visibility.MEMBERS)
     assert Membership.objects.get(club=club).role == Role.OWNER
     assert Client().get(reverse("matches:club_new"))["Location"].startswith("/accounts/login/")
+
+
+def test_a_club_season_or_cup_named_new_gets_an_address_of_its_own_not_the_new_page(people):
+    owner = as_(people["outsider"])
+    response = owner.post(reverse("matches:club_new"), {"name": "New", "visibility": "public"})
+    club = Club.objects.get()
+    assert club.slug == "new-2" and response["Location"] == "/clubs/new-2/"
+    page = owner.get(response["Location"])
+    assert page.status_code == 200 and "<h1>New</h1>" in page.content.decode()
+    season = season_create(club=club, by=people["outsider"], name="New", game="all-fives",
+                           starts_on=datetime.date(2026, 9, 7))
+    assert season.slug == "new-2"
+    assert owner.get(season.get_absolute_url()).status_code == 200
 
 
 def test_a_members_only_club_is_not_found_by_others(club, people):

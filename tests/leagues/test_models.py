@@ -74,6 +74,7 @@ CASES: dict[str, Callable[[dict[str, Any]], object]] = {
     "club_visibility_valid": lambda x: _update(Club, x["club"].pk, visibility="secret"),
     "club_name_not_blank": lambda x: _update(Club, x["club"].pk, name=""),
     "club_slug_not_blank": lambda x: _update(Club, x["club"].pk, slug=""),
+    "club_slug_not_a_page": lambda x: _update(Club, x["club"].pk, slug="new"),
     "membership_once_per_club": lambda x: Membership.objects.create(club=x["club"],
                                                                     user=x["owner"]),
     "membership_role_valid": lambda x: Membership.objects.filter(club=x["club"]).update(
@@ -105,6 +106,7 @@ CASES: dict[str, Callable[[dict[str, Any]], object]] = {
                                              fixture_format="games", singles=30, pairs=10,
                                              decider=True),
     "season_slug_not_blank": lambda x: _update(Season, x["season"].pk, slug=""),
+    "season_slug_not_a_page": lambda x: _update(Season, x["season"].pk, slug="new"),
     "division_name_not_blank": lambda x: _update(Division, x["division"].pk, name=""),
     "entrant_name_not_blank": lambda x: _update(Entrant, x["home"].pk, name=""),
     "fixture_game_number_at_most": lambda x: FixtureGame.objects.create(fixture=x["fixture"],

@@ -4,7 +4,7 @@ matches. 0009: changes logged before it are read in each reader's language. 0011
 season's tie-breakers are written out. 0013: phones named in
 another language get their English name back. 0017: a season's night fits the games
 that can be stored. 0018: a season whose paper games were kept without players keeps
-them optional."""
+them optional. 0028: a club or season called "new" can be opened."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from django.db.migrations.executor import MigrationExecutor
 from matches import rules
 from matches.clubs.services import club_create
 from matches.leagues.services import entrant_add, fixtures_generate, season_create
-from matches.models import Fixture, FixtureChange, Match, Season
+from matches.models import Club, Fixture, FixtureChange, Match, Season
 from matches.scoring import presenters
 from matches.scoring.changelog import action_doc
 from matches.scoring.selectors.play import actions_at, match_engine, match_names
@@ -316,3 +316,28 @@ def test_0022_undone_puts_a_kept_upload_back_on_the_disk(back_to_latest, setting
     kept = old.get_model("matches", "RecordImportFile").objects.get()
     with kept.content.open("rb") as data:
         assert data.read() == b'{"a": 1}\n'
+
+
+@pytest.mark.django_db(transaction=True)
+def test_0028_gives_a_club_and_a_season_called_new_an_address_they_can_be_opened_at(
+        back_to_latest):
+    before, after = [("matches", "0027_notice_settings_email_language")], \
+        [("matches", "0028_slugs_not_a_page")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    OldClub, OldSeason = old.get_model("matches", "Club"), old.get_model("matches", "Season")
+    new, oak = (OldClub.objects.create(name=name, slug=slug)
+                for name, slug in (("New", "new"), ("Oak", "oak")))
+    OldClub.objects.create(name="New again", slug="new-2")
+    for club in (new, oak):
+        OldSeason.objects.create(club=club, name="New", slug="new", game="all-fives",
+                                 starts_on=datetime.date(2026, 9, 7))
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(after)
+
+    assert sorted(Club.objects.values_list("name", "slug")) == [
+        ("New", "new-3"), ("New again", "new-2"), ("Oak", "oak")]
+    assert sorted(Season.objects.values_list("club__slug", "slug")) == [
+        ("new-3", "new-2"), ("oak", "new-2")]
