@@ -125,9 +125,12 @@ def parse_cursor(cursor: str | None) -> tuple[datetime.datetime, int] | None:
         return None
     try:
         started = datetime.datetime.fromisoformat(when)
-    except ValueError:
-        return None
-    if started.tzinfo is None:
+        if started.tzinfo is None:
+            return None
+        # in UTC, as the database compares it: a time at the calendar's edge in another
+        # zone (9999-12-31T23:59-01:00) has none, and is no page's key
+        started = started.astimezone(datetime.UTC)
+    except (ValueError, OverflowError):
         return None
     return started, int(pk)
 

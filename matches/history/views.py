@@ -11,6 +11,7 @@ from fractions import Fraction
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.template.defaultfilters import floatformat
+from django.utils import timezone
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
@@ -65,7 +66,7 @@ def history_csv(request: HttpRequest) -> StreamingHttpResponse:
             sides = sorted(match.sides.all(), key=lambda side: side.index)
             winner = winner_names(match) if match.winner_side is not None else ""
             yield writer.writerow([
-                match.started_at.date().isoformat(), match.get_game_display(),
+                timezone.localdate(match.started_at).isoformat(), match.get_game_display(),
                 text_cell(", ".join(seat.name for seat in seats)),
                 " – ".join(show_score(Fraction(side.score).limit_denominator(2))
                            for side in sides), text_cell(winner),

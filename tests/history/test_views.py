@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import datetime
 import io
 import json
 import re
@@ -157,6 +158,25 @@ def test_htmx_swaps_only_the_results_and_csv_follows_the_filters(clubs):
     finished(["=HYPERLINK(\"x\")", "Eve"], day=3, club=clubs["public"])
     row = list(csv.reader(io.StringIO(csv_text(Client(), {"player": "eve"}))))[1]
     assert row[2] == "'=HYPERLINK(\"x\"), Eve" and row[4] == "'=HYPERLINK(\"x\")"
+
+
+def test_the_csv_dates_a_match_by_the_sites_day_as_the_page_and_its_filters_do(
+        clubs, settings):
+    settings.TIME_ZONE = "Europe/London"
+    # 23:30 UTC on 4 July is half past midnight on the 5th in London (BST)
+    late = datetime.datetime(2026, 7, 4, 23, 30, tzinfo=datetime.UTC)
+    won_at_once(["Ann", "Bob"], opener=0, played_at=late, club=clubs["public"])
+    rows = list(csv.reader(io.StringIO(csv_text(Client(), {"since": "2026-07-05",
+                                                          "until": "2026-07-05"}))))
+    assert [row[0] for row in rows[1:]] == ["2026-07-05"]
+
+
+@pytest.mark.parametrize("after", ["9999-12-31T23:59:59-01:00_5",
+                                   "0001-01-01T00:00:00+01:00_5", "2026-09-01T20:00:00_5"])
+def test_a_page_key_no_page_can_have_starts_from_the_beginning(clubs, after):
+    finished(["Ann", "Bob"], day=1, club=clubs["public"])
+    response = Client().get(URL, {"after": after})
+    assert response.status_code == 200 and "Ann" in response.content.decode()
 
 
 def test_a_clubs_matches_download_as_jsonl_and_a_private_clubs_only_for_members(clubs):
