@@ -86,6 +86,8 @@ TEMPLATES: Final[dict[str, StrOrPromise]] = {
     "call_no_ends": _('a called placement lists at least one scoring end'),
     "end_not_double_of_set": _("end '%(end)s' is not a double of the set"),
     "duplicate_end": _('end %(end)s is listed twice: the set has one %(end)s'),
+    "ends_of_value_too_many": _('%(count)s ends show %(value)s: the set has %(most)s tiles '
+                                'with a %(value)s besides the double'),
     "claim_mismatch": _(
         'claim %(claim)s differs from the %(total)s the rules give (end sum %(end_sum)s)'),
     "no_round_to_settle": _('no round is waiting to be settled'),

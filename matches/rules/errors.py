@@ -86,6 +86,8 @@ MESSAGES: Final[dict[str, str]] = {
     "call_too_many_ends": "{game} has at most {limit} scoring ends, not {count}",
     "end_not_double_of_set": "end '{end}' is not a double of the set",
     "duplicate_end": "end {end} is listed twice: the set has one {end}",
+    "ends_of_value_too_many": "{count} ends show {value}: the set has {most} tiles with a "
+                              "{value} besides the double",
     "claim_mismatch": "claim {claim} differs from the {total} the rules give (end sum "
                       "{end_sum})",
     "no_round_to_settle": "no round is waiting to be settled",

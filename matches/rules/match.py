@@ -19,6 +19,7 @@ from __future__ import annotations
 import enum
 import functools
 import secrets
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -532,9 +533,15 @@ class Match:
             raise RulesError.of("call_too_many_ends", game=self.game.slug, limit=limit,
                                 count=len(call.ends))
         doubles: set[int] = set()
+        shown: Counter[int] = Counter()
         for end in call.ends:
             if not end.double:
                 self.options.tile_set.check_value(end.value)
+                shown[end.value] += 1
+                # each such end is its own tile v-x, x not v: the set has ``top`` of them
+                if shown[end.value] > self._top:
+                    raise DuplicateEnd.of("ends_of_value_too_many", value=end.value,
+                                          count=shown[end.value], most=self._top)
                 continue
             if not 0 <= end.value <= self._top:
                 raise TileNotInSet.of("end_not_double_of_set", end=str(end))

@@ -739,7 +739,19 @@ def test_a_called_five_up_placement_has_at_most_the_ends_its_spinners_can_make()
     match.start_round(mode=RoundMode.CALLED)
     with pytest.raises(RulesError, match="^five-up has at most 16 scoring ends, not 17$"):
         match.call(0, ends(*["5"] * 17))
-    assert match.call(0, ends(*["5"] * 16)).counted == 16  # 80 → 16
+    sixteen = ends(*["5"] * 6, *["0"] * 6, "1", "4", "2", "3")  # 40 → 8
+    assert match.call(0, sixteen).counted == 8
+
+
+def test_no_more_ends_show_a_value_than_the_set_has_tiles_with_it():
+    # a non-double end showing 5 is a tile 5-x of its own, x not 5: double-six has six
+    match = Match(FIVE_UP, 2)
+    match.start_round(mode=RoundMode.CALLED)
+    with pytest.raises(DuplicateEnd) as refused:
+        match.call(0, ends(*["5"] * 7))
+    assert str(refused.value) == "7 ends show 5: the set has 6 tiles with a 5 besides the double"
+    assert match.call(0, ends(*["5"] * 6, "5-5")).counted == 8  # 30 + 10 → 8
+    assert match.scores == [8, 0]
 
 
 def test_called_ends_may_repeat_values_but_not_doubles():
