@@ -139,6 +139,18 @@
     if (entry.action === "draw") {  // how many: the list may ask to enter it again
       parts.push(counted("tiles", parseInt(field(entry, "tiles"), 10) || 1));
     }
+    if (entry.action === "call") {  // what was called, as the change log writes it
+      var ends = [];
+      entry.fields.forEach(function (pair) {
+        var end = /^end_(\d+)$/.exec(pair[0]);
+        if (end && pair[1] !== "") {
+          ends.push(field(entry, "double_" + end[1]) ? pair[1] + "-" + pair[1] : pair[1]);
+        }
+      });
+      parts.push(ends.join(" + "));
+      if (field(entry, "goes_out")) { parts.push(text("went-out")); }
+      if (field(entry, "claim")) { parts.push(text("called", {claim: field(entry, "claim")})); }
+    }
     return parts.filter(Boolean).join(" · ");
   }
 

@@ -697,6 +697,39 @@ def test_called_entries_wait_with_the_next_caller_and_a_round_end_waits_for_the_
     expect_scores(page, "15", "5", "0")
 
 
+def test_a_refused_called_entry_says_what_was_called_to_be_entered_again(live_server, page):
+    from matches import rules
+    from matches.scoring.services.play import event_record
+
+    page.goto(live_server.url + "/new/")
+    for seat, name in enumerate(["Ann", "Bo"]):
+        page.fill(f"input[name=player_{seat}]", name)
+    page.check("input[name=game][value=all-fives]")
+    page.select_option("select#id_starter", "0")
+    page.select_option("select#id_mode", "ends")
+    page.click("#start-match")
+    page.wait_for_function(WIRED)
+    version = seq(page)
+    kept(page, version)
+
+    page.context.set_offline(True)
+    page.get_by_role("button", name="Double").click()
+    page.get_by_role("button", name="5", exact=True).click()
+    page.get_by_role("button", name="5", exact=True).click()
+    page.get_by_role("checkbox", name="Last tile").check()
+    page.fill(".call-form input[name=claim]", "15")
+    page.get_by_role("button", name="Record").click()
+    expect(waiting(page)).to_have_text("1 entry waiting")
+    # meanwhile another phone records a call: this one's version is stale
+    event_record(match=the_match(), action=rules.Call(0, (rules.ScoringEnd(5),)),
+                 version=version)
+    page.context.set_offline(False)
+
+    refusal = page.get_by_role("alert").filter(has_text="Not recorded: Ann · Record")
+    expect(refusal).to_contain_text(
+        "Not recorded: Ann · Record · 5-5 + 5 · Last tile · called 15.")
+
+
 def test_entries_from_a_phone_that_no_longer_scores_are_refused_not_lost(live_server, page):
     from matches.scoring.services.play import grant_revoke
 
