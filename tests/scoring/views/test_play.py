@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import re
 import uuid
 from html import unescape
@@ -452,6 +453,23 @@ def test_two_phones_of_one_kind_are_told_apart_by_the_names_their_scorers_give(c
     round_start(match=match, starter=0, grant=match.grants.first())
     history = client.get(scorer_url(match, "history")).content.decode()
     assert "Ann’s phone (Android phone) ·" in history
+
+
+def test_two_phones_of_one_kind_joined_in_one_minute_have_revoke_buttons_of_their_own(client):
+    client.post(reverse("matches:new"), {"creation_key": drawn_key(client),
+        "game": "all-fives", "player_0": "Olena", "player_1": "Taras", "player_2": "",
+        "starter": "1", "mode": "tracked"})
+    match = Match.objects.get()
+    for second in (5, 40):
+        Client().post(match.get_join_url(), {"name": ""}, headers=PIXEL)
+        joined = match.grants.order_by("-pk")[0]
+        match.grants.filter(pk=joined.pk).update(
+            created_at=datetime.datetime(2026, 9, 7, 20, 15, second, tzinfo=datetime.UTC))
+    page = client.get(reverse("matches:scorers", kwargs={"public_id": match.public_id}))
+    names = re.findall(r'Revoke<span class="visually-hidden">: ([^<]+)</span>',
+                       page.content.decode())
+    phones = [name for name in names if "Android phone" in name]  # this phone's too
+    assert len(phones) == 2 and len(set(phones)) == 2, names  # one name each
 
 
 def test_the_join_page_asks_for_a_name_and_a_refused_one_takes_no_grant(client):
