@@ -88,7 +88,13 @@ def club_join(*, token: str, user: User) -> Membership:
 
 @transaction.atomic
 def membership_set_role(*, membership: Membership, role: str, by: User) -> Membership:
-    """Admins set roles up to captain; only owners make or unmake owners and admins."""
+    """Admins set roles up to captain; only owners make or unmake owners and admins.
+
+    The club's row is locked first: two owners who unmake each other at the same moment
+    are taken one after the other, and the second is no owner by then (else both would
+    see the other still owner, and the club be left with none)."""
+    Club.objects.select_for_update().filter(pk=membership.club_id).first()
+    membership.refresh_from_db()
     acting = require_role(club=membership.club, user=by, role=SETS_ROLES)
     if role not in acting.settable_roles(membership):
         raise PermissionDenied(OWNER_ONLY)

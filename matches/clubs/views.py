@@ -109,6 +109,8 @@ def member_role(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         else:
             messages.success(request, _("%(user)s is now %(role)s.") % {
                 "user": target.user.get_username(), "role": target.get_role_display()})
+    else:  # no role the club has (the page offers none such): said, nothing changed
+        messages.error(request, " ".join(form.errors.get("role", [])))
     return redirect(club)
 
 

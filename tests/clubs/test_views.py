@@ -135,6 +135,16 @@ def test_who_cannot_set_roles(club, people, who):
     assert target.role == Role.MEMBER
 
 
+def test_a_role_the_club_has_not_is_refused_with_a_reason_and_changes_nothing(club, people):
+    target = Membership.objects.get(club=club, user=people["member"])
+    response = as_(people["owner"]).post(url("club_member_role", club, pk=target.pk),
+                                         {"role": "bogus"}, follow=True)
+    assert "Select a valid choice. bogus is not one of the available choices." in \
+        response.content.decode()
+    target.refresh_from_db()
+    assert target.role == Role.MEMBER
+
+
 def test_admins_set_roles_below_admin_and_only_owners_above(club, people):
     member = Membership.objects.get(club=club, user=people["member"])
     as_(people["admin"]).post(url("club_member_role", club, pk=member.pk), {"role": "captain"})
