@@ -110,7 +110,7 @@ def member_role(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             messages.success(request, _("%(user)s is now %(role)s.") % {
                 "user": target.user.get_username(), "role": target.get_role_display()})
     else:  # no role the club has (the page offers none such): said, nothing changed
-        messages.error(request, " ".join(form.errors.get("role", [])))
+        messages.error(request, " ".join(str(reason) for reason in form.errors.get("role", [])))
     return redirect(club)
 
 
