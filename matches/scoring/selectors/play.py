@@ -394,6 +394,8 @@ def can_restore(match: Match, *, grant: ScorerGrant | None,
     if (bool(getattr(user, "is_staff", False)) or bool(getattr(user, "is_superuser", False))
             or match.created_by_id == user.pk):
         return True
+    if match.season_id is None:  # no league's game: no club admin's to delete
+        return False
     return Membership.objects.filter(
         user=user.pk, role__in=roles_at_least(RUNS_LEAGUE),
         club__seasons__divisions__fixtures__games__match=match).exists()

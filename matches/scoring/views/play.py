@@ -177,7 +177,8 @@ def match_detail(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
                                 step_text=request.GET.get("step"))
         template = "matches/match.html#replay" if request.htmx and page.replay else \
             "matches/match.html"
-        scorer = held_grant(request, match) is not None
+        grant = held_grant(request, match)
+        scorer = grant is not None
         # an abandoned league game whose result is the league's now is not resumed; a
         # finished one whose score the league corrected says what counts instead
         closure = (scorepad_closure(match)
@@ -190,7 +191,10 @@ def match_detail(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
             "league_note": closure.note if closure else None,
             "league_url": closure.url if closure else None,
             # a league game: its fixture, season and club, named and linked
-            "place": match_place(match)})
+            "place": match_place(match),
+            # whoever may delete it is offered the way: not only on a scorepad they hold
+            "may_delete": scoring_selectors.can_restore(match, grant=grant,
+                                                        user=request.user)})
     # A watcher's poll asks every few seconds, naming the version it shows (?seen=):
     # unchanged, it gets 204, which htmx leaves unswapped, so the page keeps the focus
     # and the open details it had. (The browser's revalidation would turn a 304 into
@@ -723,6 +727,9 @@ def _render(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, *
                "sync_url": reverse("matches:scorepad", kwargs={"public_id": match.public_id})}
     if not request.htmx or request.htmx.target == "scorepad":
         template = "matches/scorepad.html#scorepad" if request.htmx else "matches/scorepad.html"
+        # the page's links (not a tap's answer): delete, as the delete page lets
+        context["may_delete"] = scoring_selectors.can_restore(match, grant=grant,
+                                                              user=request.user)
         return render(request, template, context, status=status)
     # A tap answers with what it changed: the table (scores, board, tiles, the bar)
     # and the rounds table, swapped out of band; the page around them stays.

@@ -446,6 +446,23 @@ def league_game(club: Club, admin: User) -> Match:
                                        home_players=[ann], away_players=[bob]).match
 
 
+def test_whoever_may_delete_a_match_is_offered_the_way_and_no_one_else(client):
+    # the scorepad's link and the finished match's page ask what the delete page asks
+    owner = User.objects.create_user("olena")
+    client.force_login(owner)
+    match = start(client)
+    joined = Client()
+    join(joined, match)
+    assert ">Delete match<" in html_of(client.get(url(match, "scorepad")))
+    assert ">Delete match<" not in html_of(joined.get(url(match, "scorepad")))
+    match_abandon(match=match, user=owner)  # played no more: its own page
+    elsewhere = Client()  # the creator's account, on a browser that holds no grant
+    elsewhere.force_login(owner)
+    assert ">Delete match<" in html_of(elsewhere.get(url(match, "detail")))
+    for other in (joined, Client()):
+        assert ">Delete match<" not in html_of(other.get(url(match, "detail")))
+
+
 def test_the_admin_lists_deleted_matches_read_only(client):
     match = start(Client())
     match_delete_recorded(match=match, user=site_admin())
