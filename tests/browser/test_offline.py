@@ -701,14 +701,7 @@ def test_a_refused_called_entry_says_what_was_called_to_be_entered_again(live_se
     from matches import rules
     from matches.scoring.services.play import event_record
 
-    page.goto(live_server.url + "/new/")
-    for seat, name in enumerate(["Ann", "Bo"]):
-        page.fill(f"input[name=player_{seat}]", name)
-    page.check("input[name=game][value=all-fives]")
-    page.select_option("select#id_starter", "0")
-    page.select_option("select#id_mode", "ends")
-    page.click("#start-match")
-    page.wait_for_function(WIRED)
+    start_match(page, live_server, game="all-fives", players=["Ann", "Bo"], mode="ends")
     version = seq(page)
     kept(page, version)
 

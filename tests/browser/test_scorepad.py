@@ -28,8 +28,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def start_match(page: Page, live_server, *, game: str, players: list[str],
                 hand_size: int | None = None, target: int | None = None,
-                starter: int = 0) -> None:
-    """Fill /new/ as a person would and land on the scorepad."""
+                starter: int = 0, mode: str | None = None) -> None:
+    """Fill /new/ as a person would and land on the scorepad (``mode``: "ends" for
+    called rounds; none: the form's own)."""
     page.goto(live_server.url + "/new/")
     for seat, name in enumerate(players):
         page.fill(f"input[name=player_{seat}]", name)
@@ -42,6 +43,8 @@ def start_match(page: Page, live_server, *, game: str, players: list[str],
         page.select_option("select#id_double_holder", str(starter))
     else:
         page.select_option("select#id_starter", str(starter))
+    if mode is not None:
+        page.select_option("select#id_mode", mode)
     page.click("#start-match")
     expect(page.locator("#scorepad")).to_be_visible()
     # the phone that started the match scores at an address that holds no secret
