@@ -40,6 +40,7 @@ from matches.accounts.services import (
     lockout_lift,
     notice_settings_of,
 )
+from matches.core.forms import add_refusal
 from scorekeeper import throttle
 from scorekeeper.throttle import throttle_count, throttle_wait
 
@@ -119,9 +120,8 @@ def account_email(request: HttpRequest) -> HttpResponse:
         try:
             account_email_set(user=user, email=email_form.cleaned_data["email"],
                               password=email_form.cleaned_data["password"])
-        except ValidationError as exc:
-            for name, errors in exc.message_dict.items():
-                email_form.add_error(name if name in email_form.fields else None, errors)
+        except ValidationError as refused:
+            add_refusal(email_form, refused)
         else:
             messages.success(request, _("E-mail address saved.") if user.email
                              else _("E-mail address taken away: the site sends you no "

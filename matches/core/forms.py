@@ -1,5 +1,6 @@
-"""Form fields every concern's forms share: whole numbers read from a field, and a
-game's options (its tile set, its deal) as the new-match and new-season forms take them."""
+"""What every concern's forms share: whole numbers read from a field, a service's
+refusal put on its form, and a game's options (its tile set, its deal) as the new-match
+and new-season forms take them."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from matches import rules
@@ -20,6 +22,15 @@ def whole_number(text: object, *, digits: int) -> int | None:
     if isinstance(text, str) and text.isascii() and text.isdigit() and len(text) <= digits:
         return int(text)
     return None
+
+
+def add_refusal(form: forms.Form, error: ValidationError) -> None:
+    """A service's refusal on the form: beside each field it names, else the form's."""
+    if hasattr(error, "error_dict"):
+        for field, errors in error.error_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, error)
 
 
 # -- a game's options: the new-match form's and the season form's -----------------------

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from matches.clubs.models import Club
+from matches.core.forms import add_refusal
 from matches.cups import services as cups_services
 from matches.cups.access import (
     club_cups_run_by,
@@ -97,7 +98,7 @@ def cup_new(request: HttpRequest, slug: str) -> HttpResponse:
                 plate=data["plate"], level_tie=data["level_tie"],
                 walkover=(data["walkover_winner"], data["walkover_loser"]))
         except ValidationError as error:
-            _refusal(form, error)
+            add_refusal(form, error)
         else:
             messages.success(request, _("Cup made: add its entrants, then draw it."))
             return redirect(cup)
@@ -129,14 +130,6 @@ def _cup_page(request: HttpRequest, cup: Cup, *, refused: str = "",
         "seeded": cup.draw_method == DrawMethod.SEEDED}, status=status)
 
 
-def _refusal(form: forms.Form, error: ValidationError) -> None:
-    if hasattr(error, "error_dict"):
-        for field, errors in error.error_dict.items():
-            form.add_error(field if field in form.fields else None, errors)
-    else:
-        form.add_error(None, error)
-
-
 def _write(request: HttpRequest, slug: str, season: str, which: str,
            write: Callable[[Cup, dict[str, Any]], object], done: str) -> HttpResponse:
     """An admin form of the cup's page (``which``, none for a button alone): checked,
@@ -147,7 +140,7 @@ def _write(request: HttpRequest, slug: str, season: str, which: str,
         try:
             write(cup, form.cleaned_data)
         except ValidationError as error:
-            _refusal(form, error)
+            add_refusal(form, error)
         else:
             messages.success(request, done)
             return redirect(cup)

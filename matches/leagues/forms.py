@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from matches.core.forms import deal_field, game_options, tile_set_field
+from matches.core.forms import add_refusal, deal_field, game_options, tile_set_field
 from matches.leagues import services as leagues_services
 from matches.leagues.models import (
     MAX_FIXTURE_GAMES,
@@ -254,11 +254,3 @@ class RedateForm(forms.Form):
                            widget=forms.DateInput(attrs={"type": "date"}))
     postponed = forms.BooleanField(label=gettext_lazy("Postponed"), required=False)
 
-
-def add_refusal(form: forms.Form, error: ValidationError) -> None:
-    """A service's refusal on the form: beside each field it names, else the form's."""
-    if hasattr(error, "error_dict"):
-        for field, errors in error.error_dict.items():
-            form.add_error(field if field in form.fields else None, errors)
-    else:
-        form.add_error(None, error)

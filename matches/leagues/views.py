@@ -30,7 +30,7 @@ from matches import rules
 from matches.clubs.access import club_rights
 from matches.clubs.models import Club, Player
 from matches.core import messages as rules_messages
-from matches.core.forms import whole_number
+from matches.core.forms import add_refusal, whole_number
 from matches.leagues import calendar as league_calendar
 from matches.leagues import files as league_files
 from matches.leagues import services as leagues_services
@@ -53,7 +53,6 @@ from matches.leagues.forms import (
     NightsStartForm,
     RedateForm,
     SeasonForm,
-    add_refusal,
 )
 from matches.leagues.models import (
     MAX_FIXTURE_GAMES,
