@@ -88,6 +88,11 @@ TEMPLATES: Final[dict[str, StrOrPromise]] = {
     "duplicate_end": _('end %(end)s is listed twice: the set has one %(end)s'),
     "ends_of_value_too_many": _('%(count)s ends show %(value)s: the set has %(most)s tiles '
                                 'with a %(value)s besides the double'),
+    "call_ends_past_spinners": _(
+        'with the terminal doubles %(doubles)s a layout shows at most %(most)s scoring ends, '
+        'not %(count)s'),
+    "ends_share_tiles": _('%(count)s ends show the values %(values)s: the set has only '
+                          '%(most)s tiles besides the doubles with any of them'),
     "claim_mismatch": _(
         'claim %(claim)s differs from the %(total)s the rules give (end sum %(end_sum)s)'),
     "no_round_to_settle": _('no round is waiting to be settled'),

@@ -88,6 +88,10 @@ MESSAGES: Final[dict[str, str]] = {
     "duplicate_end": "end {end} is listed twice: the set has one {end}",
     "ends_of_value_too_many": "{count} ends show {value}: the set has {most} tiles with a "
                               "{value} besides the double",
+    "call_ends_past_spinners": "with the terminal doubles {doubles} a layout shows at most "
+                               "{most} scoring ends, not {count}",
+    "ends_share_tiles": "{count} ends show the values {values}: the set has only {most} "
+                        "tiles besides the doubles with any of them",
     "claim_mismatch": "claim {claim} differs from the {total} the rules give (end sum "
                       "{end_sum})",
     "no_round_to_settle": "no round is waiting to be settled",

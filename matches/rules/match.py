@@ -40,7 +40,7 @@ from .errors import (
     TileNotInSet,
 )
 from .games import ALL_FIVES, ZERO, Game, MatchOptions, Settlement
-from .layout import AttachmentPoint, Layout, ScoringEnd
+from .layout import AttachmentPoint, Layout, ScoringEnd, SpinnerPolicy
 from .tiles import Tile
 
 Score = Fraction | int  # whole points stay ints; a three-player split brings in halves
@@ -548,10 +548,44 @@ class Match:
             if end.value in doubles:  # a terminal double is one tile: the set has one
                 raise DuplicateEnd.of("duplicate_end", end=str(end))
             doubles.add(end.value)
+        if doubles:
+            self._check_spinners_left(len(call.ends), doubles)
+        if len(shown) > 1:
+            self._check_tiles_for_ends(shown)
         award = self._score(rnd, call.seat, call.end_sum, call.goes_out, call.claim)
         if call.goes_out:
             rnd.end, rnd.finisher = RoundEnd.DOMINO, call.seat
         return award
+
+    def _check_spinners_left(self, count: int, doubles: set[int]) -> None:
+        """A terminal double is no spinner with open flanks: past the line's two ends,
+        only the set's other doubles can open ends (two flanks each, where the game lets
+        them be spinners)."""
+        left = self._top + 1 - len(doubles)
+        if self.game.policy is SpinnerPolicy.FIRST_DOUBLE:
+            left = min(left, 1)
+        elif self.game.policy is SpinnerPolicy.NONE:
+            left = 0
+        most = 2 + 2 * left
+        if count > most:
+            raise RulesError.of("call_ends_past_spinners", count=count, most=most,
+                                doubles=", ".join(f"{d}-{d}" for d in sorted(doubles)))
+
+    def _check_tiles_for_ends(self, shown: Counter[int]) -> None:
+        """Each non-double end is a tile of its own, and a tile v-w shows v or w, not both:
+        the values shown most need no more tiles than the set has with any of them (for
+        the k values shown most, every tile but those with neither: Hall's condition)."""
+        values = self._top + 1
+        total = 0
+        named: list[int] = []
+        for value, count in sorted(shown.items(), key=lambda item: (-item[1], item[0])):
+            total += count
+            named.append(value)
+            others = values - len(named)
+            tiles = (values * (values - 1) - others * (others - 1)) // 2
+            if total > tiles:
+                raise DuplicateEnd.of("ends_share_tiles", count=total, most=tiles,
+                                      values=", ".join(str(v) for v in sorted(named)))
 
     def award_for(self, seat: int, end_sum: int, *, goes_out: bool) -> Award:
         """What a placement by ``seat`` that makes ``end_sum`` would be awarded now,

@@ -18,6 +18,7 @@ from matches.rules import (
     DuplicateEnd,
     HandsMismatch,
     IllegalPlacement,
+    Layout,
     Match,
     MatchOver,
     NotYourTurn,
@@ -34,6 +35,7 @@ from matches.rules import (
     summary,
 )
 from matches.rules.simulate import simulated_match
+from matches.rules.tiles import DOUBLE_SIX
 
 
 def act(match, step):
@@ -739,8 +741,67 @@ def test_a_called_five_up_placement_has_at_most_the_ends_its_spinners_can_make()
     match.start_round(mode=RoundMode.CALLED)
     with pytest.raises(RulesError, match="^five-up has at most 16 scoring ends, not 17$"):
         match.call(0, ends(*["5"] * 17))
-    sixteen = ends(*["5"] * 6, *["0"] * 6, "1", "4", "2", "3")  # 40 → 8
+    # six 5s, five 0s (0-5 shows the 5), four 1s and a 6: sixteen tiles of their own
+    sixteen = ends(*["5"] * 6, *["0"] * 5, *["1"] * 4, "6")  # 40 → 8
     assert match.call(0, sixteen).counted == 8
+
+
+def test_a_terminal_double_opens_no_flanks_so_it_leaves_fewer_spinners():
+    # six terminal doubles leave one double (the seventh) to be a spinner: 2 + 2 ends
+    match = Match(FIVE_UP, 2)
+    match.start_round(mode=RoundMode.CALLED)
+    six = ends("0-0", "1-1", "2-2", "3-3", "4-4", "5-5")
+    with pytest.raises(RulesError) as refused:
+        match.call(0, six, claim=6)
+    assert str(refused.value) == ("with the terminal doubles 0-0, 1-1, 2-2, 3-3, 4-4, 5-5 a "
+                                  "layout shows at most 4 scoring ends, not 6")
+    # sixteen ends, three of them terminal doubles: the other four doubles open 2 + 8
+    with pytest.raises(RulesError, match="at most 10 scoring ends, not 16$"):
+        match.call(0, ends("6-6", "5-5", "4-4", *["6"] * 6, *["5"] * 6, "4"))
+    assert match.call(0, ends("1-1", "2-2", "3-3", "4-4")).counted == 4  # 0-0 spins: 20
+    assert match.scores == [4, 0]
+
+
+def test_a_tile_shows_one_of_its_values_so_two_values_share_their_tiles():
+    # six 6s take 6-0 … 6-5; the 5s have 5-0 … 5-4 left: eleven tiles for twelve ends
+    match = Match(FIVE_UP, 2)
+    match.start_round(mode=RoundMode.CALLED)
+    with pytest.raises(DuplicateEnd) as refused:
+        match.call(0, ends(*["6"] * 6, *["5"] * 6, "4"))
+    assert str(refused.value) == ("12 ends show the values 5, 6: the set has only 11 tiles "
+                                  "besides the doubles with any of them")
+    with pytest.raises(DuplicateEnd, match="^16 ends show the values 0, 1, 2: the set has "
+                                           "only 15 tiles"):
+        match.call(0, ends(*["0"] * 6, *["1"] * 5, *["2"] * 5))
+    assert match.call(0, ends(*["6"] * 6, *["5"] * 4, "4")).counted == 12  # 60
+    assert match.scores == [12, 0]
+
+
+@settings(max_examples=150, deadline=None)
+@given(game=st.sampled_from([ALL_FIVES, FIVE_UP, FIVES_AND_THREES]),
+       rng=st.randoms(use_true_random=False), steps=st.integers(1, 28))
+def test_the_ends_of_any_real_layout_are_a_call_the_rules_take(game, rng, steps):
+    # the checks of a call only refuse ends no layout shows: here every layout's ends,
+    # grown towards as many ends as it can (a tile on a spinner's flank when one fits)
+    layout = Layout(game.policy)
+    free = list(DOUBLE_SIX.tiles)
+    for _ in range(steps):
+        choices = [(tile, None) for tile in free] if not layout else [
+            (tile, point) for tile in free for point in layout.legal_points(tile)]
+        if not choices:
+            break
+        widening = [choice for choice in choices if choice[0].is_double
+                    or (choice[1] is not None and layout.is_spinner(choice[1].tile))]
+        tile, point = rng.choice(widening if widening and rng.random() < 0.7 else choices)
+        free.remove(tile)
+        layout.place(tile, point)
+        scoring = layout.scoring_ends()
+        if not scoring:
+            continue
+        match = Match(game, 2, {"target": 10_000} if game is not FIVE_UP else {"target": 2_000})
+        match.start_round(mode=RoundMode.CALLED)
+        award = match.call(0, list(scoring))
+        assert award.end_sum == layout.end_sum
 
 
 def test_no_more_ends_show_a_value_than_the_set_has_tiles_with_it():
