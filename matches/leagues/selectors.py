@@ -224,11 +224,15 @@ def lineup_sizes(*, season: Season, home: Entrant, away: Entrant) -> tuple[int, 
     return tuple(players // 2 for players in season.night.players)
 
 
-def players_chosen(*, pks: list[int]) -> list[Player]:
-    """The players ``pks`` in that order (unknown ones left out): a fixture game's
-    line-up as chosen; the service refuses anyone outside the entrant's squad."""
-    by_pk = {player.pk: player for player in Player.objects.filter(pk__in=pks)}
-    return [by_pk[pk] for pk in pks if pk in by_pk]
+def players_chosen(*, club_id: int, pks: list[int]) -> list[Player] | None:
+    """The club's players ``pks`` in that order: a fixture game's line-up as chosen (the
+    service refuses anyone outside the entrant's squad), or None if one is no player of
+    the club, whose name the refusal must not read out to the club's outsiders."""
+    by_pk = {player.pk: player for player in Player.objects.filter(pk__in=pks,
+                                                                   club_id=club_id)}
+    if any(pk not in by_pk for pk in pks):
+        return None
+    return [by_pk[pk] for pk in pks]
 
 
 class FixtureRights:

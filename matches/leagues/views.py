@@ -404,8 +404,10 @@ def fixture_action(request: HttpRequest, slug: str, season: str, pk: int,
         if action == "play":
             started = leagues_services.fixture_game_start(
                 fixture=fixture, by=user, number=_whole(request.POST.get("number"), digits=5) or 0,
-                home_players=_squad(fixture.home, request.POST.getlist("home_player")),
-                away_players=_squad(fixture.away, request.POST.getlist("away_player")),
+                home_players=_squad(fixture.home, request.POST.getlist("home_player"),
+                                    season=reach.season),
+                away_players=_squad(fixture.away, request.POST.getlist("away_player"),
+                                    season=reach.season),
                 phone=phone_label(request))
             hold_grant(request, started.grant)
             messages.success(request, _("Game %(n)s is on the scorepad: its result goes to "
@@ -414,7 +416,7 @@ def fixture_action(request: HttpRequest, slug: str, season: str, pk: int,
             return redirect(started.match.get_scorer_url())
         elif action == "games":
             leagues_services.fixture_games_enter(fixture=fixture, by=user,
-                                                 games=_paper_games(request, fixture))
+                                                 games=_paper_games(request, fixture, reach.season))
             done = _("Scores saved.")
         elif action == "submit":
             leagues_services.fixture_submit(fixture=fixture, by=user)
@@ -429,8 +431,9 @@ def fixture_action(request: HttpRequest, slug: str, season: str, pk: int,
                                      message=dispute_form.cleaned_data["message"])
             done = _("Disputed: a league admin will resolve it.")
         elif action == "resolve":
-            leagues_services.fixture_resolve(fixture=fixture, by=user,
-                                             games=_paper_games(request, fixture) or None)
+            leagues_services.fixture_resolve(
+                fixture=fixture, by=user,
+                games=_paper_games(request, fixture, reach.season) or None)
             done = _("Resolved and confirmed.")
         elif action in ("walkover-home", "walkover-away"):
             leagues_services.fixture_walkover(fixture=fixture, by=user, side=action.split("-")[1])
@@ -621,8 +624,8 @@ def fixture_correct(request: HttpRequest, slug: str, season: str, pk: int) -> Ht
     try:
         leagues_services.fixture_correct(
             fixture=fixture, by=_user(request), scores=_scores(request),
-            home_players=[_squad(fixture.home, row[0]) for row in rows],
-            away_players=[_squad(fixture.away, row[1]) for row in rows],
+            home_players=[_squad(fixture.home, row[0], season=the_season) for row in rows],
+            away_players=[_squad(fixture.away, row[1], season=the_season) for row in rows],
             reason=str(request.POST.get("reason", "")))
     except ValidationError as error:
         fixture.refresh_from_db()
@@ -840,14 +843,21 @@ def _whole(value: object, *, digits: int) -> int | None:
     return whole_number(str(value or "").strip(), digits=digits)
 
 
-def _squad(entrant: Entrant, chosen: list[str]) -> list[Player]:
+def _squad(entrant: Entrant, chosen: list[str], *, season: Season) -> list[Player]:
     """The chosen players of ``entrant``'s squad, in the order chosen (empty choices
-    skipped); anyone else is refused by the service."""
-    return players_chosen(pks=[pk for pk in (_whole(text, digits=9) for text in chosen)
-                                         if pk is not None])
+    skipped); the club's others are refused by the service, and a number that is no
+    player of the club here, unnamed."""
+    players = players_chosen(club_id=season.club_id,
+                             pks=[pk for pk in (_whole(text, digits=9) for text in chosen)
+                                  if pk is not None])
+    if players is None:
+        raise ValidationError(_("Choose %(entrant)s's players from the lists: one chosen is "
+                                "no player of the club.") % {"entrant": entrant.name})
+    return players
 
 
-def _paper_games(request: HttpRequest, fixture: Fixture) -> list[PaperGame | None]:
+def _paper_games(request: HttpRequest, fixture: Fixture,
+                 season: Season) -> list[PaperGame | None]:
     """The paper games as keyed in, by game number: scores ``home_N`` and ``away_N``,
     players ``home_N_player_1`` (and ``_2``), likewise away; a row left empty (or a
     scorepad game's, which has no fields) is None."""
@@ -858,8 +868,8 @@ def _paper_games(request: HttpRequest, fixture: Fixture) -> list[PaperGame | Non
         score = _typed_score(request, n,
                              required=any(any(picks) for picks in chosen.values()))
         games.append(None if score is None else PaperGame(
-            *score, home_players=_squad(fixture.home, chosen["home"]),
-            away_players=_squad(fixture.away, chosen["away"])))
+            *score, home_players=_squad(fixture.home, chosen["home"], season=season),
+            away_players=_squad(fixture.away, chosen["away"], season=season)))
     while games and games[-1] is None:
         games.pop()
     return games

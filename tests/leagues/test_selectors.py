@@ -140,7 +140,13 @@ def test_an_entrants_division_and_a_divisions_entrant(season):
                                       pk=oak.pk) is None
 
 
-def test_players_chosen_keep_the_order_chosen_and_leave_unknown_ones_out(season, people):
+def test_players_chosen_keep_the_order_chosen_and_are_the_clubs_only(season, people):
     ann = player_add(club=season.club, name="Ann Dale", by=people["admin"])
     bob = player_add(club=season.club, name="Bob Hay", by=people["admin"])
-    assert leagues_selectors.players_chosen(pks=[bob.pk, 999_999, ann.pk]) == [bob, ann]
+    elsewhere = club_create(name="Elsewhere", by=people["admin"])
+    eve = player_add(club=elsewhere, name="Eve", by=people["admin"])
+    club_id = season.club_id
+    assert leagues_selectors.players_chosen(club_id=club_id, pks=[bob.pk, ann.pk]) == [bob, ann]
+    assert leagues_selectors.players_chosen(club_id=club_id, pks=[]) == []
+    assert leagues_selectors.players_chosen(club_id=club_id, pks=[bob.pk, 999_999]) is None
+    assert leagues_selectors.players_chosen(club_id=club_id, pks=[ann.pk, eve.pk]) is None

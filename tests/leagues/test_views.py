@@ -514,6 +514,15 @@ def test_paper_games_with_their_players_round_trip_through_the_page(club, people
     assert "Game 2: choose who played it for each side." in nobody.content.decode()
     stranger = oak.post(fixture_url(fixture, "games"), {**sent, "home_2_player_1": str(cat.pk)})
     assert "Game 2: Cat is not in Oak&#x27;s squad." in stranger.content.decode()
+    # another club's player, perhaps of a members-only club, is refused without its name
+    hidden = club_create(name="Hidden", by=people["member"], visibility="members")
+    secret = player_add(club=hidden, name="Secret Alice", by=people["member"])
+    other_club = oak.post(fixture_url(fixture, "games"), {**sent,
+                                                          "home_2_player_1": str(secret.pk)})
+    assert other_club.status_code == 400
+    assert ("Choose Oak&#x27;s players from the lists: one chosen is no player of the club."
+            in other_club.content.decode())
+    assert "Secret Alice" not in other_club.content.decode()
     assert [g.away_players.get().name for g in fixture.games.order_by("number")] == [
         "Dan", "Cat"]
 
@@ -610,6 +619,15 @@ def test_a_game_played_on_the_scorepad_flows_to_the_fixture(club, people):
         "number": "1", "home_player": [squads["Bowes"][0].pk], "away_player":
         [squads["Bowes"][1].pk]})
     assert wrong.status_code == 400 and "not in Oak" in wrong.content.decode()
+    elsewhere = player_add(club=club_create(name="Elsewhere", by=people["member"],
+                                            visibility="members"),
+                           name="Secret Bob", by=people["member"])
+    hidden = oak.post(fixture_url(fixture, "play"), {
+        "number": "1", "home_player": [squads["Oak"][0].pk],
+        "away_player": [elsewhere.pk]})
+    assert hidden.status_code == 400 and "Secret Bob" not in hidden.content.decode()
+    assert "Choose Bowes&#x27;s players from the lists" in hidden.content.decode()
+    assert not fixture.games.exists()
 
     response = oak.post(fixture_url(fixture, "play"), {
         "number": "1", "home_player": [squads["Oak"][0].pk, ""],

@@ -14,6 +14,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
+from matches.clubs.services import club_create, player_add
 from matches.leagues.selectors import division_table, season_divisions
 from matches.models import Club, Fixture, FixtureCorrection, FixtureStatus, Season, Visibility
 from matches.rules import league as league_rules
@@ -194,6 +195,15 @@ def test_a_correction_keeps_who_played_each_game_from_the_squads(club, people):
         "away_player_1": str(cat.pk), "reason": "Cat won"})
     assert outside.status_code == 400
     assert "Cat is not in Oak&#x27;s squad." in outside.content.decode()
+    secret = player_add(club=club_create(name="Hidden", by=people["member"],
+                                         visibility="members"),
+                        name="Secret Carol", by=people["member"])
+    other_club = admin.post(correction_url(fixture), {
+        "home_1": "100", "away_1": "250", "home_player_1": str(secret.pk),
+        "away_player_1": str(cat.pk), "reason": "Carol won"})
+    assert other_club.status_code == 400 and "Secret Carol" not in other_club.content.decode()
+    assert "Choose Oak&#x27;s players from the lists" in other_club.content.decode()
+    assert fixture.games.get().home_score == 250
 
     admin.post(correction_url(fixture), {
         "home_1": "100", "away_1": "250", "home_player_1": str(ann.pk),
