@@ -1,6 +1,6 @@
 """What every concern's forms share: whole numbers read from a field, a service's
-refusal put on its form, and a game's options (its tile set, its deal) as the new-match
-and new-season forms take them."""
+refusal put on its form, the date picker, and a game's options (its tile set, its
+deal) as the new-match and new-season forms take them."""
 
 from __future__ import annotations
 
@@ -31,6 +31,19 @@ def add_refusal(form: forms.Form, error: ValidationError) -> None:
             form.add_error(field if field in form.fields else None, errors)
     else:
         form.add_error(None, error)
+
+
+class DatePicker(forms.DateInput):
+    """A browser's date picker: it shows and sends YYYY-MM-DD in every language, so its
+    value is written so. (Django writes a date in the language's first typed format,
+    16/11/2026 or 16.11.2026, which the picker cannot show: it showed an empty box, and
+    a form sent back as it came lost its date.) A date typed where there is no picker
+    is read in the language's formats, as before."""
+
+    input_type = "date"
+
+    def __init__(self, attrs: dict[str, Any] | None = None) -> None:
+        super().__init__(attrs, format="%Y-%m-%d")
 
 
 # -- a game's options: the new-match form's and the season form's -----------------------

@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from matches.core.forms import game_options
+from matches.core.forms import DatePicker, game_options
 from matches.cups.models import Cup, DrawMethod, DrawTiming, LevelTie
 from matches.cups.selectors import cup_entrants, seasons_to_enter
 from matches.leagues.forms import NightFields
@@ -33,7 +33,7 @@ class CupForm(NightFields):
 
     name = forms.CharField(label=gettext_lazy("Cup name"), max_length=120)
     starts_on = forms.DateField(label=gettext_lazy("First round's night"),
-                                widget=forms.DateInput(attrs={"type": "date"}))
+                                widget=DatePicker())
     game = forms.ChoiceField(label=gettext_lazy("Game"), choices=GameKind.choices)
     fixture_format = forms.ChoiceField(label=gettext_lazy("A tie is"),
                                        choices=FixtureFormat.choices,
@@ -150,12 +150,12 @@ class RoundDateForm(forms.Form):
     number = forms.IntegerField(label=gettext_lazy("Round"), min_value=1, max_value=30)
     plate = forms.BooleanField(label=gettext_lazy("Plate"), required=False)
     date = forms.DateField(label=gettext_lazy("Date"),
-                           widget=forms.DateInput(attrs={"type": "date"}))
+                           widget=DatePicker())
 
 
 class FinalsForm(forms.Form):
     date = forms.DateField(label=gettext_lazy("Finals night"),
-                           widget=forms.DateInput(attrs={"type": "date"}))
+                           widget=DatePicker())
     venue = forms.CharField(label=gettext_lazy("Venue"), max_length=120)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from matches.core.forms import DatePicker
 from matches.history.selectors import (
     HistoryFilters,
 )
@@ -21,9 +22,9 @@ class HistoryForm(forms.Form):
     status = forms.ChoiceField(label=_("Status"), required=False,
                                choices=[("", _("Any")), *MatchStatus.choices])
     since = forms.DateField(label=_("From"), required=False,
-                            widget=forms.DateInput(attrs={"type": "date"}))
+                            widget=DatePicker())
     until = forms.DateField(label=_("To"), required=False,
-                            widget=forms.DateInput(attrs={"type": "date"}))
+                            widget=DatePicker())
     order = forms.ChoiceField(label=_("Order"), required=False,
                               choices=[("newest", _("Newest first")),
                                        ("oldest", _("Oldest first"))])

@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from matches.core.forms import add_refusal, deal_field, game_options, tile_set_field
+from matches.core.forms import DatePicker, add_refusal, deal_field, game_options, tile_set_field
 from matches.leagues import services as leagues_services
 from matches.leagues.models import (
     MAX_FIXTURE_GAMES,
@@ -79,9 +79,9 @@ class SeasonForm(NightFields):
 
     name = forms.CharField(label=gettext_lazy("Season name"), max_length=120)
     starts_on = forms.DateField(label=gettext_lazy("First fixture night"),
-                                widget=forms.DateInput(attrs={"type": "date"}))
+                                widget=DatePicker())
     ends_on = forms.DateField(label=gettext_lazy("Last night (optional)"), required=False,
-                              widget=forms.DateInput(attrs={"type": "date"}))
+                              widget=DatePicker())
     # left empty: the season's default
     nights_start = forms.TimeField(label=gettext_lazy("Nights start at (for the reminders)"),
                                    initial=datetime.time(19, 30), required=False,
@@ -251,6 +251,6 @@ class DisputeForm(forms.Form):
 
 class RedateForm(forms.Form):
     date = forms.DateField(label=gettext_lazy("New date"), required=False,
-                           widget=forms.DateInput(attrs={"type": "date"}))
+                           widget=DatePicker())
     postponed = forms.BooleanField(label=gettext_lazy("Postponed"), required=False)
 

@@ -347,6 +347,24 @@ def test_who_may_enter_and_sign_a_fixture(season, people):
     assert level.status_code == 403  # Oak is away there
 
 
+@pytest.mark.parametrize("lang", ["en", "uk", "ru"])
+def test_the_redate_form_shows_the_fixtures_date_and_sent_as_shown_keeps_it(season, people,
+                                                                           lang):
+    # the date picker shows only YYYY-MM-DD: a date written 07/09/2026 or 07.09.2026 left
+    # its box empty, and postponing with nothing else changed took the date away
+    fixture = meeting(season, "Royal Oak A", "Bowes Dragons")
+    Fixture.objects.filter(pk=fixture.pk).update(date=datetime.date(2026, 9, 7))
+    admin = Client(HTTP_ACCEPT_LANGUAGE=lang)
+    admin.force_login(people["admin"])
+    page = admin.get(fixture_url(fixture)).content.decode()
+    picker = re.search(r'<input type="date" name="date" value="([^"]*)"', page)
+    assert picker is not None and picker[1] == "2026-09-07"
+
+    admin.post(fixture_url(fixture, "redate"), {"date": picker[1], "postponed": "on"})
+    fixture.refresh_from_db()
+    assert (fixture.date, fixture.status) == (datetime.date(2026, 9, 7), "postponed")
+
+
 def test_a_night_sent_unfinished_is_refused_on_its_page_with_its_scores_kept(season,
                                                                             people):
     fixture = meeting(season, "Royal Oak A", "Bowes Dragons")
