@@ -62,6 +62,8 @@ NOT_IN_PROGRESS = _("Only a match being played can be abandoned: this one is %(s
 NOT_ABANDONED = _("This match is not abandoned: there is nothing to resume.")
 NOT_OVER = _("A rematch follows a finished or abandoned match: this one is still being "
              "played.")
+NO_LEAGUE_REMATCH = _("A league game has no rematch here: it would count in no fixture. "
+                      "The fixture's page starts its next game.")
 RENAME_AFTER_PLAY = _("The names can only be changed before the first tile is played: "
                       "the scores already name these players.")
 RENAME_CLUB_PLAYER = _("%(name)s sits here as the club's player in a league game: the name "
@@ -197,14 +199,16 @@ def seats_rename(*, match: Match, names: Sequence[str], version: int | None = No
 @transaction.atomic
 def match_rematch(*, match: Match, creation_key: UUID, created_by: User | None = None,
                   phone: str = "", phone_name: str = "") -> MatchStarted:
-    """A new match after ``match`` (finished or abandoned): the same game, names and
-    options, the same club if any (not its season: a casual match, unrated), its first
-    round in the mode the last one was played in, the starter drawn by lots.
+    """A new match after a casual ``match`` (finished or abandoned; a league game has
+    none): the same game, names and options, the same club if any, its first round in
+    the mode the last one was played in, the starter drawn by lots.
 
     The same ``creation_key`` twice makes one match (:func:`match_start`)."""
     match = Match.objects.get(pk=match.pk)  # as it stands now, not as a page saw it
     if match.status == MatchStatus.IN_PROGRESS:
         raise ValidationError(NOT_OVER, code="not_over")
+    if match.season_id is not None:  # its page offers none: it would count in no fixture
+        raise ValidationError(NO_LEAGUE_REMATCH, code="league_game")
     last = match.rounds.filter(undone_by=None).order_by("-number").first()
     started = match_start(game=match.game, players=match_names(match),
                           options=match.options,

@@ -23,7 +23,7 @@ from matches.leagues.selectors import (
 )
 from matches.leagues.services import fixture_submit, fixture_void, season_lock
 from matches.models import DeletedMatch, Match, MatchStatus
-from matches.scoring.services.lifecycle import match_abandon
+from matches.scoring.services.lifecycle import NO_LEAGUE_REMATCH, match_abandon
 from matches.scoring.services.play import event_record, round_start
 from tests.scoring.views.test_play import HTMX, error, join, notices, scorer_url, w
 from tests.support.helpers import (
@@ -291,6 +291,14 @@ def test_a_finished_league_game_goes_back_to_its_fixture_and_offers_no_rematch(c
     assert back is not None and back.groups() == (night.fixture.get_absolute_url(),
                                                    "Back to the fixture")
     assert 'id="rematch-button"' not in page  # a rematch would count in no fixture
+    # nor is one started by a post the page never offered: it would be the club's match
+    drawn = re.search(r'name="creation_key" value="([0-9a-f-]{36})"',
+                      client.get(reverse("matches:new")).content.decode())
+    assert drawn is not None  # a key this browser holds, as a rematch form would have
+    sent = client.post(scorer_url(night.match) + "rematch/", {"creation_key": drawn[1]},
+                       follow=True)
+    assert str(NO_LEAGUE_REMATCH) in unescape(sent.content.decode())
+    assert not Match.objects.filter(season=None).exclude(pk=night.match.pk).exists()
     # a casual match's scorer still has it
     casual = two_player_all_fives(target=10)
     join(client, casual)
