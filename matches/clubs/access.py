@@ -39,6 +39,12 @@ class ClubRights:
         return self.member is not None and self.member.at_least(role)
 
     @property
+    def names_accounts(self) -> bool:
+        """Whether the club's pages name its accounts to this reader: to members only,
+        as its member list; outsiders are not told which accounts exist."""
+        return self.member is not None
+
+    @property
     def can_invite(self) -> bool:
         return self.at_least(INVITES)
 

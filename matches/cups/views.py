@@ -21,10 +21,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from matches.clubs.access import club_rights
 from matches.clubs.models import Club
 from matches.core.forms import add_refusal
 from matches.cups import services as cups_services
 from matches.cups.access import (
+    RUNS_CUP,
     club_cups_run_by,
     club_of_cups,
     cup_for,
@@ -116,13 +118,15 @@ def _cup_page(request: HttpRequest, cup: Cup, *, refused: str = "",
               form: forms.Form | None = None, status: int = 200) -> HttpResponse:
     """The bracket; for its admins, the forms (the ``refused`` one bound, with why)."""
     club: Club = cup.season.club
-    admin = runs_cups(club=club, user=request.user)
+    rights = club_rights(club=club, user=request.user)
+    admin = rights.at_least(RUNS_CUP)
     shown = cup_shown(cup)
     admin_forms = {name.replace("-", "_"): (form if name == refused and form is not None
                                             else _form(name, cup))
                    for name in FORMS} if admin else {}
     return render(request, "matches/cup.html", {
         "club": club, "cup": cup, "season": cup.season, "b": shown, "admin": admin,
+        "names_accounts": rights.names_accounts,
         # the ties its admins should see to, as a league season's page shows them
         "attention": season_attention(season=cup.season, now=timezone.now())
         if admin and not cup.season.locked else None,

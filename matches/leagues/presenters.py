@@ -1,6 +1,7 @@
 """A season's rules in words for its page: how a fixture earns league points and how
 entrants level on points are told apart, read from the season's ``scoring`` and
-``tiebreaks`` (``domino-league/1``'s keys), so that anyone can check the table by hand."""
+``tiebreaks`` (``domino-league/1``'s keys), so that anyone can check the table by hand;
+and who changed a fixture, in words its reader may see."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
 
+from matches.leagues.models import Entrant
 from matches.rules import league as league_rules
 
 # a tie-breaker's name, as the new-season form offers it and the page says it
@@ -108,3 +110,22 @@ def _score_words(score: tuple[int, int] | None) -> str:
     if score is None:
         return pgettext("a fixture game", "no score")
     return f"{score[0]}–{score[1]}"
+
+
+def fixture_author(*, user_id: int | None, username: str, by_link: str | None,
+                   home: Entrant, away: Entrant, accounts_shown: bool) -> str:
+    """Who made a change of a fixture, for its log: the captain's link of an entrant; an
+    account by its name to the club's members (``accounts_shown``), else by what it was
+    to the fixture (a side's captain, or the league's admin), since a club's pages do
+    not tell outsiders which accounts exist; "—" for an account no longer there."""
+    if by_link is not None:
+        return _("captain's link of %(entrant)s") % {"entrant": by_link}
+    if user_id is None:
+        return "—"
+    if accounts_shown:
+        return username
+    for side in (home, away):
+        if user_id == side.captain_id:
+            return _("%(entrant)s's captain") % {"entrant": side.name}
+    return _("a league admin")
+

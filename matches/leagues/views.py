@@ -60,14 +60,17 @@ from matches.leagues.models import (
     Entrant,
     EntrantKind,
     Fixture,
+    FixtureChange,
+    FixtureCorrection,
     FixtureGame,
     FixtureStatus,
     Season,
 )
-from matches.leagues.presenters import TIEBREAK_NAMES, scheme_words
+from matches.leagues.presenters import TIEBREAK_NAMES, fixture_author, scheme_words
 from matches.leagues.selectors import (
     CalendarFixture,
     CaptainsLink,
+    FixtureRights,
     calendar_fixtures,
     captain_link_entrant,
     captain_link_fixtures,
@@ -790,8 +793,11 @@ def _fixture_page(request: HttpRequest, reach: FixtureReach, *,
         "deciding_game": deciding,
         "scorable": scorable,
         "caption": _caption(fixture),
-        "changes": fixture_changes(fixture=fixture), "admin": rights.admin,
-        "corrections": fixture_corrections(fixture=fixture), "can_correct": rights.can_correct,
+        "changes": [(c, _author(c, fixture, rights)) for c in fixture_changes(fixture=fixture)],
+        "admin": rights.admin,
+        "corrections": [(c, _author(c, fixture, rights))
+                        for c in fixture_corrections(fixture=fixture)],
+        "can_correct": rights.can_correct,
         "home_squad": entrant_squad(entrant=fixture.home),
         "away_squad": entrant_squad(entrant=fixture.away),
         # a partner to choose on the scorepad's form: not where every game is singles
@@ -806,6 +812,17 @@ def _fixture_page(request: HttpRequest, reach: FixtureReach, *,
         else RedateForm(initial={"date": fixture.date,
                                  "postponed": fixture.status == FixtureStatus.POSTPONED}),
     }, status=status)
+
+
+def _author(change: FixtureChange | FixtureCorrection, fixture: Fixture,
+            rights: FixtureRights) -> str:
+    """Who made ``change``, named as this reader may see: accounts to members only."""
+    by_link = getattr(change, "by_link", None)
+    return fixture_author(user_id=change.user_id,
+                          username=change.user.get_username() if change.user else "",
+                          by_link=by_link.name if by_link is not None else None,
+                          home=fixture.home, away=fixture.away,
+                          accounts_shown=rights.club.names_accounts)
 
 
 def _game_row(n: int, game: FixtureGame | None, typed: dict[str, str] | None,

@@ -213,6 +213,12 @@ def test_captains_add_players_and_members_claim_themselves(club, people):
     assert "already claimed" in taken.content.decode()
     assert as_(people["outsider"]).post(url("club_player_claim", club, pk=ann.pk)).status_code \
         == 403
+    # the account that claimed a player is named to the club's members, not to outsiders
+    claimant = f"({people['member'].get_username()})"
+    assert claimant in as_(people["scorer"]).get(club.get_absolute_url()).content.decode()
+    for reader in (Client(), as_(people["outsider"])):
+        page = reader.get(club.get_absolute_url()).content.decode()
+        assert "Ann Dale" in page and claimant not in page
 
 
 def test_the_club_page_runs_a_fixed_number_of_queries(club, people, django_user_model,

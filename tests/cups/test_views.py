@@ -142,6 +142,11 @@ def test_a_reset_without_a_reason_is_refused_and_one_with_it_is_logged():
     assert done.status_code == 302
     assert CupLog.objects.filter(kind="reset", details__startswith="scores swapped").exists()
     assert "scores swapped" in admin.get(url(folk, "cup")).content.decode()
+    # who did it is named to the club's members; outsiders read what was done
+    named = f"({folk.admin.get_username()})"
+    assert named in admin.get(url(folk, "cup")).content.decode()
+    outside = Client().get(url(folk, "cup")).content.decode()
+    assert "scores swapped" in outside and named not in outside
 
 
 def test_a_draw_refused_by_the_rules_says_so_at_the_top_of_the_page():

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime
 import re
+from html import unescape
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -161,7 +162,7 @@ def test_every_change_through_a_link_is_logged_as_the_link(season, admin):
         ("submitted", "Royal Oak A", None), ("confirmed", "Bowes Dragons", None)]
     page = Client()
     page.force_login(admin)
-    text = re.sub(r"\s+", " ", page.get(fixture_url(fixture)).content.decode())
+    text = re.sub(r"\s+", " ", unescape(page.get(fixture_url(fixture)).content.decode()))
     assert "<strong>submitted</strong> by captain's link of Royal Oak A" in text
     assert "<strong>confirmed</strong> by captain's link of Bowes Dragons" in text
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from django.utils import translation
 
-from matches.leagues.presenters import game_changes
+from matches.leagues.models import Entrant
+from matches.leagues.presenters import fixture_author, game_changes
 
 
 def test_only_the_games_that_changed_are_named_each_before_and_after():
@@ -42,3 +43,21 @@ def test_the_words_are_the_readers_language():
         assert game_changes([[None, None]], [[61, 24]]) == ["Гра 1: без рахунку → 61–24"]
     with translation.override("ru"):
         assert game_changes([[None, None]], [[61, 24]]) == ["Игра 1: без счёта → 61–24"]
+
+
+def test_who_changed_a_fixture_is_named_by_account_to_members_and_by_role_to_others():
+    home, away = Entrant(name="Royal Oak A", captain_id=1), Entrant(name="Bowes", captain_id=2)
+
+    def author(user_id: int | None, *, shown: bool, link: str | None = None) -> str:
+        return fixture_author(user_id=user_id, username=f"user{user_id}", by_link=link,
+                              home=home, away=away, accounts_shown=shown)
+
+    assert [author(n, shown=True) for n in (1, 2, 3)] == ["user1", "user2", "user3"]
+    assert [author(n, shown=False) for n in (1, 2, 3)] == [
+        "Royal Oak A's captain", "Bowes's captain", "a league admin"]
+    assert author(None, shown=True) == author(None, shown=False) == "—"
+    assert author(None, shown=False, link="Bowes") == "captain's link of Bowes"
+    assert author(None, shown=True, link="Bowes") == "captain's link of Bowes"
+    with translation.override("uk"):
+        assert author(3, shown=False) != "a league admin"
+

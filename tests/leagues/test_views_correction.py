@@ -167,6 +167,10 @@ def test_corrections_change_the_table_and_the_specs_standings_come_back_exact(se
 
     # the fixture's page keeps the original readable beside the correction
     page = unescape(Client().get(fixture.get_absolute_url()).content.decode())
+    # to a reader outside the club, the account is what it was to the fixture
+    assert re.search(r"Corrected on .+ by a league admin:", page)
+    assert "by admin" not in page
+    page = unescape(admin.get(fixture.get_absolute_url()).content.decode())
     assert re.search(
         r"Corrected on .+ by admin:\s+<span class=\"correction-before\">2–1 in games \(game 1 "
         r"61–40; game 2 61–12; game 3 58–61\)</span> → <span class=\"correction-after\">1–2 in "
