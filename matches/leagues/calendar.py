@@ -102,9 +102,11 @@ def calendar_text(*, name: str, events: Iterable[Event], now: datetime.datetime)
              f"X-WR-CALNAME:{escape(name)}"]
     for event in events:
         lines += ["BEGIN:VEVENT", f"UID:{event.uid}", f"DTSTAMP:{utc(now)}",
-                  f"DTSTART;VALUE=DATE:{event.day:%Y%m%d}",
-                  f"DTEND;VALUE=DATE:{event.day + datetime.timedelta(days=1):%Y%m%d}",
-                  f"SEQUENCE:{event.sequence}", f"SUMMARY:{escape(event.summary)}",
+                  f"DTSTART;VALUE=DATE:{event.day:%Y%m%d}"]
+        if event.day < datetime.date.max:  # without DTEND a day's event is that day
+            # (RFC 5545, 3.6.1), and 31 December 9999 has no day after it to end on
+            lines.append(f"DTEND;VALUE=DATE:{event.day + datetime.timedelta(days=1):%Y%m%d}")
+        lines += [f"SEQUENCE:{event.sequence}", f"SUMMARY:{escape(event.summary)}",
                   f"LOCATION:{escape(event.location)}", f"URL:{event.url}",
                   "TRANSP:TRANSPARENT",
                   f"STATUS:{'CANCELLED' if event.cancelled else 'CONFIRMED'}"]

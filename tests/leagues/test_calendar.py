@@ -13,7 +13,13 @@ from django.urls import reverse
 
 from matches.clubs.services import club_create
 from matches.leagues.calendar import escape, fold
-from matches.leagues.services import entrant_add, fixture_void, fixtures_generate, season_create
+from matches.leagues.services import (
+    entrant_add,
+    fixture_redate,
+    fixture_void,
+    fixtures_generate,
+    season_create,
+)
 from matches.models import Fixture, FixtureStatus, Membership, Visibility
 
 pytestmark = pytest.mark.django_db
@@ -101,6 +107,20 @@ def test_the_division_feed_has_an_event_a_fixture_with_stable_uids(league):
         assert one(event, "SEQUENCE") == "0"
         assert one(event, "STATUS") == "CONFIRMED"
         assert re.fullmatch(r"\d{8}", one(event, "DTSTART"))
+
+
+def test_a_fixture_on_the_last_day_there_is_ends_without_a_day_after(league):
+    # a re-date may put a fixture on 31 December 9999: its feed was a 500 for everyone
+    last, other = Fixture.objects.filter(division=league["division"]).order_by("pk")[:2]
+    fixture_redate(fixture=last, by=league["admin"], date=datetime.date.max)
+    response = Client().get(division_url(league))
+    assert response.status_code == 200
+    events = {one(e, "UID"): e for e in parse(response.content)}
+    on_the_last_day = events[f"fixture-{last.pk}@scorekeeper.fixtures"]
+    assert one(on_the_last_day, "DTSTART") == "99991231"
+    assert "DTEND" not in on_the_last_day
+    assert one(events[f"fixture-{other.pk}@scorekeeper.fixtures"], "DTEND") == \
+        f"{other.date + datetime.timedelta(days=1):%Y%m%d}"
 
 
 def test_names_with_commas_and_long_names_are_escaped_and_folded(league):
