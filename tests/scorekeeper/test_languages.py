@@ -593,3 +593,16 @@ def test_an_abandon_a_resume_a_restore_and_a_fixtures_log_are_read_in_the_reader
     assert "продовжено: матч у тому стані, в якому його перервали" in history
     assert "without a winner" not in history and "as it stood" not in history
     assert "<strong>перенесено</strong> — olena" in log and "postponed" not in log
+
+
+@pytest.mark.parametrize(("lang", "home_page", "home_side"), [
+    ("en", "Home", None), ("uk", "На головну", "Господарі"), ("ru", "На главную", "Хозяева")])
+@pytest.mark.django_db
+def test_the_way_home_from_an_error_page_is_the_sites_home_not_the_home_side(
+        lang, home_page, home_side, catalogues_compiled):
+    # "Home" is also a fixture's home side: the two are told apart by their context
+    for response in (client_for(lang).get("/no-such-page/"),
+                     client_for(lang).get(reverse("offline"))):
+        link = re.search(r'<a href="/">([^<]+)</a>', response.content.decode())
+        assert link is not None and link[1] == home_page
+        assert home_side is None or home_side not in response.content.decode()
