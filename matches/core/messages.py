@@ -279,6 +279,7 @@ TEMPLATES: Final[dict[str, StrOrPromise]] = {
     "own_result": _("A captain cannot confirm or dispute their own side's result: the other "
                     "captain does."),
     "not_captain": _("Only %(entrant)s's captain or a league admin can do that."),
+    "only_captain": _("Only %(entrant)s's captain can do that."),
     "not_league_admin": _("Only a club %(role)s or above can do that."),
     "by_itself": _("The site does that by itself: no one can do it by hand."),
     # knockout cups (matches/rules/cup.py)

@@ -67,6 +67,7 @@ from matches.scoring.signals import results_changed
 
 SEASON_LOCKED = _("The season is locked: its results can no longer change.")
 NOT_CAPTAIN = _("Only %(entrant)s's captain or a league admin can do that.")
+ONLY_CAPTAIN = _("Only %(entrant)s's captain can do that.")
 OWN_FIXTURE = _("A captain cannot confirm or dispute their own side's result: the other "
                 "captain does.")
 WRONG_STATUS = _("This fixture is %(status)s: that cannot be done now.")
@@ -845,9 +846,10 @@ def _refused(fixture: Fixture, refused: rules.SignOffRefused) -> Exception:
         return PermissionDenied(OWN_FIXTURE)
     if refused.code == "not_league_admin":
         return PermissionDenied(NOT_ALLOWED % {"role": Role(RUNS_LEAGUE).label.lower()})
-    if refused.code == "not_captain":
+    if refused.code in ("not_captain", "only_captain"):
         side = fixture.home if refused.params.get("entrant") == "home" else fixture.away
-        return PermissionDenied(NOT_CAPTAIN % {"entrant": side.name})
+        return PermissionDenied((NOT_CAPTAIN if refused.code == "not_captain" else ONLY_CAPTAIN)
+                                % {"entrant": side.name})
     # the site's own action asked by a person ("by_itself"): the table's words
     return PermissionDenied(rules_messages.explain(refused))
 

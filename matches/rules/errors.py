@@ -284,6 +284,7 @@ MESSAGES: Final[dict[str, str]] = {
     "own_result": "a captain cannot confirm or dispute their own side's result: the other "
                   "captain does",
     "not_captain": "only the {entrant} captain or a league admin can do that",
+    "only_captain": "only the {entrant} captain can do that",
     "not_league_admin": "only a league admin (a club {role}) can do that",
     "by_itself": "the site does that by itself: no one can do it by hand",
     # -- knockout cups (cup.py); {tie} is "tie 3 of round 2" or "plate tie 1 of round 1"

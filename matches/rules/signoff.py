@@ -202,6 +202,10 @@ def check(status: Status, action: Action, who: Collection[Actor], *,
     Traceback (most recent call last):
     ...
     matches.rules.errors.SignOffRefused: this fixture is scheduled: that cannot be done now
+    >>> check(Status.SUBMITTED, Action.CONFIRM, {Actor.LEAGUE_ADMIN}).value
+    Traceback (most recent call last):
+    ...
+    matches.rules.errors.SignOffRefused: only the away captain can do that
     >>> check(Status.SUBMITTED, Action.AUTO_CONFIRM, {Actor.LEAGUE_ADMIN}).value
     Traceback (most recent call last):
     ...
@@ -221,6 +225,8 @@ def check(status: Status, action: Action, who: Collection[Actor], *,
         if rule.by == _LEAGUE:
             raise SignOffRefused.of("not_league_admin", role="admin")
         side = "home" if Actor.HOME_CAPTAIN in rule.by else "away"
+        if Actor.LEAGUE_ADMIN not in rule.by:  # confirming is the other side's alone
+            raise SignOffRefused.of("only_captain", entrant=side)
         raise SignOffRefused.of("not_captain", entrant=side)
     if to is None:
         raise SignOffRefused.of("fixture_status", status=status.value)

@@ -401,3 +401,18 @@ def test_a_rows_other_refusal_comes_through_as_it_is(monkeypatch):
         fixtures_csv_import(division=night.fixture.division, by=night.admin,
                             text=ROWS["result"][0])
     assert refused.value.message_dict == {"games": ["refused"]}
+
+
+def test_a_refusal_of_confirming_names_the_away_captain_alone():
+    # confirming is the away captain's alone: a league admin is not told it may
+    night = ready_at(FixtureStatus.SUBMITTED)
+    away = night.fixture.away.name
+    assert offered_and_accepted(night, "league admin", False, signoff.Action.CONFIRM) == (
+        False, False, f"PermissionDenied: Only {away}'s captain can do that.")
+
+
+def test_a_refusal_of_submitting_names_the_home_captain_and_the_league():
+    night = ready_at(FixtureStatus.SCHEDULED)
+    home = night.fixture.home.name
+    assert offered_and_accepted(night, "member", False, signoff.Action.SUBMIT) == (
+        False, False, f"PermissionDenied: Only {home}'s captain or a league admin can do that.")
