@@ -108,7 +108,8 @@ def test_the_site_takes_its_own_action_and_no_other_and_no_person_takes_its(stat
 def test_a_captain_never_signs_their_own_sides_result():
     assert refusal(Status.SUBMITTED, Action.CONFIRM, {HOME}) == "own_result"
     assert refusal(Status.SUBMITTED, Action.DISPUTE, {HOME, AWAY, ADMIN}) == "own_result"
-    assert refusal(Status.SUBMITTED, Action.CONFIRM, {ADMIN}) == "only_captain"  # the away captain alone confirms
+    # the away captain alone confirms: the league is not named
+    assert refusal(Status.SUBMITTED, Action.CONFIRM, {ADMIN}) == "only_captain"
 
 
 def test_the_sign_off_names_the_status_to_anyone_the_others_name_who_first():
