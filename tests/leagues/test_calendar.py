@@ -119,6 +119,7 @@ def test_a_fixture_on_the_last_day_there_is_ends_without_a_day_after(league):
     on_the_last_day = events[f"fixture-{last.pk}@scorekeeper.fixtures"]
     assert one(on_the_last_day, "DTSTART") == "99991231"
     assert "DTEND" not in on_the_last_day
+    assert other.date is not None
     assert one(events[f"fixture-{other.pk}@scorekeeper.fixtures"], "DTEND") == \
         f"{other.date + datetime.timedelta(days=1):%Y%m%d}"
 
