@@ -802,3 +802,23 @@ def test_the_announcer_says_a_draw_not_the_placement_before_it(live_server, page
     expect(announcer).to_have_text("Ann: 5-5 to open — sum 10 → 10")
     draw(page, 2)
     expect(announcer).to_have_text("Bo drew 2")
+
+
+def test_a_watcher_of_a_won_match_sees_the_win_undone(live_server, page, browser):
+    # the finished page refreshes nothing of its own: it asks whether the match changed
+    start_match(page, live_server, game="all-fives", players=["Ann", "Bo"], hand_size=5,
+                target=10)
+    public = page.locator("#links a", has_text="Public link").get_attribute("href")
+    place(page, "5-5", "")  # 10: Ann has won at once
+    watcher = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
+    watcher.goto(live_server.url + str(public))
+    expect(watcher.locator("#winner")).to_have_text("Ann")
+
+    page.goto(live_server.url + str(public) + "score/")
+    page.wait_for_function(WIRED)
+    undo(page)
+
+    # the next ask (every 15 s) finds another version: the page is the match in play
+    expect(watcher.locator("#scorepad")).to_be_visible(timeout=25_000)
+    expect(watcher.locator("#winner")).to_have_count(0)
+    watcher.context.close()

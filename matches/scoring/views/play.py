@@ -168,6 +168,12 @@ def match_detail(request: HtmxHttpRequest, public_id: UUID) -> HttpResponse:
     scores and a replay of its tracked rounds (``?round=N&step=K``; with htmx, only the
     replay is sent)."""
     match = match_for_watcher(request, public_id)
+    if request.htmx and request.htmx.target == "match-watch":
+        # a finished or abandoned match's page asks whether it changed: a win undone, a
+        # match resumed, a score corrected; unchanged, 204, else it loads itself again
+        if request.GET.get("seen") == str(match.version):
+            return HttpResponse(status=204)
+        return HttpResponseClientRefresh()
     _remember_opened(request, match)
     if match.status != MatchStatus.IN_PROGRESS:  # finished, or abandoned: played no more
         if request.htmx and request.htmx.target != "replay":

@@ -23,6 +23,7 @@ from matches.scoring.selectors.play import match_actions, match_engine, match_na
 from matches.scoring.services.play import (
     actions_record,
     event_record,
+    event_undo,
     match_create,
     round_settle,
     round_start,
@@ -112,6 +113,26 @@ def test_a_watchers_poll_reloads_the_page_once_the_match_is_over(client):
     response = client.get(match.get_absolute_url(), HTTP_HX_REQUEST="true",
                           HTTP_HX_TARGET="scorepad")
     assert response["HX-Refresh"] == "true"
+
+
+def test_a_finished_matchs_page_reloads_itself_once_the_match_changes(client):
+    # a win undone (or a match resumed) must not stay a win on the watchers' phones
+    match = finished_short_match()
+    page = client.get(match.get_absolute_url()).content.decode()
+    watch = re.search(r'<div id="match-watch" hidden hx-get="([^"]+)" hx-trigger="every \d+s"',
+                      page)
+    assert watch is not None
+    url = html_lib.unescape(watch[1])
+    assert url == f"{match.get_absolute_url()}?seen={match.version}"
+    asked = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "match-watch"}
+    unchanged = client.get(url, **asked)
+    assert unchanged.status_code == 204 and "HX-Refresh" not in unchanged
+
+    event_undo(match=match)  # the settlement that won it, taken back
+    match.refresh_from_db()
+    assert match.status == MatchStatus.IN_PROGRESS
+    changed = client.get(url, **asked)
+    assert changed["HX-Refresh"] == "true"
 
 
 # -- the log ---------------------------------------------------------------------------
