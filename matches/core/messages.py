@@ -115,7 +115,7 @@ TEMPLATES: Final[dict[str, StrOrPromise]] = {
     "hands_shown_twice": _('hands: %(who)s shows %(tile)s and %(other)s also shows it'),
     "pips_negative": _('pips: %(who)s cannot hold %(total)s pips'),
     "pips_went_out": _('pips: %(who)s went out and cannot hold %(total)s pips'),
-    "pips_one_tile": _('pips: no unseen tile has %(total)s pips (%(who)s)'),
+    "pips_one_tile": _('pips: no unseen tile adds up to %(total)s (%(who)s)'),
     "pips_unseen": _('pips: no unseen tiles add up to %(total)s (%(who)s)'),
     "pips_deal_one": _('pips: no way to deal the unseen tiles so that %(who)s holds %(total)s'),
     "pips_deal": _(

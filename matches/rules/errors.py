@@ -117,7 +117,7 @@ MESSAGES: Final[dict[str, str]] = {
     "pips_count": "pips: {given} totals given for {seats} seats",
     "pips_negative": "pips: {who} cannot hold {total} pips",
     "pips_went_out": "pips: {who} went out and cannot hold {total} pips",
-    "pips_one_tile": "pips: no unseen tile has {total} pips ({who})",
+    "pips_one_tile": "pips: no unseen tile adds up to {total} ({who})",
     "pips_tiles": "pips: no {count} unseen tiles add up to {total} ({who})",
     "pips_unseen": "pips: no unseen tiles add up to {total} ({who})",
     "pips_deal_one": "pips: no way to deal the unseen tiles so that {who} holds {total}",

@@ -3,10 +3,12 @@ language they are written in; it needs a signed-in user; the header's name links
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
 from django.contrib.auth.models import User
+from django.test import Client
 from django.urls import reverse
 
 from matches.accounts.services import league_emails_on, notice_settings_of
@@ -146,3 +148,18 @@ def test_changing_the_address_needs_a_signed_in_user_and_a_post(client):
     assert response["Location"].startswith(reverse("login"))
     client.force_login(User.objects.create_user("ann", password=PASSWORD))
     assert client.get(EMAIL_URL).status_code == 405
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "Enter a valid email address."),
+    ("uk", "Введіть коректну адресу електронної пошти."),  # Django's own keeps "email"
+    ("ru", "Введите правильный адрес электронной почты.")])
+def test_an_invalid_address_is_refused_in_the_readers_words(lang, said, catalogues_compiled):
+    user = User.objects.create_user("ann", password=PASSWORD)
+    client = Client(HTTP_ACCEPT_LANGUAGE=lang)
+    client.force_login(user)
+
+    response = client.post(EMAIL_URL, {"email": "not an address", "password": PASSWORD})
+
+    assert response.status_code == 400
+    assert said in html.unescape(response.content.decode())

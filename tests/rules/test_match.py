@@ -548,7 +548,7 @@ def test_undo_of_a_winning_placement_reopens_the_match():
     ({"hands": [[]]}, "hands: 1 hands given for 2 seats"),
     ({}, "the round ended (domino); its hands or pips are required"),
     ({"hands": [[], tiles("1-1")], "pips": [0, 2]}, "give hands or pips, not both"),
-    ({"pips": [0, 42]}, "pips: no unseen tile has 42 pips (seat 1)"),
+    ({"pips": [0, 42]}, "pips: no unseen tile adds up to 42 (seat 1)"),
     ({"pips": [0, -2]}, "pips: seat 1 cannot hold -2 pips"),
     ({"pips": [3, 2]}, "pips: seat 0 went out and cannot hold 3 pips"),
     ({"pips": [0]}, "pips: 1 totals given for 2 seats"),

@@ -439,7 +439,7 @@ def test_fives_and_threes_count_is_checked_kept_and_changes_nothing():
     assert refused(fives_and_threes_record(hands=[[], ["1-1", "2-2"]])) == \
         "round 1: hands: seat 1 shows 2 tiles but holds 1"
     assert refused(fives_and_threes_record(pips=[0, 60])) == \
-        "round 1: pips: no unseen tile has 60 pips (seat 1)"
+        "round 1: pips: no unseen tile adds up to 60 (seat 1)"
     assert refused(fives_and_threes_record(hands=[[], ["1-1"]], pips=[0, 2])) == \
         "round 1: give hands or pips, not both"
 

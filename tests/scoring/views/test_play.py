@@ -816,7 +816,7 @@ def test_settling_with_impossible_pips_is_refused(client):
     html = client.post(scorer_url(match, "settle"), {
         **w(match), "entry": "pips", "pips_0": "0", "pips_1": "13"},
         **HTMX).content.decode()
-    assert error(html) == "pips: no unseen tile has 13 pips (Taras)"
+    assert error(html) == "pips: no unseen tile adds up to 13 (Taras)"
     assert not match.rounds.get().settled
     # what was entered stays, to be corrected rather than typed again
     assert 'name="pips_0" min="0" inputmode="numeric" value="0" required' in html
