@@ -730,12 +730,12 @@ def _render(request: HtmxHttpRequest, match: Match, grant: ScorerGrant | None, *
                "end": end,
                # a league game's, over: back to its fixture, and no rematch
                "place": match_place(match) if end is not None else None,
-               "sync_url": reverse("matches:scorepad", kwargs={"public_id": match.public_id})}
+               "sync_url": reverse("matches:scorepad", kwargs={"public_id": match.public_id}),
+               # the page's links, a tap's answer's too: delete, as the delete page lets
+               "may_delete": scoring_selectors.can_restore(match, grant=grant,
+                                                           user=request.user)}
     if not request.htmx or request.htmx.target == "scorepad":
         template = "matches/scorepad.html#scorepad" if request.htmx else "matches/scorepad.html"
-        # the page's links (not a tap's answer): delete, as the delete page lets
-        context["may_delete"] = scoring_selectors.can_restore(match, grant=grant,
-                                                              user=request.user)
         return render(request, template, context, status=status)
     # A tap answers with what it changed: the table (scores, board, tiles, the bar)
     # and the rounds table, swapped out of band; the page around them stays.

@@ -455,6 +455,13 @@ def test_whoever_may_delete_a_match_is_offered_the_way_and_no_one_else(client):
     join(joined, match)
     assert ">Delete match<" in html_of(client.get(url(match, "scorepad")))
     assert ">Delete match<" not in html_of(joined.get(url(match, "scorepad")))
+    # a tap's answer draws the links again: the same ones
+    tapped = client.post(url(match, "play"), {**w(match), "seat": 0, "tile": "5-5", "at": ""},
+                         HTTP_HX_REQUEST="true")
+    assert 'id="links"' in html_of(tapped) and ">Delete match<" in html_of(tapped)
+    tapped = joined.post(url(match, "play"), {**w(match), "seat": 1, "tile": "0-5",
+                                              "at": "5-5:5"}, HTTP_HX_REQUEST="true")
+    assert 'id="links"' in html_of(tapped) and ">Delete match<" not in html_of(tapped)
     match_abandon(match=match, user=owner)  # played no more: its own page
     elsewhere = Client()  # the creator's account, on a browser that holds no grant
     elsewhere.force_login(owner)
