@@ -295,6 +295,8 @@
     if (!form) { return; }
     var own = form.querySelector('.choice-set[data-for="' + tile + '"]');
     if (own) { own.remove(); }
+    // the round is open now: no tile opens it any more (its sets emptied go below)
+    form.querySelectorAll('button.choice[data-point=""]').forEach(function (b) { b.remove(); });
     if (at !== "") {
       var left = sidesLeft(form, at) - 1;
       freeSides[at] = left;

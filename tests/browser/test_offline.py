@@ -374,6 +374,26 @@ def test_a_doubles_ends_are_offered_offline_as_long_as_it_has_free_sides(live_se
     wait_seq(page, version + 6)
 
 
+def test_once_a_tile_is_down_offline_no_tile_is_offered_to_open_the_round(live_server, page):
+    """The round opened offline: the other tiles' "Open with" choices go, as the server's
+    would; tapped, one was refused when sent, and every entry after it put aside."""
+    start_match(page, live_server, game="all-fives", players=["Ann", "Bo"])
+    version = seq(page)
+    kept(page, version)
+    page.context.set_offline(True)
+    play_offline(page, "5-5", "")  # Ann opens
+    tap_tile(page, "0-5")
+    expect(choice(page, "5-5:5")).to_have_count(1)
+    expect(page.locator('.choice-set button.choice[data-point=""]')).to_have_count(0)
+    # 1-2 fits no end now: no choice, and marked so
+    expect(page.locator('#scorepad .pick[data-tile="1-2"]')).to_have_class(
+        re.compile(r"\bunplayable\b"))
+    expect(page.locator('.choice-set[data-for="1-2"]')).to_have_count(0)
+    page.context.set_offline(False)
+    expect(page.locator("#queue-box")).to_have_count(0, timeout=20_000)
+    wait_seq(page, version + 1)
+
+
 def test_what_the_server_said_of_the_entries_is_said_once_they_arrived(live_server, page):
     """A wrong call made offline is recorded with the rules' points, as online; the
     scorer hears it once the table is back, not only "recorded"."""
