@@ -1123,8 +1123,11 @@ def fixtures_csv_import(*, division: Division, by: User, text: str) -> CsvImport
             walkover = fixture.walkover.value
         date = fixture.date or row.date
         before = _state(row) if row.pk else {}
+        # a fixture made void keeps its games, as fixture_void leaves them (a void row
+        # has no games column to give): the export of a void night read back is unchanged
+        keeps_games = fixture.void and row.pk is not None
         if before == _logged(status=status, date=date, result=result, walkover=walkover,
-                             games=fixture.games or ()):
+                             games=before["games"] if keeps_games else fixture.games or ()):
             unchanged += 1  # the fixture already holds it (the export read back)
             continue
         if row.pk and row.games.filter(match__isnull=False).exclude(
@@ -1145,10 +1148,13 @@ def fixtures_csv_import(*, division: Division, by: User, text: str) -> CsvImport
             row.home_games, row.away_games = result if result else (None, None)
 
         def store(row: Fixture,
-                  games: Sequence[tuple[int, int]] = tuple(fixture.games or ())) -> None:
+                  games: Sequence[tuple[int, int]] = tuple(fixture.games or ()),
+                  keeps_games: bool = keeps_games) -> None:
             # the row is the fixture's result: games keyed in before it and not in it are
             # gone, or they would contradict it (their scores stay in the log's "before");
             # an abandoned scorepad game gave no result (its match stays, unlinked)
+            if keeps_games:
+                return
             row.games.filter(match__status=MatchStatus.ABANDONED).delete()
             _set_games(row, [PaperGame(home, away) for home, away in games])
 

@@ -34,6 +34,7 @@ from matches.leagues.services import (
     fixture_games_enter,
     fixture_resolve,
     fixture_submit,
+    fixture_void,
     fixtures_confirm_due,
     fixtures_csv_import,
     fixtures_generate,
@@ -720,6 +721,25 @@ def test_the_fixtures_export_read_back_into_its_own_season_changes_nothing(seaso
     assert "0 fixture rows imported." in page
     assert "3 rows matched fixtures that hold those results already: left as they were." \
         in page
+
+
+def test_a_void_nights_export_read_back_keeps_its_games(season, people):
+    # a void fixture keeps its games (fixture_void); its row has none to give, and read
+    # back it was "imported", its games gone from the fixture
+    upload(as_(people["admin"]), season, CSV)
+    played = season.divisions.get().fixtures.get(home__name="Royal Oak A",
+                                                 away__name="Bowes Dragons")
+    fixture_void(fixture=played, by=people["admin"])
+    games = sorted(played.games.values_list("number", "home_score", "away_score"))
+    assert len(games) == 3
+    before = log_and_results(season)
+
+    imported = fixtures_csv_import(division=season.divisions.get(), by=people["admin"],
+                                   text=fixtures_csv(season))
+
+    assert imported == CsvImported(rows=0, unchanged=3)
+    assert log_and_results(season) == before
+    assert sorted(played.games.values_list("number", "home_score", "away_score")) == games
 
 
 def test_a_result_corrected_in_the_exported_sheet_replaces_that_dates_result(season, people):
