@@ -401,3 +401,20 @@ def test_the_league_table_scrolls_in_its_own_box_and_the_page_stays_put(live_ser
     assert box.evaluate("el => el.scrollWidth > el.clientWidth")  # it scrolls, not the page
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 360, f"the season page is {width} px wide at 360 px"
+
+
+@pytest.mark.parametrize("lang", ["en", "uk", "ru"])
+def test_a_rounds_running_scores_show_every_column_on_a_phone(browser: Browser, live_server,
+                                                              lang: str):
+    """Short names: the round's table (side, placed, settled, score) fits its box in every
+    language; in Ukrainian and Russian its headings pushed the score out of sight."""
+    match = won_at_once(["Ann", "Bo"], opener=0, played_at=night(1))
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
+                                  locale=lang, extra_http_headers={"Accept-Language": lang})
+    page = context.new_page()
+    page.goto(live_server.url + match.get_absolute_url())
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    table = page.locator("table.running-scores").first
+    overflow = table.evaluate("t => t.scrollWidth - t.parentElement.clientWidth")
+    assert overflow <= 0, f"{lang}: the round's table is {overflow} px wider than its box"
+    context.close()
