@@ -418,3 +418,23 @@ def test_a_rounds_running_scores_show_every_column_on_a_phone(browser: Browser, 
     overflow = table.evaluate("t => t.scrollWidth - t.parentElement.clientWidth")
     assert overflow <= 0, f"{lang}: the round's table is {overflow} px wider than its box"
     context.close()
+
+
+def test_a_long_account_name_in_the_header_ends_with_an_ellipsis(browser: Browser,
+                                                                live_server):
+    user = User.objects.create_user("captain-middleton-club", password="pw")
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True)
+    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": live_server.url,
+                          "value": session_for(user, [])}])
+    page = context.new_page()
+    page.goto(live_server.url + "/")
+    name = page.locator(".account-name")
+    expect(name).to_have_text("captain-middleton-club")
+    cut = name.evaluate("""el => ({clipped: el.scrollWidth > el.clientWidth,
+                                   style: getComputedStyle(el).display,
+                                   overflow: getComputedStyle(el).textOverflow})""")
+    # text-overflow draws its ellipsis only on a block's own line, not a flex box's (in
+    # the header's flex row, a block is what an inline-block becomes)
+    assert cut == {"clipped": True, "style": "block", "overflow": "ellipsis"}
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    context.close()
