@@ -10,12 +10,16 @@ out from them by :func:`matches.rules.cup.bracket`, never stored.
 
 from __future__ import annotations
 
+import datetime
+import re
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
 from matches.core import messages as rules_messages
@@ -199,6 +203,25 @@ class CupLog(models.Model):
         reason as written."""
         if self.kind == CupLogKind.RESET:  # the reason as typed, then the ties reset
             return rules_messages.tie_words(self.details)
+        if self.kind == CupLogKind.DRAWN and self.details == "imported":
+            return str(_("imported from a cup file"))
         if self.kind in (CupLogKind.ROUND_DRAWN, CupLogKind.ROUND_DATED):
-            return rules_messages.cup_round_words(self.details)
+            return _dates_shown(rules_messages.cup_round_words(self.details))
+        if self.kind == CupLogKind.FINALS:  # its date, then the venue as written
+            date, comma, venue = self.details.partition(", ")
+            return _dates_shown(date) + comma + venue
         return self.details
+
+
+_ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+
+
+def _dates_shown(text: str) -> str:
+    """The log's dates (written YYYY-MM-DD) as the reader's language writes a date."""
+    def shown(found: re.Match[str]) -> str:
+        try:
+            return date_format(datetime.date.fromisoformat(found[0]), "SHORT_DATE_FORMAT")
+        except ValueError:  # not a date after all: as written
+            return found[0]
+    return _ISO_DATE.sub(shown, text)
+

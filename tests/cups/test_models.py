@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils import translation
 
 from matches.cups.models import WALKOVER_SCORES, Cup, CupLog, CupRound, CupTie
 from matches.cups.services import cup_draw
@@ -78,3 +79,19 @@ def test_a_ties_fixture_is_not_deleted_from_under_it(folk):
     with pytest.raises(IntegrityError), transaction.atomic():
         fixture.delete()
     assert Fixture.objects.filter(pk=fixture.pk).exists()
+
+
+@pytest.mark.parametrize(("lang", "dated", "finals", "imported"), [
+    ("en", "round 2: — → 14 Jan 2027", "14 Jan 2027, Red Lion", "imported from a cup file"),
+    ("uk", "раунд 2: — → 14.01.2027", "14.01.2027, Red Lion", "імпортовано з файлу кубка"),
+    ("ru", "раунд 2: — → 14.01.2027", "14.01.2027, Red Lion", "импортирована из файла кубка")])
+def test_the_logs_dates_and_words_are_shown_in_the_readers_language(
+        lang, dated, finals, imported, catalogues_compiled):
+    # the log keeps them as the services wrote them: dates YYYY-MM-DD, words in English
+    with translation.override(lang):
+        assert CupLog(kind="round_dated", details="round 2: — → 2027-01-14").details_shown \
+            == dated
+        assert CupLog(kind="finals", details="2027-01-14, Red Lion").details_shown == finals
+        assert CupLog(kind="drawn", details="imported").details_shown == imported
+        assert CupLog(kind="seeds", details="Ann 2027-01-14").details_shown == \
+            "Ann 2027-01-14"  # names as written
