@@ -404,7 +404,11 @@ def test_header_on_a_scorers_link_keeps_its_secret_out_of_the_sign_in_link(clien
     html = client.get(match.get_join_url()).content.decode()
 
     assert f'<a href="{LOGIN_URL}">Sign in</a>' in html
-    assert match.scorer_token not in html.split('<main class="site-main">', 1)[0]
+    # no address in the header holds it (an address is logged); the language switch
+    # posts the page's own address as its way back, in a form's body
+    header = html.split('<main class="site-main">', 1)[0]
+    assert header.count(match.scorer_token) == 1
+    assert f'<input type="hidden" name="next" value="{match.get_join_url()}">' in header
 
 
 # -- no account needed -----------------------------------------------------------------
