@@ -610,3 +610,23 @@ def test_the_way_home_from_an_error_page_is_the_sites_home_not_the_home_side(
         link = re.search(r'<a href="/">([^<]+)</a>', response.content.decode())
         assert link is not None and link[1] == home_page
         assert home_side is None or home_side not in response.content.decode()
+
+
+@pytest.mark.parametrize(("lang", "fixture_word", "match_word"), [
+    ("uk", "зустріч", "матч"), ("ru", "встреч", "матч")])
+def test_a_fixture_is_never_called_a_match(lang, fixture_word, match_word):
+    """A league's fixture is "зустріч"/"встреча" on the pages; "матч" is one game on the
+    scorepad. The e-mails and a few headings said "матч" of a fixture (a text that
+    speaks of a match or a game too may say both)."""
+    from babel.messages.pofile import read_po
+
+    with (ROOT / "locale" / lang / "LC_MESSAGES" / "django.po").open("rb") as source:
+        catalog = read_po(source)
+    mixed = [message.id for message in catalog if message.id and any(
+        "fixture" in str(part).lower() and "match" not in str(part).lower()
+        and "game" not in str(part).lower() and match_word in str(text).lower()
+        for part, text in zip(message.id if isinstance(message.id, tuple) else (message.id,),
+                              message.string if isinstance(message.string, tuple)
+                              else (message.string,), strict=False))]
+    assert not mixed, mixed
+    assert any(fixture_word in str(message.string).lower() for message in catalog)
