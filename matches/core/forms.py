@@ -4,6 +4,7 @@ deal) as the new-match and new-season forms take them."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
@@ -31,6 +32,35 @@ def add_refusal(form: forms.Form, error: ValidationError) -> None:
             form.add_error(field if field in form.fields else None, errors)
     else:
         form.add_error(None, error)
+
+
+# Characters that turn the text after them around (U+202A–U+202E, the embeddings and
+# overrides; U+2066–U+2069, the isolates): in a name, they reversed the rest of the line
+# it was shown in, a fixture's date and score too ("1–3" for "3–1").
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def one_line_name(text: str) -> str:
+    """A name as typed, made one line: every run of whitespace (a newline, a tab) one
+    space, ends trimmed; control characters and the bidi controls above dropped (but NUL,
+    which a form field refuses with its reason).
+
+    >>> one_line_name(" Ann\\n\\tDale\\u202e ")
+    'Ann Dale'
+    """
+    kept = "".join(" " if char.isspace() else char for char in text
+                   if char.isspace() or char == "\x00"  # refused by the field, said so
+                   or (char not in _BIDI_CONTROLS and unicodedata.category(char) != "Cc"))
+    return " ".join(kept.split())
+
+
+class NameField(forms.CharField):
+    """A name typed on a page (a player's, a club's, a season's, a team's): one line, as
+    :func:`one_line_name` makes it, so that every page and file shows it as it reads."""
+
+    def to_python(self, value: Any) -> str | None:
+        text = super().to_python(value)
+        return one_line_name(text) if text else text
 
 
 class DatePicker(forms.DateInput):

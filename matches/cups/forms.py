@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from matches.core.forms import DatePicker, game_options
+from matches.core.forms import DatePicker, NameField, game_options
 from matches.cups.models import Cup, DrawMethod, DrawTiming, LevelTie
 from matches.cups.selectors import cup_entrants, seasons_to_enter
 from matches.leagues.forms import NightFields
@@ -31,7 +31,7 @@ class CupForm(NightFields):
                    "level_tie", "walkover_winner", "walkover_loser", "plate",
                    "count_submitted", "paper_players_optional"]
 
-    name = forms.CharField(label=gettext_lazy("Cup name"), max_length=120)
+    name = NameField(label=gettext_lazy("Cup name"), max_length=120)
     starts_on = forms.DateField(label=gettext_lazy("First round's night"),
                                 widget=DatePicker())
     game = forms.ChoiceField(label=gettext_lazy("Game"), choices=GameKind.choices)
@@ -70,7 +70,7 @@ class CupForm(NightFields):
 
 
 class CupEntrantForm(forms.Form):
-    name = forms.CharField(label=gettext_lazy("Team, pair or player"), max_length=80)
+    name = NameField(label=gettext_lazy("Team, pair or player"), max_length=80)
     kind = forms.ChoiceField(label=gettext_lazy("Kind"), choices=EntrantKind.choices)
     captain = forms.CharField(label=gettext_lazy("Captain's username (optional)"),
                               max_length=150, required=False)
@@ -94,7 +94,7 @@ class RenameEntrantForm(forms.Form):
     entrant = forms.ModelChoiceField(label=gettext_lazy("Entrant"),
                                      queryset=Entrant.objects.none(),
                                      empty_label=gettext_lazy("— choose —"))
-    name = forms.CharField(label=gettext_lazy("New name"), max_length=80)
+    name = NameField(label=gettext_lazy("New name"), max_length=80)
 
     def __init__(self, *args: Any, cup: Cup, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

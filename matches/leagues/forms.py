@@ -11,7 +11,14 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from matches.core.forms import DatePicker, add_refusal, deal_field, game_options, tile_set_field
+from matches.core.forms import (
+    DatePicker,
+    NameField,
+    add_refusal,
+    deal_field,
+    game_options,
+    tile_set_field,
+)
 from matches.leagues import services as leagues_services
 from matches.leagues.models import (
     MAX_FIXTURE_GAMES,
@@ -77,7 +84,7 @@ class SeasonForm(NightFields):
                    "deal", "count_submitted", "corrections_confirmed_again",
                    "paper_players_optional", "divisions"]
 
-    name = forms.CharField(label=gettext_lazy("Season name"), max_length=120)
+    name = NameField(label=gettext_lazy("Season name"), max_length=120)
     starts_on = forms.DateField(label=gettext_lazy("First fixture night"),
                                 widget=DatePicker())
     ends_on = forms.DateField(label=gettext_lazy("Last night (optional)"), required=False,
@@ -200,7 +207,7 @@ class SeasonForm(NightFields):
 
 class EntrantForm(forms.Form):
     division = forms.IntegerField(widget=forms.HiddenInput)
-    name = forms.CharField(label=gettext_lazy("Team, pair or player"), max_length=80)
+    name = NameField(label=gettext_lazy("Team, pair or player"), max_length=80)
     kind = forms.ChoiceField(label=gettext_lazy("Kind"), choices=EntrantKind.choices)
     captain = forms.CharField(label=gettext_lazy("Captain's username (optional)"),
                               max_length=150, required=False)
@@ -228,7 +235,7 @@ class EntrantChangeForm(forms.Form):
 
     entrant = forms.IntegerField(label=gettext_lazy("Entrant"), min_value=1,
                                  max_value=2**31 - 1)
-    name = forms.CharField(label=gettext_lazy("New name"), max_length=80, required=False)
+    name = NameField(label=gettext_lazy("New name"), max_length=80, required=False)
     # sent by the button pressed, no control of its own: refused, it is the form's reason
     do = forms.ChoiceField(choices=[("rename", "rename"), ("remove", "remove")],
                            widget=forms.HiddenInput)

@@ -221,6 +221,18 @@ def test_captains_add_players_and_members_claim_themselves(club, people):
         assert "Ann Dale" in page and claimant not in page
 
 
+def test_a_players_name_is_one_line_and_holds_no_comma(club, people):
+    captain = as_(people["captain"])
+    comma = captain.post(url("club_player_add", club), {"name": "Dale, Ann"})
+    assert comma.status_code == 400
+    assert ("A player&#x27;s name cannot hold a comma: a team&#x27;s squad lists its players "
+            "separated by commas.") in comma.content.decode()
+    assert not Player.objects.filter(club=club).exists()
+    captain.post(url("club_player_add", club), {"name": " Ann\n\u202eDale "})
+    assert list(Player.objects.filter(club=club).values_list("name", flat=True)) == [
+        "Ann Dale"]
+
+
 def test_the_club_page_runs_a_fixed_number_of_queries(club, people, django_user_model,
                                                       django_assert_max_num_queries):
     owner = as_(people["owner"])

@@ -8,6 +8,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from matches.core.forms import NameField
 from matches.scoring.forms.play import DUPLICATE_NAMES, NAME_LENGTH, WriteForm
 
 
@@ -20,7 +21,7 @@ class RenameForm(WriteForm):
         super().__init__(*args, **kwargs)
         self.seats = seats
         for position, name, club_player in seats:
-            self.fields[f"player_{position}"] = forms.CharField(
+            self.fields[f"player_{position}"] = NameField(
                 label=_("Seat %(n)s") % {"n": position + 1}, max_length=NAME_LENGTH,
                 initial=name, disabled=club_player,
                 help_text=_("A club's player: named by the club.") if club_player else "")

@@ -16,7 +16,7 @@ from django.utils.translation import ngettext
 
 from matches import rules
 from matches.core import messages as rules_messages
-from matches.core.forms import deal_field, game_options, tile_set_field, whole_number
+from matches.core.forms import NameField, deal_field, game_options, tile_set_field, whole_number
 from matches.scoring.models import PHONE_NAME_LENGTH, GameKind, RoundMode, Seat
 
 MAX_PLAYERS = 12
@@ -60,12 +60,9 @@ class PhoneNameForm(forms.Form):
     """What a scorer calls their phone, for the scorers' list: optional, as its browser
     already names its kind ("iPhone"), which two phones at one table may share."""
 
-    name = forms.CharField(
+    name = NameField(
         label=_("Name this phone (optional)"), max_length=PHONE_NAME_LENGTH, required=False,
         help_text=_("So the other scorers can tell it from theirs, e.g. “Ann’s phone”."))
-
-    def clean_name(self) -> str:
-        return " ".join(self.cleaned_data["name"].split())
 
 
 class WriteForm(forms.Form):
@@ -158,7 +155,7 @@ class NewMatchForm(forms.Form):
             "five_up": rules.FIVE_UP.default_target(2),
             "fives_and_threes": rules.FIVES_AND_THREES.default_target(2)}
         for seat in range(MAX_PLAYERS):
-            self.fields[f"player_{seat}"] = forms.CharField(
+            self.fields[f"player_{seat}"] = NameField(
                 label=_("Seat %(n)s") % {"n": seat + 1}, max_length=NAME_LENGTH,
                 required=False)
 

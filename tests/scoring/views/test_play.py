@@ -18,7 +18,7 @@ from matches.leagues.models import FixtureStatus
 from matches.leagues.services import fixture_correct
 from matches.models import Event, Match, MatchStatus, Visibility
 from matches.scoring.creation_keys import NOT_HERE as CREATION_KEY_NOT_HERE
-from matches.scoring.selectors.play import match_engine
+from matches.scoring.selectors.play import match_engine, match_names
 from matches.scoring.services.play import (
     OUT_OF_DATE,
     event_record,
@@ -339,6 +339,16 @@ def test_a_refused_form_comes_back_filled_in_with_a_key_of_this_browser(client):
     response = client.post(reverse("matches:new"), {**form, "creation_key": key[1]})
     assert response["Location"] == Match.objects.get().get_scorer_url()
     assert client.get(response["Location"]).status_code == 200
+
+
+def test_a_seats_name_is_kept_as_one_line(client):
+    # a newline or a bidi override in a name broke the lines and rows it was shown in
+    response = client.post(reverse("matches:new"), {
+        "game": "all-fives", "mode": "tracked", "creation_key": drawn_key(client),
+        "starter": "0", "player_0": "Ann\r\nDale", "player_1": "\u202eBo\t"})
+
+    assert response.status_code == 302
+    assert match_names(Match.objects.get()) == ["Ann Dale", "Bo"]
 
 
 def test_names_that_differ_only_by_case_are_one_name_however_the_database_folds(client):
