@@ -29,7 +29,8 @@ def test_a_name_made_one_line_is_one_line_and_stays_so(text: str):
     once = one_line_name(text)
     assert one_line_name(once) == once
     assert "\n" not in once and "\t" not in once and once == once.strip()
-    assert not any(char in once for char in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+    controls = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+    assert not any(char in once for char in controls)
 
 
 def test_a_name_field_cleans_before_its_length_is_checked():
