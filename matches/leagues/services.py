@@ -17,6 +17,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
+from django.core.validators import ProhibitNullCharactersValidator
 from django.db import models, transaction
 from django.db.models import Count, Q
 from django.utils import timezone
@@ -555,6 +556,9 @@ def fixture_correct(*, fixture: Fixture, by: User, scores: Sequence[tuple[int, i
         if not why:
             raise ValidationError({"reason": ValidationError(CORRECTION_NEEDS_WHY,
                                                              code="why")})
+        if "\x00" in why:  # PostgreSQL keeps no NUL in a text: refused as a form would
+            raise ValidationError({"reason": ValidationError(
+                ProhibitNullCharactersValidator.message, code="null_characters_not_allowed")})
         before = _night_record(fixture)
         _check_numbers(fixture, scores)
         existing = {game.number: game for game in _night_games(fixture)}

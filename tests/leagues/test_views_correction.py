@@ -115,6 +115,10 @@ def test_a_refused_correction_keeps_what_was_typed_and_stores_nothing(season, pe
     assert response.status_code == 400
     page = unescape(response.content.decode())
     assert "Say why the result is corrected: the fixture keeps it beside the original." in page
+    # a NUL, which no page sends but a post may: refused (PostgreSQL would keep none: 500)
+    nul = as_(people["admin"]).post(correction_url(fixture), {**typed, "reason": "typo\x00"})
+    assert nul.status_code == 400 and "Null characters are not allowed." in nul.content.decode()
+    assert fixture_state(fixture) == before and not FixtureCorrection.objects.exists()
     assert 'name="home_2" id="home-2" min="0" inputmode="numeric" value="12"' in page
     assert fixture_state(fixture) == before and not FixtureCorrection.objects.exists()
 
