@@ -41,6 +41,8 @@ urlpatterns = [
     path("clubs/<slug:slug>/join/<str:token>/", clubs.club_join, name="club_join"),
     path("clubs/<slug:slug>/members/<int:pk>/role/", clubs.member_role,
          name="club_member_role"),
+    path("clubs/<slug:slug>/members/<int:pk>/remove/", clubs.member_remove,
+         name="club_member_remove"),
     path("clubs/<slug:slug>/players/add/", clubs.player_add, name="club_player_add"),
     path("clubs/<slug:slug>/players/<int:pk>/", history.player_page, name="club_player"),
     path("clubs/<slug:slug>/players/<int:pk>/claim/", clubs.player_claim,

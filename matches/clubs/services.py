@@ -21,6 +21,7 @@ from matches.clubs.selectors import INVITE_SALT, invitation
 LAST_OWNER = _("A club keeps at least one owner: make someone else owner first.")
 INVITE_ABOVE = _("As %(role)s you can invite as: %(roles)s.")
 OWNER_ONLY = _("Only an owner can make or unmake owners and admins.")
+OWNER_ONLY_REMOVES = _("Only an owner can take an owner or an admin out of the club.")
 PLAYER_TAKEN = _("%(name)s is already claimed by another member.")
 ALREADY_A_PLAYER = _("You are already %(name)s in this club.")
 NOT_A_MEMBER = _("Only the club's members can claim a player.")
@@ -105,6 +106,24 @@ def membership_set_role(*, membership: Membership, role: str, by: User) -> Membe
     membership.full_clean()
     membership.save(update_fields=["role"])
     return membership
+
+
+@transaction.atomic
+def membership_remove(*, membership: Membership, by: User) -> None:
+    """A member leaves the club, or is taken out by one who could set their role (an
+    owner: anyone; an admin: up to captains). The club keeps an owner, and the player the
+    member claimed is no one's again. Locked as a role change is, for the same reason."""
+    Club.objects.select_for_update().filter(pk=membership.club_id).first()
+    membership.refresh_from_db()
+    if membership.user_id != by.pk:
+        acting = require_role(club=membership.club, user=by, role=SETS_ROLES)
+        if not acting.settable_roles(membership):
+            raise PermissionDenied(OWNER_ONLY_REMOVES)
+    if membership.role == Role.OWNER and not Membership.objects.filter(
+            club=membership.club, role=Role.OWNER).exclude(pk=membership.pk).exists():
+        raise ValidationError(LAST_OWNER, code="last_owner")
+    Player.objects.filter(club=membership.club_id, user=membership.user_id).update(user=None)
+    membership.delete()
 
 
 @transaction.atomic

@@ -115,6 +115,25 @@ def member_role(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 
 @require_POST
+def member_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Take a member out of the club, or leave it (one's own membership)."""
+    club = club_for(request, slug)
+    target = clubs_selectors.club_member(club=club, pk=pk)
+    user = _user(request)
+    try:
+        clubs_services.membership_remove(membership=target, by=user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+        return redirect(club)
+    if target.user_id == user.pk:
+        messages.success(request, _("You left %(club)s.") % {"club": club.name})
+        return redirect("matches:clubs")  # a members-only club is no longer theirs to read
+    messages.success(request, _("%(user)s is no longer a member.")
+                     % {"user": target.user.get_username()})
+    return redirect(club)
+
+
+@require_POST
 def player_add(request: HttpRequest, slug: str) -> HttpResponse:
     club = club_for(request, slug)
     form = PlayerForm(request.POST)
