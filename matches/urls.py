@@ -82,6 +82,8 @@ urlpatterns = [
          name="season_generate"),
     path("clubs/<slug:slug>/seasons/<slug:season>/adjust/", leagues.adjustment_add,
          name="season_adjust"),
+    path("clubs/<slug:slug>/seasons/<slug:season>/adjustments/<int:pk>/remove/",
+         leagues.adjustment_remove, name="season_adjustment_remove"),
     path("clubs/<slug:slug>/seasons/<slug:season>/import-csv/", leagues.fixtures_csv,
          name="season_import_csv"),
     path("clubs/<slug:slug>/seasons/<slug:season>/corrections/", leagues.season_corrections,

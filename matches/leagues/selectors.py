@@ -86,6 +86,12 @@ def division_entrant(*, division: Division, pk: int) -> Entrant | None:
     return division.entrants.filter(pk=pk).first()
 
 
+def season_adjustment(*, season: Season, pk: int) -> Adjustment:
+    """The season's points adjustment ``pk`` with its entrant; another season's is a 404."""
+    return get_object_or_404(Adjustment.objects.select_related("entrant"), pk=pk,
+                             entrant__division__season=season)
+
+
 def season_entrant(*, season: Season, pk: int) -> Entrant:
     """The season's entrant ``pk`` with its division; another season's is a 404."""
     return get_object_or_404(Entrant.objects.select_related("division"), pk=pk,

@@ -695,6 +695,16 @@ def adjustment_add(*, entrant: Entrant, by: User, points: int, reason: str) -> A
 
 
 @transaction.atomic
+def adjustment_remove(*, adjustment: Adjustment, by: User) -> None:
+    """A league admin takes back an adjustment made by mistake (one sent twice, a wrong
+    entrant or number): the table is as if it had never been made."""
+    season = adjustment.entrant.division.season
+    require_role(club=season.club, user=by, role=RUNS_LEAGUE)
+    _not_locked(season)
+    adjustment.delete()
+
+
+@transaction.atomic
 def season_corrections_choose(*, season: Season, by: User, confirmed_again: bool) -> Season:
     """Whether a league admin's corrections of this season's results go back to the away
     captain to confirm again (else they are final); corrections made before keep the way

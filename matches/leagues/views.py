@@ -92,6 +92,7 @@ from matches.leagues.selectors import (
     fixture_rights,
     lineup_sizes,
     players_chosen,
+    season_adjustment,
     season_attention,
     season_division,
     season_division_list,
@@ -237,6 +238,24 @@ def adjustment_add(request: HttpRequest, slug: str, season: str) -> HttpResponse
                                        points=data["points"], reason=data["reason"])
 
     return _post(request, the_season, division, "adjust", form, write, _("Points adjusted."))
+
+
+@require_POST
+def adjustment_remove(request: HttpRequest, slug: str, season: str, pk: int) -> HttpResponse:
+    """Take back a points adjustment: outsiders 404, anyone not running the league 403."""
+    the_season = season_run_by(request, slug, season)
+    adjustment = season_adjustment(season=the_season, pk=pk)
+    division_pk = adjustment.entrant.division_id
+    try:
+        leagues_services.adjustment_remove(adjustment=adjustment, by=_user(request))
+    except ValidationError as refused:
+        messages.error(request, " ".join(refused.messages))
+    else:
+        messages.success(request, _("Adjustment taken back: %(entrant)s %(points)+d — "
+                                    "%(reason)s.") % {"entrant": adjustment.entrant.name,
+                                                      "points": adjustment.points,
+                                                      "reason": adjustment.reason})
+    return redirect(f"{the_season.get_absolute_url()}?division={division_pk}")
 
 
 @require_POST

@@ -16,6 +16,7 @@ from matches.leagues.services import (
     WRONG_STATUS,
     PaperGame,
     adjustment_add,
+    adjustment_remove,
     entrant_add,
     entrant_remove,
     entrant_rename,
@@ -565,3 +566,15 @@ def test_a_resolution_keeps_the_corrected_games_players(people):
     assert (resolved.status, resolved.home_games, resolved.away_games) == (
         FixtureStatus.CONFIRMED, 1, 1)
     assert list(fixture.games.get(number=2).away_players.all()) == away[1:]
+
+
+def test_an_adjustment_is_taken_back_by_a_league_admin_alone(division, people):
+    oak = entrant_add(division=division, by=people["admin"], name="Royal Oak")
+    fine = adjustment_add(entrant=oak, by=people["admin"], points=-2, reason="No-show")
+    for who in ("oak", "member", "stranger"):
+        with pytest.raises(PermissionDenied):
+            adjustment_remove(adjustment=fine, by=people[who])
+    assert oak.adjustments.count() == 1
+    adjustment_remove(adjustment=fine, by=people["admin"])
+    assert not oak.adjustments.exists()
+

@@ -42,6 +42,7 @@ from matches.leagues.services import (
     season_create,
 )
 from matches.models import (
+    Adjustment,
     Club,
     Division,
     Entrant,
@@ -1782,3 +1783,41 @@ def test_single_players_are_offered_no_partner_whatever_the_night(club, people):
     assert re.findall(r'<select name="(\w+_player_\d)"', html) == [
         "home_1_player_1", "away_1_player_1"]
     assert "Partner" not in html and 'id="home-2"' not in html
+
+
+def test_an_adjustment_made_by_mistake_is_taken_back_by_the_league_alone(season, people):
+    # sent twice (a double tap, a resend), it counted twice: the second is taken back
+    division = season.divisions.get()
+    oak = division.entrants.get(name="Royal Oak A")
+    first, twice = (adjustment_add(entrant=oak, by=people["admin"], points=-2,
+                                   reason="No-show fine") for _ in range(2))
+
+    def url(adjustment: Adjustment) -> str:
+        return reverse("matches:season_adjustment_remove", kwargs={
+            "slug": season.club.slug, "season": season.slug, "pk": adjustment.pk})
+
+    def offered(client: Client) -> int:
+        return client.get(season.get_absolute_url()).content.decode().count(
+            "the adjustment of Royal Oak A, -2")
+
+    assert offered(as_(people["admin"])) == 2 and offered(as_(people["oak"])) == 0
+    assert as_(people["oak"]).post(url(twice)).status_code == 403
+    assert as_(people["member"]).post(url(twice)).status_code == 403
+    taken = as_(people["admin"]).post(url(twice), follow=True)
+    assert "Adjustment taken back: Royal Oak A -2 — No-show fine." in \
+        unescape(taken.content.decode())
+    assert list(Adjustment.objects.values_list("pk", flat=True)) == [first.pk]
+    table = league_rules.table_json(division_table(season_divisions(season).get(), season))
+    rows = {r["entrant"]: r for r in table["standings"]}
+    assert rows["Royal Oak A"]["adjustment"] == -2
+    assert as_(people["admin"]).post(url(twice)).status_code == 404  # gone
+    # another season's adjustment is not this season's to take back
+    other = season_create(club=season.club, by=people["admin"], name="Other",
+                          game="all-fives", starts_on=datetime.date(2026, 9, 7))
+    elsewhere = entrant_add(division=other.divisions.get(), by=people["admin"], name="Z")
+    theirs = adjustment_add(entrant=elsewhere, by=people["admin"], points=1, reason="x")
+    assert as_(people["admin"]).post(url(theirs)).status_code == 404
+    Season.objects.filter(pk=season.pk).update(locked=True)
+    locked = as_(people["admin"]).post(url(first), follow=True)
+    assert "locked" in locked.content.decode()
+    assert Adjustment.objects.filter(pk=first.pk).exists()
