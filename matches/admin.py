@@ -312,7 +312,7 @@ class ClubAdmin(admin.ModelAdmin):
     list_display = ["name", "slug", "visibility", "created_at", "created_by"]
     list_filter = ["visibility"]
     search_fields = ["name", "slug", "memberships__user__username"]
-    readonly_fields = ["slug", "created_at", "created_by"]
+    readonly_fields = ["slug", "created_at", "created_by", "invite_generation"]
     inlines = [MembershipInline]
 
     def has_add_permission(self, request: HttpRequest) -> bool:

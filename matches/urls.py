@@ -31,6 +31,8 @@ urlpatterns = [
     path("clubs/new/", clubs.club_new, name="club_new"),
     path("clubs/<slug:slug>/", clubs.club_page, name="club"),
     path("clubs/<slug:slug>/invite/", clubs.club_invite, name="club_invite"),
+    path("clubs/<slug:slug>/invites/withdraw/", clubs.club_invites_withdraw,
+         name="club_invites_withdraw"),
     path("clubs/<slug:slug>/settings/", clubs.club_settings, name="club_settings"),
     path("clubs/<slug:slug>/matches.jsonl", records.club_matches_jsonl,
          name="club_matches_jsonl"),

@@ -46,6 +46,9 @@ class Club(models.Model):
     created_at = models.DateTimeField(_("created"), default=timezone.now)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
                                    null=True, blank=True, related_name="clubs_created")
+    # each invite link names the generation it was made in: withdrawing every link made
+    # so far is a new generation (an invite is signed, not stored, so none is deleted)
+    invite_generation = models.PositiveIntegerField(_("invite links' generation"), default=0)
 
     class Meta:
         ordering = ["name", "id"]

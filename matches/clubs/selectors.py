@@ -18,6 +18,7 @@ INVITE_SALT = "matches.club-invite"  # services.club_invite signs with it
 INVITE_MAX_AGE = 7 * 24 * 3600  # an invite link works for a week
 INVITE_INVALID = _("This invite link is not valid: ask the club for a new one.")
 INVITE_EXPIRED = _("This invite link has expired: ask the club for a new one.")
+INVITE_WITHDRAWN = _("This invite link was withdrawn by the club: ask it for a new one.")
 
 
 def invitation(*, token: str) -> tuple[Club, str]:
@@ -31,6 +32,8 @@ def invitation(*, token: str) -> tuple[Club, str]:
     club = Club.objects.filter(pk=data.get("club")).first()
     if club is None or data.get("role") not in Role.values:
         raise ValidationError(INVITE_INVALID, code="invalid")
+    if data.get("generation", 0) != club.invite_generation:
+        raise ValidationError(INVITE_WITHDRAWN, code="withdrawn")
     return club, data["role"]
 
 

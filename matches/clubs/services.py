@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 from django.core import signing
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
@@ -71,7 +71,17 @@ def club_invite(*, club: Club, by: User, role: str = Role.MEMBER) -> str:
         raise PermissionDenied(INVITE_ABOVE % {
             "role": inviter.get_role_display().lower(),
             "roles": ", ".join(Role(r).label.lower() for r in invitable)})
-    return signing.dumps({"club": club.pk, "role": role}, salt=INVITE_SALT, compress=True)
+    return signing.dumps({"club": club.pk, "role": role, "generation": club.invite_generation},
+                         salt=INVITE_SALT, compress=True)
+
+
+@transaction.atomic
+def club_invites_withdraw(*, club: Club, by: User) -> None:
+    """Every invite link made so far stops working (one forwarded where it should not
+    be, a member taken out who kept one); new ones work. For those who set roles."""
+    require_role(club=club, user=by, role=SETS_ROLES)
+    Club.objects.filter(pk=club.pk).update(invite_generation=F("invite_generation") + 1)
+    club.refresh_from_db(fields=["invite_generation"])
 
 
 @transaction.atomic

@@ -60,6 +60,15 @@ def club_invite(request: HttpRequest, slug: str) -> HttpResponse:
     return _club_page(request, club, invite_link=link, invite_role=form.cleaned_data["role"])
 
 
+@require_POST
+def club_invites_withdraw(request: HttpRequest, slug: str) -> HttpResponse:
+    club = club_for(request, slug)
+    clubs_services.club_invites_withdraw(club=club, by=_user(request))
+    messages.success(request, _("Every invite link made so far no longer works; new ones "
+                                "do."))
+    return redirect(club)
+
+
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def club_join(request: HttpRequest, slug: str, token: str) -> HttpResponse:
@@ -177,6 +186,7 @@ def _club_page(request: HttpRequest, club: Club, *, invite_link: str | None = No
         "club": club, "me": me,
         "can_invite": rights.can_invite,
         "can_set_up": rights.can_set_up, "runs_league": rights.runs_league,
+        "can_set_roles": rights.can_set_roles,
         "can_add_players": rights.can_add_players,
         "invite_roles": [(value, label) for value, label in Role.choices
                          if value in rights.invite_roles()],

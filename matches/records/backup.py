@@ -173,7 +173,9 @@ USER_FIELDS = ["id", "username", "email", "password", "first_name", "last_name",
 # a user's e-mail settings, in the user's line (the defaults for one who never chose)
 NOTICE_SETTINGS_FIELDS = ["league_emails", "email_language"]
 NOTICE_SETTINGS_ADDED = ["email_language"]  # since migration 0027
-CLUB_FIELDS = ["id", "name", "slug", "visibility", "created_at", "created_by"]
+CLUB_FIELDS = ["id", "name", "slug", "visibility", "created_at", "created_by",
+               "invite_generation"]
+CLUB_ADDED = ["invite_generation"]  # since migration 0029: links withdrawn stay withdrawn
 MEMBERSHIP_FIELDS = ["id", "user", "role", "joined_at"]
 PLAYER_FIELDS = ["id", "club", "name", "user", "created_at"]
 SEASON_FIELDS = ["id", "club", "kind", "name", "slug", "starts_on", "ends_on", "game", "options",
@@ -690,7 +692,7 @@ def _user_restore(doc: dict[str, Any]) -> None:
 
 
 def _club_restore(doc: dict[str, Any]) -> None:
-    club = _build(Club, doc, CLUB_FIELDS)
+    club = _build(Club, doc, CLUB_FIELDS, optional=CLUB_ADDED)
     for membership in doc["memberships"]:
         _build(Membership, membership, MEMBERSHIP_FIELDS, club=club)
 

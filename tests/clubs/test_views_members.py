@@ -101,3 +101,32 @@ def test_the_page_offers_each_member_the_ways_out_they_may_take(club, people):
     assert offered("member") == (set(), True)
     page = Client().get(club.get_absolute_url()).content.decode()
     assert "Leave Teesdale" not in page and "out of the club" not in page
+
+
+def test_withdrawn_invite_links_let_no_one_in_and_new_ones_do(club, people):
+    owner = as_(people["owner"])
+
+    def invite() -> str:
+        page = owner.post(reverse("matches:club_invite", kwargs={"slug": club.slug}),
+                          {"role": "member"}).content.decode()
+        found = re.search(r'id="invite-link"', page) and re.search(
+            r'value="(http[^"]+)"[^>]*id="invite-link"', page)
+        assert found
+        return found[1].removeprefix("http://testserver")
+
+    forwarded = invite()
+    assert as_(people["captain"]).post(reverse("matches:club_invites_withdraw", kwargs={
+        "slug": club.slug})).status_code == 403  # a captain invites, but sets no roles
+    done = owner.post(reverse("matches:club_invites_withdraw", kwargs={"slug": club.slug}),
+                      follow=True)
+    assert "Every invite link made so far no longer works; new ones do." in \
+        done.content.decode()
+
+    stranger = as_(people["outsider"])
+    refused = stranger.post(forwarded)
+    assert refused.status_code == 404
+    assert "This invite link was withdrawn by the club: ask it for a new one." in \
+        refused.content.decode()
+    assert not Membership.objects.filter(club=club, user=people["outsider"]).exists()
+    stranger.post(invite())
+    assert membership(club, people["outsider"]).role == Role.MEMBER

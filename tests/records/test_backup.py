@@ -26,7 +26,7 @@ from matches.accounts.services import (
     league_emails_set,
     notice_settings_of,
 )
-from matches.clubs.services import club_create, player_add
+from matches.clubs.services import club_create, club_invites_withdraw, player_add
 from matches.cups import services as cups
 from matches.cups.models import Cup
 from matches.cups.selectors import cup_shown
@@ -511,6 +511,23 @@ def test_a_captains_link_and_its_changes_round_trip_and_older_backups_still_impo
     assert [(e.link_generation, e.link_phone_key) for e in Entrant.objects.order_by("name")] \
         == [(1, ""), (1, "")]
     assert FixtureChange.objects.get().by_link is None
+
+
+@pytest.mark.django_db
+def test_invite_links_withdrawn_stay_withdrawn_across_a_backup(small_site, tmp_path):
+    club = Club.objects.get()
+    owner = User.objects.get(username="owner")
+    club_invites_withdraw(club=club, by=owner)
+    club_invites_withdraw(club=club, by=owner)
+    path = tmp_path / "site.jsonl"
+    restored(path)
+    assert Club.objects.get().invite_generation == 2
+
+    # a backup made before links could be withdrawn: none was
+    older = restored_as_older(path, lambda lines: without(
+        lines, lambda key, _doc: key == "invite_generation"))
+    assert "invite_generation" not in older
+    assert Club.objects.get().invite_generation == 0
 
 
 @pytest.mark.django_db
