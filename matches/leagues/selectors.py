@@ -666,10 +666,13 @@ class NeedsYou:
     this_week: list[Fixture]  # and in the six days after
     # their home fixtures past their date with no result sent: the home side sends it
     to_send: list[Fixture] = field(default_factory=list)
+    # in the leagues they run, results sent where one account captains both sides: no
+    # captain may confirm their own side's, so the league settles them
+    to_settle: list[Fixture] = field(default_factory=list)
 
     def __bool__(self) -> bool:
         return bool(self.to_confirm or self.disputes or self.tonight or self.this_week
-                    or self.to_send)
+                    or self.to_send or self.to_settle)
 
 
 def needs_you(*, user: Viewer, today: datetime.date) -> NeedsYou:
@@ -685,8 +688,11 @@ def needs_you(*, user: Viewer, today: datetime.date) -> NeedsYou:
               .filter(division__season__club__in=clubs, division__season__locked=False)
               .select_related("division__season__club", "home", "away")
               .order_by("date", "division__season", "division__order", "pk"))
+    one_captain = Q(home__captain=F("away__captain"))
     return NeedsYou(
-        to_confirm=list(theirs.filter(status=FixtureStatus.SUBMITTED, away__captain=user)),
+        # a side they captain both of is not theirs to confirm (the sign-off's own_result)
+        to_confirm=list(theirs.filter(status=FixtureStatus.SUBMITTED, away__captain=user)
+                        .exclude(home__captain=user)),
         disputes=list(theirs.filter(Q(status=FixtureStatus.DISPUTED)
                                     & (captain | Q(division__season__club__in=runs)))),
         tonight=list(theirs.filter(captain, status=FixtureStatus.SCHEDULED, date=today)),
@@ -694,7 +700,9 @@ def needs_you(*, user: Viewer, today: datetime.date) -> NeedsYou:
                                      date__gt=today,
                                      date__lte=today + datetime.timedelta(days=6))),
         to_send=list(theirs.filter(home__captain=user, status=FixtureStatus.SCHEDULED,
-                                   date__lt=today)))
+                                   date__lt=today)),
+        to_settle=list(theirs.filter(one_captain, status=FixtureStatus.SUBMITTED,
+                                     division__season__club__in=runs)))
 
 
 @dataclass(frozen=True)

@@ -8,12 +8,13 @@ import datetime
 
 import pytest
 from django.contrib.auth.models import AnonymousUser, User
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from matches.leagues.selectors import needs_you, season_attention
 from matches.leagues.services import fixture_dispute, fixture_submit
-from matches.models import Fixture, FixtureStatus, Membership
+from matches.models import Entrant, Fixture, FixtureStatus, Membership
 from tests.leagues.test_notices import played
 from tests.support.helpers import LeagueNight, league_night
 
@@ -51,6 +52,21 @@ def test_a_result_to_confirm_waits_for_the_away_captain_only(night, member, outs
     assert needs_you(user=night.away_captain, today=TODAY).to_confirm == [fixture]
     for user in (night.home_captain, night.admin, member, outsider, AnonymousUser()):
         assert not needs_you(user=user, today=TODAY), user
+
+
+def test_a_result_between_two_sides_of_one_captain_waits_for_the_league(night, member):
+    # no captain confirms their own side's result: it is the league's to settle
+    Entrant.objects.filter(pk=night.fixture.away_id).update(captain=night.home_captain)
+    fixture = submitted(night)
+    captain = needs_you(user=night.home_captain, today=TODAY)
+    assert captain.to_confirm == [] and captain.to_settle == []
+    assert not captain
+    assert needs_you(user=night.admin, today=TODAY).to_settle == [fixture]
+    assert not needs_you(user=member, today=TODAY)
+    admin = Client()
+    admin.force_login(night.admin)
+    page = admin.get(reverse("matches:home")).content.decode()
+    assert "Results to settle: one captain has both sides" in page
 
 
 def test_a_dispute_waits_for_both_captains_and_the_league_admin(night, member, outsider):
