@@ -1184,3 +1184,19 @@ def test_home_rows_name_the_winner_and_when(client):
     join(client, done)
     html = client.get(reverse("matches:home")).content.decode()
     assert "won by <strong>Olena</strong>" in html and "<time datetime=" in html
+
+
+def test_a_five_up_call_says_it_is_made_in_fives(client):
+    # a Five Up placement is scored (and called) in fives: 15 is 3; a call of 15 was
+    # noted as a wrong call, nothing on the page saying why
+    five_up = match_create(game="five-up", players=["Ann", "Bo"])
+    round_start(match=five_up, starter=0)
+    join(client, five_up)
+    page = client.get(scorer_url(five_up)).content.decode()
+    assert '<small class="claim-unit" id="claim-unit">in fives: 15 is 3</small>' in page
+    assert 'aria-describedby="claim-help claim-unit"' in page
+    all_fives = two_player_all_fives()
+    round_start(match=all_fives, starter=0)
+    join(client, all_fives)
+    assert "claim-unit" not in client.get(scorer_url(all_fives)).content.decode()
+
