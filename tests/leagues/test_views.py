@@ -543,6 +543,14 @@ def test_paper_games_with_their_players_round_trip_through_the_page(club, people
     assert ("Choose Oak&#x27;s players from the lists: one chosen is no player of the club."
             in other_club.content.decode())
     assert "Secret Alice" not in other_club.content.decode()
+    # sent, the away captain confirms the games with who played each
+    assert oak.post(fixture_url(fixture, "submit")).status_code == 302
+    shown = as_(people["bowes"]).get(fixture_url(fixture)).content.decode()
+    results = re.search(r'<ol class="game-results">(.*?)</ol>', shown, re.S)
+    assert results is not None
+    assert re.findall(r'<li value="(\d)">([^<]+)<span class="game-players">([^<]+)</span>',
+                      results[1]) == [("1", "61–40 ", "· Ann v Dan"),
+                                      ("2", "20–61 ", "· Bob v Cat")]
     assert [g.away_players.get().name for g in fixture.games.order_by("number")] == [
         "Dan", "Cat"]
 
