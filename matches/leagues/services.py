@@ -45,6 +45,7 @@ from matches.leagues.models import (
     FixtureChangeKind,
     FixtureCorrection,
     FixtureGame,
+    FixtureNotice,
     FixtureStatus,
     Season,
     SeasonKind,
@@ -307,7 +308,8 @@ def fixtures_generate(*, division: Division, by: User, legs: int = 1,
 def fixture_redate(*, fixture: Fixture, by: By, date: datetime.date | None,
                    postponed: bool = False) -> Fixture:
     """Postpone a fixture (no date yet, or a new one) or put it back on a date, within
-    its season (from its first night to its last, when it has one)."""
+    its season (from its first night to its last, when it has one). A new date makes the
+    schedule's e-mails about the fixture due again: each is sent once a date."""
     def redate(fixture: Fixture) -> None:
         season = fixture.division.season
         if date is None and not postponed:
@@ -323,6 +325,8 @@ def fixture_redate(*, fixture: Fixture, by: By, date: datetime.date | None,
                       % {"first": first,
                          "last": date_format(season.ends_on, "SHORT_DATE_FORMAT")})
             raise ValidationError({"date": ValidationError(within, code="outside_season")})
+        if date != fixture.date:  # a new night: its reminder and the rest are due again
+            FixtureNotice.objects.filter(fixture=fixture).delete()
         fixture.date = date
 
     if postponed:

@@ -24,6 +24,7 @@ from matches.leagues.services import (
     fixture_confirm,
     fixture_correct,
     fixture_dispute,
+    fixture_redate,
     fixture_resolve,
     fixture_submit,
     fixture_void,
@@ -230,6 +231,20 @@ def test_the_reminder_goes_to_both_captains_from_a_day_before(dated):
     assert run_at(STARTS - 24 * HOUR) == []
     assert run_at(STARTS - HOUR) == []
     assert list(dated.notices.values_list("kind", flat=True)) == [NoticeKind.REMINDER]
+
+
+def test_a_fixture_moved_to_another_night_is_reminded_of_again(night, dated):
+    # each e-mail goes once a fixture, ever: moved, its new night had no reminder
+    assert run_at(STARTS - HOUR) == ["bowes@example.com", "oak@example.com"]
+    assert run_at(STARTS + 25 * HOUR)  # its result missing: the league's admins told
+    week = datetime.timedelta(days=7)
+    fixture_redate(fixture=dated, by=night.admin, date=datetime.date(2026, 9, 14))
+    assert run_at(STARTS + week - HOUR) == ["bowes@example.com", "oak@example.com"]
+    assert "is on Monday 14 Sep 2026 at 19:30." in mail.outbox[0].body
+    assert run_at(STARTS + week) == []  # once for that night too
+    # put on the night it is on already: nothing new is due
+    fixture_redate(fixture=dated, by=night.admin, date=datetime.date(2026, 9, 14))
+    assert run_at(STARTS + week - HOUR) == []
 
 
 def test_each_captain_is_written_to_in_the_language_they_chose(night, dated, settings):
