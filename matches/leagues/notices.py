@@ -71,9 +71,11 @@ class Notice:
 
 CAPTAINS = frozenset({Told.HOME_CAPTAIN, Told.AWAY_CAPTAIN})
 SETTLED = Notice(CAPTAINS, _("Result settled: %(home)s v %(away)s"), "fixture_settled")
+# a night moved or put off: the side that did not move it must not turn up for nothing
+MOVED = Notice(CAPTAINS, _("Fixture moved: %(home)s v %(away)s"), "fixture_moved")
 
-# Each kind of change, who hears of it. A kind not here is told to nobody (re-dating,
-# postponing, a spreadsheet import: the season page shows them).
+# Each kind of change, who hears of it. A kind not here is told to nobody (a spreadsheet
+# import: the season page shows it).
 TOLD: dict[str, Notice] = {
     FixtureChangeKind.SUBMITTED: Notice(frozenset({Told.AWAY_CAPTAIN}),
                                         _("Result to confirm: %(home)s v %(away)s"),
@@ -88,6 +90,8 @@ TOLD: dict[str, Notice] = {
     FixtureChangeKind.VOIDED: SETTLED,
     FixtureChangeKind.CORRECTED: Notice(CAPTAINS, _("Result corrected: %(home)s v %(away)s"),
                                         "fixture_settled"),
+    FixtureChangeKind.REDATED: MOVED,
+    FixtureChangeKind.POSTPONED: MOVED,
 }
 
 

@@ -132,6 +132,21 @@ def test_a_correction_tells_both_captains(night, django_capture_on_commit_callba
     assert mail.outbox[0].subject == "Result corrected: Royal Oak A v Bowes Dragons"
 
 
+def test_a_fixture_moved_or_put_off_tells_the_captains_besides_who_moved_it(
+        night, django_capture_on_commit_callbacks):
+    # the home captain may move the night: the away side must not turn up for nothing
+    to = sent(django_capture_on_commit_callbacks, lambda: fixture_redate(
+        fixture=night.fixture, by=night.home_captain, date=datetime.date(2026, 9, 14)))
+    assert to == ["bowes@example.com"]
+    assert mail.outbox[0].subject == "Fixture moved: Royal Oak A v Bowes Dragons"
+    assert "Royal Oak A v Bowes Dragons (Monday League) is now on Monday 14 Sep 2026." in \
+        mail.outbox[0].body
+    to = sent(django_capture_on_commit_callbacks, lambda: fixture_redate(
+        fixture=night.fixture, by=night.admin, date=None, postponed=True))
+    assert to == ["bowes@example.com", "oak@example.com"]
+    assert "is postponed: it has no date yet." in mail.outbox[0].body
+
+
 def test_confirmed_by_itself_tells_both_captains(night, django_capture_on_commit_callbacks):
     season = night.fixture.division.season
     season.count_submitted = True
