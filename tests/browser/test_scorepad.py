@@ -787,7 +787,7 @@ def test_the_announcer_says_why_a_count_was_refused_then_the_settlement(live_ser
     page.click("#settle-button")
     htmx_idle(page)
     expect(page.locator("#scorepad-error")).to_be_visible()
-    expect(announcer).to_contain_text("99 pips")
+    expect(announcer).to_contain_text("no unseen tile adds up to 99")
     page.fill("input[name=pips_1]", "7")
     before = seq(page)
     page.click("#settle-button")
