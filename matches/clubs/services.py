@@ -100,17 +100,12 @@ def club_join(*, token: str, user: User) -> Membership:
 @transaction.atomic
 def membership_set_role(*, membership: Membership, role: str, by: User) -> Membership:
     """Admins set roles up to captain; only owners make or unmake owners and admins.
-
-    The club's row is locked first: two owners who unmake each other at the same moment
-    are taken one after the other, and the second is no owner by then (else both would
-    see the other still owner, and the club be left with none)."""
-    Club.objects.select_for_update().filter(pk=membership.club_id).first()
-    membership.refresh_from_db()
+    The club keeps an owner (:func:`_club_locked` first)."""
+    _club_locked(membership)
     acting = require_role(club=membership.club, user=by, role=SETS_ROLES)
     if role not in acting.settable_roles(membership):
         raise PermissionDenied(OWNER_ONLY)
-    if membership.role == Role.OWNER and role != Role.OWNER and not Membership.objects.filter(
-            club=membership.club, role=Role.OWNER).exclude(pk=membership.pk).exists():
+    if role != Role.OWNER and _last_owner(membership):
         raise ValidationError({"role": ValidationError(LAST_OWNER, code="last_owner")})
     membership.role = role
     membership.full_clean()
@@ -122,18 +117,31 @@ def membership_set_role(*, membership: Membership, role: str, by: User) -> Membe
 def membership_remove(*, membership: Membership, by: User) -> None:
     """A member leaves the club, or is taken out by one who could set their role (an
     owner: anyone; an admin: up to captains). The club keeps an owner, and the player the
-    member claimed is no one's again. Locked as a role change is, for the same reason."""
-    Club.objects.select_for_update().filter(pk=membership.club_id).first()
-    membership.refresh_from_db()
+    member claimed is no one's again (:func:`_club_locked` first)."""
+    _club_locked(membership)
     if membership.user_id != by.pk:
         acting = require_role(club=membership.club, user=by, role=SETS_ROLES)
         if not acting.settable_roles(membership):
             raise PermissionDenied(OWNER_ONLY_REMOVES)
-    if membership.role == Role.OWNER and not Membership.objects.filter(
-            club=membership.club, role=Role.OWNER).exclude(pk=membership.pk).exists():
+    if _last_owner(membership):
         raise ValidationError(LAST_OWNER, code="last_owner")
     Player.objects.filter(club=membership.club_id, user=membership.user_id).update(user=None)
     membership.delete()
+
+
+def _club_locked(membership: Membership) -> None:
+    """Lock the membership's club row, then read the membership as it stands: two owners
+    who unmake (or take out) each other at the same moment are taken one after the other,
+    and the second is no owner by then (else both would see the other still owner, and
+    the club be left with none)."""
+    Club.objects.select_for_update().filter(pk=membership.club_id).first()
+    membership.refresh_from_db()
+
+
+def _last_owner(membership: Membership) -> bool:
+    """Whether ``membership`` is its club's only owner."""
+    return membership.role == Role.OWNER and not Membership.objects.filter(
+        club=membership.club_id, role=Role.OWNER).exclude(pk=membership.pk).exists()
 
 
 @transaction.atomic
