@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,6 +64,7 @@ from matches.rules import league as league_rules
 from matches.rules import signoff
 from matches.scoring.models import Match, MatchStatus, Seat
 from matches.scoring.selectors.play import match_clubs
+from matches.scoring.services.lifecycle import match_abandon
 from matches.scoring.services.play import MatchStarted, match_start
 from matches.scoring.signals import results_changed
 
@@ -665,14 +666,32 @@ def fixture_walkover(*, fixture: Fixture, by: By, side: str) -> Fixture:
 
     A walkover has no game scores (league-record.md), also when the league awards one
     over a fixture that was played: its games are taken off the fixture. Their scores
-    stay in the log's before; a game scored on the scorepad stays a match of the club."""
+    stay in the log's before; a game scored on the scorepad stays a match of the club,
+    and one still being played is abandoned (:func:`_unfinished_stopped`)."""
     def walkover(fixture: Fixture) -> None:
+        unfinished = _unfinished(fixture.games.all())
         fixture.games.all().delete()
+        _unfinished_stopped(unfinished, by=by)
         fixture.home_games = fixture.away_games = None
         fixture.walkover = side
 
     return _transition(fixture, by=by, action=signoff.Action.WALKOVER,
-                       kind=FixtureChangeKind.WALKOVER, change=walkover)
+                       kind=FixtureChangeKind.WALKOVER, change=walkover, lock_games=True)
+
+
+def _unfinished(games: Iterable[FixtureGame]) -> list[Match]:
+    """The matches of ``games`` still being played on the scorepad."""
+    return [game.match for game in games
+            if game.match is not None and game.match.status == MatchStatus.IN_PROGRESS]
+
+
+def _unfinished_stopped(matches: Sequence[Match], *, by: By | None) -> None:
+    """Scorepad games taken off their fixture while still being played (a walkover) are
+    abandoned, logged as their next version: their
+    phones stop scoring a game that no fixture counts, and one finished later would
+    count in the ratings as a club match. A scorer who means to play on resumes it."""
+    for match in matches:
+        match_abandon(match=match, user=by if isinstance(by, User) else None)
 
 
 @transaction.atomic

@@ -8,6 +8,7 @@ import datetime
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
+from matches import rules
 from matches.clubs.services import club_create, player_add
 from matches.leagues.services import (
     CAPTAIN_OUTSIDE,
@@ -32,16 +33,25 @@ from matches.leagues.services import (
     season_create,
 )
 from matches.models import (
+    ChangeKind,
     Division,
     Entrant,
     Fixture,
     FixtureStatus,
     Match,
+    MatchStatus,
     Membership,
     Player,
     Season,
 )
-from tests.support.helpers import fixture_state, league_night_at, paper_games
+from matches.scoring.services.play import MatchAbandoned, event_record, round_start
+from tests.support.helpers import (
+    T,
+    fixture_state,
+    league_night,
+    league_night_at,
+    paper_games,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -408,6 +418,23 @@ def test_an_entrant_with_a_fixture_settled_without_games_stays(division, people,
         entrant_remove(entrant=bowes, by=people["admin"])
 
     assert division.entrants.count() == 2 and division.fixtures.count() == 1
+
+
+def test_a_walkover_abandons_a_game_still_being_played_on_the_scorepad():
+    """The walkover takes the game off the fixture: its phones stop scoring a game no
+    fixture counts (one finished later would count in the ratings as a club match)."""
+    night = league_night()
+    round_start(match=night.match, starter=0)
+    event_record(match=night.match, action=rules.Play(0, T("5-5")))  # Ann 10 of 61
+    fixture_walkover(fixture=night.fixture, by=night.admin, side="away")
+
+    match = Match.objects.get(pk=night.match.pk)
+    assert match.status == MatchStatus.ABANDONED and not night.fixture.games.exists()
+    abandon = match.changes.order_by("-version")[0]
+    assert (abandon.kind, abandon.user, abandon.version) == (
+        ChangeKind.ABANDON, night.admin, match.version)
+    with pytest.raises(MatchAbandoned):
+        event_record(match=match, action=rules.Play(1, T("1-2")))
 
 
 def test_an_entrant_is_renamed_and_keeps_its_fixtures(division, people):
