@@ -82,6 +82,8 @@ urlpatterns = [
          leagues.entrant_change, name="season_entrant_change"),
     path("clubs/<slug:slug>/seasons/<slug:season>/generate/", leagues.fixtures_generate,
          name="season_generate"),
+    path("clubs/<slug:slug>/seasons/<slug:season>/fixtures/add/", leagues.fixture_add,
+         name="season_fixture_add"),
     path("clubs/<slug:slug>/seasons/<slug:season>/adjust/", leagues.adjustment_add,
          name="season_adjust"),
     path("clubs/<slug:slug>/seasons/<slug:season>/adjustments/<int:pk>/remove/",

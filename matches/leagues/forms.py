@@ -222,6 +222,15 @@ class GenerateForm(forms.Form):
                                            (2, gettext_lazy("Double: home and away"))])
 
 
+class FixtureAddForm(forms.Form):
+    """A fixture made by hand in a division: who plays whom, and when."""
+
+    division = forms.IntegerField(widget=forms.HiddenInput)
+    home = forms.IntegerField(label=gettext_lazy("Home"), min_value=1, max_value=2**31 - 1)
+    away = forms.IntegerField(label=gettext_lazy("Away"), min_value=1, max_value=2**31 - 1)
+    date = forms.DateField(label=gettext_lazy("Date"), widget=DatePicker())
+
+
 class AdjustmentForm(forms.Form):
     entrant = forms.IntegerField(label=gettext_lazy("Entrant"), min_value=1,
                                  max_value=2**31 - 1)

@@ -34,6 +34,7 @@ from matches.core import messages as rules_messages
 from matches.leagues import files as league_files
 from matches.leagues import notices
 from matches.leagues.models import (
+    FIXTURE_ONE_ENTRANT,
     OPEN_FOR_ENTRY,
     UNSETTLED,
     Adjustment,
@@ -75,7 +76,8 @@ OWN_FIXTURE = _("A captain cannot confirm or dispute their own side's result: th
                 "captain does.")
 WRONG_STATUS = _("This fixture is %(status)s: that cannot be done now.")
 NO_GAMES = _("Enter the games' scores first.")
-FIXTURES_EXIST = _("This division already has its fixtures.")
+FIXTURES_EXIST = _("This division already has its fixtures: add the nights of an entrant "
+                   "that came in since one by one, under Add a fixture.")
 TOO_FEW = _("A division needs at least two entrants for fixtures.")
 PLAYER_OUTSIDE = _("%(name)s is not one of the club's players.")
 ENTRANT_HAS_PLAYED = _("%(name)s has fixtures played, settled or begun, or points "
@@ -114,6 +116,8 @@ LINK_REPLACED = _("This captain's link has been replaced: it no longer works. As
                   "league admin for the new one.")
 CUP_NO_ROUND_ROBIN = _("A cup's ties are drawn on its page, not generated as a round "
                        "robin.")
+CUP_NO_FIXTURE_ADDED = _("A cup's ties are drawn on its page, not added as fixtures.")
+ENTRANT_OUTSIDE = _("Choose an entrant of %(division)s.")
 CUP_CORRECTIONS_FINAL = _("A cup's corrections are final: its next round cannot wait for "
                           "them to be confirmed again.")
 CUP_NO_CSV = _("A cup's ties are played on their fixtures' pages: a spreadsheet's rows "
@@ -317,15 +321,8 @@ def fixture_redate(*, fixture: Fixture, by: By, date: datetime.date | None,
             raise ValidationError({"date": ValidationError(
                 _("Give the night's new date, or tick Postponed if it has none yet."),
                 code="no_date")})
-        if date is not None and (date < season.starts_on
-                                 or (season.ends_on is not None and date > season.ends_on)):
-            first = date_format(season.starts_on, "SHORT_DATE_FORMAT")
-            within = (_("Give a date within the season: from %(first)s on.")
-                      % {"first": first} if season.ends_on is None else
-                      _("Give a date within the season: from %(first)s to %(last)s.")
-                      % {"first": first,
-                         "last": date_format(season.ends_on, "SHORT_DATE_FORMAT")})
-            raise ValidationError({"date": ValidationError(within, code="outside_season")})
+        if date is not None:
+            _check_in_season(season, date)
         if date != fixture.date:  # a new night: its reminder and the rest are due again
             FixtureNotice.objects.filter(fixture=fixture).delete()
         fixture.date = date
@@ -335,6 +332,44 @@ def fixture_redate(*, fixture: Fixture, by: By, date: datetime.date | None,
                            kind=FixtureChangeKind.POSTPONED, change=redate)
     return _transition(fixture, by=by, action=signoff.Action.REDATE,
                        kind=FixtureChangeKind.REDATED, change=redate)
+
+
+def _check_in_season(season: Season, date: datetime.date) -> None:
+    """A fixture's night falls within its season: from its first night to its last,
+    when it has one."""
+    if date < season.starts_on or (season.ends_on is not None and date > season.ends_on):
+        first = date_format(season.starts_on, "SHORT_DATE_FORMAT")
+        within = (_("Give a date within the season: from %(first)s on.")
+                  % {"first": first} if season.ends_on is None else
+                  _("Give a date within the season: from %(first)s to %(last)s.")
+                  % {"first": first, "last": date_format(season.ends_on, "SHORT_DATE_FORMAT")})
+        raise ValidationError({"date": ValidationError(within, code="outside_season")})
+
+
+@transaction.atomic
+def fixture_add(*, division: Division, by: User, home: Entrant, away: Entrant,
+                date: datetime.date) -> Fixture:
+    """A fixture made by hand, scheduled on ``date``: the nights of an entrant that came
+    in after the fixtures were generated, a night played again, one the list left out.
+    Its week is the season's week of its date (the generator's weeks, from the first
+    night, seven days each)."""
+    season = division.season
+    require_role(club=season.club, user=by, role=RUNS_LEAGUE)
+    _not_locked(season)
+    if season.kind == SeasonKind.CUP:
+        raise ValidationError(CUP_NO_FIXTURE_ADDED, code="cup")
+    for side, entrant in (("home", home), ("away", away)):
+        if entrant.division_id != division.pk:
+            raise ValidationError({side: ValidationError(
+                ENTRANT_OUTSIDE, code="entrant", params={"division": division.name})})
+    if home.pk == away.pk:
+        raise ValidationError({"away": ValidationError(FIXTURE_ONE_ENTRANT, code="same")})
+    _check_in_season(season, date)
+    fixture = Fixture(division=division, home=home, away=away, date=date,
+                      week=(date - season.starts_on).days // 7 + 1)
+    fixture.full_clean()
+    fixture.save()
+    return fixture
 
 
 @dataclass(frozen=True)

@@ -49,6 +49,7 @@ from matches.leagues.forms import (
     DisputeForm,
     EntrantChangeForm,
     EntrantForm,
+    FixtureAddForm,
     GenerateForm,
     NightsStartForm,
     RedateForm,
@@ -216,6 +217,25 @@ def fixtures_generate(request: HttpRequest, slug: str, season: str) -> HttpRespo
                  lambda data: leagues_services.fixtures_generate(
                      division=division, by=_user(request), legs=data["legs"]),
                  _("Fixtures generated."))
+
+
+@require_POST
+def fixture_add(request: HttpRequest, slug: str, season: str) -> HttpResponse:
+    """A fixture made by hand in a division (a late entrant's nights, a night again)."""
+    the_season, division = _season_division(request, slug, season)
+    form = FixtureAddForm(request.POST)
+
+    def write(data: dict[str, Any]) -> object:
+        home = division_entrant(division=division, pk=data["home"])
+        away = division_entrant(division=division, pk=data["away"])
+        if home is None or away is None:
+            raise ValidationError({"home" if home is None else "away": ValidationError(
+                leagues_services.ENTRANT_OUTSIDE % {"division": division.name})})
+        return leagues_services.fixture_add(division=division, by=_user(request), home=home,
+                                            away=away, date=data["date"])
+
+    return _post(request, the_season, division, "fixture-add", form, write,
+                 _("Fixture added."))
 
 
 @require_POST

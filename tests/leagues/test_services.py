@@ -21,6 +21,7 @@ from matches.leagues.services import (
     entrant_add,
     entrant_remove,
     entrant_rename,
+    fixture_add,
     fixture_confirm,
     fixture_dispute,
     fixture_game_start,
@@ -435,6 +436,28 @@ def test_a_walkover_abandons_a_game_still_being_played_on_the_scorepad():
         ChangeKind.ABANDON, night.admin, match.version)
     with pytest.raises(MatchAbandoned):
         event_record(match=match, action=rules.Play(1, T("1-2")))
+
+
+def test_a_fixture_added_by_hand_is_the_league_admins_between_two_of_the_division(
+        division, people):
+    oak, bowes = (entrant_add(division=division, by=people["admin"], name=name)
+                  for name in ("Royal Oak", "Bowes"))
+    elsewhere = season_create(club=division.season.club, by=people["admin"], name="Cup",
+                              game="all-fives", starts_on=datetime.date(2026, 9, 7))
+    stranger = entrant_add(division=elsewhere.divisions.get(), by=people["admin"], name="Far")
+    night = datetime.date(2026, 9, 14)
+    for who in ("oak", "member"):
+        with pytest.raises(PermissionDenied):
+            fixture_add(division=division, by=people[who], home=oak, away=bowes, date=night)
+    with pytest.raises(ValidationError) as outside:
+        fixture_add(division=division, by=people["admin"], home=stranger, away=bowes,
+                    date=night)
+    assert outside.value.message_dict == {"home": ["Choose an entrant of Division 1."]}
+    Season.objects.filter(pk=division.season.pk).update(locked=True)
+    division.season.refresh_from_db()
+    with pytest.raises(ValidationError, match="locked"):
+        fixture_add(division=division, by=people["admin"], home=oak, away=bowes, date=night)
+    assert not division.fixtures.exists()
 
 
 def test_an_entrant_is_renamed_and_keeps_its_fixtures(division, people):

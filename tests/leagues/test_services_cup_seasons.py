@@ -1,5 +1,5 @@
 """The leagues' writes that would be wrong for a cup's season refuse it: round robins,
-removing an entrant, corrections confirmed again, a spreadsheet's rows."""
+removing an entrant, a fixture added by hand, corrections confirmed again, a spreadsheet's rows."""
 
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ from matches.leagues.services import (
     CUP_CORRECTIONS_FINAL,
     CUP_ENTRANT_STAYS,
     CUP_NO_CSV,
+    CUP_NO_FIXTURE_ADDED,
     CUP_NO_ROUND_ROBIN,
     entrant_remove,
+    fixture_add,
     fixtures_csv_import,
     fixtures_generate,
     season_corrections_choose,
@@ -30,6 +32,10 @@ def test_league_only_writes_refuse_a_cup_season():
     with pytest.raises(ValidationError) as generate:
         fixtures_generate(division=division, by=folk.admin)
     assert generate.value.messages == [str(CUP_NO_ROUND_ROBIN)]
+    with pytest.raises(ValidationError) as added:
+        fixture_add(division=division, by=folk.admin, home=folk.entrant("Ann"),
+                    away=folk.entrant("Bob"), date=folk.cup.season.starts_on)
+    assert added.value.messages == [str(CUP_NO_FIXTURE_ADDED)]
     with pytest.raises(ValidationError) as remove:
         entrant_remove(entrant=folk.entrant("Ann"), by=folk.admin)
     assert remove.value.messages == [str(CUP_ENTRANT_STAYS) % {"name": "Ann"}]

@@ -583,7 +583,49 @@ def test_fixtures_are_generated_once_for_a_division(season, people):
         == 403
 
 
+def test_a_late_entrant_gets_its_nights_as_fixtures_added_by_hand(season, people):
+    """The generator runs once a division; an entrant that came in later has its nights
+    added one by one, each in the season's week of its date, and a refused one comes
+    back with what was chosen and why."""
+    admin = as_(people["admin"])
+    division = season.divisions.get()
+    fixtures_generate(division=division, by=people["admin"])
+    late = entrant_add(division=division, by=people["admin"], name="Cotherstone")
+    oak = division.entrants.get(name="Royal Oak A")
+    url = reverse("matches:season_fixture_add", kwargs={"slug": season.club.slug,
+                                                        "season": season.slug})
+    page = admin.get(season.get_absolute_url()).content.decode()
+    assert '<h4>Add a fixture</h4>' in page
+    assert f'<option value="{late.pk}">Cotherstone</option>' in page
+
+    added = admin.post(url, {"division": division.pk, "home": late.pk, "away": oak.pk,
+                             "date": "2026-09-21"}, follow=True)
+    assert "Fixture added." in added.content.decode()
+    fixture = division.fixtures.get(home=late)
+    assert (fixture.away, fixture.date, fixture.week, fixture.status) == (
+        oak, datetime.date(2026, 9, 21), 3, FixtureStatus.SCHEDULED)
+
+    refused = admin.post(url, {"division": division.pk, "home": late.pk, "away": oak.pk,
+                               "date": "2026-09-01"})
+    assert refused.status_code == 400
+    html = refused.content.decode()
+    assert ('<p class="error" id="fixture-add-date-error">Give a date within the season: '
+            'from 7 Sep 2026 on.</p>') in html
+    assert f'<option value="{late.pk}" selected>Cotherstone</option>' in html
+    assert 'value="2026-09-01"' in html
+    same = admin.post(url, {"division": division.pk, "home": oak.pk, "away": oak.pk,
+                            "date": "2026-09-28"})
+    assert ('<p class="error" id="fixture-add-away-error">A fixture is between two '
+            'different entrants.</p>') in same.content.decode()
+    other = admin.post(url, {"division": division.pk, "home": late.pk, "away": 2**31 - 1,
+                             "date": "2026-09-28"})
+    assert ('<p class="error" id="fixture-add-away-error">Choose an entrant of Division '
+            'A.</p>') in other.content.decode()
+    assert division.fixtures.filter(home=late).count() == 1
+
+
 @pytest.mark.parametrize(("name", "form"), [
+    ("season_fixture_add", {"home": "", "away": "", "date": ""}),
     ("season_entrant_add", {"name": "", "kind": "team"}),
     ("season_generate", {"legs": "0"}),
     ("season_adjust", {"points": "", "reason": ""}),
