@@ -77,6 +77,8 @@ RESULT_GOES_PLAYED = _("%(tie)s: its result can stop counting only while %(next)
 RESET_NEEDS_WHY = _("Say why the ties are reset: the cup's log keeps it.")
 NOTHING_TO_RESET = _("Nothing follows %(tie)s yet: correct its result on its fixture's "
                      "page.")
+NOT_A_TIE_NOW = _("This night is no longer one of the cup's ties (the ties after a corrected "
+                  "result were drawn again): it stays void, with its games and log.")
 NO_SUCH_ROUND = _("The cup has no round %(number)s.")
 FINALS_VENUE_NEEDED = _("Say where the finals night is played.")
 DATE_NEEDED = _("Give the round's date.")
@@ -505,6 +507,11 @@ def tie_fixture_moved(sender: object, *, fixture: Fixture, **kwargs: object) -> 
     (:func:`_sync`); the rules' refusal refuses the step."""
     tie = CupTie.objects.filter(fixture=fixture.pk).first()
     if tie is None:
+        # a night the cup took back (_taken_back) stays void: a result given it now would
+        # count in no tie, and a night opened again would be played for nothing
+        if fixture.status != FixtureStatus.VOID and Season.objects.filter(
+                pk=fixture.division.season_id, kind=SeasonKind.CUP).exists():
+            raise ValidationError(NOT_A_TIE_NOW, code="not_a_tie")
         return
     cup = _locked(tie.cup)
     result = fixture_tie_result(

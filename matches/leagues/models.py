@@ -68,6 +68,7 @@ class FixtureChangeKind(models.TextChoices):
     RESOLVED = "resolved", _("resolved by the league")
     WALKOVER = "walkover", _("walkover")
     VOIDED = "voided", _("made void")
+    REINSTATED = "reinstated", _("no longer void: open for its games again")
     IMPORTED = "imported", _("imported from a spreadsheet")
     AUTO_CONFIRMED = "auto_confirmed", _("confirmed by itself after 24 hours")
     CORRECTED = "corrected", _("corrected by the league")

@@ -88,6 +88,8 @@ TOLD: dict[str, Notice] = {
     FixtureChangeKind.RESOLVED: SETTLED,
     FixtureChangeKind.WALKOVER: SETTLED,
     FixtureChangeKind.VOIDED: SETTLED,
+    FixtureChangeKind.REINSTATED: Notice(CAPTAINS, _("Fixture open again: %(home)s v %(away)s"),
+                                         "fixture_settled"),
     FixtureChangeKind.CORRECTED: Notice(CAPTAINS, _("Result corrected: %(home)s v %(away)s"),
                                         "fixture_settled"),
     FixtureChangeKind.REDATED: MOVED,

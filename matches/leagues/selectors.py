@@ -361,6 +361,10 @@ class FixtureRights:
     def can_void(self) -> bool:
         return self.may(signoff.Action.VOID)
 
+    @property
+    def can_reinstate(self) -> bool:
+        return self.may(signoff.Action.REINSTATE)
+
 
 def fixture_rights(*, fixture: Fixture, season: Season, user: Viewer,
                    links: Collection[int] = ()) -> FixtureRights:

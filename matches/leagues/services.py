@@ -742,6 +742,15 @@ def fixture_void(*, fixture: Fixture, by: By) -> Fixture:
 
 
 @transaction.atomic
+def fixture_reinstate(*, fixture: Fixture, by: By) -> Fixture:
+    """A league admin takes back a void made by mistake: the fixture is scheduled again,
+    open for its games, with those the void kept (its scorepad games open again too);
+    its captains send and confirm it, or the league settles it, as any night."""
+    return _transition(fixture, by=by, action=signoff.Action.REINSTATE,
+                       kind=FixtureChangeKind.REINSTATED)
+
+
+@transaction.atomic
 def adjustment_add(*, entrant: Entrant, by: User, points: int, reason: str) -> Adjustment:
     season = entrant.division.season
     require_role(club=season.club, user=by, role=RUNS_LEAGUE)

@@ -402,7 +402,7 @@ _ACTIONS = {"play": signoff.Action.ENTER, "games": signoff.Action.ENTER,
             "dispute": signoff.Action.DISPUTE, "resolve": signoff.Action.RESOLVE,
             "walkover-home": signoff.Action.WALKOVER,
             "walkover-away": signoff.Action.WALKOVER, "void": signoff.Action.VOID,
-            "redate": signoff.Action.REDATE}
+            "reinstate": signoff.Action.REINSTATE, "redate": signoff.Action.REDATE}
 
 
 def _by(request: HttpRequest, reach: FixtureReach,
@@ -436,7 +436,7 @@ def _by(request: HttpRequest, reach: FixtureReach,
 def fixture_action(request: HttpRequest, slug: str, season: str, pk: int,
                    action: str) -> HttpResponse:
     """Every write on a fixture: its games, submit, confirm, dispute, resolve, walkover,
-    void, re-date. Each calls its one service."""
+    void (and take it back), re-date. Each calls its one service."""
     reach = fixture_for(request, slug, season, pk)
     fixture = reach.fixture
     user = _by(request, reach, action)
@@ -483,6 +483,9 @@ def fixture_action(request: HttpRequest, slug: str, season: str, pk: int,
         elif action == "void":
             leagues_services.fixture_void(fixture=fixture, by=user)
             done = _("Fixture made void.")
+        elif action == "reinstate":
+            leagues_services.fixture_reinstate(fixture=fixture, by=user)
+            done = _("The void is taken back: the fixture is open for its games again.")
         elif action == "redate":
             if not redate_form.is_valid():
                 raise ValidationError(_("Give a valid date."))
@@ -846,6 +849,7 @@ def _fixture_page(request: HttpRequest, reach: FixtureReach, *,
         "both_captains": rights.both_captains, "can_resolve": rights.can_resolve,
         "can_submit": rights.can_submit, "can_redate": rights.can_redate,
         "can_walkover": rights.can_walkover, "can_void": rights.can_void,
+        "can_reinstate": rights.can_reinstate,
         "error": error, "dispute_form": dispute_form or DisputeForm(),
         "redate_form": redate_form if redate_form is not None and redate_form.is_bound
         else RedateForm(initial={"date": fixture.date,

@@ -4,8 +4,9 @@ The home side's captain (or a league admin) keys in the night's games, re-dates 
 postpones it and submits it; the away side's captain, never the home side's too,
 confirms or disputes it; a league admin resolves a sent result, and awards a walkover
 or makes the fixture void from any status (a walkover over a night that was played, a
-void over one already void: the league's word is the last), and keys in a result from
-its own records (a spreadsheet row) over any fixture not waiting on a sign-off. A league
+void over one already void: the league's word is the last), takes a void back (the night
+open for entry again, with its games as they were), and keys in a result from its own
+records (a spreadsheet row) over any fixture not waiting on a sign-off. A league
 admin corrects a result (sent, settled or disputed): as the season chooses, the
 correction goes to the away captain to confirm again (:data:`Action.CORRECT_TO_CONFIRM`)
 or is final by the league's authority (:data:`Action.CORRECT`); :func:`correction` picks
@@ -70,6 +71,7 @@ class Action(enum.Enum):
     RESOLVE = "resolve"
     WALKOVER = "walkover"
     VOID = "void"
+    REINSTATE = "reinstate"  # a void fixture open for entry again: the void was a mistake
     RECORD = "record"  # the league's own record of the night (a spreadsheet row): confirmed
     CORRECT = "correct"  # the league corrects a result, final by its authority
     CORRECT_TO_CONFIRM = "correct_to_confirm"  # ... for the away captain to confirm again
@@ -147,6 +149,11 @@ TABLE: Final[dict[Action, Rule]] = {
     Action.VOID: Rule(_LEAGUE, _from(
         scheduled=Status.VOID, postponed=Status.VOID, void=Status.VOID, submitted=Status.VOID,
         confirmed=Status.VOID, disputed=Status.VOID)),
+    # a void taken back: the night is open again with the games it kept, for its captains
+    # to send and confirm (or the league to settle) as any night
+    Action.REINSTATE: Rule(_LEAGUE, _from(
+        scheduled=None, postponed=None, void=Status.SCHEDULED, submitted=None, confirmed=None,
+        disputed=None)),
     # a result sent and unsettled is the away captain's or the league's to settle on its
     # page: a record of it from elsewhere would overtake that
     Action.RECORD: Rule(_LEAGUE, _from(

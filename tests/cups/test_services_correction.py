@@ -10,6 +10,8 @@ from matches.cups import services as cups
 from matches.cups.models import CupLog, CupLogKind
 from matches.leagues.services import (
     fixture_correct,
+    fixture_reinstate,
+    fixture_walkover,
 )
 from matches.models import Fixture, FixtureStatus
 from tests.support.cups import AWAY_WIN, HOME_WIN, a_cup
@@ -80,6 +82,14 @@ def test_an_admin_resets_the_ties_after_one_on_purpose_and_the_log_keeps_why():
     flip(folk, first)
     final = folk.fixture(2, 1)
     assert final.pk != played_final.pk and final.home == first.away
+    # the night taken back is no tie now: it stays void, whatever the league would do
+    for step in (lambda: fixture_reinstate(fixture=played_final, by=folk.admin),
+                 lambda: fixture_walkover(fixture=played_final, by=folk.admin, side="home")):
+        with pytest.raises(ValidationError) as refused:
+            step()
+        assert refused.value.messages == [str(cups.NOT_A_TIE_NOW)]
+    played_final.refresh_from_db()
+    assert played_final.status == FixtureStatus.VOID and played_final.games.exists()
 
 
 def test_a_reset_with_nothing_after_the_tie_is_refused():

@@ -25,6 +25,7 @@ from matches.leagues.services import (
     fixture_correct,
     fixture_dispute,
     fixture_redate,
+    fixture_reinstate,
     fixture_resolve,
     fixture_submit,
     fixture_void,
@@ -130,6 +131,17 @@ def test_a_correction_tells_both_captains(night, django_capture_on_commit_callba
         reason="the scoresheet says Bob won"))
     assert to == ["bowes@example.com", "oak@example.com"]
     assert mail.outbox[0].subject == "Result corrected: Royal Oak A v Bowes Dragons"
+
+
+def test_a_void_taken_back_tells_both_captains(night, django_capture_on_commit_callbacks):
+    played(night)
+    fixture_void(fixture=night.fixture, by=night.admin)
+    to = sent(django_capture_on_commit_callbacks,
+              lambda: fixture_reinstate(fixture=night.fixture, by=night.admin))
+    assert to == ["bowes@example.com", "oak@example.com"]
+    assert mail.outbox[0].subject == "Fixture open again: Royal Oak A v Bowes Dragons"
+    assert ("Royal Oak A v Bowes Dragons (Monday League): no longer void: open for its "
+            "games again. The fixture is now: Scheduled.") in mail.outbox[0].body
 
 
 def test_a_fixture_moved_or_put_off_tells_the_captains_besides_who_moved_it(

@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from matches import rules
 from matches.clubs.services import club_create, player_add
+from matches.leagues.selectors import division_table, scorepad_closure
 from matches.leagues.services import (
     CAPTAIN_OUTSIDE,
     OWN_FIXTURE,
@@ -26,6 +27,7 @@ from matches.leagues.services import (
     fixture_dispute,
     fixture_game_start,
     fixture_games_enter,
+    fixture_reinstate,
     fixture_resolve,
     fixture_submit,
     fixture_void,
@@ -436,6 +438,31 @@ def test_a_walkover_abandons_a_game_still_being_played_on_the_scorepad():
         ChangeKind.ABANDON, night.admin, match.version)
     with pytest.raises(MatchAbandoned):
         event_record(match=match, action=rules.Play(1, T("1-2")))
+
+
+def test_a_void_taken_back_opens_the_night_again_with_its_games():
+    """A confirmed night made void by mistake: taken back, it is scheduled with its
+    scorepad game as played and open again; sent and confirmed, it counts once more."""
+    night = league_night_at(FixtureStatus.CONFIRMED)
+    fixture = night.fixture
+    counted = division_table(fixture.division, fixture.division.season).rows
+    fixture_void(fixture=fixture, by=night.admin)
+    assert scorepad_closure(night.match) is not None
+    assert division_table(fixture.division, fixture.division.season).rows != counted
+    with pytest.raises(PermissionDenied):
+        fixture_reinstate(fixture=fixture, by=night.home_captain)
+
+    fixture_reinstate(fixture=fixture, by=night.admin)
+    fixture.refresh_from_db()
+    assert (fixture.status, fixture.home_games, fixture.walkover) == (
+        FixtureStatus.SCHEDULED, None, "")
+    assert fixture.games.get().match == night.match and scorepad_closure(night.match) is None
+    assert fixture.changes.order_by("-pk")[0].what == "no longer void: open for its games again"
+    with pytest.raises(ValidationError, match="This fixture is scheduled: that cannot be done"):
+        fixture_reinstate(fixture=fixture, by=night.admin)
+    fixture_submit(fixture=fixture, by=night.home_captain)
+    fixture_confirm(fixture=fixture, by=night.away_captain)
+    assert division_table(fixture.division, fixture.division.season).rows == counted
 
 
 def test_a_fixture_added_by_hand_is_the_league_admins_between_two_of_the_division(

@@ -30,6 +30,7 @@ from matches.leagues.services import (
     fixture_game_start,
     fixture_games_enter,
     fixture_redate,
+    fixture_reinstate,
     fixture_resolve,
     fixture_submit,
     fixture_void,
@@ -72,6 +73,7 @@ SERVICES: dict[signoff.Action, Write] = {
     signoff.Action.WALKOVER: lambda f, by: fixture_walkover(fixture=f, by=by,
                                                                      side="home"),
     signoff.Action.VOID: lambda f, by: fixture_void(fixture=f, by=by),
+    signoff.Action.REINSTATE: lambda f, by: fixture_reinstate(fixture=f, by=by),
     # the night's one game as played (Ann's 10–0): a correction of nothing but the record
     signoff.Action.CORRECT: lambda f, by: fixture_correct(fixture=f, by=by, scores=[(10, 0)],
                                                           reason="checked the scoresheet"),
@@ -83,7 +85,8 @@ FLAGS = {signoff.Action.ENTER: "can_enter", signoff.Action.REDATE: "can_redate",
          signoff.Action.POSTPONE: "can_redate", signoff.Action.SUBMIT: "can_submit",
          signoff.Action.CONFIRM: "can_sign", signoff.Action.DISPUTE: "can_sign",
          signoff.Action.RESOLVE: "can_resolve", signoff.Action.WALKOVER: "can_walkover",
-         signoff.Action.VOID: "can_void", signoff.Action.CORRECT: "can_correct",
+         signoff.Action.VOID: "can_void", signoff.Action.REINSTATE: "can_reinstate",
+         signoff.Action.CORRECT: "can_correct",
          signoff.Action.CORRECT_TO_CONFIRM: "can_correct"}
 PEOPLE = ("home captain", "away captain", "league admin", "captain of both sides",
           "home captain and admin", "member", "outsider")

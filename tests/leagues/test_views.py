@@ -332,6 +332,21 @@ def test_the_sign_off_with_a_dispute_resolved_by_the_league(season, people):
     assert locked.status_code == 400 and "locked" in locked.content.decode()
 
 
+def test_a_void_is_taken_back_from_the_fixtures_page(season, people):
+    fixture = meeting(season, "Royal Oak A", "Bowes Dragons")
+    admin = as_(people["admin"])
+    take_back = f'action="{fixture_url(fixture, "reinstate")}"'
+    assert take_back not in admin.get(fixture_url(fixture)).content.decode()
+    admin.post(fixture_url(fixture, "void"))
+    assert take_back in admin.get(fixture_url(fixture)).content.decode()
+    assert take_back not in as_(people["oak"]).get(fixture_url(fixture)).content.decode()
+
+    page = admin.post(fixture_url(fixture, "reinstate"), follow=True).content.decode()
+    assert "The void is taken back: the fixture is open for its games again." in page
+    fixture.refresh_from_db()
+    assert fixture.status == FixtureStatus.SCHEDULED and take_back not in page
+
+
 def test_who_may_enter_and_sign_a_fixture(season, people):
     fixture = meeting(season, "Royal Oak A", "Bowes Dragons")
     for who in ("bowes", "middleton", "member"):  # not the home captain, not an admin
@@ -1431,9 +1446,10 @@ def test_an_entrants_captain_refusal_does_not_say_which_accounts_the_site_has(
 
 
 LEAGUE_WRITES = ["season_new", "season_entrant_add", "season_entrant_change",
-                 "season_generate", "season_adjust",
+                 "season_generate", "season_fixture_add", "season_adjust",
                  "season_lock", "season_import_csv", "games", "submit", "confirm", "dispute",
-                 "resolve", "walkover-home", "walkover-away", "void", "redate", "play"]
+                 "resolve", "walkover-home", "walkover-away", "void", "reinstate", "redate",
+                 "play"]
 
 
 @pytest.mark.parametrize("visibility", [Visibility.PUBLIC, Visibility.MEMBERS])
@@ -1452,6 +1468,8 @@ def test_no_league_write_for_those_it_is_not_theirs_to_make(season, people, who,
                                  games=paper_games(fixture, [(61, 40), (61, 12), (58, 61)]))
     if write in ("confirm", "dispute", "resolve"):
         fixture_submit(fixture=fixture, by=people["oak"])
+    if write == "reinstate":
+        fixture_void(fixture=fixture, by=people["admin"])
     client = Client() if who == "anonymous" else as_(
         scorer if who == "scorer" else people[who])
     kwargs = {"slug": season.club.slug, "season": season.slug}
@@ -1471,7 +1489,9 @@ def test_no_league_write_for_those_it_is_not_theirs_to_make(season, people, who,
                                  "kind": "team", "legs": "1", "entrant":
                                  season.divisions.get().entrants.first().pk, "points": "-1",
                                  "reason": "x", "message": "x", "do": "rename", "home_1": "61",
-                                 "away_1": "1", "number": "2", "postponed": "on"})
+                                 "away_1": "1", "number": "2", "postponed": "on",
+                                 "home": fixture.away_id, "away": fixture.home_id,
+                                 "date": "2026-09-21"})
     outsider = who in ("anonymous", "outsider")
     assert response.status_code == (404 if outsider and visibility == Visibility.MEMBERS
                                     else 403)

@@ -49,6 +49,7 @@ def test_every_action_states_its_next_status_from_every_status():
     (Action.RESOLVE, {"submitted": "confirmed", "disputed": "confirmed"}, None),
     (Action.WALKOVER, {}, "confirmed"),  # from every status
     (Action.VOID, {}, "void"),  # from every status
+    (Action.REINSTATE, {"void": "scheduled"}, None),
     (Action.RECORD, {"scheduled": "confirmed", "postponed": "confirmed", "void": "confirmed",
                      "confirmed": "confirmed"}, None),
     (Action.AUTO_CONFIRM, {"submitted": "confirmed"}, None),
@@ -60,7 +61,7 @@ def test_every_action_states_its_next_status_from_every_status():
 def test_each_actions_from_states_and_next_status(action, froms, to):
     expected = {s.value: to for s in Status} if to else froms
     who = {ADMIN} if action in (Action.RESOLVE, Action.WALKOVER, Action.VOID,
-                                Action.RECORD, Action.CORRECT,
+                                Action.REINSTATE, Action.RECORD, Action.CORRECT,
                                 Action.CORRECT_TO_CONFIRM) else \
         {AWAY} if action in (Action.CONFIRM, Action.DISPUTE) else \
         {SITE} if action is Action.AUTO_CONFIRM else {HOME}
@@ -84,6 +85,7 @@ def test_open_for_entry_and_unsettled_are_read_from_the_table():
     (Action.RESOLVE, {"league admin", "home captain and admin", "away captain and admin"}),
     (Action.WALKOVER, {"league admin", "home captain and admin", "away captain and admin"}),
     (Action.VOID, {"league admin", "home captain and admin", "away captain and admin"}),
+    (Action.REINSTATE, {"league admin", "home captain and admin", "away captain and admin"}),
     (Action.RECORD, {"league admin", "home captain and admin", "away captain and admin"}),
     (Action.CORRECT, {"league admin", "home captain and admin", "away captain and admin"}),
     (Action.CORRECT_TO_CONFIRM, {"league admin", "home captain and admin",
