@@ -147,6 +147,8 @@ TEMPLATES: Final[dict[str, StrOrPromise]] = {
         '%(total)s would take %(side)s from %(score)s past the target %(target)s'),
     "record_digits": _('not a match record: a number in it has thousands of digits'),
     "record_nul": _('a text in the record holds a NUL character (\\u0000), which cannot be stored'),
+    "record_surrogate": _('a text in the record holds half of a character (an escape from '
+                          '\\ud800 to \\udfff without its other half), which cannot be stored'),
     "invalid_json": _('not valid JSON at line %(line)s, column %(column)s (character '
                       '%(char)s): %(message)s'),
     "not_utf8": _('not readable as %(codec)s text: byte %(byte)s at %(position)s '
@@ -195,6 +197,9 @@ TEMPLATES: Final[dict[str, StrOrPromise]] = {
     "league_digits": _('not a league record: a number in it has thousands of digits'),
     "league_nul": _('a text in the league record holds a NUL character (\\u0000), which '
                     'cannot be stored'),
+    "league_surrogate": _('a text in the league record holds half of a character (an escape '
+                          'from \\ud800 to \\udfff without its other half), which cannot '
+                          'be stored'),
     "unknown_field": _('unknown field %(field)s'),
     "missing": _('is missing'),
     "league_format": _('must be %(expected)s, not %(value)s'),

@@ -155,6 +155,8 @@ MESSAGES: Final[dict[str, str]] = {
     "record_digits": "not a match record: a number in it has thousands of digits",
     "record_nul": "a text in the record holds a NUL character (\\u0000), which cannot be "
                   "stored",
+    "record_surrogate": "a text in the record holds half of a character (an escape from "
+                        "\\ud800 to \\udfff without its other half), which cannot be stored",
     # as Python's reader says it (JSONDecodeError, UnicodeDecodeError), word for word
     "invalid_json": "not valid JSON: {message}: line {line} column {column} (char {char})",
     "not_utf8": "not valid JSON: '{codec}' codec can't decode byte {byte} in position "
@@ -204,6 +206,9 @@ MESSAGES: Final[dict[str, str]] = {
     "league_digits": "not a league record: a number in it has thousands of digits",
     "league_nul": "a text in the league record holds a NUL character (\\u0000), which "
                   "cannot be stored",
+    "league_surrogate": "a text in the league record holds half of a character (an escape "
+                        "from \\ud800 to \\udfff without its other half), which cannot be "
+                        "stored",
     "unknown_field": "unknown field {field}",
     "missing": "is missing",
     "league_format": "must be {expected}, not {value}",

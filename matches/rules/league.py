@@ -444,6 +444,8 @@ def loads(text: str | bytes) -> dict[str, Any]:
             raise LeagueInvalid.of("league_digits") from None
         if error.code == "record_nul":
             raise LeagueInvalid.of("league_nul") from None
+        if error.code == "record_surrogate":
+            raise LeagueInvalid.of("league_surrogate") from None
         # not JSON, or not UTF-8: said as the record reader says it
         raise LeagueInvalid.wrap(error, None) from None
     if not isinstance(document, dict):

@@ -37,7 +37,13 @@ GUARDS_SAID: Final = {
     "record_too_deep": f"it nests deeper than {MAX_DEPTH} levels",
     "record_digits": "a number in it has thousands of digits",
     "record_nul": "a text in it holds a NUL character (\\u0000), which cannot be stored",
+    "record_surrogate": "a text in it holds half of a character (an escape from \\ud800 to "
+                        "\\udfff without its other half), which cannot be stored",
 }
+# an escape of half a character (a UTF-16 surrogate): JSON reads one alone into a text
+# that no UTF-8 can hold, so a store or a hash of it would fail
+_SURROGATE_ESCAPE: Final = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE_ESCAPE_BYTES: Final = re.compile(rb"\\u[dD][89a-fA-F]")
 
 class RecordInvalid(RecordError):
     """A record refused as a whole; ``round`` and ``event`` locate the fault (1-based).
@@ -98,7 +104,7 @@ def read_json(text: str | bytes) -> Any:
 
 def _parse(text: str | bytes) -> Any:
     try:
-        return json.loads(text)
+        document = json.loads(text)
     except RecursionError:
         raise RecordInvalid.at("record_too_deep", depth=MAX_DEPTH) from None
     except json.JSONDecodeError as error:
@@ -112,6 +118,14 @@ def _parse(text: str | bytes) -> Any:
                                position=error.start, reason=error.reason) from None
     except ValueError:  # int() refuses over 4,300 digits (sys.get_int_max_str_digits)
         raise RecordInvalid.at("record_digits") from None
+    if (_SURROGATE_ESCAPE.search(text) if isinstance(text, str)
+            else _SURROGATE_ESCAPE_BYTES.search(text)) is not None:
+        # rare: a pair of them is one character, which UTF-8 holds; one alone is refused
+        try:
+            json.dumps(document, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise RecordInvalid.at("record_surrogate") from None
+    return document
 
 def _check_values(document: object) -> None:
     """Refuse nesting no record has (messages that quote a value would recurse through

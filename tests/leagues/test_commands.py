@@ -100,6 +100,9 @@ def _spec(**changes: object) -> str:
      "not a league record: a number in it has thousands of digits"),
     (_spec(name="Monday\x00League"),
      "a text in the league record holds a NUL character (\\u0000), which cannot be stored"),
+    (_spec(name="Monday\ud800League"),
+     "a text in the league record holds half of a character (an escape from \\ud800 to "
+     "\\udfff without its other half), which cannot be stored"),
     ("[1, 2]", "a league record is a JSON object"),
     ("\x00", "not valid JSON: Expecting value: line 1 column 1 (char 0)"),
     (_spec(adjustments=[{"entrant": "Bowes Dragons", "points": 10**29, "reason": "late"}]),

@@ -169,6 +169,22 @@ def test_records_are_committed_in_batches_and_a_failure_keeps_the_earlier_ones(
     assert logged.exc_info is not None and str(logged.exc_info[1]) == "the worker was killed"
 
 
+@pytest.mark.django_db
+def test_a_line_with_half_a_character_is_refused_and_the_others_stored(user):
+    """Its text cannot be hashed or stored as UTF-8: the batch it came in failed, and
+    trying again failed the same way."""
+    bad = json.dumps(RECORDS[1]).replace('"players": ["', '"players": ["Bad\\ud800', 1)
+    content = "\n".join([json.dumps(RECORDS[0]), bad, json.dumps(RECORDS[2])])
+    record_import = records_services.record_import_start(files=[SimpleUploadedFile(
+        "night.jsonl", content.encode(), content_type="application/json")], created_by=user)
+
+    record_import.refresh_from_db()
+    assert record_import.status == ImportStatus.DONE
+    assert (record_import.lines_read, record_import.stored, record_import.refused) == (3, 2, 1)
+    [refused] = record_import.lines.filter(outcome=LineOutcome.REFUSED)
+    assert refused.number == 2 and "half of a character" in refused.message
+
+
 def test_an_import_a_killed_worker_left_running_is_queued_again_once_its_lease_lapses(
         user, queued, settings):
     record_import = records_services.record_import_start(

@@ -777,6 +777,29 @@ def test_a_nul_character_anywhere_in_a_record_is_refused(text):
     assert refused.value.code == "record_nul"
 
 
+@pytest.mark.parametrize("text", [
+    '{"players": ["Bad\\ud800", "x"]}',  # a high half alone
+    '{"players": ["x", "\\uDC00y"]}',  # a low half alone, in capitals
+    '{"n\\udbffame": 1}',  # in a key
+    '{"a": ["\\ude00\\ud83d"]}',  # both halves, the wrong way round
+])
+def test_half_a_character_anywhere_in_a_record_is_refused(text):
+    """JSON reads an escape of one UTF-16 surrogate into a text no UTF-8 holds: stored or
+    hashed, it would fail the whole batch it came in."""
+    for written in (text, text.encode()):
+        with pytest.raises(RecordInvalid) as refused:
+            loads(written)
+        assert refused.value.code == "record_surrogate"
+        assert str(refused.value) == (
+            "a text in the record holds half of a character (an escape from \\ud800 to "
+            "\\udfff without its other half), which cannot be stored")
+
+
+def test_a_character_escaped_as_its_two_halves_is_read():
+    assert loads('{"players": ["\\ud83d\\ude00 Ann", "\\\\ud800"]}')["players"] == [
+        "\U0001f600 Ann", "\\ud800"]
+
+
 @pytest.mark.parametrize(("text", "code"), [('"\\u0000"', "record_nul"), ("7", None),
                                              ('"plain"', None)])
 def test_any_json_read_as_a_record_is_refused_a_nul_at_the_top_too(text, code):
