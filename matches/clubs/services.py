@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from matches.clubs.access import ADDS_PLAYERS, INVITES, SETS_ROLES, SETS_UP_CLUB, require_role
 from matches.clubs.models import PAGE_SLUGS, Club, Membership, Player, Role, Visibility
 from matches.clubs.selectors import INVITE_SALT, invitation
+from matches.clubs.signals import member_left
 
 LAST_OWNER = _("A club keeps at least one owner: make someone else owner first.")
 INVITE_ABOVE = _("As %(role)s you can invite as: %(roles)s.")
@@ -117,7 +118,8 @@ def membership_set_role(*, membership: Membership, role: str, by: User) -> Membe
 def membership_remove(*, membership: Membership, by: User) -> None:
     """A member leaves the club, or is taken out by one who could set their role (an
     owner: anyone; an admin: up to captains). The club keeps an owner, and the player the
-    member claimed is no one's again (:func:`_club_locked` first)."""
+    member claimed is no one's again (:func:`_club_locked` first); the concerns above hear
+    of it (``member_left``: the leagues end the captaincies the member held)."""
     _club_locked(membership)
     if membership.user_id != by.pk:
         acting = require_role(club=membership.club, user=by, role=SETS_ROLES)
@@ -127,6 +129,7 @@ def membership_remove(*, membership: Membership, by: User) -> None:
         raise ValidationError(LAST_OWNER, code="last_owner")
     Player.objects.filter(club=membership.club_id, user=membership.user_id).update(user=None)
     membership.delete()
+    member_left.send(sender=Membership, club=membership.club, user=membership.user)
 
 
 def _club_locked(membership: Membership) -> None:

@@ -240,13 +240,20 @@ class AdjustmentForm(forms.Form):
 
 
 class EntrantChangeForm(forms.Form):
-    """Rename an entrant, or remove one added by mistake (``do``: which button)."""
+    """Rename an entrant, set its captain, add players to its squad or take them out, or
+    remove one added by mistake (``do``: which button)."""
 
     entrant = forms.IntegerField(label=gettext_lazy("Entrant"), min_value=1,
                                  max_value=2**31 - 1)
     name = NameField(label=gettext_lazy("New name"), max_length=80, required=False)
+    captain = forms.CharField(label=gettext_lazy("Captain's username (blank: none)"),
+                              max_length=150, required=False)
+    players = forms.CharField(label=gettext_lazy("Players: the club's, comma-separated"),
+                              max_length=2000, required=False)
     # sent by the button pressed, no control of its own: refused, it is the form's reason
-    do = forms.ChoiceField(choices=[("rename", "rename"), ("remove", "remove")],
+    do = forms.ChoiceField(choices=[("rename", "rename"), ("captain", "captain"),
+                                    ("squad_add", "squad_add"), ("squad_drop", "squad_drop"),
+                                    ("remove", "remove")],
                            widget=forms.HiddenInput)
     confirm = forms.BooleanField(required=False)
 
@@ -254,6 +261,9 @@ class EntrantChangeForm(forms.Form):
         data = super().clean() or {}
         if data.get("do") == "rename" and not (data.get("name") or "").strip():
             self.add_error("name", _("Give the entrant's new name."))
+        if data.get("do") in ("squad_add", "squad_drop") \
+                and not (data.get("players") or "").strip(", "):
+            self.add_error("players", _("Name the players to add or take out."))
         if data.get("do") == "remove" and not data.get("confirm"):
             self.add_error("confirm", _("Tick the box to say that the entrant and its "
                                         "fixtures not yet played are to go."))

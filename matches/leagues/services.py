@@ -20,6 +20,7 @@ from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, Validatio
 from django.core.validators import ProhibitNullCharactersValidator
 from django.db import models, transaction
 from django.db.models import Count, Q
+from django.dispatch import receiver
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.text import capfirst
@@ -30,6 +31,7 @@ from matches.clubs.access import NOT_ALLOWED, RUNS_LEAGUE, require_role
 from matches.clubs.models import Club, Membership, Player, Role
 from matches.clubs.selectors import club_member_named, club_players_named
 from matches.clubs.services import free_slug, player_named
+from matches.clubs.signals import member_left
 from matches.core import messages as rules_messages
 from matches.leagues import files as league_files
 from matches.leagues import notices
@@ -79,6 +81,7 @@ NO_GAMES = _("Enter the games' scores first.")
 FIXTURES_EXIST = _("This division already has its fixtures: add the nights of an entrant "
                    "that came in since one by one, under Add a fixture.")
 TOO_FEW = _("A division needs at least two entrants for fixtures.")
+SQUAD_LACKS = _("Not in %(entrant)s's squad: %(names)s.")
 PLAYER_OUTSIDE = _("%(name)s is not one of the club's players.")
 ENTRANT_HAS_PLAYED = _("%(name)s has fixtures played, settled or begun, or points "
                        "adjusted: it stays in the table. If it has withdrawn, make its "
@@ -195,13 +198,7 @@ def entrant_add(*, division: Division, by: User, name: str, kind: str = "team",
     require_role(club=season.club, user=by, role=RUNS_LEAGUE)
     _not_locked(season)
     if player_names:
-        names = [" ".join(n.split()) for n in player_names if n.strip()]
-        named = club_players_named(club=season.club, names=names)
-        unknown = [n for n in names if n.casefold() not in named]
-        if unknown:
-            raise ValidationError({"players": ValidationError(
-                PLAYERS_UNKNOWN, code="players", params={"names": ", ".join(unknown)})})
-        players = [*players, *(named[n.casefold()] for n in names)]
+        players = [*players, *_club_players_named(season, player_names)]
     if captain_username:
         member = club_member_named(club=season.club, username=captain_username)
         if member is None:
@@ -226,6 +223,15 @@ def entrant_add(*, division: Division, by: User, name: str, kind: str = "team",
     return entrant
 
 
+@receiver(member_left)
+def captaincies_end(sender: object, *, club: Club, user: User, **kwargs: object) -> int:
+    """A member who left the club, or was taken out, captains none of its sides in the
+    seasons still running: the sign-off and the league's e-mails go by an entrant's
+    captain. A locked season keeps who captained its sides. Returns how many ended."""
+    return Entrant.objects.filter(division__season__club=club, division__season__locked=False,
+                                  captain=user).update(captain=None)
+
+
 @transaction.atomic
 def entrant_rename(*, entrant: Entrant, by: User, name: str) -> Entrant:
     """A new name for an entrant (its fixtures and results follow it)."""
@@ -237,6 +243,66 @@ def entrant_rename(*, entrant: Entrant, by: User, name: str) -> Entrant:
     entrant.name = " ".join(name.split())
     entrant.full_clean()
     entrant.save(update_fields=["name"])
+    return entrant
+
+
+def _club_players_named(season: Season, names: Sequence[str]) -> list[Player]:
+    """The club's players typed by name (case aside), or the refusal naming those that
+    are not."""
+    names = [" ".join(n.split()) for n in names if n.strip()]
+    named = club_players_named(club=season.club, names=names)
+    unknown = [n for n in names if n.casefold() not in named]
+    if unknown:
+        raise ValidationError({"players": ValidationError(
+            PLAYERS_UNKNOWN, code="players", params={"names": ", ".join(unknown)})})
+    return list({player.pk: player for player in (named[n.casefold()] for n in names)}.values())
+
+
+@transaction.atomic
+def entrant_captain_set(*, entrant: Entrant, by: User, captain_username: str) -> Entrant:
+    """A new captain for an entrant, a member named by username; blank: none (the league
+    admins act for the side meanwhile)."""
+    entrant = Entrant.objects.select_for_update().select_related("division__season__club") \
+        .get(pk=entrant.pk)
+    season = entrant.division.season
+    require_role(club=season.club, user=by, role=RUNS_LEAGUE)
+    _not_locked(season)
+    captain = None
+    if captain_username.strip():
+        member = club_member_named(club=season.club, username=captain_username.strip())
+        if member is None:
+            raise ValidationError({"captain": ValidationError(
+                CAPTAIN_OUTSIDE, code="captain", params={"name": captain_username.strip()})})
+        captain = member.user
+    entrant.captain = captain
+    entrant.full_clean()
+    entrant.save(update_fields=["captain"])
+    return entrant
+
+
+@transaction.atomic
+def entrant_squad_change(*, entrant: Entrant, by: User, add: Sequence[str] = (),
+                         drop: Sequence[str] = ()) -> Entrant:
+    """Players join an entrant's squad (a signing) or leave it, by name: the games they
+    played for it stay theirs. The squad's limits are the ones it was made with."""
+    entrant = Entrant.objects.select_for_update().select_related("division__season__club") \
+        .get(pk=entrant.pk)
+    season = entrant.division.season
+    require_role(club=season.club, user=by, role=RUNS_LEAGUE)
+    _not_locked(season)
+    joining = _club_players_named(season, add)
+    leaving = {player.pk for player in _club_players_named(season, drop)}
+    squad = {player.pk: player for player in entrant.players.all()}
+    not_in = [player.name for player in _club_players_named(season, drop)
+              if player.pk not in squad]
+    if not_in:
+        raise ValidationError({"players": ValidationError(
+            SQUAD_LACKS, code="not_in_squad",
+            params={"names": ", ".join(not_in), "entrant": entrant.name})})
+    squad.update((player.pk, player) for player in joining)
+    kept = [player for pk, player in squad.items() if pk not in leaving]
+    _check_squad(entrant.division, entrant.kind, kept, entrant=entrant)
+    entrant.players.set(kept)
     return entrant
 
 
@@ -266,15 +332,19 @@ def entrant_remove(*, entrant: Entrant, by: User) -> int:
     return gone
 
 
-def _check_squad(division: Division, kind: str, players: Sequence[Player]) -> None:
+def _check_squad(division: Division, kind: str, players: Sequence[Player],
+                 entrant: Entrant | None = None) -> None:
     """A single player's squad is that player, a pair's its two; and a player plays for
-    one entrant of a division (a night would otherwise set them against themselves)."""
+    one entrant of a division (a night would otherwise set them against themselves):
+    ``entrant``'s own squad aside, when it is the one changing."""
     most = {EntrantKind.SINGLE.value: 1, EntrantKind.PAIR.value: 2}.get(kind)
     if most is not None and len(players) > most:
         raise ValidationError({"players": ValidationError(
             SINGLE_SQUAD if most == 1 else PAIR_SQUAD, code="squad_size")})
     taken = Entrant.players.through.objects.filter(
         entrant__division=division, player__in=players).select_related("entrant", "player")
+    if entrant is not None:
+        taken = taken.exclude(entrant=entrant)
     if taken:
         raise ValidationError({"players": ValidationError(
             IN_ANOTHER_SQUAD, code="squad_taken", params={"names": ", ".join(

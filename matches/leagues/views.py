@@ -280,7 +280,8 @@ def adjustment_remove(request: HttpRequest, slug: str, season: str, pk: int) -> 
 
 @require_POST
 def entrant_change(request: HttpRequest, slug: str, season: str) -> HttpResponse:
-    """Rename an entrant of a division, or remove it (with its unplayed fixtures)."""
+    """Rename an entrant of a division, set its captain, change its squad, or remove it
+    (with its unplayed fixtures)."""
     the_season, division = _season_division(request, slug, season)
     form = EntrantChangeForm(request.POST)
     gone: list[int] = []
@@ -292,12 +293,22 @@ def entrant_change(request: HttpRequest, slug: str, season: str) -> HttpResponse
         if data["do"] == "remove":
             gone.append(leagues_services.entrant_remove(entrant=entrant, by=_user(request)))
             return None
+        if data["do"] == "captain":
+            return leagues_services.entrant_captain_set(
+                entrant=entrant, by=_user(request), captain_username=data["captain"])
+        if data["do"] in ("squad_add", "squad_drop"):
+            names = data["players"].split(",")
+            return leagues_services.entrant_squad_change(
+                entrant=entrant, by=_user(request),
+                add=names if data["do"] == "squad_add" else (),
+                drop=names if data["do"] == "squad_drop" else ())
         return leagues_services.entrant_rename(entrant=entrant, by=_user(request),
                                                name=data["name"])
 
+    done = {"remove": _("Entrant removed."), "captain": _("Captain set."),
+            "squad_add": _("Squad changed."), "squad_drop": _("Squad changed.")}
     response = _post(request, the_season, division, "entrant-change", form, write,
-                     _("Entrant renamed.") if request.POST.get("do") != "remove" else
-                     _("Entrant removed."))
+                     done.get(request.POST.get("do", ""), _("Entrant renamed.")))
     if gone and gone[0]:
         messages.info(request, ngettext(
             "%(count)s fixture not yet played went with it.",

@@ -9,7 +9,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from matches import rules
-from matches.clubs.services import club_create, player_add
+from matches.clubs.services import club_create, membership_remove, player_add
 from matches.leagues.selectors import division_table, scorepad_closure
 from matches.leagues.services import (
     CAPTAIN_OUTSIDE,
@@ -20,13 +20,16 @@ from matches.leagues.services import (
     adjustment_add,
     adjustment_remove,
     entrant_add,
+    entrant_captain_set,
     entrant_remove,
     entrant_rename,
+    entrant_squad_change,
     fixture_add,
     fixture_confirm,
     fixture_dispute,
     fixture_game_start,
     fixture_games_enter,
+    fixture_redate,
     fixture_reinstate,
     fixture_resolve,
     fixture_submit,
@@ -34,6 +37,7 @@ from matches.leagues.services import (
     fixture_walkover,
     fixtures_generate,
     season_create,
+    season_lock,
 )
 from matches.models import (
     ChangeKind,
@@ -364,6 +368,80 @@ def test_a_player_plays_for_one_entrant_of_a_division(division, people):
                                    game="all-fives", starts_on=datetime.date(2027, 4, 5))
     entrant_add(division=other.divisions.get(), by=people["admin"], name="Bowes",
                          player_names=["Ann Dale"])  # another season's division: free
+
+
+def test_a_squad_takes_a_signing_and_lets_a_player_go_one_squad_a_division_still(
+        division, people):
+    club = division.season.club
+    for name in ("Ann Dale", "Bob Hay", "Cy Lund", "Di Moss"):
+        player_add(club=club, name=name, by=people["admin"])
+    oak = entrant_add(division=division, by=people["admin"], name="Royal Oak",
+                      player_names=["Ann Dale", "Bob Hay"])
+    entrant_add(division=division, by=people["admin"], name="Bowes", player_names=["Cy Lund"])
+    with pytest.raises(PermissionDenied):
+        entrant_squad_change(entrant=oak, by=people["oak"], add=["Di Moss"])
+
+    entrant_squad_change(entrant=oak, by=people["admin"], add=["di moss", " Ann  Dale "])
+    assert sorted(oak.players.values_list("name", flat=True)) == [
+        "Ann Dale", "Bob Hay", "Di Moss"]
+    for change, message in (
+            ({"add": ["Cy Lund"]}, "Already in another squad of this division: Cy Lund (Bowes)."),
+            ({"add": ["Ed Nye"]}, "Not the club's players: Ed Nye. Add them on the club page "
+                                  "first."),
+            ({"drop": ["Cy Lund"]}, "Not in Royal Oak's squad: Cy Lund.")):
+        with pytest.raises(ValidationError) as refused:
+            entrant_squad_change(entrant=oak, by=people["admin"], **change)
+        assert refused.value.message_dict == {"players": [message]}
+    entrant_squad_change(entrant=oak, by=people["admin"], drop=["Bob Hay"])
+    assert sorted(oak.players.values_list("name", flat=True)) == ["Ann Dale", "Di Moss"]
+    single = entrant_add(division=division, by=people["admin"], name="Bob", kind="single",
+                         player_names=["Bob Hay"])
+    with pytest.raises(ValidationError) as too_many:
+        entrant_squad_change(entrant=single, by=people["admin"], add=["Ann Dale"])
+    assert too_many.value.message_dict == {"players": [
+        "A single player's squad is that one player."]}
+
+
+def test_a_captain_is_set_by_a_members_username_or_none(division, people):
+    oak = entrant_add(division=division, by=people["admin"], name="Royal Oak",
+                      captain=people["oak"])
+    with pytest.raises(PermissionDenied):
+        entrant_captain_set(entrant=oak, by=people["oak"], captain_username="bowes")
+    with pytest.raises(ValidationError) as outside:
+        entrant_captain_set(entrant=oak, by=people["admin"], captain_username="stranger")
+    assert outside.value.message_dict == {"captain": [
+        "stranger is not a member of the club: invite them first, so that they can open "
+        "their fixtures."]}
+    assert entrant_captain_set(entrant=oak, by=people["admin"],
+                               captain_username=" bowes ").captain == people["bowes"]
+    assert entrant_captain_set(entrant=oak, by=people["admin"],
+                               captain_username="").captain is None
+
+
+def test_a_member_who_leaves_captains_no_side_of_a_running_season(division, people):
+    """The sign-off and the league's e-mails go by an entrant's captain: one taken out of
+    the club must no longer act for a side, nor hear of its nights."""
+    oak = entrant_add(division=division, by=people["admin"], name="Royal Oak",
+                      captain=people["oak"])
+    bowes = entrant_add(division=division, by=people["admin"], name="Bowes",
+                        captain=people["bowes"])
+    fixture = Fixture.objects.create(division=division, week=1, home=oak, away=bowes)
+    done = season_create(club=division.season.club, by=people["admin"], name="Last year",
+                         game="all-fives", starts_on=datetime.date(2025, 9, 1))
+    last_year = entrant_add(division=done.divisions.get(), by=people["admin"], name="Oak",
+                            captain=people["oak"])
+    season_lock(season=done, by=people["admin"])
+
+    membership_remove(membership=Membership.objects.get(user=people["oak"]),
+                      by=people["admin"])
+
+    oak.refresh_from_db()
+    last_year.refresh_from_db()
+    assert oak.captain is None and last_year.captain == people["oak"]
+    with pytest.raises(PermissionDenied):
+        fixture_redate(fixture=fixture, by=people["oak"], date=datetime.date(2026, 9, 14))
+    bowes.refresh_from_db()
+    assert bowes.captain == people["bowes"]  # another's captaincy stays
 
 
 def test_an_entrant_added_by_mistake_goes_with_its_unplayed_fixtures(division, people):

@@ -1657,8 +1657,8 @@ def test_a_league_admin_renames_or_removes_an_entrant_from_the_season_page(seaso
                                                            "season": season.slug})
     dupe = entrant_add(division=division, by=people["admin"], name="Dupe squad")
     page = admin.get(season.get_absolute_url()).content.decode()
-    assert "Rename or remove an entrant" in page
-    assert "Rename or remove an entrant" not in as_(people["oak"]).get(
+    assert "Change or remove an entrant" in page
+    assert "Change or remove an entrant" not in as_(people["oak"]).get(
         season.get_absolute_url()).content.decode()
     signed_off(season, people)  # Royal Oak A v Bowes Dragons, played
     form = {"division": division.pk, "entrant": dupe.pk, "name": ""}
@@ -1679,6 +1679,32 @@ def test_a_league_admin_renames_or_removes_an_entrant_from_the_season_page(seaso
     removed = admin.post(url, {**form, "do": "remove", "confirm": "on"}, follow=True)
     assert "Entrant removed." in removed.content.decode()
     assert not division.entrants.filter(name__in=["Dupe squad", "Black Bull"]).exists()
+
+
+def test_a_league_admin_sets_an_entrants_captain_and_changes_its_squad(season, people):
+    admin = as_(people["admin"])
+    division = season.divisions.get()
+    url = reverse("matches:season_entrant_change", kwargs={"slug": season.club.slug,
+                                                           "season": season.slug})
+    oak = division.entrants.get(name="Royal Oak A")
+    player_add(club=season.club, name="Ann Dale", by=people["admin"])
+    form = {"division": division.pk, "entrant": oak.pk, "name": ""}
+
+    captain = admin.post(url, {**form, "do": "captain", "captain": "member"}, follow=True)
+    assert "Captain set." in captain.content.decode()
+    unnamed = admin.post(url, {**form, "do": "squad_add", "players": " , "})
+    assert unnamed.status_code == 400
+    assert ('<p class="error" id="entrant-change-players-error">Name the players to add or '
+            'take out.</p>') in unnamed.content.decode()
+    added = admin.post(url, {**form, "do": "squad_add", "players": "ann dale"}, follow=True)
+    assert "Squad changed." in added.content.decode()
+    oak.refresh_from_db()
+    assert oak.captain == people["member"]
+    assert [p.name for p in oak.players.all()] == ["Ann Dale"]
+    unknown = admin.post(url, {**form, "do": "squad_drop", "players": "Ed Nye"})
+    assert 'value="Ed Nye"' in unknown.content.decode()  # what was typed comes back
+    admin.post(url, {**form, "do": "squad_drop", "players": "Ann Dale"})
+    assert not oak.players.exists()
 
 
 def test_a_refused_rename_or_removal_is_said_beside_its_own_field_not_another_forms(
