@@ -114,9 +114,12 @@ def _locked(cup: Cup) -> Cup:
 
 
 def _run_by(cup: Cup, by: User) -> Cup:
-    """The cup, locked for a write by ``by``, who must run its club's cups."""
+    """The cup, locked for a write by ``by``, who must run its club's cups; a cup whose
+    season is locked takes no more (its draws, dates and ties stay as they are)."""
     cup = _locked(cup)
     require_cup_admin(club=cup.season.club, user=by)
+    if cup.season.locked:
+        raise ValidationError(leagues_services.SEASON_LOCKED, code="locked")
     return cup
 
 

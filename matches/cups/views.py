@@ -123,7 +123,7 @@ def _cup_page(request: HttpRequest, cup: Cup, *, refused: str = "",
     shown = cup_shown(cup)
     admin_forms = {name.replace("-", "_"): (form if name == refused and form is not None
                                             else _form(name, cup))
-                   for name in FORMS} if admin else {}
+                   for name in FORMS} if admin and not cup.season.locked else {}
     return render(request, "matches/cup.html", {
         "club": club, "cup": cup, "season": cup.season, "b": shown, "admin": admin,
         "names_accounts": rights.names_accounts,

@@ -27,6 +27,7 @@ from matches.leagues.services import (
     fixture_submit,
     fixture_walkover,
     fixtures_confirm_due,
+    season_lock,
 )
 from matches.models import Fixture, FixtureStatus, Player, Rating
 from tests.support.cups import AWAY_WIN, HOME_WIN, Cupfolk, a_cup
@@ -189,6 +190,35 @@ def test_the_plate_takes_the_first_round_losers():
     assert {plate_final.home, plate_final.away} == {first.away, second.home}
     folk.play(plate_final, HOME_WIN)
     assert cup_shown(folk.refreshed()).plate_winner == plate_final.home
+
+
+def test_a_locked_cup_takes_no_more_draws_dates_or_resets():
+    """Its plate drawn, played and locked: the admin's writes on the cup are refused,
+    and the plate's draw is not taken back and drawn again."""
+    folk = a_cup(FOUR, plate=True)
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    first, second = folk.fixture(1, 1), folk.fixture(1, 2)
+    folk.play(first, HOME_WIN)
+    folk.play(second, AWAY_WIN)
+    cups.cup_plate_draw(cup=folk.cup, by=folk.admin)
+    season_lock(season=folk.cup.season, by=folk.admin)
+    plate_final = folk.fixture(1, 1, plate=True)
+    for write in (
+            lambda: cups.cup_plate_undraw(cup=folk.cup, by=folk.admin, reason="again"),
+            lambda: cups.cup_plate_draw(cup=folk.cup, by=folk.admin),
+            lambda: cups.cup_round_draw(cup=folk.cup, by=folk.admin),
+            lambda: cups.cup_round_date(cup=folk.cup, by=folk.admin, number=2,
+                                        date=datetime.date(2026, 12, 1)),
+            lambda: cups.cup_finals_set(cup=folk.cup, by=folk.admin,
+                                        date=datetime.date(2026, 12, 1), venue="Oak"),
+            lambda: cups.cup_ties_reset(cup=folk.cup, by=folk.admin, round=1, position=1,
+                                        reason="again")):
+        with pytest.raises(ValidationError) as refused:
+            write()
+        assert refused.value.messages == [
+            "The season is locked: its results can no longer change."]
+    assert folk.fixture(1, 1, plate=True) == plate_final
+    assert not CupLog.objects.filter(kind=CupLogKind.PLATE_UNDRAWN).exists()
 
 
 def test_where_submitted_results_count_the_winner_goes_through_on_sending_and_stays():

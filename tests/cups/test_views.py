@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from matches.cups import services as cups
 from matches.cups.models import Cup, CupLog, CupRound, CupTie
-from matches.leagues.services import entrant_add, season_create
+from matches.leagues.services import entrant_add, season_create, season_lock
 from matches.models import Club, Entrant, Fixture, Membership, Season, Visibility
 from tests.support.cups import HOME_WIN, Cupfolk, a_cup
 
@@ -62,6 +62,16 @@ def test_the_cup_page_shows_the_bracket_the_seed_and_links_each_tie_to_its_fixtu
     assert ">Semi-finals</h3>" in page and ">Final</h3>" in page
     assert 'class="cup-rounds"' in page
     assert "Run the cup" not in page  # not an admin
+
+
+def test_a_locked_cups_page_says_so_and_offers_its_admins_no_forms():
+    folk = a_cup(FOUR)
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    admin = as_(folk.admin)
+    assert "Run the cup" in admin.get(url(folk, "cup")).content.decode()
+    season_lock(season=folk.cup.season, by=folk.admin)
+    page = admin.get(url(folk, "cup")).content.decode()
+    assert "Run the cup" not in page and " · <strong>locked</strong></p>" in page
 
 
 def test_a_cup_season_is_shown_as_its_bracket_and_listed_with_the_cups():
