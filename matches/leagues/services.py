@@ -384,7 +384,12 @@ def fixture_redate(*, fixture: Fixture, by: By, date: datetime.date | None,
                    postponed: bool = False) -> Fixture:
     """Postpone a fixture (no date yet, or a new one) or put it back on a date, within
     its season (from its first night to its last, when it has one). A new date makes the
-    schedule's e-mails about the fixture due again: each is sent once a date."""
+    schedule's e-mails about the fixture due again: each is sent once a date. A night put
+    off to a date already known is re-dated, not postponed: a postponed one has no date,
+    and is neither reminded of nor listed as coming."""
+    if postponed and date is not None:
+        postponed = False
+
     def redate(fixture: Fixture) -> None:
         season = fixture.division.season
         if date is None and not postponed:

@@ -508,7 +508,7 @@ def fixture_action(request: HttpRequest, slug: str, season: str, pk: int,
                 add_refusal(redate_form, refused)  # said beside the date too
                 raise
             done = (_("Fixture postponed.") if redate_form.cleaned_data["postponed"]
-                    else _("Fixture re-dated."))
+                    and redate_form.cleaned_data["date"] is None else _("Fixture re-dated."))
         else:
             raise ValidationError(_("Unknown action."))
     except ValidationError as error:

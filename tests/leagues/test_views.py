@@ -1641,6 +1641,12 @@ def test_a_fixture_is_re_dated_within_its_season_and_a_postponement_says_so(seas
     assert "Fixture postponed." in postponed.content.decode()
     box = re.search(r'<input type="checkbox" name="postponed"[^>]*>', postponed.content.decode())
     assert box is not None and "checked" in box[0]  # saving again keeps it postponed
+    # its new date given, the box still ticked: re-dated, or no one would be reminded
+    dated = oak.post(fixture_url(fixture, "redate"), {"date": "2026-09-28", "postponed": "on"},
+                     follow=True)
+    assert "Fixture re-dated." in dated.content.decode()
+    fixture.refresh_from_db()
+    assert (fixture.status, fixture.date) == ("scheduled", datetime.date(2026, 9, 28))
     Season.objects.filter(pk=season.pk).update(ends_on=datetime.date(2027, 3, 29))
     late = oak.post(fixture_url(fixture, "redate"), {"date": "2027-04-05"})
     assert "Give a date within the season: from 7 Sep 2026 to 29 Mar 2027." in \
