@@ -384,10 +384,11 @@ def fixture_redate(*, fixture: Fixture, by: By, date: datetime.date | None,
                    postponed: bool = False) -> Fixture:
     """Postpone a fixture (no date yet, or a new one) or put it back on a date, within
     its season (from its first night to its last, when it has one). A new date makes the
-    schedule's e-mails about the fixture due again: each is sent once a date. A night put
-    off to a date already known is re-dated, not postponed: a postponed one has no date,
-    and is neither reminded of nor listed as coming."""
-    if postponed and date is not None:
+    schedule's e-mails about the fixture due again: each is sent once a date. Postponed
+    with its date as it was, a night keeps it (the form shows it); with another date, it
+    is re-dated: it is played then, and reminded of and listed as coming, which a
+    postponed night is not."""
+    if postponed and date is not None and date != fixture.date:
         postponed = False
 
     def redate(fixture: Fixture) -> None:

@@ -507,8 +507,9 @@ def fixture_action(request: HttpRequest, slug: str, season: str, pk: int,
             except ValidationError as refused:
                 add_refusal(redate_form, refused)  # said beside the date too
                 raise
-            done = (_("Fixture postponed.") if redate_form.cleaned_data["postponed"]
-                    and redate_form.cleaned_data["date"] is None else _("Fixture re-dated."))
+            fixture.refresh_from_db(fields=["status"])
+            done = (_("Fixture postponed.") if fixture.status == FixtureStatus.POSTPONED
+                    else _("Fixture re-dated."))
         else:
             raise ValidationError(_("Unknown action."))
     except ValidationError as error:
