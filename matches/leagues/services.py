@@ -25,6 +25,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from matches import rules
 from matches.clubs.access import NOT_ALLOWED, RUNS_LEAGUE, require_role
@@ -71,6 +72,11 @@ from matches.scoring.services.lifecycle import match_abandon
 from matches.scoring.services.play import MatchStarted, match_start
 from matches.scoring.signals import results_changed
 
+LOCK_UNSETTLED = ngettext_lazy(
+    "%(count)s result waits for the away captain or the league (sent or disputed): settle "
+    "it before the season is locked, or it would wait for good.",
+    "%(count)s results wait for the away captain or the league (sent or disputed): settle "
+    "them before the season is locked, or they would wait for good.", "count")
 SEASON_LOCKED = _("The season is locked: its results can no longer change.")
 NOT_CAPTAIN = _("Only %(entrant)s's captain or a league admin can do that.")
 ONLY_CAPTAIN = _("Only %(entrant)s's captain can do that.")
@@ -875,7 +881,13 @@ def season_nights_start_set(*, season: Season, by: User, nights_start: datetime.
 
 @transaction.atomic
 def season_lock(*, season: Season, by: User) -> Season:
+    """The season's results can no longer change. A result still waiting for its
+    sign-off (submitted, disputed) refuses it: locked, it would wait for good."""
     require_role(club=season.club, user=by, role=RUNS_LEAGUE)
+    season = Season.objects.select_for_update().get(pk=season.pk)
+    waiting = Fixture.objects.filter(division__season=season, status__in=UNSETTLED).count()
+    if waiting:
+        raise ValidationError(LOCK_UNSETTLED, code="unsettled", params={"count": waiting})
     season.locked = True
     season.save(update_fields=["locked"])
     return season

@@ -397,8 +397,12 @@ def season_lock(request: HttpRequest, slug: str, season: str) -> HttpResponse:
         messages.error(request, _("Tick the box to say that its results will no longer "
                                   "change, then lock the season."))
         return redirect(the_season)
-    leagues_services.season_lock(season=the_season, by=_user(request))
-    messages.success(request, _("Season locked: its results can no longer change."))
+    try:
+        leagues_services.season_lock(season=the_season, by=_user(request))
+    except ValidationError as refused:
+        messages.error(request, " ".join(refused.messages))
+    else:
+        messages.success(request, _("Season locked: its results can no longer change."))
     return redirect(the_season)
 
 

@@ -543,6 +543,20 @@ def test_a_void_taken_back_opens_the_night_again_with_its_games():
     assert division_table(fixture.division, fixture.division.season).rows == counted
 
 
+def test_a_season_with_a_result_waiting_for_its_sign_off_is_not_locked():
+    night = league_night_at(FixtureStatus.DISPUTED)
+    season = night.fixture.division.season
+    with pytest.raises(ValidationError) as refused:
+        season_lock(season=season, by=night.admin)
+    assert refused.value.messages == [
+        "1 result waits for the away captain or the league (sent or disputed): settle it "
+        "before the season is locked, or it would wait for good."]
+    season.refresh_from_db()
+    assert not season.locked
+    fixture_resolve(fixture=night.fixture, by=night.admin)
+    assert season_lock(season=season, by=night.admin).locked
+
+
 def test_a_fixture_added_by_hand_is_the_league_admins_between_two_of_the_division(
         division, people):
     oak, bowes = (entrant_add(division=division, by=people["admin"], name=name)

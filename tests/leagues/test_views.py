@@ -347,6 +347,20 @@ def test_a_void_is_taken_back_from_the_fixtures_page(season, people):
     assert fixture.status == FixtureStatus.SCHEDULED and take_back not in page
 
 
+def test_a_season_waiting_on_a_result_says_so_and_stays_unlocked(season, people):
+    fixture = meeting(season, "Royal Oak A", "Bowes Dragons")
+    fixture_games_enter(fixture=fixture, by=people["oak"],
+                        games=paper_games(fixture, [(61, 40), (61, 12), (58, 61)]))
+    fixture_submit(fixture=fixture, by=people["oak"])
+    lock = reverse("matches:season_lock", kwargs={"slug": season.club.slug,
+                                                  "season": season.slug})
+    page = as_(people["admin"]).post(lock, {"confirm": "on"}, follow=True).content.decode()
+    assert ("1 result waits for the away captain or the league (sent or disputed): settle "
+            "it before the season is locked, or it would wait for good.") in page
+    season.refresh_from_db()
+    assert not season.locked
+
+
 def test_who_may_enter_and_sign_a_fixture(season, people):
     fixture = meeting(season, "Royal Oak A", "Bowes Dragons")
     for who in ("bowes", "middleton", "member"):  # not the home captain, not an admin

@@ -292,7 +292,7 @@ def test_an_earlier_game_of_the_season_no_longer_in_a_fixture_is_open_until_the_
     scoring_services.event_undo(match=again.match)
     scoring_services.round_start(match=again.match, starter=0)
     scoring_services.event_record(match=again.match, action=rules.Play(0, T("5-5")))  # Ann: 10–0
-    submitted(night)
+    confirmed(night)
 
     assert scorepad_closure(again.match) is not None
     assert scorepad_closure(night.match) is None
