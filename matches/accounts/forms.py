@@ -4,11 +4,16 @@ league e-mails on or off, and their language."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.conf import settings
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import PasswordChangeForm, UserCreationForm
 from django.contrib.auth.models import User
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
+
+from matches.accounts.services import password_confirmed
 
 
 class SignUpForm(UserCreationForm[User]):
@@ -46,3 +51,20 @@ class EmailChangeForm(forms.Form):
     password = forms.CharField(
         label=_("Your password"), strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
+
+
+class ConfirmedPasswordChangeForm(PasswordChangeForm):
+    """Django's change of password, its old password asked as a sign-in asks it
+    (:func:`~matches.accounts.services.password_confirmed`): wrong ones count towards the
+    account's lockout, as on the sign-in page."""
+
+    def __init__(self, user: User, *args: Any, request: HttpRequest, **kwargs: Any) -> None:
+        super().__init__(user, *args, **kwargs)
+        self.request = request
+
+    def clean_old_password(self) -> str:
+        old_password: str = self.cleaned_data["old_password"]
+        if not password_confirmed(request=self.request, user=self.user, password=old_password):
+            raise forms.ValidationError(self.error_messages["password_incorrect"],
+                                        code="password_incorrect")
+        return old_password

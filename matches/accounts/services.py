@@ -9,10 +9,11 @@ e-mail address, whether its owner wants league e-mails, and in which language.
 from __future__ import annotations
 
 from axes.utils import reset as axes_reset
-from django.contrib.auth import password_validation
+from django.contrib.auth import authenticate, password_validation
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from matches.accounts.models import NoticeSettings
@@ -43,17 +44,28 @@ NOT_YOUR_PASSWORD = _("That is not this account's password: the e-mail address i
                       "unchanged.")
 
 
-@transaction.atomic
-def account_email_set(*, user: User, email: str, password: str) -> User:
+def password_confirmed(*, request: HttpRequest, user: User, password: str) -> bool:
+    """Whether ``password`` is signed-in ``user``'s, asked as a sign-in asks it: a wrong
+    one counts towards the account's lockout (django-axes), and a locked-out account
+    confirms nothing (the request is then answered with the lockout page). A phone found
+    signed in cannot guess its way to the account's e-mail address or password."""
+    return authenticate(request, username=user.get_username(), password=password) == user
+
+
+def account_email_set(*, request: HttpRequest, user: User, email: str,
+                      password: str) -> User:
     """Give ``user`` the e-mail address ``email`` ("": none, and so no reset link and no
-    e-mail), once ``password`` shows that its owner asks. Errors are keyed by this
-    function's arguments: ``password`` (not the account's), ``email`` (not an address)."""
-    if not user.check_password(password):
+    e-mail), once ``password`` shows that its owner asks (:func:`password_confirmed`).
+    Errors are keyed by this function's arguments: ``password`` (not the account's),
+    ``email`` (not an address). The password is asked outside the write's transaction:
+    the failed sign-in it records must outlive the refusal."""
+    if not password_confirmed(request=request, user=user, password=password):
         raise ValidationError({"password": ValidationError(NOT_YOUR_PASSWORD,
                                                            code="password")})
-    user.email = User.objects.normalize_email(email.strip())
-    user.full_clean()
-    user.save(update_fields=["email"])
+    with transaction.atomic():
+        user.email = User.objects.normalize_email(email.strip())
+        user.full_clean()
+        user.save(update_fields=["email"])
     return user
 
 

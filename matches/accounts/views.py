@@ -17,6 +17,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm, SetPasswordForm
 from django.contrib.auth.models import User
 from django.contrib.auth.views import (
+    PasswordChangeView,
     PasswordResetConfirmView,
     PasswordResetView,
     redirect_to_login,
@@ -32,7 +33,12 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods, require_POST
 
-from matches.accounts.forms import EmailChangeForm, NoticeSettingsForm, SignUpForm
+from matches.accounts.forms import (
+    ConfirmedPasswordChangeForm,
+    EmailChangeForm,
+    NoticeSettingsForm,
+    SignUpForm,
+)
 from matches.accounts.services import (
     account_create,
     account_email_set,
@@ -118,7 +124,7 @@ def account_email(request: HttpRequest) -> HttpResponse:
     email_form = EmailChangeForm(request.POST)
     if email_form.is_valid():
         try:
-            account_email_set(user=user, email=email_form.cleaned_data["email"],
+            account_email_set(request=request, user=user, email=email_form.cleaned_data["email"],
                               password=email_form.cleaned_data["password"])
         except ValidationError as refused:
             add_refusal(email_form, refused)
@@ -208,3 +214,13 @@ def safe_next(request: HttpRequest) -> str:
         return url
     return ""
 
+
+
+class PasswordChange(PasswordChangeView):
+    """Django's change of password, its old password counted as a sign-in attempt
+    (:class:`~matches.accounts.forms.ConfirmedPasswordChangeForm`)."""
+
+    form_class = ConfirmedPasswordChangeForm
+
+    def get_form_kwargs(self) -> dict[str, Any]:
+        return {**super().get_form_kwargs(), "request": self.request}

@@ -85,6 +85,40 @@ def test_after_the_limit_the_right_password_is_locked_out(olena):
     assert b"paused for 15 minutes" in page
 
 
+@pytest.mark.parametrize(("url", "field", "other"), [
+    ("/accounts/settings/email/", "password", {"email": "thief@example.com"}),
+    ("/accounts/password_change/", "old_password",
+     {"new_password1": "a-thief-s-42-pass", "new_password2": "a-thief-s-42-pass"}),
+])
+def test_a_password_guessed_on_a_signed_in_phone_counts_towards_the_lockout(
+        olena, url, field, other):
+    """Whoever finds a phone signed in may not guess their way to the account's e-mail
+    address or password: each wrong password there is a failed sign-in."""
+    phone = Client(REMOTE_ADDR=HERE)
+    phone.force_login(olena)
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert phone.post(url, {field: WRONG, **other}).status_code in (200, 400)
+    assert phone.post(url, {field: WRONG, **other}).status_code == 429  # the limit's
+    right = phone.post(url, {field: PASSWORD, **other})
+    assert right.status_code == 429 and LOCKED_OUT in right.content
+    olena.refresh_from_db()
+    assert olena.email == "" and olena.check_password(PASSWORD)
+    _, status, _ = sign_in("olena", PASSWORD)  # the same lockout as the sign-in page's
+    assert status == 429
+
+
+def test_the_right_password_still_changes_the_address_and_the_password(olena):
+    phone = Client(REMOTE_ADDR=HERE)
+    phone.force_login(olena)
+    assert phone.post("/accounts/settings/email/", {
+        "password": PASSWORD, "email": "olena@example.com"}).status_code == 302
+    assert phone.post("/accounts/password_change/", {
+        "old_password": PASSWORD, "new_password1": "tiles-on-the-table-7",
+        "new_password2": "tiles-on-the-table-7"})["Location"] == "/accounts/password_change/done/"
+    olena.refresh_from_db()
+    assert olena.email == "olena@example.com" and olena.check_password("tiles-on-the-table-7")
+
+
 def test_the_limit_is_per_username_and_address(olena, taras):
     fail("olena", settings.AXES_FAILURE_LIMIT)
 
