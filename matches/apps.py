@@ -11,7 +11,9 @@ class MatchesConfig(AppConfig):
         # each concern that closes a match to writes registers its check with scoring
         # history keeps the ratings that scoring's results feed (results_changed)
         # a cup's bracket follows its ties' fixtures (the leagues' fixture_moved)
+        # a phone's matches become the account's that signs in on it (user_logged_in)
         from matches.cups import services as cups_services  # noqa: F401
         from matches.history import services  # noqa: F401
         from matches.leagues import selectors  # noqa: F401
+        from matches.scoring import access as scoring_access  # noqa: F401
         from scorekeeper import checks  # noqa: F401

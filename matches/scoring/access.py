@@ -15,6 +15,9 @@ from functools import wraps
 from typing import Concatenate
 from uuid import UUID
 
+from django.contrib.auth import user_logged_in
+from django.contrib.auth.models import User
+from django.dispatch import receiver
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -22,6 +25,7 @@ from matches.clubs.selectors import club_readable
 from matches.scoring.forms.play import PhoneNameForm
 from matches.scoring.models import Match, MatchStatus, ScorerGrant
 from matches.scoring.selectors import play as scoring_selectors
+from matches.scoring.services.lifecycle import matches_adopt
 
 GRANTS_KEY = "scorer_grants"  # session: {public id: scorer grant id} held by this browser
 
@@ -147,3 +151,16 @@ def scorable_matches(request: HttpRequest, matches: Sequence[Match]) -> set[int]
                  if match.pk not in mine}
     return mine | scoring_selectors.matches_with_live_grants(
         {pk: grant for pk, grant in grant_ids.items() if isinstance(grant, int)})
+
+
+@receiver(user_logged_in)
+def phones_matches_adopted(sender: object, *, request: HttpRequest | None, user: User,
+                           **kwargs: object) -> None:
+    """Signed up or in on a phone: the matches it started with no one signed in become
+    the account's (:func:`~matches.scoring.services.lifecycle.matches_adopt`), so signing
+    out does not lose them."""
+    session = getattr(request, "session", None)
+    held = session.get(GRANTS_KEY, {}) if session is not None else {}
+    grant_ids = [grant for grant in held.values() if isinstance(grant, int)]
+    if grant_ids:
+        matches_adopt(user=user, grant_ids=grant_ids)

@@ -135,3 +135,46 @@ def _request(match: Match, write: str, *, started: int,
         return at("abandon"), tap(match)
     assert write == "delete"
     return at("delete"), {}
+
+
+def _started_signed_out(client: Client) -> Match:
+    response = client.post(reverse("matches:new"), {
+        "creation_key": drawn_key(client), "game": "all-fives", "hand_size": "2",
+        "starter": "0", "mode": "tracked", "player_0": "Mum", "player_1": "Dad"})
+    assert response.status_code == 302
+    return Match.objects.latest("pk")
+
+
+def test_a_phone_that_signs_up_keeps_the_matches_it_started_once_signed_out():
+    """A visitor starts a match, then signs up: the match is the new account's, so signing
+    out and in again (here or on another phone) still scores it."""
+    phone = Client()
+    started = _started_signed_out(phone)
+    joined_elsewhere = _started_signed_out(Client())
+    phone.post(joined_elsewhere.get_join_url())  # another's match, scored by its link
+    revoked = _started_signed_out(phone)
+    ScorerGrant.objects.filter(match=revoked).update(revoked_at=started.started_at)
+
+    assert phone.post("/accounts/signup/", {
+        "username": "tablemum", "email": "", "password1": "domino-table-42",
+        "password2": "domino-table-42"}).status_code == 302
+    mum = User.objects.get(username="tablemum")
+    assert [m.pk for m in Match.objects.filter(created_by=mum)] == [started.pk]
+    phone.post("/accounts/logout/")
+    another = Client()
+    another.force_login(mum)
+    page = another.get(started.get_scorer_url())
+    assert "Score on this phone" in page.content.decode()
+
+
+def test_signing_in_adopts_no_match_an_account_has_already():
+    owner = User.objects.create_user("owner", password="domino-table-42")
+    phone = Client()
+    phone.force_login(owner)
+    theirs = _started_signed_out(phone)
+    assert theirs.created_by == owner
+    phone.post("/accounts/logout/")
+    User.objects.create_user("guest", password="domino-table-42")
+    phone.post("/accounts/login/", {"username": "guest", "password": "domino-table-42"})
+    theirs.refresh_from_db()
+    assert theirs.created_by == owner

@@ -14,7 +14,7 @@ closed league game (:mod:`matches.scoring.services.closure`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from fractions import Fraction
 from uuid import UUID
 
@@ -74,6 +74,20 @@ DELETE_NOT_ALLOWED = _(
     "Only the phone that started the match, its creator's account, a site admin or an "
     "admin of its club can delete it. You can abandon it instead.")
 NAMES_FOR_SEATS = _("Give one name for each of the %(count)s seats.")
+
+
+@transaction.atomic
+def matches_adopt(*, user: User, grant_ids: Collection[int]) -> int:
+    """The matches a phone started with no one signed in on it (``grant_ids``: the
+    scorer grants its session holds; each match's own starting grant, not revoked)
+    become ``user``'s, who signed up or in on that phone: the account then scores them
+    from any phone and keeps them once signed out. A match an account has already stays
+    its. Returns how many."""
+    return Match.objects.filter(
+        created_by__isnull=True,
+        pk__in=ScorerGrant.objects.filter(pk__in=grant_ids, is_creator=True,
+                                          revoked_at__isnull=True).values("match"),
+    ).update(created_by=user)
 
 
 @match_write
