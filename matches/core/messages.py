@@ -349,6 +349,9 @@ TEMPLATES: Final[dict[str, StrOrPromise]] = {
     "cup_plate_redraw": _(
         "%(tie)s: %(name)s had a bye and went into the plate's draw as its loser; for "
         "%(name)s to have won it, the plate is drawn again"),
+    "cup_plate_redraw_in": _(
+        "%(tie)s: %(name)s had a bye and had won it when the plate was drawn; for %(name)s "
+        "to have lost it and go into the plate, the plate is drawn again"),
     "cup_correction_played": _(
         '%(tie)s: its winner can change only while %(next)s is unplayed, or by an admin who '
         'resets the ties after it'),

@@ -554,6 +554,14 @@ def bracket(cup: Cup, results: Mapping[TieKey, TieResult]) -> Bracket:
         after_bye = main[entry.round - 1][entry.position - 1]
         if entry.round > 1 and after_bye.winner in had_byes and after_bye.loser not in had_byes:
             raise CupError.of("cup_plate_redraw", tie=str(entry), name=shown(after_bye.winner))
+    # and the other way: one with a bye who won its first tie played when the plate was
+    # drawn, and now lost it, has a place in the plate that the plate does not have
+    for tie in main[0]:
+        if tie.bye and tie.next is not None and tie.next not in plate_next:
+            after = main[tie.next.round - 1][tie.next.position - 1]
+            if after.winner is not None and after.loser == tie.home:
+                raise CupError.of("cup_plate_redraw_in", tie=str(after.key),
+                                  name=shown(tie.home))
     losers = {tie.key: tie.loser for ties in main for tie in ties}
     plate = _rounds(cup.plate, results, cup.format, plate=True, losers=losers, plate_next={})
     return Bracket(main, cup.main.rounds, plate, cup.plate.rounds)
@@ -569,7 +577,7 @@ def affected_by_correction(cup: Cup, results: Mapping[TieKey, TieResult],
     tie its loser went into and its chain, and so on from each of those. These are the
     ties an admin resets to change the tie's winner once they are played. A plate's
     places are kept by tie, so a new loser takes the old one's place; but a result that
-    would take an entrant with a bye out of a plate already drawn is refused
+    would take an entrant with a bye out of a plate already drawn, or put one in, is refused
     (:func:`bracket`): that plate is drawn again (:func:`plate_undrawn`). A bye is
     refused: it has no result to correct.
 

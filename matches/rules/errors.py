@@ -343,6 +343,9 @@ MESSAGES: Final[dict[str, str]] = {
     "cup_plate_too_few": "the plate needs at least 2 entrants, not {count}",
     "cup_plate_redraw": "{tie}: {name} had a bye and went into the plate's draw as its "
                         "loser; for {name} to have won it, the plate is drawn again",
+    "cup_plate_redraw_in": "{tie}: {name} had a bye and had won it when the plate was "
+                           "drawn; for {name} to have lost it and go into the plate, the "
+                           "plate is drawn again",
     "cup_correction_played": "{tie}: its winner can change only while {next} is unplayed, "
                              "or by an admin who resets the ties after it",
     # -- words for display (cup.py): a cup's rounds -----------------------------------

@@ -640,6 +640,22 @@ def test_a_correction_taking_a_bye_out_of_a_drawn_plate_needs_the_plate_drawn_ag
     assert plate_entries(again, kept) == (TieKey(1, 2), TieKey(2, 2))
 
 
+def test_a_correction_putting_a_bye_into_a_drawn_plate_needs_the_plate_drawn_again():
+    """The other way: "Anchor" won its first tie played, so the plate was drawn without
+    it; a correction that makes it lose would leave it out of the plate for good."""
+    cup = draw(FIVE, PLATE, pairs=FIVE_PAIRS)
+    results = {TieKey(1, 2): AWAY, TieKey(2, 1): HOME, TieKey(2, 2): HOME}
+    plated = draw_plate(cup, results, seed=8)
+    assert TieKey(2, 1) not in plate_entries(cup, results)
+    error = refused(corrected, plated, results, TieKey(2, 1), AWAY)
+    assert error.code == "cup_plate_redraw_in"
+    assert str(error) == 'tie 1 of round 2: "Anchor" had a bye and had won it when the ' \
+                         'plate was drawn; for "Anchor" to have lost it and go into the ' \
+                         'plate, the plate is drawn again'
+    again, kept = plate_undrawn(plated, corrected(cup, results, TieKey(2, 1), AWAY))
+    assert TieKey(2, 1) in plate_entries(again, kept)
+
+
 # -- whole cups ------------------------------------------------------------------------
 
 
@@ -739,8 +755,8 @@ def test_a_correction_without_reset_is_taken_exactly_when_no_affected_tie_is_pla
     allowed = correction_allowed(cup, results, key, flipped)
     try:
         reset = corrected(cup, results, key, flipped, reset=True)
-    except CupError as error:  # a bye's entrant taken out of the plate drawn already
-        assert error.code == "cup_plate_redraw"
+    except CupError as error:  # a bye's entrant taken out of the plate drawn, or put in
+        assert error.code in ("cup_plate_redraw", "cup_plate_redraw_in")
         assert not allowed
         return
     assert allowed == (not played)
