@@ -20,6 +20,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from matches import rules
 from matches.clubs.services import club_create, player_add
+from matches.cups import services as cups
 from matches.leagues.selectors import captain_link_token
 from matches.leagues.services import (
     adjustment_add,
@@ -39,6 +40,7 @@ from matches.scoring.access import GRANTS_KEY
 from matches.scoring.services.play import MatchStarted, event_record, grant_create, match_start
 from tests.browser.ready import WIRED
 from tests.browser.test_season_table import full_season
+from tests.support.cups import HOME_WIN, a_cup
 from tests.support.helpers import night, paper_games, won_at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -401,6 +403,25 @@ def test_the_league_table_scrolls_in_its_own_box_and_the_page_stays_put(live_ser
     assert box.evaluate("el => el.scrollWidth > el.clientWidth")  # it scrolls, not the page
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 360, f"the season page is {width} px wide at 360 px"
+
+
+def test_a_cups_bracket_scrolls_in_its_own_box_and_the_page_stays_put(browser: Browser,
+                                                                     live_server):
+    """A winner's "(through)" is visually hidden: positioned, it stays inside the rounds'
+    scroll box (it widened the page to twice a phone's width)."""
+    folk = a_cup(["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Guy", "Hal"])
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    for position in (1, 2, 3, 4):
+        folk.play(folk.fixture(1, position), HOME_WIN)
+    for position in (1, 2):  # winners in rounds off the screen to the right
+        folk.play(folk.fixture(2, position), HOME_WIN)
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True)
+    page = context.new_page()
+    page.goto(live_server.url + folk.cup.get_absolute_url())
+    expect(page.locator(".cup-winner .visually-hidden").first).to_have_text("(through)")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    context.close()
+    assert width <= 360, f"the cup's page is {width} px wide at 360 px"
 
 
 @pytest.mark.parametrize("lang", ["en", "uk", "ru"])
