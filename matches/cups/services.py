@@ -284,7 +284,8 @@ def cup_draw(*, cup: Cup, by: User,
     """Draw the cup as it says: at random or seeded from its seed (every round, or the
     first of a cup drawn round by round), or by hand from the first round's ``pairs``
     (home, away; away None for a bye). The fixtures of the first round's ties are made,
-    on the round's date if it has one."""
+    on the round's date: the cup's first night, given when it was made, until an admin
+    dates the round otherwise."""
     cup = _run_by(cup, by)
     _not_drawn_yet(cup)
     names = _names(cup)
@@ -302,6 +303,8 @@ def cup_draw(*, cup: Cup, by: User,
             from None
     cup.drawn = stored.cup_json(drawn)
     cup.save(update_fields=["drawn"])
+    CupRound.objects.get_or_create(cup=cup, plate=False, number=1,
+                                   defaults={"date": cup.season.starts_on})
     _log(cup, by, CupLogKind.DRAWN)
     _sync(cup)
     return cup

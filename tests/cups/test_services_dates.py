@@ -18,6 +18,15 @@ pytestmark = pytest.mark.django_db
 FOUR = ["Ann", "Bob", "Cy", "Dee"]
 
 
+def test_the_first_round_is_on_the_cups_first_night_from_the_draw():
+    """The night given when the cup was made: its ties' fixtures are dated, so they are
+    in the calendar, reminded of and, once past, said to have no result."""
+    folk = a_cup(FOUR)
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    assert CupRound.objects.get(plate=False, number=1).date == STARTS
+    assert set(Fixture.objects.values_list("date", flat=True)) == {STARTS}
+
+
 def test_a_round_is_dated_and_postponed_its_fixtures_following_and_the_log_saying_so():
     folk = a_cup(FOUR)
     cups.cup_draw(cup=folk.cup, by=folk.admin)
@@ -28,7 +37,8 @@ def test_a_round_is_dated_and_postponed_its_fixtures_following_and_the_log_sayin
     assert CupRound.objects.get(number=1).date == later
     assert list(CupLog.objects.filter(kind=CupLogKind.ROUND_DATED)
                 .values_list("details", flat=True)) == [
-        f"round 1: — → {day.isoformat()}", f"round 1: {day.isoformat()} → {later.isoformat()}"]
+        f"round 1: {STARTS.isoformat()} → {day.isoformat()}",
+        f"round 1: {day.isoformat()} → {later.isoformat()}"]
     with pytest.raises(ValidationError) as refused:
         cups.cup_round_date(cup=folk.cup, by=folk.admin, number=3, date=later)
     assert refused.value.message_dict["number"] == ["The cup has no round 3."]
@@ -58,5 +68,5 @@ def test_a_round_is_not_dated_before_the_cup_starts():
                             date=STARTS - datetime.timedelta(days=1))
     assert refused.value.message_dict["date"] == [
         "The cup starts on 5 Oct 2026: give a date from then on."]
-    assert not CupRound.objects.exists() and not CupLog.objects.filter(
+    assert not CupRound.objects.filter(number=2).exists() and not CupLog.objects.filter(
         kind=CupLogKind.ROUND_DATED).exists()
