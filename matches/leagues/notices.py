@@ -123,7 +123,19 @@ def change_notice_send(*, change_id: int) -> int:
     notice = TOLD[change.kind]
     fixture = change.fixture
     users = told_users(fixture, notice.told, besides=change.user)
-    return _send(users, notice.subject, notice.template, fixture, {"change": change})
+    # the fixture as this change left it, not as it is when the worker sends the e-mail
+    # (made void, then a walkover a moment later: the void's e-mail says void)
+    after = change.after or {}
+    status = after.get("status")
+    return _send(users, notice.subject, notice.template, fixture, {
+        "change": change,
+        "status": FixtureStatus(status).label if status in FixtureStatus.values
+        else fixture.get_status_display(),
+        "result": after.get("result") if "status" in after
+        else [fixture.home_games, fixture.away_games] if fixture.home_games is not None
+        else None,
+        "turned_up": {"home": fixture.home.name, "away": fixture.away.name}.get(
+            after.get("walkover") or "")})
 
 
 def told_users(fixture: Fixture, told: Iterable[Told], *,

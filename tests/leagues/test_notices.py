@@ -133,6 +133,24 @@ def test_a_correction_tells_both_captains(night, django_capture_on_commit_callba
     assert mail.outbox[0].subject == "Result corrected: Royal Oak A v Bowes Dragons"
 
 
+def test_each_e_mail_says_the_fixture_as_its_change_left_it(night):
+    """The worker sends later: made void, then a walkover a moment after, the void's
+    e-mail still says void, and the walkover's says whose it is."""
+    played(night)
+    fixture_submit(fixture=night.fixture, by=night.home_captain)
+    fixture_void(fixture=night.fixture, by=night.admin)
+    fixture_walkover(fixture=night.fixture, by=night.admin, side="away")
+    void, walkover = night.fixture.changes.order_by("pk")[1:]
+    mail.outbox.clear()
+    notices.change_notice_send(change_id=void.pk)
+    assert "made void. The fixture is now: Void." in mail.outbox[0].body
+    assert "Games:" not in mail.outbox[0].body and "walkover" not in mail.outbox[0].body
+    mail.outbox.clear()
+    notices.change_notice_send(change_id=walkover.pk)
+    assert "walkover. The fixture is now: Confirmed." in mail.outbox[0].body
+    assert "A walkover to Bowes Dragons, who turned up." in mail.outbox[0].body
+
+
 def test_a_void_taken_back_tells_both_captains(night, django_capture_on_commit_callbacks):
     played(night)
     fixture_void(fixture=night.fixture, by=night.admin)
