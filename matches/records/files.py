@@ -52,7 +52,7 @@ def record_sources(name: str, data: bytes | str) -> Iterator[RecordSource]:
     line that is not UTF-8 is refused on its own, the others read."""
     if is_lines(name):
         if isinstance(data, bytes):
-            yield from stream_record_sources(name, _LINE_BREAK.split(data))
+            yield from stream_record_sources(name, LINE_BREAK.split(data))
         else:
             yield from line_sources(name, rules.json_lines(data.removeprefix("\ufeff")))
         return
@@ -69,7 +69,7 @@ def record_sources(name: str, data: bytes | str) -> Iterator[RecordSource]:
 
 
 # where a .jsonl file's raw lines end, as rules.json_lines splits its text
-_LINE_BREAK = re.compile(rb"\r\n|\r|\n")
+LINE_BREAK = re.compile(rb"\r\n|\r|\n")
 
 
 def line_sources(name: str, lines: Iterable[str], *, first: int = 1) -> Iterator[RecordSource]:

@@ -34,7 +34,7 @@ from django.tasks import task_backends
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
-from matches.records.files import RecordSource, stream_record_sources
+from matches.records.files import LINE_BREAK, RecordSource, stream_record_sources
 from matches.records.models import (
     ImportStatus,
     LineOutcome,
@@ -156,18 +156,22 @@ def _keep(kept: RecordImportFile, upload: UploadedFile) -> None:
 
 
 def _file_lines(kept: RecordImportFile) -> Iterator[bytes]:
-    """The kept file's lines (each with its newline, but perhaps the last), one piece
-    read at a time; a line may run over pieces."""
+    """The kept file's lines, without their ends, one piece read at a time; a line may
+    run over pieces. A line ends at "\n", "\r\n" or "\r", as ``import_match`` reads a
+    file (``records.files.record_sources``), so both number its lines alike."""
     numbers = list(kept.chunks.order_by("number").values_list("pk", flat=True))
     if kept.size and not numbers:
         raise FileLost(f"the pieces of file {kept.pk} ({kept.name!r}) are not kept")
     rest = b""
     for pk in numbers:  # one query a piece: no cursor held open over the batches' commits
         piece = RecordImportChunk.objects.values_list("data", flat=True).get(pk=pk)
-        lines = (rest + bytes(piece)).split(b"\n")
-        rest = lines.pop()
-        for line in lines:
-            yield line + b"\n"
+        data, held = rest + bytes(piece), b""
+        if data.endswith(b"\r"):  # its "\n" may open the next piece: one end, not two
+            data, held = data[:-1], b"\r"
+        lines = LINE_BREAK.split(data)
+        rest = lines.pop() + held
+        yield from lines
+    rest = rest.removesuffix(b"\r")
     if rest:
         yield rest
 

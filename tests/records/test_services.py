@@ -393,9 +393,32 @@ def test_a_kept_file_is_read_one_piece_at_a_time(user, queued, monkeypatch):
     with CaptureQueriesContext(connection) as queries:
         [line] = itertools.islice(records_services._file_lines(kept), 1)
 
-    assert line == json.dumps(RECORDS[0]).encode() + b"\n"
+    assert line == json.dumps(RECORDS[0]).encode()
     # the list of pieces, then only the pieces the first line needs
     assert len(queries) == 1 + -(-first_line // 1000)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("end", [b"\n", b"\r\n", b"\r"])
+@pytest.mark.parametrize("piece", [7, 1000])
+def test_a_kept_files_lines_end_as_import_match_reads_them(user, queued, monkeypatch, end,
+                                                           piece):
+    """Old Macs end lines with "\r" alone, Windows with "\r\n" (which a piece may split
+    in two): the worker numbers the lines as the command line does, and a line is read
+    without its end, so a refusal points inside the line, not past it."""
+    monkeypatch.setattr(records_services, "PIECE_BYTES", piece)
+    lines = [b"", b'{"format": "domino-match/1", "game": "all-fives"', b"", b"{"]
+    data = end.join(lines) + end
+    record_import = records_services.record_import_start(files=[SimpleUploadedFile(
+        "night.jsonl", data, content_type="application/json")], created_by=user)
+    kept = record_import.files.get()
+
+    assert list(records_services._file_lines(kept)) == lines
+    streamed = list(stream_record_sources(kept.name, records_services._file_lines(kept)))
+    read = list(record_sources("night.jsonl", data))
+    assert [(s.line, s.error) for s in streamed] == [(s.line, s.error) for s in read]
+    assert [s.line for s in streamed] == [2, 4]
+    assert "line 1, column" in (streamed[0].error or "")
 
 
 @pytest.mark.django_db
