@@ -1184,7 +1184,13 @@ def league_import(*, club: Club, document: dict[str, Any], by: User | None = Non
         stored = _clean(Entrant(division=division, name=entrant.name),
                         where=f"entrant {number}")
         # a squad's name the club does not have yet joins its players
-        stored.players.set([player_named(club=club, name=name) for name in entrant.players])
+        squad = [player_named(club=club, name=name) for name in entrant.players]
+        try:  # one squad a division, as the season page keeps it
+            _check_squad(division, stored.kind, squad, entrant=stored)
+        except ValidationError as refused:
+            raise ValidationError([f"entrant {number}, players: {message}"
+                                   for message in refused.messages]) from None
+        stored.players.set(squad)
         entrants[entrant.name.casefold()] = stored
     weeks = {date: n for n, date in enumerate(sorted(set(dates)), start=1)}
     # every fixture is new, in a new season, made in the document's status: a creation,

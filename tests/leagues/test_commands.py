@@ -100,6 +100,11 @@ def _spec(**changes: object) -> str:
      "not a league record: a number in it has thousands of digits"),
     (_spec(name="Monday\x00League"),
      "a text in the league record holds a NUL character (\\u0000), which cannot be stored"),
+    (_spec(entrants=[{"name": "Royal Oak A", "players": ["Ann Dale", "Bob Hart"]},
+                     {"name": "Bowes Dragons", "players": ["Cy Lund", "ann dale"]}],
+           fixtures=[], adjustments=[]),
+     "entrant 2, players: Already in another squad of this division: Ann Dale (Royal Oak "
+     "A)."),
     (_spec(name="Monday\ud800League"),
      "a text in the league record holds half of a character (an escape from \\ud800 to "
      "\\udfff without its other half), which cannot be stored"),
