@@ -77,6 +77,8 @@ LOCK_UNSETTLED = ngettext_lazy(
     "it before the season is locked, or it would wait for good.",
     "%(count)s results wait for the away captain or the league (sent or disputed): settle "
     "them before the season is locked, or they would wait for good.", "count")
+SEASON_NAME_TAKEN = _("The club has a season or cup called %(name)s already: give this one "
+                      "a name of its own (its year, say).")
 SEASON_LOCKED = _("The season is locked: its results can no longer change.")
 NOT_CAPTAIN = _("Only %(entrant)s's captain or a league admin can do that.")
 ONLY_CAPTAIN = _("Only %(entrant)s's captain can do that.")
@@ -155,8 +157,15 @@ def season_create(*, club: Club, by: User, name: str, starts_on: datetime.date,
                   divisions: Sequence[str] = ("Division 1",),
                   ends_on: datetime.date | None = None,
                   nights_start: datetime.time | None = None) -> Season:
-    """A season of the club's league, with its divisions; the rules check the scheme."""
+    """A season of the club's league, with its divisions; the rules check the scheme. Its
+    name is not another season's or cup's of the club, in any case: the form sent twice
+    (a double tap) makes one, and two of one name could not be told apart in the club's
+    lists (the club's row is locked, so the second waits for the first)."""
     require_role(club=club, user=by, role=RUNS_LEAGUE)
+    Club.objects.select_for_update().filter(pk=club.pk).first()
+    if club.seasons.filter(name__iexact=" ".join(name.split())).exists():
+        raise ValidationError({"name": ValidationError(SEASON_NAME_TAKEN, code="taken",
+                                                       params={"name": " ".join(name.split())})})
     league = season_scheme_check(name=name, game=game, options=options, scoring=scoring,
                                  tiebreaks=tiebreaks)
     season = _season_row(

@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from matches import rules
 from matches.clubs.services import club_create, membership_remove, player_add
+from matches.cups.services import cup_create
 from matches.leagues.selectors import division_table, scorepad_closure
 from matches.leagues.services import (
     CAPTAIN_OUTSIDE,
@@ -555,6 +556,25 @@ def test_a_season_with_a_result_waiting_for_its_sign_off_is_not_locked():
     assert not season.locked
     fixture_resolve(fixture=night.fixture, by=night.admin)
     assert season_lock(season=season, by=night.admin).locked
+
+
+def test_a_season_or_cup_sent_twice_is_made_once(division, people):
+    """A double tap on the form: the second is refused by name, in any case, and a cup
+    of a season's name too (the club's lists could not tell them apart)."""
+    club = division.season.club
+    with pytest.raises(ValidationError) as again:
+        season_create(club=club, by=people["admin"], name=" monday  LEAGUE ",
+                      game="all-fives", starts_on=datetime.date(2026, 9, 7))
+    assert again.value.message_dict == {"name": [
+        "The club has a season or cup called monday LEAGUE already: give this one a name "
+        "of its own (its year, say)."]}
+    with pytest.raises(ValidationError, match="called Monday League already"):
+        cup_create(club=club, by=people["admin"], name="Monday League", game="all-fives",
+                   starts_on=datetime.date(2026, 9, 7))
+    assert club.seasons.count() == 1
+    season_create(club=club_create(name="Bowes", by=people["admin"]), by=people["admin"],
+                  name="Monday League", game="all-fives",
+                  starts_on=datetime.date(2026, 9, 7))  # another club's: its own name
 
 
 def test_a_fixture_added_by_hand_is_the_league_admins_between_two_of_the_division(
