@@ -22,6 +22,8 @@ class NoticeSettings(models.Model):
                                       choices=settings.LANGUAGES)
 
     class Meta:
+        verbose_name = _("e-mail settings")
+        verbose_name_plural = _("e-mail settings")
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(email_language__in=["", *dict(settings.LANGUAGES)]),

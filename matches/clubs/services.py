@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from matches.clubs.access import ADDS_PLAYERS, INVITES, SETS_ROLES, SETS_UP_CLUB, require_role
 from matches.clubs.models import PAGE_SLUGS, Club, Membership, Player, Role, Visibility
-from matches.clubs.selectors import INVITE_SALT, invitation
+from matches.clubs.selectors import INVITE_SALT, invitation, last_owner
 from matches.clubs.signals import member_left
 
 LAST_OWNER = _("A club keeps at least one owner: make someone else owner first.")
@@ -106,7 +106,7 @@ def membership_set_role(*, membership: Membership, role: str, by: User) -> Membe
     acting = require_role(club=membership.club, user=by, role=SETS_ROLES)
     if role not in acting.settable_roles(membership):
         raise PermissionDenied(OWNER_ONLY)
-    if role != Role.OWNER and _last_owner(membership):
+    if role != Role.OWNER and last_owner(membership):
         raise ValidationError({"role": ValidationError(LAST_OWNER, code="last_owner")})
     membership.role = role
     membership.full_clean()
@@ -125,7 +125,7 @@ def membership_remove(*, membership: Membership, by: User) -> None:
         acting = require_role(club=membership.club, user=by, role=SETS_ROLES)
         if not acting.settable_roles(membership):
             raise PermissionDenied(OWNER_ONLY_REMOVES)
-    if _last_owner(membership):
+    if last_owner(membership):
         raise ValidationError(LAST_OWNER, code="last_owner")
     Player.objects.filter(club=membership.club_id, user=membership.user_id).update(user=None)
     membership.delete()
@@ -139,12 +139,6 @@ def _club_locked(membership: Membership) -> None:
     the club be left with none)."""
     Club.objects.select_for_update().filter(pk=membership.club_id).first()
     membership.refresh_from_db()
-
-
-def _last_owner(membership: Membership) -> bool:
-    """Whether ``membership`` is its club's only owner."""
-    return membership.role == Role.OWNER and not Membership.objects.filter(
-        club=membership.club_id, role=Role.OWNER).exclude(pk=membership.pk).exists()
 
 
 @transaction.atomic

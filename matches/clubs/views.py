@@ -184,6 +184,8 @@ def _club_page(request: HttpRequest, club: Club, *, invite_link: str | None = No
                for member in clubs_selectors.club_members(club)]
     return render(request, "matches/club.html", {
         "club": club, "me": me,
+        # the club keeps an owner: its only one is told how to leave rather than refused
+        "only_owner": me is not None and clubs_selectors.last_owner(me),
         "can_invite": rights.can_invite,
         "can_set_up": rights.can_set_up, "runs_league": rights.runs_league,
         "can_set_roles": rights.can_set_roles,

@@ -96,9 +96,15 @@ def test_the_page_offers_each_member_the_ways_out_they_may_take(club, people):
         taken = set(re.findall(r"Take (\w+) out of the club", page))
         return taken, "Leave Teesdale" in page
 
-    assert offered("owner") == ({"admin", "captain", "scorer", "member"}, True)
+    # the only owner is told how to leave rather than offered a button that is refused
+    assert offered("owner") == ({"admin", "captain", "scorer", "member"}, False)
+    assert ("You are the club's only owner: make another member an owner before you "
+            "leave it.") in unescape(as_(people["owner"]).get(club.get_absolute_url())
+                                     .content.decode())
     assert offered("admin") == ({"captain", "scorer", "member"}, True)
     assert offered("member") == (set(), True)
+    Membership.objects.filter(club=club, user=people["admin"]).update(role=Role.OWNER)
+    assert offered("owner") == ({"admin", "captain", "scorer", "member"}, True)
     page = Client().get(club.get_absolute_url()).content.decode()
     assert "Leave Teesdale" not in page and "out of the club" not in page
 
