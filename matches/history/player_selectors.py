@@ -41,9 +41,10 @@ class GameRecord:
         return round(100 * self.won / self.played) if self.played else 0
 
     @property
-    def points_per_round(self) -> Decimal:
-        return (self.points / self.rounds).quantize(Decimal("0.1")) if self.rounds else \
-            Decimal(0)
+    def points_per_round(self) -> Decimal | None:
+        """None when no round was scored: games kept on paper have no rounds, which is
+        not the same as scoring nothing in them."""
+        return (self.points / self.rounds).quantize(Decimal("0.1")) if self.rounds else None
 
 
 @dataclass

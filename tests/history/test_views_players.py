@@ -161,6 +161,10 @@ def test_paper_games_count_on_the_player_page_with_league_statistics_per_season(
     assert rows == [("Spring", "1", "1", "61", "12"), ("Autumn", "3", "2", "172", "159")]
     assert "No finished match yet." not in page and "Toughest opponent: Cat" in page
     assert "Fives and Threes rating" in page
+    # paper games have no rounds: not "0" points a round, but none said
+    assert record.points_per_round is None
+    assert ('<td class="num"><span aria-hidden="true">—</span><span class="visually-hidden">'
+            'no rounds scored</span></td>') in page
     cat_page = player_stats(cat)
     assert [(r.season.name, r.played, r.won, r.points_for, r.points_against)
             for r in cat_page.league] == [("Autumn", 3, 1, 159, 172)]
