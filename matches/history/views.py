@@ -12,6 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpRespons
 from django.shortcuts import render
 from django.template.defaultfilters import floatformat
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
@@ -33,6 +34,8 @@ from matches.scoring.views.play import OPENED_KEY, HtmxHttpRequest
 from scorekeeper.heartbeat import beating
 
 CSV_LIMIT = 50_000
+
+CORRECTED = _("corrected by the league")  # as the list says it (history_list.html)
 
 
 @require_safe
@@ -60,7 +63,7 @@ def history_csv(request: HttpRequest) -> StreamingHttpResponse:
 
     def rows():  # noqa: ANN202 - a generator of CSV lines
         yield BYTE_ORDER_MARK + writer.writerow(["date", "game", "players", "scores",
-                                                 "winner", "status", "club", "link"])
+                                                 "winner", "status", "club", "link", "note"])
         for match in matches[:CSV_LIMIT].iterator(chunk_size=500):
             seats = sorted(match.seats.all(), key=lambda seat: seat.position)
             sides = sorted(match.sides.all(), key=lambda side: side.index)
@@ -71,7 +74,9 @@ def history_csv(request: HttpRequest) -> StreamingHttpResponse:
                 " – ".join(show_score(Fraction(side.score).limit_denominator(2))
                            for side in sides), text_cell(winner),
                 match.status, text_cell(match.club.name) if match.club else "",
-                request.build_absolute_uri(match.get_absolute_url())])
+                request.build_absolute_uri(match.get_absolute_url()),
+                # the scores as played, the winner as counted: the page's words say why
+                str(CORRECTED) if getattr(match, "corrected", False) else ""])
 
     # a long list takes a while: the app server is told the worker is not stuck
     response = StreamingHttpResponse(beating(rows()), content_type="text/csv; charset=utf-8")

@@ -257,8 +257,8 @@ def test_a_row_of_a_league_game_the_league_corrected_names_who_won_as_corrected(
         rows_said[str(night_of.match.public_id)]  # the scores as played, the winner as counted
     assert "won by Ann · Teesdale" in rows_said[str(casual.public_id)]  # as played
     table = list(csv.DictReader(io.StringIO(csv_text(client, {}))))
-    assert [(row["players"], row["winner"]) for row in table] == [
-        ("Ann, Bob", "Bob"), ("Ann, Bob", "Ann")]
+    assert [(row["players"], row["winner"], row["note"]) for row in table] == [
+        ("Ann, Bob", "Bob", "corrected by the league"), ("Ann, Bob", "Ann", "")]
     for language, words in (("uk", "виправлено лігою"), ("ru", "исправлено лигой")):
         client.cookies["django_language"] = language
         assert words in client.get(URL).content.decode()

@@ -79,7 +79,7 @@ EXPORTS = {
                    "games"})),
     "match history": Export(
         _history, frozenset({"players", "winner", "club"}),
-        frozenset({"date", "game", "scores", "status", "link"})),
+        frozenset({"date", "game", "scores", "status", "link", "note"})),
 }
 NAME_COLUMNS = [(export, column) for export, spec in EXPORTS.items()
                 for column in sorted(spec.names)]
