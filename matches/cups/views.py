@@ -148,12 +148,30 @@ def _write(request: HttpRequest, slug: str, season: str, which: str,
         else:
             messages.success(request, done)
             return redirect(cup)
-    if which not in FORMS:  # a button alone: its refusal is said at the top of the page
-        for reason in form.non_field_errors():
+    cup = Cup.objects.select_related("season").get(pk=cup.pk)
+    if which not in FORMS or not _form_shown(which, cup):
+        # a button alone, or a form the page no longer shows (sent from a page opened
+        # before the draw, or twice): its refusal is said at the top of the page
+        for reason in [*form.non_field_errors(),
+                       *(error for field in form if not field.is_hidden
+                         for error in field.errors)]:
             messages.error(request, str(reason))
-        return _cup_page(request, Cup.objects.get(pk=cup.pk), status=400)
-    return _cup_page(request, Cup.objects.get(pk=cup.pk), refused=which, form=form,
-                     status=400)
+        return _cup_page(request, cup, status=400)
+    return _cup_page(request, cup, refused=which, form=form, status=400)
+
+
+def _form_shown(which: str, cup: Cup) -> bool:
+    """Whether the cup's page shows the admin form ``which`` now (cup.html): the
+    entrants' and the draw's until the draw, the plate's take-back once it is drawn,
+    none once the season is locked."""
+    if cup.season.locked:
+        return False
+    if which in ("entrant", "from-season", "seeds", "pairs"):
+        return cup.drawn is None and (which != "seeds" or cup.draw_method == DrawMethod.SEEDED) \
+            and (which != "pairs" or cup.draw_method == DrawMethod.BY_HAND)
+    if which == "plate-undraw":
+        return cup.plate_drawn is not None
+    return True
 
 
 def _by_name(cup: Cup) -> dict[str, Any]:

@@ -6,6 +6,7 @@ member below club admin: 403; nothing stored), and a refused form said beside it
 from __future__ import annotations
 
 import datetime
+from html import unescape
 from html.parser import HTMLParser
 
 import pytest
@@ -72,6 +73,25 @@ def test_a_locked_cups_page_says_so_and_offers_its_admins_no_forms():
     season_lock(season=folk.cup.season, by=folk.admin)
     page = admin.get(url(folk, "cup")).content.decode()
     assert "Run the cup" not in page and " · <strong>locked</strong></p>" in page
+
+
+def test_a_form_the_page_no_longer_shows_says_its_refusal_at_the_top():
+    """Sent from a page opened before the draw, or twice: the form is not on the page
+    that answers, so its reason is said where it can be read."""
+    folk = a_cup(FOUR, plate=True)
+    admin = as_(folk.admin)
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    late = admin.post(url(folk, "cup_entrant_add"), {"name": "Eve", "kind": "team"})
+    assert late.status_code == 400
+    assert '<h2 id="admin-title">' in late.content.decode()
+    assert str(cups.ALREADY_DRAWN) in unescape(late.content.decode())
+    folk.play(folk.fixture(1, 1), HOME_WIN)
+    folk.play(folk.fixture(1, 2), HOME_WIN)
+    cups.cup_plate_draw(cup=folk.cup, by=folk.admin)
+    admin.post(url(folk, "cup_plate_undraw"), {"reason": "Ann's tie was the wrong way"})
+    again = admin.post(url(folk, "cup_plate_undraw"), {"reason": "Ann's tie was the wrong way"})
+    assert again.status_code == 400
+    assert "The plate is not drawn yet" in unescape(again.content.decode())
 
 
 def test_a_cup_season_is_shown_as_its_bracket_and_listed_with_the_cups():
