@@ -229,6 +229,7 @@ def _seeds(value: object, names: Sequence[str], format: cup_rules.CupFormat
         for place, name in enumerate(value, start=1):
             if not isinstance(name, str):  # no name is a list's (nor a hashable one)
                 raise CupError.of("cup_seed_not_entrant", place=place, name=shown(name))
+        value = [" ".join(name.split()) for name in value]  # as the entrants' were read
         if value:  # the draw's own check of its seeds
             cup_rules.checked_seeds(value, names)
     except CupError as error:
@@ -252,6 +253,9 @@ def _drawn(document: Mapping[str, Any], names: Sequence[str],
         if not isinstance(pair, list) or len(pair) != 2:
             raise refused(f"drawn.first_round[{place}]",
                           f"[home, away] (away null for a bye), not {shown(pair)}")
+    # an entrant named as its entry's name was read: spaces tidied
+    first = [[" ".join(side.split()) if isinstance(side, str) else side for side in pair]
+             for pair in first]
     try:  # each entrant drawn once, in as many pairs as the bracket has
         checked = cup_rules.draw(names, cup_rules.CupFormat(
             method=cup_rules.DrawMethod.BY_HAND, timing=format.timing), pairs=first)

@@ -58,6 +58,18 @@ def test_a_document_is_read_into_the_rules_cup_and_results():
     assert record.entrants[0].players == ("Ann",) and record.entrants[0].kind == "single"
 
 
+def test_an_entrant_named_in_the_draw_with_its_spaces_untidied_is_that_entrant():
+    """Entrants' names are read with their spaces tidied; so are the draw's and the
+    seeds' names of them, or an entrant named "Bob  Hart" would not be in its own draw."""
+    untidy = document()
+    untidy["entrants"][1] = {"name": "Bob  Hart", "kind": "single", "players": ["Bob"]}
+    untidy["draw"]["seeds"] = ["Ann", " Bob\tHart"]
+    untidy["drawn"]["first_round"][2] = ["Bob \n Hart", None]
+    record = read_cup(untidy)
+    assert record.seeds == ("Ann", "Bob Hart")
+    assert record.cup is not None and record.cup.main.first_round[2] == ("Bob Hart", None)
+
+
 def test_a_plate_drawn_is_read_by_the_cup_ties_whose_losers_take_its_places():
     doc = document()
     doc["ties"].append({"round": 2, "position": 2, "result": {"games": [[40, 61]]}})
