@@ -221,6 +221,15 @@ def entrant_squad(*, entrant: Entrant) -> QuerySet[Player]:
     return entrant.players.all()
 
 
+def fixture_side_choices(*, fixture: Fixture, side: str) -> QuerySet[Player]:
+    """The players a game of ``fixture`` may be keyed in with for ``side`` (home or
+    away): its entrant's squad, and whoever a game of the night kept for that side has
+    since left it (the line-up as played stays as it was)."""
+    entrant = fixture.home if side == "home" else fixture.away
+    kept = Player.objects.filter(**{f"{side}_games__fixture": fixture})
+    return (entrant.players.all() | kept).distinct()
+
+
 def lineup_sizes(*, season: Season, home: Entrant, away: Entrant) -> tuple[int, ...]:
     """How many players a side a game of the fixture can have: one (singles), two (a
     pair a side), or either, as the season's night and the entrants allow (a single

@@ -538,8 +538,12 @@ def _check_lineup(fixture: Fixture, number: int, home_players: Sequence[Player],
     where = {"n": number}
     if len(home_players) != len(away_players) or len(home_players) not in (1, 2):
         raise ValidationError(LINEUP_SIZE, code="players", params=where)
-    for entrant, players in ((fixture.home, home_players), (fixture.away, away_players)):
+    kept = fixture.games.filter(number=number).first()
+    for side, entrant, players in (("home", fixture.home, home_players),
+                                   ("away", fixture.away, away_players)):
         squad = set(entrant.players.values_list("pk", flat=True))
+        if kept is not None:  # the line-up kept: one since out of the squad played it
+            squad |= set(getattr(kept, f"{side}_players").values_list("pk", flat=True))
         seen: set[int] = set()
         for player in players:
             if player.pk not in squad:

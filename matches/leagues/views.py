@@ -91,6 +91,7 @@ from matches.leagues.selectors import (
     fixture_game_score,
     fixture_games,
     fixture_rights,
+    fixture_side_choices,
     lineup_sizes,
     players_chosen,
     season_adjustment,
@@ -720,8 +721,8 @@ def _correction_page(request: HttpRequest, fixture: Fixture, season: Season, *,
     refusal = rights.refusal(signoff.correction(
         confirmed_again=season.corrections_confirmed_again))
     games = {g.number: g for g in fixture_games(fixture=fixture)}
-    home_squad = list(entrant_squad(entrant=fixture.home))
-    away_squad = list(entrant_squad(entrant=fixture.away))
+    home_squad = list(fixture_side_choices(fixture=fixture, side="home"))
+    away_squad = list(fixture_side_choices(fixture=fixture, side="away"))
     rows = []
     for n in range(1, max(max(games, default=0), season.night.most_games) + 1):
         game = games.get(n)
@@ -858,6 +859,9 @@ def _fixture_page(request: HttpRequest, reach: FixtureReach, *,
         "can_correct": rights.can_correct,
         "home_squad": entrant_squad(entrant=fixture.home),
         "away_squad": entrant_squad(entrant=fixture.away),
+        # the paper games' choices: a player who has left the squad stays in a game kept
+        "home_choices": fixture_side_choices(fixture=fixture, side="home"),
+        "away_choices": fixture_side_choices(fixture=fixture, side="away"),
         # a partner to choose on the scorepad's form: not where every game is singles
         "pairs_possible": 2 in sizes,
         "singles_possible": 1 in sizes or (deciding is not None and 1 in deciding_sizes),

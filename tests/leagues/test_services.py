@@ -7,6 +7,7 @@ import datetime
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.test import Client
 
 from matches import rules
 from matches.clubs.services import club_create, membership_remove, player_add
@@ -401,6 +402,29 @@ def test_a_squad_takes_a_signing_and_lets_a_player_go_one_squad_a_division_still
         entrant_squad_change(entrant=single, by=people["admin"], add=["Ann Dale"])
     assert too_many.value.message_dict == {"players": [
         "A single player's squad is that one player."]}
+
+
+def test_a_player_out_of_the_squad_stays_in_the_games_kept_with_them(people):
+    """A signing leaves: the nights already keyed in with them are saved again as they
+    were, and only a new game refuses them."""
+    fixture = night_of(people, fixture_format="games", singles=2, pairs=0)
+    home, away = squads(fixture)
+    games = [PaperGame(61, 40, home[:1], away[:1]), None]
+    fixture_games_enter(fixture=fixture, by=people["oak"], games=games)
+    entrant_squad_change(entrant=fixture.home, by=people["admin"], drop=[home[0].name])
+
+    fixture_games_enter(fixture=fixture, by=people["oak"],
+                        games=[*games[:1], PaperGame(61, 12, home[1:], away[1:])])
+    assert list(fixture.games.get(number=1).home_players.all()) == home[:1]
+    page = Client()
+    page.force_login(people["oak"])
+    shown = page.get(fixture.get_absolute_url()).content.decode()
+    assert f'<option value="{home[0].pk}" selected>' in shown  # game 1 as it was kept
+    with pytest.raises(ValidationError) as refused:
+        fixture_games_enter(fixture=fixture, by=people["oak"], games=[
+            *games[:1], PaperGame(61, 12, home[:1], away[1:])])
+    assert refused.value.messages == [
+        f"Game 2: {home[0].name} is not in {fixture.home.name}'s squad."]
 
 
 def test_a_captain_is_set_by_a_members_username_or_none(division, people):
