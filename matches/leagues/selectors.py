@@ -44,7 +44,7 @@ from matches.leagues.models import (
 )
 from matches.rules import league as league_rules
 from matches.rules import signoff
-from matches.scoring.models import Match, MatchStatus, Side
+from matches.scoring.models import Change, ChangeKind, Match, MatchStatus, Side
 from matches.scoring.selectors.outcome import results_counter
 from matches.scoring.selectors.place import place_reader
 from matches.scoring.services.closure import closure_check
@@ -463,6 +463,8 @@ SCOREPAD_CLOSED_VOID = _("This game belongs to %(home)s v %(away)s, which a leag
 GAME_CORRECTED = _("The league corrected this game's result on its fixture: %(winner)s won "
                    "it, %(home)s %(h)s–%(a)s %(away)s. That result counts in the league "
                    "and in the ratings, not the score played here. Why: %(why)s")
+SCOREPAD_CLOSED_WALKOVER = _("A league admin awarded %(home)s v %(away)s as a walkover: this "
+                             "game was taken off the night and stopped for good.")
 SCOREPAD_CLOSED_LOCKED = _("The season %(season)s is locked: this game's scorepad is closed, "
                            "and its result can no longer change.")
 
@@ -479,6 +481,7 @@ class Closure:
     # the league's correction of this game's score (home, away) and why, if it has one
     corrected: tuple[int, int] | None = None
     corrected_why: str = ""
+    walkover: bool = False  # taken off ``fixture`` by its walkover, and stopped for good
 
     @property
     def note(self) -> str | None:
@@ -500,6 +503,8 @@ class Closure:
         if self.season_locked or fixture is None:
             return SCOREPAD_CLOSED_LOCKED % {"season": self.season}
         names = {"home": fixture.home.name, "away": fixture.away.name}
+        if self.walkover:
+            return SCOREPAD_CLOSED_WALKOVER % names
         if fixture.status == FixtureStatus.VOID:
             return SCOREPAD_CLOSED_VOID % names
         return SCOREPAD_CLOSED % {**names, "status": fixture.get_status_display().lower()}
@@ -525,6 +530,8 @@ def scorepad_closure(match: Match) -> Closure | None:
     if not row:  # the season was deleted since the match row was read
         return None
     name, locked, fixture_status = row[0]
+    if not locked and fixture_status is None and match.status == MatchStatus.ABANDONED:
+        return _walkover_closure(match, season=name)
     if not locked and (fixture_status is None
                        or signoff.Status(fixture_status) in signoff.OPEN_FOR_ENTRY):
         return None
@@ -541,6 +548,20 @@ def scorepad_closure(match: Match) -> Closure | None:
            .values_list("reason", flat=True).first())
     return Closure(season=name, season_locked=locked, fixture=fixture,
                    corrected=(home, away), corrected_why=why or "")
+
+
+def _walkover_closure(match: Match, *, season: str) -> Closure | None:
+    """A league game no fixture holds, abandoned: closed if a walkover took it off its
+    night and stopped it (its abandon says which fixture); one query, only for such a
+    match."""
+    action = (Change.objects.filter(match=match.pk, kind=ChangeKind.ABANDON)
+              .order_by("-version").values_list("action", flat=True).first())
+    fixture_pk = (action or {}).get("closed_by", {}).get("walkover")
+    if fixture_pk is None:
+        return None
+    fixture = Fixture.objects.filter(pk=fixture_pk).select_related("home", "away").first()
+    return Closure(season=season, season_locked=False, fixture=fixture, walkover=True) \
+        if fixture is not None else None
 
 
 @dataclass(frozen=True, slots=True)

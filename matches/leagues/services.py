@@ -801,7 +801,7 @@ def fixture_walkover(*, fixture: Fixture, by: By, side: str) -> Fixture:
     def walkover(fixture: Fixture) -> None:
         unfinished = _unfinished(fixture.games.all())
         fixture.games.all().delete()
-        _unfinished_stopped(unfinished, by=by)
+        _unfinished_stopped(unfinished, by=by, fixture=fixture)
         fixture.home_games = fixture.away_games = None
         fixture.walkover = side
 
@@ -815,13 +815,15 @@ def _unfinished(games: Iterable[FixtureGame]) -> list[Match]:
             if game.match is not None and game.match.status == MatchStatus.IN_PROGRESS]
 
 
-def _unfinished_stopped(matches: Sequence[Match], *, by: By | None) -> None:
+def _unfinished_stopped(matches: Sequence[Match], *, by: By | None, fixture: Fixture) -> None:
     """Scorepad games taken off their fixture while still being played (a walkover) are
-    abandoned, logged as their next version: their
-    phones stop scoring a game that no fixture counts, and one finished later would
-    count in the ratings as a club match. A scorer who means to play on resumes it."""
+    abandoned for good, logged as their next version: their phones stop scoring a game
+    that no fixture counts, and one finished later would count in the ratings as a club
+    match. Its closure (:func:`~matches.leagues.selectors.scorepad_closure`) keeps it
+    from being resumed."""
     for match in matches:
-        match_abandon(match=match, user=by if isinstance(by, User) else None)
+        match_abandon(match=match, user=by if isinstance(by, User) else None,
+                      closed_by={"walkover": fixture.pk})
 
 
 @transaction.atomic

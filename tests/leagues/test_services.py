@@ -53,7 +53,9 @@ from matches.models import (
     Player,
     Season,
 )
-from matches.scoring.services.play import MatchAbandoned, event_record, round_start
+from matches.scoring.services.closure import ScorepadClosed
+from matches.scoring.services.lifecycle import match_resume
+from matches.scoring.services.play import event_record, round_start
 from tests.support.helpers import (
     T,
     fixture_state,
@@ -539,8 +541,16 @@ def test_a_walkover_abandons_a_game_still_being_played_on_the_scorepad():
     abandon = match.changes.order_by("-version")[0]
     assert (abandon.kind, abandon.user, abandon.version) == (
         ChangeKind.ABANDON, night.admin, match.version)
-    with pytest.raises(MatchAbandoned):
+    with pytest.raises(ScorepadClosed):
         event_record(match=match, action=rules.Play(1, T("1-2")))
+    # stopped for good: not resumed, and its pages say why
+    closure = scorepad_closure(match)
+    assert closure is not None and closure.reason == (
+        "A league admin awarded Royal Oak A v Bowes Dragons as a walkover: this game was "
+        "taken off the night and stopped for good.")
+    with pytest.raises(ScorepadClosed):
+        match_resume(match=match)
+    assert Match.objects.get(pk=match.pk).status == MatchStatus.ABANDONED
 
 
 def test_a_void_taken_back_opens_the_night_again_with_its_games():

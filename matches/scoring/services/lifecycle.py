@@ -93,9 +93,12 @@ def matches_adopt(*, user: User, grant_ids: Collection[int]) -> int:
 @match_write
 @transaction.atomic
 def match_abandon(*, match: Match, version: int | None = None, key: UUID | None = None,
-                  grant: ScorerGrant | None = None, user: User | None = None) -> Change:
+                  grant: ScorerGrant | None = None, user: User | None = None,
+                  closed_by: dict[str, int] | None = None) -> Change:
     """Stop the match without a winner; ``finished_at`` says when. Scoring writes are
-    refused from then on (``MatchAbandoned``) until :func:`match_resume`."""
+    refused from then on (``MatchAbandoned``) until :func:`match_resume`. ``closed_by``:
+    another concern stopped it for good, and keeps with the abandon what its closure
+    check reads (a league's walkover: ``{"walkover": fixture id}``)."""
     match, done = write_begin(match, version=version, key=key)  # an abandoned one: refused
     if done is not None:
         return done
@@ -105,7 +108,9 @@ def match_abandon(*, match: Match, version: int | None = None, key: UUID | None 
     scores = " – ".join(rules.show_points(Fraction(side.score).limit_denominator(2))
                         for side in match.sides.order_by("index"))
     # the scores kept in the action too, so the history says it in each reader's language
-    change = change_log(match, ChangeKind.ABANDON, {"abandon": True, "scores": scores},
+    change = change_log(match, ChangeKind.ABANDON,
+                        {"abandon": True, "scores": scores,
+                         **({"closed_by": closed_by} if closed_by else {})},
                         describe_abandon(scores),
                         key=key, grant=grant, user=user)
     match.status = MatchStatus.ABANDONED
