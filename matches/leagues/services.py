@@ -77,6 +77,7 @@ LOCK_UNSETTLED = ngettext_lazy(
     "it before the season is locked, or it would wait for good.",
     "%(count)s results wait for the away captain or the league (sent or disputed): settle "
     "them before the season is locked, or they would wait for good.", "count")
+MAX_WEEK = 52 * 20  # a fixture added by hand: within twenty years of the season's start
 SEASON_NAME_TAKEN = _("The club has a season or cup called %(name)s already: give this one "
                       "a name of its own (its year, say).")
 SEASON_LOCKED = _("The season is locked: its results can no longer change.")
@@ -456,8 +457,16 @@ def fixture_add(*, division: Division, by: User, home: Entrant, away: Entrant,
     if home.pk == away.pk:
         raise ValidationError({"away": ValidationError(FIXTURE_ONE_ENTRANT, code="same")})
     _check_in_season(season, date)
-    fixture = Fixture(division=division, home=home, away=away, date=date,
-                      week=(date - season.starts_on).days // 7 + 1)
+    week = (date - season.starts_on).days // 7 + 1
+    if week > MAX_WEEK:
+        raise ValidationError({"date": ValidationError(
+            _("Give a date within %(years)s years of the season's first night.")
+            % {"years": MAX_WEEK // 52}, code="too_far")})
+    if division.fixtures.filter(home=home, away=away, date=date).exists():  # sent twice
+        raise ValidationError({"date": ValidationError(
+            _("%(home)s v %(away)s is a fixture on that night already.")
+            % {"home": home.name, "away": away.name}, code="twice")})
+    fixture = Fixture(division=division, home=home, away=away, date=date, week=week)
     fixture.full_clean()
     fixture.save()
     return fixture
@@ -842,9 +851,17 @@ def fixture_void(*, fixture: Fixture, by: By) -> Fixture:
 def fixture_reinstate(*, fixture: Fixture, by: By) -> Fixture:
     """A league admin takes back a void made by mistake: the fixture is scheduled again,
     open for its games, with those the void kept (its scorepad games open again too);
-    its captains send and confirm it, or the league settles it, as any night."""
-    return _transition(fixture, by=by, action=signoff.Action.REINSTATE,
-                       kind=FixtureChangeKind.REINSTATED)
+    its captains send and confirm it, or the league settles it, as any night. One that
+    was postponed, with no date, when it was made void is postponed again, so the
+    league's lists say it waits for a date."""
+    voided = fixture.changes.filter(kind=FixtureChangeKind.VOIDED).order_by("-at", "-pk") \
+        .values_list("before", flat=True).first()
+    reinstated = _transition(fixture, by=by, action=signoff.Action.REINSTATE,
+                             kind=FixtureChangeKind.REINSTATED)
+    if reinstated.date is None and (voided or {}).get("status") == FixtureStatus.POSTPONED:
+        return _transition(reinstated, by=by, action=signoff.Action.POSTPONE,
+                           kind=FixtureChangeKind.POSTPONED)
+    return reinstated
 
 
 @transaction.atomic

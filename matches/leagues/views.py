@@ -814,6 +814,12 @@ def _post(request: HttpRequest, season: Season, division: Division, which: str,
         else:
             messages.success(request, done)
             return redirect(f"{season.get_absolute_url()}?division={division.pk}")
+    if season.locked:  # its page shows no admin form: the reasons go at its top
+        for reason in [*form.non_field_errors(),
+                       *(error for field in form if not field.is_hidden
+                         for error in field.errors)]:
+            messages.error(request, str(reason))
+        return redirect(f"{season.get_absolute_url()}?division={division.pk}")
     entered = {**request.POST.dict(), "form": which}
     entered.pop("csrfmiddlewaretoken", None)
     return _season_page(request, season.club, season, shown=str(division.pk),

@@ -611,6 +611,16 @@ def test_a_season_or_cup_sent_twice_is_made_once(division, people):
                   starts_on=datetime.date(2026, 9, 7))  # another club's: its own name
 
 
+def test_a_void_taken_back_without_a_date_is_postponed_again():
+    night = league_night_at(FixtureStatus.POSTPONED)
+    fixture_void(fixture=night.fixture, by=night.admin)
+    fixture_reinstate(fixture=night.fixture, by=night.admin)
+    night.fixture.refresh_from_db()
+    assert (night.fixture.status, night.fixture.date) == (FixtureStatus.POSTPONED, None)
+    assert [c.kind for c in night.fixture.changes.order_by("pk")][-2:] == [
+        "reinstated", "postponed"]
+
+
 def test_a_fixture_added_by_hand_is_the_league_admins_between_two_of_the_division(
         division, people):
     oak, bowes = (entrant_add(division=division, by=people["admin"], name=name)

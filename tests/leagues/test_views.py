@@ -40,6 +40,7 @@ from matches.leagues.services import (
     fixtures_generate,
     league_import,
     season_create,
+    season_lock,
 )
 from matches.models import (
     Adjustment,
@@ -618,6 +619,8 @@ def test_a_late_entrant_gets_its_nights_as_fixtures_added_by_hand(season, people
     back with what was chosen and why."""
     admin = as_(people["admin"])
     division = season.divisions.get()
+    # before the list is made, the generator makes it: it runs on an empty division only
+    assert '<h4>Add a fixture</h4>' not in admin.get(season.get_absolute_url()).content.decode()
     fixtures_generate(division=division, by=people["admin"])
     late = entrant_add(division=division, by=people["admin"], name="Cotherstone")
     oak = division.entrants.get(name="Royal Oak A")
@@ -650,7 +653,20 @@ def test_a_late_entrant_gets_its_nights_as_fixtures_added_by_hand(season, people
                              "date": "2026-09-28"})
     assert ('<p class="error" id="fixture-add-away-error">Choose an entrant of Division '
             'A.</p>') in other.content.decode()
+    twice = admin.post(url, {"division": division.pk, "home": late.pk, "away": oak.pk,
+                             "date": "2026-09-21"})  # a double tap
+    assert ('<p class="error" id="fixture-add-date-error">Cotherstone v Royal Oak A is a '
+            'fixture on that night already.</p>') in twice.content.decode()
+    far = admin.post(url, {"division": division.pk, "home": late.pk, "away": oak.pk,
+                           "date": "9999-12-31"})
+    assert ('<p class="error" id="fixture-add-date-error">Give a date within 20 years of '
+            'the season&#x27;s first night.</p>') in far.content.decode()
     assert division.fixtures.filter(home=late).count() == 1
+    season_lock(season=season, by=people["admin"])
+    locked = admin.post(url, {"division": division.pk, "home": late.pk, "away": oak.pk,
+                              "date": "2026-10-05"}, follow=True)
+    assert "The season is locked: its results can no longer change." in \
+        locked.content.decode()  # its page shows no form to say it beside
 
 
 @pytest.mark.parametrize(("name", "form"), [

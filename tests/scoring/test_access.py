@@ -17,6 +17,7 @@ from matches import rules
 from matches.clubs.services import club_create
 from matches.models import Change, Match, Membership, ScorerGrant, Visibility
 from matches.scoring.selectors.play import match_engine
+from matches.scoring.services.lifecycle import matches_adopt
 from matches.scoring.services.play import event_record, grant_create
 from tests.support.helpers import T, drawn_key
 
@@ -167,14 +168,17 @@ def test_a_phone_that_signs_up_keeps_the_matches_it_started_once_signed_out():
     assert "Score on this phone" in page.content.decode()
 
 
-def test_signing_in_adopts_no_match_an_account_has_already():
+def test_an_account_adopts_no_match_an_account_has_already_nor_one_it_only_joined():
     owner = User.objects.create_user("owner", password="domino-table-42")
     phone = Client()
     phone.force_login(owner)
     theirs = _started_signed_out(phone)
-    assert theirs.created_by == owner
-    phone.post("/accounts/logout/")
-    User.objects.create_user("guest", password="domino-table-42")
-    phone.post("/accounts/login/", {"username": "guest", "password": "domino-table-42"})
+    joined = _started_signed_out(Client())
+    guest = User.objects.create_user("guest")
+    starting = ScorerGrant.objects.get(match=theirs, is_creator=True)
+    by_link = grant_create(match=joined, phone="Android")
+
+    assert matches_adopt(user=guest, grant_ids=[starting.pk, by_link.pk]) == 0
     theirs.refresh_from_db()
-    assert theirs.created_by == owner
+    joined.refresh_from_db()
+    assert (theirs.created_by, joined.created_by) == (owner, None)
