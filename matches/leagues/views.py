@@ -308,7 +308,10 @@ def entrant_change(request: HttpRequest, slug: str, season: str) -> HttpResponse
 
     done = {"remove": _("Entrant removed."), "captain": _("Captain set."),
             "squad_add": _("Squad changed."), "squad_drop": _("Squad changed.")}
-    response = _post(request, the_season, division, "entrant-change", form, write,
+    # each change is its own form on the page: its refusal is said there
+    which = {"captain": "entrant-captain", "squad_add": "entrant-squad",
+             "squad_drop": "entrant-squad"}.get(request.POST.get("do", ""), "entrant-change")
+    response = _post(request, the_season, division, which, form, write,
                      done.get(request.POST.get("do", ""), _("Entrant renamed.")))
     if gone and gone[0]:
         messages.info(request, ngettext(

@@ -602,7 +602,7 @@ def season_new_refused(v: Visit, w: World) -> Page:  # the reasons at the top, f
 def season_admin_refused(v: Visit, w: World) -> Page:  # an entrant refused, by its field
     page = season_admin(v, w)
     page.locator("details.admin-tools summary").click()
-    entrant = page.locator("form", has=page.locator("input[name=players]"))
+    entrant = page.locator("form", has=page.locator("input[id^=entrant-players-]"))
     entrant.locator("input[name=name]").fill("Black Bull")
     entrant.locator("input[name=players]").fill("Nobody")
     entrant.locator("button[type=submit]").click()

@@ -1693,8 +1693,8 @@ def test_a_league_admin_renames_or_removes_an_entrant_from_the_season_page(seaso
                                                            "season": season.slug})
     dupe = entrant_add(division=division, by=people["admin"], name="Dupe squad")
     page = admin.get(season.get_absolute_url()).content.decode()
-    assert "Change or remove an entrant" in page
-    assert "Change or remove an entrant" not in as_(people["oak"]).get(
+    assert "Rename or remove an entrant" in page
+    assert "Rename or remove an entrant" not in as_(people["oak"]).get(
         season.get_absolute_url()).content.decode()
     signed_off(season, people)  # Royal Oak A v Bowes Dragons, played
     form = {"division": division.pk, "entrant": dupe.pk, "name": ""}
@@ -1726,11 +1726,17 @@ def test_a_league_admin_sets_an_entrants_captain_and_changes_its_squad(season, p
     player_add(club=season.club, name="Ann Dale", by=people["admin"])
     form = {"division": division.pk, "entrant": oak.pk, "name": ""}
 
+    # Enter in a field presses its form's first button: each change is a form of its own
+    page = admin.get(season.get_absolute_url()).content.decode()
+    for field, first in (("change-name-", "rename"), ("change-captain-", "captain"),
+                         ("change-players-", "squad_add")):
+        [card] = [f for f in re.findall(r"<form .*?</form>", page, re.S) if field in f]
+        assert re.findall(r'<button type="submit" name="do" value="(\w+)"', card)[0] == first
     captain = admin.post(url, {**form, "do": "captain", "captain": "member"}, follow=True)
     assert "Captain set." in captain.content.decode()
     unnamed = admin.post(url, {**form, "do": "squad_add", "players": " , "})
     assert unnamed.status_code == 400
-    assert ('<p class="error" id="entrant-change-players-error">Name the players to add or '
+    assert ('<p class="error" id="entrant-squad-players-error">Name the players to add or '
             'take out.</p>') in unnamed.content.decode()
     added = admin.post(url, {**form, "do": "squad_add", "players": "ann dale"}, follow=True)
     assert "Squad changed." in added.content.decode()
