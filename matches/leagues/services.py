@@ -352,7 +352,10 @@ def _check_squad(division: Division, kind: str, players: Sequence[Player],
                  entrant: Entrant | None = None) -> None:
     """A single player's squad is that player, a pair's its two; and a player plays for
     one entrant of a division (a night would otherwise set them against themselves):
-    ``entrant``'s own squad aside, when it is the one changing."""
+    ``entrant``'s own squad aside, when it is the one changing. The division's row is
+    locked first, so two admins putting one player in two squads at once are taken one
+    after the other, and the second refused."""
+    Division.objects.select_for_update().filter(pk=division.pk).first()
     most = {EntrantKind.SINGLE.value: 1, EntrantKind.PAIR.value: 2}.get(kind)
     if most is not None and len(players) > most:
         raise ValidationError({"players": ValidationError(
