@@ -9,7 +9,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from django import forms
+from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from matches import rules
@@ -32,6 +34,15 @@ def add_refusal(form: forms.Form, error: ValidationError) -> None:
             form.add_error(field if field in form.fields else None, errors)
     else:
         form.add_error(None, error)
+
+
+def refusal_said(request: HttpRequest, form: forms.Form) -> None:
+    """A refused form the answering page does not show (sent from a stale page, or
+    from one whose forms are gone): every reason it has, the form's and each visible
+    field's, as messages at the top of the page."""
+    for reason in [*form.non_field_errors(),
+                   *(error for field in form if not field.is_hidden for error in field.errors)]:
+        messages.error(request, str(reason))
 
 
 # Characters that turn the text after them around (U+202A–U+202E, the embeddings and

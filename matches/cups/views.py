@@ -23,7 +23,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from matches.clubs.access import club_rights
 from matches.clubs.models import Club
-from matches.core.forms import add_refusal
+from matches.core.forms import add_refusal, refusal_said
 from matches.cups import services as cups_services
 from matches.cups.access import (
     RUNS_CUP,
@@ -152,10 +152,7 @@ def _write(request: HttpRequest, slug: str, season: str, which: str,
     if which not in FORMS or not _form_shown(which, cup):
         # a button alone, or a form the page no longer shows (sent from a page opened
         # before the draw, or twice): its refusal is said at the top of the page
-        for reason in [*form.non_field_errors(),
-                       *(error for field in form if not field.is_hidden
-                         for error in field.errors)]:
-            messages.error(request, str(reason))
+        refusal_said(request, form)
         return _cup_page(request, cup, status=400)
     return _cup_page(request, cup, refused=which, form=form, status=400)
 

@@ -30,7 +30,7 @@ from matches import rules
 from matches.clubs.access import club_rights
 from matches.clubs.models import Club, Player
 from matches.core import messages as rules_messages
-from matches.core.forms import add_refusal, whole_number
+from matches.core.forms import add_refusal, refusal_said, whole_number
 from matches.leagues import calendar as league_calendar
 from matches.leagues import files as league_files
 from matches.leagues import services as leagues_services
@@ -818,10 +818,7 @@ def _post(request: HttpRequest, season: Season, division: Division, which: str,
             messages.success(request, done)
             return redirect(f"{season.get_absolute_url()}?division={division.pk}")
     if season.locked:  # its page shows no admin form: the reasons go at its top
-        for reason in [*form.non_field_errors(),
-                       *(error for field in form if not field.is_hidden
-                         for error in field.errors)]:
-            messages.error(request, str(reason))
+        refusal_said(request, form)
         return redirect(f"{season.get_absolute_url()}?division={division.pk}")
     entered = {**request.POST.dict(), "form": which}
     entered.pop("csrfmiddlewaretoken", None)
