@@ -837,6 +837,7 @@ def _fixture_page(request: HttpRequest, reach: FixtureReach, *,
     fixture, season = reach.fixture, reach.season
     rights = fixture_rights(fixture=fixture, season=season, user=request.user,
                             links={link.entrant.pk for link in reach.links})
+    caption = _caption(fixture)
     games = fixture_games(fixture=fixture)
     by_number = {g.number: g for g in games}
     scores = {g.number: fixture_game_score(g) for g in games}  # home, away: as counted
@@ -857,7 +858,10 @@ def _fixture_page(request: HttpRequest, reach: FixtureReach, *,
                       for n in range(1, rows + 1)],
         "deciding_game": deciding,
         "scorable": scorable,
-        "caption": _caption(fixture),
+        "caption": caption,
+        # a cup's night that is no tie of it now (taken back by a reset): the cup refuses
+        # every step on it, so its page offers none
+        "taken_back": season.is_cup and caption is None,
         "changes": [(c, _author(c, fixture, rights)) for c in fixture_changes(fixture=fixture)],
         "admin": rights.admin,
         "corrections": [(c, _author(c, fixture, rights))

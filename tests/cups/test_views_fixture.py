@@ -191,3 +191,22 @@ def test_a_pairs_nights_deciding_game_may_be_a_singles_game():
     assert entered.status_code == 302, entered.content.decode()[:2000]
     game = fixture.games.get(number=3)
     assert list(game.home_players.all()) == home[:1]
+
+
+def test_a_night_the_cup_took_back_offers_no_step_and_says_why():
+    folk = a_cup(["Ann", "Bob", "Cy", "Dee"])
+    cups.cup_draw(cup=folk.cup, by=folk.admin)
+    first = folk.fixture(1, 1)
+    folk.play(first, HOME_WIN)
+    folk.play(folk.fixture(1, 2), HOME_WIN)
+    final = folk.play(folk.fixture(2, 1), HOME_WIN)
+    admin = as_(folk.admin)
+    assert fixture_url(final, "void") in admin.get(fixture_url(final)).content.decode()
+
+    cups.cup_ties_reset(cup=folk.cup, by=folk.admin, round=1, position=1,
+                        reason="Ann's result was keyed in the wrong way round")
+    page = unescape(admin.get(fixture_url(final)).content.decode())
+    assert ("This night is no longer one of the cup's ties (the ties after a corrected "
+            "result were drawn again): it stays void, with its games and log.") in page
+    for step in ("walkover-home", "void", "reinstate"):
+        assert fixture_url(final, step) not in page
