@@ -12,6 +12,7 @@ from decimal import Decimal
 from django.db import models
 from django.db.models import Count, F, Q, Sum
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 
 from matches.clubs.models import Club, Player
 from matches.history.models import Rating, RatingStep
@@ -88,7 +89,7 @@ class PlayerStats:
     best_step: int | None = None  # the placement's step in its round's replay
     partner: tuple[str, int] | None = None  # name, matches together
     toughest: Opponent | None = None
-    form: str = ""  # the last five finished matches, oldest first: W or L
+    form: str = ""  # the last five results (matches, paper games), oldest first: W or L
     ratings: list[tuple[Rating, list[float]]] = field(default_factory=list)
     league: list[LeagueRecord] = field(default_factory=list)
 
@@ -104,15 +105,21 @@ def player_stats(player: Player) -> PlayerStats:
         for game, played, wins in (mine.values_list("match__game")
                                    .annotate(played=Count("id"), won=Count("id", filter=won))
                                    .values_list("match__game", "played", "won"))}
-    paper = _paper_games_of(player)
+    dated = _paper_games_of(player)
+    paper = [(lineup, game) for _date, lineup, game in dated]
     for lineup, game in paper:
         record = records.setdefault(game, GameRecord(game, str(GameKind(game).label)))
         record.played += 1
         record.won += lineup.home_won == (player.pk in lineup.home)
-    last = list(mine.order_by("-match__finished_at", "-match_id")
-                .annotate(win=won)
-                .values_list("win", flat=True)[:5])
-    stats.form = "".join("W" if win else "L" for win in reversed(last))
+    # the last five results, a match by the day it finished and a paper game by its
+    # night's (one with no date is older than any dated one)
+    last = [(timezone.localdate(at), 1, (at.timestamp(), pk), bool(win)) for at, pk, win in
+            mine.order_by("-match__finished_at", "-match_id").annotate(win=won)
+            .values_list("match__finished_at", "match_id", "win")[:5] if at is not None]
+    last += [(date or datetime.date.min, 0, (float(number), 0),
+              lineup.home_won == (player.pk in lineup.home))
+             for number, (date, lineup, _game) in enumerate(dated)]
+    stats.form = "".join("W" if win else "L" for *_when, win in sorted(last)[-5:])
     # points the player's side made a round, round by round (placements and settlement)
     for game, points, rounds in (
             RoundSide.objects.filter(side__seats__player=player, round__undone_by=None,
@@ -175,11 +182,12 @@ def player_stats(player: Player) -> PlayerStats:
     return stats
 
 
-def _paper_games_of(player: Player) -> list[tuple[PaperLineup, str]]:
-    """The league games kept on paper that ``player`` played, each with its game."""
+def _paper_games_of(player: Player) -> list[tuple[datetime.date | None, PaperLineup, str]]:
+    """The league games kept on paper that ``player`` played, each with its night's date
+    and its game, by date (undated last)."""
     pks = counted_paper_games().filter(Q(home_players=player) | Q(away_players=player))
     lineups = _lineups(FixtureGame.objects.filter(pk__in=pks))
-    return [(lineup, game) for _pk, _date, lineup, game in lineups]
+    return [(date, lineup, game) for _pk, date, lineup, game in lineups]
 
 
 def paper_game_lineups(*, club: Club, game: str

@@ -149,6 +149,9 @@ def test_paper_games_count_on_the_player_page_with_league_statistics_per_season(
                                        ("Autumn", 3, 2, 172, 159)]
     [record] = stats.games  # the paper games count in her record by game, void or not
     assert (record.game, record.played, record.won) == ("fives-and-threes", 5, 4)
+    # her form is her results, paper ones too, by their nights: won both games of week 1,
+    # lost week 2's to Cat, won in the spring (the void night's game too)
+    assert stats.form == "WWLWW"
     assert stats.partner == ("Bob", 1)
     # Cat: met in game 1 and the pairs game of week 1, week 2's game and the void one
     assert stats.toughest is not None and (stats.toughest.name, stats.toughest.met,
