@@ -215,7 +215,6 @@ def safe_next(request: HttpRequest) -> str:
     return ""
 
 
-
 class PasswordChange(PasswordChangeView):
     """Django's change of password, its old password counted as a sign-in attempt
     (:class:`~matches.accounts.forms.ConfirmedPasswordChangeForm`)."""

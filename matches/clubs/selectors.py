@@ -95,8 +95,6 @@ def club_players(club: Club) -> QuerySet[Player]:
     return club.players.select_related("user").order_by("name")
 
 
-
-
 def last_owner(membership: Membership) -> bool:
     """Whether ``membership`` is its club's only owner: it stays, and keeps its role (the
     club keeps an owner)."""

@@ -515,8 +515,8 @@ def tie_fixture_moved(sender: object, *, fixture: Fixture, **kwargs: object) -> 
     if tie is None:
         # a night the cup took back (_taken_back) stays void: a result given it now would
         # count in no tie, and a night opened again would be played for nothing
-        if fixture.status != FixtureStatus.VOID and Season.objects.filter(
-                pk=fixture.division.season_id, kind=SeasonKind.CUP).exists():
+        if fixture.status != FixtureStatus.VOID \
+                and fixture.division.season.kind == SeasonKind.CUP:
             raise ValidationError(NOT_A_TIE_NOW, code="not_a_tie")
         return
     cup = _locked(tie.cup)

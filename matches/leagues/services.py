@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime
 import secrets
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -216,11 +216,7 @@ def entrant_add(*, division: Division, by: User, name: str, kind: str = "team",
     if player_names:
         players = [*players, *_club_players_named(season, player_names)]
     if captain_username:
-        member = club_member_named(club=season.club, username=captain_username)
-        if member is None:
-            raise ValidationError({"captain": ValidationError(
-                CAPTAIN_OUTSIDE, code="captain", params={"name": captain_username})})
-        captain = member.user
+        captain = _captain_named(season, captain_username)
     elif captain is not None and not Membership.objects.filter(club=season.club,
                                                                user=captain).exists():
         raise ValidationError({"captain": ValidationError(
@@ -262,6 +258,16 @@ def entrant_rename(*, entrant: Entrant, by: User, name: str) -> Entrant:
     return entrant
 
 
+def _captain_named(season: Season, username: str) -> User:
+    """The member of the season's club whose username this is, to captain a side; one
+    who is not a member is refused as such, whether or not the site has that account."""
+    member = club_member_named(club=season.club, username=username)
+    if member is None:
+        raise ValidationError({"captain": ValidationError(
+            CAPTAIN_OUTSIDE, code="captain", params={"name": username})})
+    return member.user
+
+
 def _club_players_named(season: Season, names: Sequence[str]) -> list[Player]:
     """The club's players typed by name (case aside), or the refusal naming those that
     are not."""
@@ -283,14 +289,8 @@ def entrant_captain_set(*, entrant: Entrant, by: User, captain_username: str) ->
     season = entrant.division.season
     require_role(club=season.club, user=by, role=RUNS_LEAGUE)
     _not_locked(season)
-    captain = None
-    if captain_username.strip():
-        member = club_member_named(club=season.club, username=captain_username.strip())
-        if member is None:
-            raise ValidationError({"captain": ValidationError(
-                CAPTAIN_OUTSIDE, code="captain", params={"name": captain_username.strip()})})
-        captain = member.user
-    entrant.captain = captain
+    username = captain_username.strip()
+    entrant.captain = _captain_named(season, username) if username else None
     entrant.full_clean()
     entrant.save(update_fields=["captain"])
     return entrant
@@ -307,10 +307,9 @@ def entrant_squad_change(*, entrant: Entrant, by: User, add: Sequence[str] = (),
     require_role(club=season.club, user=by, role=RUNS_LEAGUE)
     _not_locked(season)
     joining = _club_players_named(season, add)
-    leaving = {player.pk for player in _club_players_named(season, drop)}
+    leaving = {player.pk: player for player in _club_players_named(season, drop)}
     squad = {player.pk: player for player in entrant.players.all()}
-    not_in = [player.name for player in _club_players_named(season, drop)
-              if player.pk not in squad]
+    not_in = [player.name for pk, player in leaving.items() if pk not in squad]
     if not_in:
         raise ValidationError({"players": ValidationError(
             SQUAD_LACKS, code="not_in_squad",
@@ -811,7 +810,8 @@ def fixture_walkover(*, fixture: Fixture, by: By, side: str) -> Fixture:
     stay in the log's before; a game scored on the scorepad stays a match of the club,
     and one still being played is abandoned (:func:`_unfinished_stopped`)."""
     def walkover(fixture: Fixture) -> None:
-        unfinished = _unfinished(fixture.games.all())
+        unfinished = list(Match.objects.filter(fixture_game__fixture=fixture,
+                                               status=MatchStatus.IN_PROGRESS))
         fixture.games.all().delete()
         _unfinished_stopped(unfinished, by=by, fixture=fixture)
         fixture.home_games = fixture.away_games = None
@@ -819,12 +819,6 @@ def fixture_walkover(*, fixture: Fixture, by: By, side: str) -> Fixture:
 
     return _transition(fixture, by=by, action=signoff.Action.WALKOVER,
                        kind=FixtureChangeKind.WALKOVER, change=walkover, lock_games=True)
-
-
-def _unfinished(games: Iterable[FixtureGame]) -> list[Match]:
-    """The matches of ``games`` still being played on the scorepad."""
-    return [game.match for game in games
-            if game.match is not None and game.match.status == MatchStatus.IN_PROGRESS]
 
 
 def _unfinished_stopped(matches: Sequence[Match], *, by: By | None, fixture: Fixture) -> None:
