@@ -291,11 +291,13 @@ def placed_words(tile: rules.Tile, at: rules.AttachmentPoint | None) -> str:
 
 @dataclass
 class Tally:
-    """The paper tally: a stroke per 5 raw points, a big X with four small x for 50."""
+    """The paper tally: a stroke per 5 raw points, a big X with four small x for 50, and
+    what a stroke cannot show noted apart (``apart``: the 2½ of a split's half points,
+    "" when the strokes say it all)."""
 
     fifties: int
     strokes: int
-    half: bool
+    apart: str
 
     @property
     def fifty_xs(self) -> list[int]:
@@ -313,9 +315,9 @@ class Tally:
 def tally(raw: int | Fraction) -> Tally | None:
     if raw <= 0:
         return None
-    whole = int(raw)
-    strokes = whole // 5
-    return Tally(strokes // 10, strokes % 10, raw != whole)
+    strokes = int(raw) // 5
+    rest = raw - 5 * strokes
+    return Tally(strokes // 10, strokes % 10, show_score(rest) if rest else "")
 
 
 def phone_name(grant: ScorerGrant) -> str:

@@ -233,6 +233,10 @@
     }
     if (entry.action === "play") {
       passes = 0;
+      // the round is open: the next seat may draw or pass (the server hid both before)
+      document.querySelectorAll("#scorepad form[data-after-opening]").forEach(function (form) {
+        form.hidden = false;
+      });
       placed(field(entry, "tile"), field(entry, "at"));
       if (seat in tilesLeft && --tilesLeft[seat] <= 0) { lock(); }  // the round ends
       showTiles(seat, 0);

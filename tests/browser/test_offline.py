@@ -433,6 +433,25 @@ def test_the_tiles_drawn_offline_go_back_to_one_after_each_entry(live_server, pa
                          (version + 3, "Ann drew 1")]
 
 
+def test_the_opening_tile_made_offline_lets_the_next_seat_draw_or_pass(live_server, page):
+    """Before the round opens the page offers no Draw or Pass; once the opening tile
+    waits on the phone, the next seat, who usually cannot follow, may draw."""
+    start_match(page, live_server, game="all-fives", players=["Ann", "Bo"])
+    version = seq(page)
+    kept(page, version)
+    expect(page.locator("#draw-button")).to_be_hidden()
+    expect(page.locator("#pass-button")).to_be_hidden()
+    page.context.set_offline(True)
+    play_offline(page, "5-5", "")  # Ann opens
+    expect(page.locator("#pass-button")).to_be_visible()
+    page.click("#draw-button")  # Bo draws one
+    expect(waiting(page)).to_have_text("2 entries waiting")
+
+    page.context.set_offline(False)
+    expect(page.locator("#queue-box")).to_have_count(0, timeout=15_000)
+    assert changes()[-2:] == [(version + 1, "Ann opened with 5-5"), (version + 2, "Bo drew 1")]
+
+
 def test_the_table_is_asked_for_again_when_its_answer_after_the_entries_is_lost(
         live_server, page):
     """Every entry arrived, then the page's request for the table as it now stands got

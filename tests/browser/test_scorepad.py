@@ -341,8 +341,9 @@ def test_all_fives_three_player_block_splits_half_points(live_server, page):
     expect(page.locator(".round-form input[name=starter]")).to_have_count(4)
     expect(page.get_by_role("radio", name="Draw lots")).to_be_checked()
     expect(page.locator('tr[data-round="1"]')).to_contain_text("blocked")
-    # the paper tally notes the half apart
-    expect(page.locator('.side[data-side="0"] .tally-half')).to_have_text("+½")
+    # the paper tally: 77½ is a big X, five strokes and 2½ noted apart
+    expect(page.locator('.side[data-side="0"] .tally .tally-stroke')).to_have_count(5)
+    expect(page.locator('.side[data-side="0"] .tally-half')).to_have_text("+2½")
 
 
 # -- 3. Five Up: every double a spinner, per-hand deductions ---------------------------

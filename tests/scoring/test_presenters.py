@@ -22,22 +22,25 @@ def test_show_score_writes_halves_as_a_half_sign(value, shown):
     assert presenters.show_score(value) == shown
 
 
-@pytest.mark.parametrize(("raw", "fifties", "strokes", "half"), [
+@pytest.mark.parametrize(("raw", "fifties", "strokes", "apart"), [
     (0, None, None, None),
     (-5, None, None, None),
-    (5, 0, 1, False),
-    (45, 0, 9, False),
-    (50, 1, 0, False),
-    (135, 2, 7, False),
-    (Fraction(25, 2), 0, 2, True),
+    (5, 0, 1, ""),
+    (45, 0, 9, ""),
+    (50, 1, 0, ""),
+    (135, 2, 7, ""),
+    (Fraction(5, 2), 0, 0, "2½"),
+    (Fraction(25, 2), 0, 2, "2½"),  # two strokes and 2½ apart, not 10½
+    (Fraction(85, 2), 0, 8, "2½"),
+    (Fraction(155, 2), 1, 5, "2½"),
 ])
-def test_tally_is_a_stroke_per_five_and_a_big_x_per_fifty(raw, fifties, strokes, half):
+def test_tally_is_a_stroke_per_five_and_a_big_x_per_fifty(raw, fifties, strokes, apart):
     tally = presenters.tally(raw)
     if fifties is None:
         assert tally is None
         return
     assert tally is not None
-    assert (tally.fifties, tally.strokes, tally.half) == (fifties, strokes, half)
+    assert (tally.fifties, tally.strokes, tally.apart) == (fifties, strokes, apart)
     assert len(tally.fifty_xs) == fifties and len(tally.stroke_xs) == strokes
 
 
