@@ -19,6 +19,7 @@ from matches import rules
 from matches.clubs.access import RUNS_LEAGUE, roles_at_least
 from matches.clubs.models import Club, Membership
 from matches.clubs.selectors import visible_clubs
+from matches.scoring.changelog import action_doc
 from matches.scoring.models import (
     Change,
     ChangeKind,
@@ -336,6 +337,15 @@ def actions_at(match: Match, version: int) -> list[dict[str, Any]]:
         else:
             docs.append(action)
     return docs
+
+
+def change_in_force(*, match: Match, change: Change) -> bool:
+    """Whether what ``change`` made still stands: the match's live actions begin with
+    those it stood on after ``change``. One taken back since (an undo, a restore) does
+    not; a tap sent again is told so, not just that it was recorded."""
+    then = actions_at(match, change.version)
+    now = [action_doc(action) for action in match_actions(match)]
+    return now[:len(then)] == then
 
 
 def change_history(match: Match) -> QuerySet[Change]:

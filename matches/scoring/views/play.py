@@ -502,7 +502,10 @@ def _announce_sync(request: HttpRequest, match: Match, key: str) -> None:
         change = scoring_selectors.change_by_key(match=match, key=UUID(key))
     except ValueError:
         return
-    if change is not None:
+    if change is not None and not scoring_selectors.change_in_force(match=match, change=change):
+        messages.warning(request, _("Your last tap was recorded, and since taken back: "
+                                    "%(what)s.") % {"what": _what_it_did(change, match)})
+    elif change is not None:
         messages.success(request, _("Your last tap was recorded: %(what)s.")
                          % {"what": _what_it_did(change, match)})
     else:
@@ -591,7 +594,12 @@ def _act(request: HtmxHttpRequest, match: Match, grant: ScorerGrant, form: Write
             error = explain(exc)  # in the reader's language (matches/core/messages.py)
             refused = _named_seats(exc)
         else:
-            if change.replayed:
+            if change.replayed and not scoring_selectors.change_in_force(match=match,
+                                                                         change=change):
+                # an undo or a restore took it back meanwhile: the table does not show it
+                messages.warning(request, _("Already recorded, and since taken back: "
+                                            "%(what)s.") % {"what": _what_it_did(change, match)})
+            elif change.replayed:
                 messages.info(request, _("Already recorded: %(what)s.")
                               % {"what": _what_it_did(change, match)})
             elif change.miscall:

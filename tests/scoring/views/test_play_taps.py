@@ -114,7 +114,8 @@ def test_a_retried_play_does_not_put_back_a_tile_another_phone_undid(table):
 
     html = a.post(url(table, "play"), play, **HTMX).content.decode()  # A's retry
 
-    assert "Already recorded" in html
+    # told that it is not on the table any more, not just that it was recorded
+    assert "Already recorded, and since taken back: Olena opened with 5-5." in html
     assert tiles_on_table(table) == []
     assert live(table.events).count() == 0 and table.events.count() == 1
     assert_cache_equals_replay(table)
@@ -179,6 +180,21 @@ def test_the_page_resyncs_and_says_whether_the_lost_tap_was_recorded(table):
     html = a.get(url(table, "scorepad") + "?sync=not-a-key", **HTMX,
                  HTTP_HX_TARGET="scorepad").content.decode()
     assert 'id="scorepad"' in html and "<html" not in html
+
+
+def test_a_lost_tap_another_phone_took_back_since_is_said_so(table):
+    a, b = phone(table), phone(table)
+    recorded = {**page(table), "tile": "5-5"}
+    a.post(url(table, "play"), recorded, **HTMX)  # the answer is lost
+    b.post(url(table, "undo"), page(table), **HTMX)
+
+    html = a.get(url(table, "scorepad") + f"?sync={recorded['key']}", **HTMX).content.decode()
+    assert ("Your last tap was recorded, and since taken back: Olena opened with 5-5."
+            in html)
+    # put down again, it stands: recorded, no more
+    b.post(url(table, "play"), {**page(table), "tile": "5-5"}, **HTMX)
+    html = a.get(url(table, "scorepad") + f"?sync={recorded['key']}", **HTMX).content.decode()
+    assert "Your last tap was recorded: Olena opened with 5-5." in html
 
 
 def test_a_lost_or_resent_undo_is_said_as_taking_back_not_as_the_tile_placed(table):
