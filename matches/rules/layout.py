@@ -64,7 +64,8 @@ class AttachmentPoint(NamedTuple):
         if point is not None:
             return point
         if not isinstance(text, str) or text.count(":") != 1:
-            shown = repr(text) if isinstance(text, str) else str(text).lower()
+            shown = repr(text) if isinstance(text, str) else \
+                "null" if text is None else str(text).lower()
             raise NotationError.of("not_an_attachment_point", text=shown)
         tile_text, _, value_text = text.partition(":")
         value_text = value_text.strip()

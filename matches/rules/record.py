@@ -219,7 +219,8 @@ def _replay_round(match: Match, doc: object, number: int, *, last: bool) -> None
     if not isinstance(doc, dict):
         raise RecordInvalid.at("record_round_object", number)
     mode_text = doc.get("mode")
-    if mode_text not in (None, "ends"):
+    # absent is a tracked round; a null is not absent (nor is it "ends")
+    if mode_text not in (None, "ends") or ("mode" in doc and mode_text is None):
         raise RecordInvalid.at("record_mode", number, value=repr(mode_text))
     called = mode_text == "ends"
     _check_keys(doc, CALLED_ROUND_KEYS if called else TRACKED_ROUND_KEYS, "a round", number)
@@ -299,9 +300,9 @@ def _replay_round(match: Match, doc: object, number: int, *, last: bool) -> None
 
 def _result(match: Match, doc: Mapping[str, Any],
             number: int) -> tuple[RoundEnd, int | None] | None:
-    result = doc.get("result")
-    if result is None:
+    if "result" not in doc:
         return None
+    result = doc["result"]
     if isinstance(result, dict) and result.keys() == {"domino"} and type(result["domino"]) is int:
         seat = result["domino"]
         if not 0 <= seat < match.players:
@@ -320,9 +321,9 @@ def _seat(doc: Mapping[str, Any]) -> int:
     return seat
 
 def _claim(doc: Mapping[str, Any]) -> Fraction | int | None:
-    claim = doc.get("claim")
-    if claim is None:
+    if "claim" not in doc:  # a null claim is refused below: it would skip the check
         return None
+    claim = doc["claim"]
     if type(claim) is int:
         return claim
     if type(claim) is float and (claim * 2).is_integer():
@@ -353,9 +354,8 @@ def _checked_tracked_event(doc: object) -> Play | Draw | Pass:
     if kinds != 1:
         raise RecordError.of("record_event_kind")
     if "play" in doc:
-        at = doc.get("at")
         return Play(seat, Tile.parse(doc["play"]),
-                    AttachmentPoint.parse(at) if at is not None else None, _claim(doc))
+                    AttachmentPoint.parse(doc["at"]) if "at" in doc else None, _claim(doc))
     if "at" in doc or "claim" in doc:
         kind = "draw" if "draw" in doc else "pass"
         raise RecordError.of("record_takes_no", kind=kind, field="at" if "at" in doc else "claim")

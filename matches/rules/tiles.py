@@ -19,8 +19,9 @@ from typing import ClassVar, Final
 
 from .errors import NotationError, TileNotInSet
 
+# digits 0-9 only: ``\d`` takes any script's digits ("٥-٥" read as 5-5)
 _TILE_RE: Final = re.compile(
-    r"^\s*(?:\[\s*(\d{1,2})\s*\|\s*(\d{1,2})\s*\]|(\d{1,2})\s*-\s*(\d{1,2}))\s*$")
+    r"^\s*(?:\[\s*([0-9]{1,2})\s*\|\s*([0-9]{1,2})\s*\]|([0-9]{1,2})\s*-\s*([0-9]{1,2}))\s*$")
 
 
 class Tile:

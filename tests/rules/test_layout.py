@@ -349,7 +349,7 @@ def test_from_notation_refuses_a_bad_point():
     ("1-4:1:1", "'1-4:1:1' is not an attachment point (write it as c-d:v)"),
     ("x:1", "'x' is not a tile (write it as a-b)"),
     (5, "5 is not an attachment point (write it as c-d:v)"),
-    (None, "none is not an attachment point (write it as c-d:v)"),
+    (None, "null is not an attachment point (write it as c-d:v)"),
 ])
 def test_attachment_point_notation_errors(text, message):
     with pytest.raises(NotationError) as excinfo:

@@ -141,6 +141,15 @@ def test_base_record_replays():
     (lambda d: d["rounds"][0].update(events={}), "round 1: events must be a list"),
     (lambda d: d["rounds"][0]["events"][1].update(claim="10"),
      "round 1, event 2: claim must be a number of points, not \"10\""),
+    # a null is not an absent key: read as absent, a claim of null would skip its check
+    (lambda d: d["rounds"][0]["events"][1].update(claim=None),
+     "round 1, event 2: claim must be a number of points, not null"),
+    (lambda d: d["rounds"][0]["events"][0].update(at=None),
+     "round 1, event 1: null is not an attachment point (write it as c-d:v)"),
+    (lambda d: d["rounds"][0].update(mode=None),
+     "round 1: mode must be 'ends' (a called round) or absent, not None"),
+    (lambda d: d["rounds"][0]["events"][1].update(play="٥-٦"),
+     "round 1, event 2: '٥-٦' is not a tile (write it as a-b)"),
     (lambda d: d["rounds"][0]["events"][1].update(claim=2.5),
      "round 1, event 2: claim 2.5 differs from the 10 the rules give (end sum 10)"),
     (lambda d: d["rounds"][0]["events"][1].update(draw=1),
@@ -304,6 +313,11 @@ def test_called_round_export_round_trips():
      "round 1: result must be {\"domino\": seat} or {\"blocked\": true}, not "
      "{\"domino\": true}"),
     (called(result={"domino": 5}, pips=[0, 1]), "round 1: result: seat 5 is not at this table"),
+    (called(events=[{"seat": 0, "ends": ["5"]}], result=None) | {"rounds": [
+        {"mode": "ends", "events": [{"seat": 0, "ends": ["5"]}], "result": None}]},
+     "round 1: result must be {\"domino\": seat} or {\"blocked\": true}, not null"),
+    (called(events=[{"seat": 0, "ends": ["5"], "claim": None}]),
+     "round 1, event 1: claim must be a number of points, not null"),
     (followed(called(events=[{"seat": 0, "ends": ["5"]}], result={"domino": 0})),
      "round 1: the round ended (domino); its hands or pips are required"),
     (called(events=[{"seat": 0, "ends": ["5"]}], pips=[0, 1]),
