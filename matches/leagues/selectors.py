@@ -30,6 +30,7 @@ from matches.clubs.models import Club, Membership, Player
 from matches.clubs.selectors import Viewer
 from matches.leagues import files as league_files
 from matches.leagues.models import (
+    DIVISION_DASH,
     Adjustment,
     Division,
     Entrant,
@@ -633,7 +634,8 @@ def division_document(division: Division, season: Season) -> dict[str, Any]:
             games=scores.get(fixture.pk, [])))
     entrants = division.entrants.all()
     return league_files.league_document(
-        name=f"{season.name} — {division.name}", game=season.game, options=season.options,
+        name=f"{season.name}{DIVISION_DASH}{division.name}", game=season.game,
+        options=season.options,
         entrants=[league_files.entrant_entry(e.name, [p.name for p in e.players.all()])
                   for e in entrants],
         fixtures=fixtures,

@@ -37,6 +37,7 @@ from matches.core import messages as rules_messages
 from matches.leagues import files as league_files
 from matches.leagues import notices
 from matches.leagues.models import (
+    DIVISION_DASH,
     FIXTURE_ONE_ENTRANT,
     OPEN_FOR_ENTRY,
     UNSETTLED,
@@ -1198,7 +1199,7 @@ def league_import(*, club: Club, document: dict[str, Any], by: User | None = Non
     dates = [f.date for f in league.fixtures if f.date is not None]
     # the exports name a division "season — division" (as the spec's example does): it
     # comes back as both, so a season exported and imported again keeps its names
-    season_name, dash, division_name = (" ".join(league.name.split())).rpartition(" — ")
+    season_name, dash, division_name = (" ".join(league.name.split())).rpartition(DIVISION_DASH)
     if not (dash and season_name and division_name):
         season_name, division_name = league.name, str(_("Division"))
     season = _season_row(

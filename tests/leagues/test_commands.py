@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import datetime
 import json
 from io import StringIO
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
 
 from matches.clubs.services import club_create, player_add
+from matches.leagues.services import season_create
 from matches.models import Fixture, Season
 from matches.rules import league as league_rules
 from tests.rules.test_league import SPEC_DOCUMENT, SPEC_STANDINGS
@@ -46,6 +49,29 @@ def test_import_then_export_gives_the_same_standings(club, tmp_path):
     assert (sorted(document["entrants"], key=lambda e: e["name"])
             == sorted(SPEC_DOCUMENT["entrants"], key=lambda e: e["name"]))
     assert "Ann Dale" in set(club.players.values_list("name", flat=True))
+
+
+def test_a_season_whose_name_has_a_dash_comes_back_with_both_names(club, tmp_path):
+    """The export names a division "season — division" and the import reads the last
+    " — " back: a dash in the season's name is kept, and none is let into a division's
+    (it would come back split at the wrong dash)."""
+    season = season_create(club=club, by=club.memberships.get().user, name="Summer — 2027",
+                           game="all-fives", starts_on=datetime.date(2027, 6, 7),
+                           divisions=["North"])
+    with pytest.raises(ValidationError) as dashed:
+        season.divisions.create(name="Premier — North").full_clean()
+    assert dashed.value.message_dict["name"] == [
+        "A division's name cannot hold \" — \": the season's files name a division "
+        "\"season — division\", and it would come back split."]
+    exported = StringIO()
+    call_command("export_league", club.slug, season.slug, "--division", "North",
+                 stdout=exported)
+    path = tmp_path / "north.json"
+    path.write_text(exported.getvalue(), "utf-8")
+    season.delete()  # its name is taken while it stands
+    call_command("import_league", club.slug, str(path), stdout=StringIO())
+    again = Season.objects.get()
+    assert (again.name, again.divisions.get().name) == ("Summer — 2027", "North")
 
 
 def test_one_division_of_several_exports_as_a_file_the_table_command_reads(club, tmp_path):

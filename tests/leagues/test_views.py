@@ -1332,6 +1332,10 @@ def test_a_club_admin_sets_a_season_up_with_its_scheme_rules_and_tie_breakers(cl
     assert bad.status_code == 200 and "Each tie-breaker at most once" in bad.content.decode()
     half = as_(people["admin"]).post(url, {**form, "heavy_win_points": "1"})
     assert "Give both the margin and the points" in half.content.decode()
+    dashed = as_(people["admin"]).post(url, {**form, "divisions": "A\nPremier — North"})
+    assert dashed.context["form"].errors["divisions"] == [
+        "A division's name cannot hold \" — \": the season's files name a division "
+        "\"season — division\", and it would come back split."]
     level = as_(people["admin"]).post(url, {**form, "walkover_won": "4"})
     assert level.context["form"].errors["walkover_won"] == [
         "Give the side that turned up more games than the side absent."]
