@@ -338,6 +338,14 @@ def test_missing_results_go_to_the_league_admins_a_day_after(dated):
     assert run_at(STARTS + 48 * HOUR) == []
 
 
+def test_the_missing_results_list_is_in_the_admins_language_to_its_fixtures(night, dated,
+                                                                          settings):
+    settings.LANGUAGE_CODE = "uk"
+    assert run_at(STARTS + 24 * HOUR) == ["league-admin@example.com", "sec@example.com"]
+    body = mail.outbox[0].body
+    assert "Royal Oak A — Bowes Dragons" in body and " v " not in body
+
+
 def test_one_missing_email_lists_the_clubs_fixtures(night, dated):
     second = Fixture.objects.create(division=dated.division, week=2, home=dated.away,
                                     away=dated.home, date=datetime.date(2026, 9, 1))

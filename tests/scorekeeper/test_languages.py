@@ -512,6 +512,35 @@ def test_every_msgid_is_translated_in_the_catalogue(lang):
     assert not empty, f"{len(empty)} untranslated in {lang}: {empty[:20]}"
 
 
+def test_every_text_marked_for_translation_is_in_the_catalogues(tmp_path):
+    """What the code and the templates mark for translation, as ``makemessages`` finds
+    it in a copy of the project, is in both catalogues: a text added without its
+    translation shows in English on a Ukrainian or Russian page (the page test finds it
+    only on the pages it renders)."""
+    import shutil
+    import subprocess
+    import sys
+
+    from babel.messages.pofile import read_po
+
+    if shutil.which("xgettext") is None:
+        pytest.skip("GNU gettext (xgettext) is not installed: makemessages needs it")
+    for part in ("matches", "scorekeeper", "templates", "locale"):
+        shutil.copytree(ROOT / part, tmp_path / part,
+                        ignore=shutil.ignore_patterns("__pycache__", "_compiled", "*.mo"))
+    shutil.copy(ROOT / "manage.py", tmp_path)
+    subprocess.run([sys.executable, "manage.py", "makemessages", "-l", "uk", "--no-location",
+                    "-v", "0"], cwd=tmp_path, check=True, capture_output=True)
+    with (tmp_path / "locale" / "uk" / "LC_MESSAGES" / "django.po").open("rb") as found:
+        marked = {(message.context, message.id) for message in read_po(found) if message.id}
+    for lang in ("uk", "ru"):
+        with (ROOT / "locale" / lang / "LC_MESSAGES" / "django.po").open("rb") as source:
+            kept = {(message.context, message.id) for message in read_po(source)
+                    if message.id}
+        missing = sorted(marked - kept, key=str)
+        assert not missing, f"{len(missing)} not in the {lang} catalogue: {missing[:20]}"
+
+
 @pytest.mark.django_db
 def test_on_a_scorers_link_the_switch_comes_back_to_the_link():
     # the page sends only the site as Referer (its address holds the secret), so the
