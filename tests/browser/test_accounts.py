@@ -43,3 +43,16 @@ def test_a_newcomer_signs_up_from_an_invite_link_and_lands_in_the_club(live_serv
     expect(page.locator(".club .muted").first).to_contain_text("you are member")
     expect(page.locator("#members")).to_contain_text("newbie")
     assert Membership.objects.get(club=club, user__username="newbie").role == Role.MEMBER
+
+
+@pytest.mark.parametrize("url_name", ["signup", "login", "password_reset"])
+def test_an_account_form_sent_empty_is_answered_by_the_app_in_the_pages_language(
+        live_server, page: Page, url_name):
+    """Not by the browser's own pop-up, which speaks the browser's language: the form
+    goes to the server, whose summary names the fields in the page's (Ukrainian here)."""
+    page.context.add_cookies([{"name": "django_language", "value": "uk",
+                               "url": live_server.url}])
+    page.goto(live_server.url + reverse(url_name))
+    page.locator("main form.account-form button[type=submit]").click()
+    expect(page.locator("main form.account-form [role=alert]").first).to_contain_text(
+        "Це поле обов")
