@@ -64,6 +64,7 @@ class LogRound:
     scores: list[str]  # per side: the running score after the round
     plays: int  # tracked rounds: how many placements the replay steps through
     names: list[str]  # the side names, in side order
+    miscalls: list[str] = field(default_factory=list)  # wrong calls, at the rules' points
 
     @property
     def rows(self) -> list[tuple[str, str, str, str]]:
@@ -159,16 +160,18 @@ class MatchPage:
 def build(match: Match, *, round_text: str | None = None,
           step_text: str | None = None) -> MatchPage:
     """The whole page; ``round_text`` and ``step_text`` are the query's raw values."""
-    with engine_cache.engine_for_reading(match) as engine:
-        return _page(match, engine, round_text=round_text, step_text=step_text)
+    with engine_cache.scorepad_for_reading(match) as (engine, miscalls):
+        return _page(match, engine, miscalls, round_text=round_text, step_text=step_text)
 
 
-def _page(match: Match, engine: rules.Match, *, round_text: str | None,
-          step_text: str | None) -> MatchPage:
+def _page(match: Match, engine: rules.Match, miscalls: dict[int, list[str]], *,
+          round_text: str | None, step_text: str | None) -> MatchPage:
     names = list(engine.names or ())
     sides = [" & ".join(names[seat] for seat in seats) for seats in engine.sides]
     final = [presenters.show_score(score) for score in engine.scores]
-    rounds = [_log_round(engine, rnd, sides) for rnd in engine.rounds]
+    # a wrong call noted at the table stays noted once the match is over
+    rounds = [_log_round(engine, rnd, sides, miscalls.get(rnd.number, []))
+              for rnd in engine.rounds]
     tracked = [r.number for r in rounds if r.tracked and r.plays]
     replay = None
     if tracked:
@@ -203,7 +206,8 @@ def _parse(text: str | None) -> int | None:
     return int(text)
 
 
-def _log_round(engine: rules.Match, rnd: rules.Round, sides: list[str]) -> LogRound:
+def _log_round(engine: rules.Match, rnd: rules.Round, sides: list[str],
+               miscalls: list[str]) -> LogRound:
     who = engine.who
     events = []
     plays = 0
@@ -238,7 +242,7 @@ def _log_round(engine: rules.Match, rnd: rules.Round, sides: list[str]) -> LogRo
         settlement=[show(v) for v in rnd.settlement_awards],
         steps=rules_messages.steps(rnd.settlement, rnd.notes),
         scores=[show(v) for v in engine.scores_after(rnd)],
-        plays=plays if rnd.tracked else 0, names=sides)
+        plays=plays if rnd.tracked else 0, names=sides, miscalls=miscalls)
 
 
 def _scored(who: str, kind: str, text: str, award: rules.Award | None, *,

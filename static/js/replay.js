@@ -28,18 +28,23 @@
       go(key);
     });
     // htmx swaps #replay whole, so the link just used is gone: the focus goes back to the
-    // new one of the same kind, and #replay-announcer (outside the swap) reads the step.
-    var used = null;
+    // new one of the same kind (a step, or a round's), and #replay-announcer (outside the
+    // swap) reads the step.
+    var used = null;  // a selector of the link used
     document.addEventListener("click", function (event) {
-      var link = event.target.closest && event.target.closest("#replay a[data-nav]");
-      used = link ? link.getAttribute("data-nav") : used;
+      var link = event.target.closest && event.target.closest(
+        "#replay a[data-nav], #replay a[data-round-link]");
+      if (!link) { return; }
+      used = link.hasAttribute("data-nav")
+        ? '#replay a[data-nav="' + link.getAttribute("data-nav") + '"]'
+        : '#replay a[data-round-link="' + link.getAttribute("data-round-link") + '"]';
     });
     // afterSwap, not afterSettle: in the same task as the swap, so a key pressed next
     // already finds the focus in the replay
     document.addEventListener("htmx:afterSwap", function () {
       if (!document.getElementById("replay")) { return; }
       if (used) {
-        var again = document.querySelector('#replay a[data-nav="' + used + '"]');
+        var again = document.querySelector(used);
         if (again) { again.focus({preventScroll: true}); }
         used = null;
       }

@@ -97,6 +97,17 @@ def test_the_replay_steps_by_buttons_and_keyboard_without_sideways_scroll(page, 
     no_sideways_scroll(page)
 
 
+def test_a_round_chosen_for_the_replay_keeps_the_focus_and_is_read_out(page, live_server):
+    match = finished_match()
+    open_page(page, live_server.url + match.get_absolute_url())
+    rounds = page.get_by_role("navigation", name="Rounds to replay")
+    rounds.get_by_role("link", name="Round 3", exact=True).click()
+    expect(page.locator("#replay")).to_have_attribute("data-round", "3")
+    # the new page's link of that round, not the top of the page
+    expect(rounds.get_by_role("link", name="Round 3", exact=True)).to_be_focused()
+    expect(page.locator("#replay-announcer")).to_contain_text("Round 3, step 1 of")
+
+
 def test_a_swipe_across_the_board_steps_the_replay(page, live_server):
     match = finished_match()
     open_page(page, live_server.url + match.get_absolute_url() + "?round=1&step=2")

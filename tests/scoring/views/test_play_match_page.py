@@ -28,7 +28,7 @@ from matches.scoring.services.play import (
     round_settle,
     round_start,
 )
-from tests.support.helpers import T, play_short_round, two_player_all_fives
+from tests.support.helpers import A, T, play_short_round, two_player_all_fives
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "replay"}
@@ -145,6 +145,23 @@ def test_the_log_tells_each_placement_with_its_sum_and_points(client):
     assert "Taras: 0-5 on the double 5 — sum 10 → <strong>10</strong>" in html
     assert "Olena: 5-6 on the double 5 — sum 6 → <strong>0</strong>" in html
     assert "· Olena went out" in html
+
+
+def test_a_wrong_call_noted_at_the_table_stays_noted_on_the_finished_page(client):
+    """The scorepad's log said it while the match was played; the page of the match
+    played out says it too, in its round."""
+    match = two_player_all_fives(target=20)
+    round_start(match=match, starter=0)
+    event_record(match=match, action=rules.Play(0, T("5-5")))
+    event_record(match=match, action=rules.Play(1, T("0-5"), A("5-5:5"), 15))
+    event_record(match=match, action=rules.Play(0, T("5-6"), A("5-5:5")))
+    round_settle(match=match, pips=(0, 9))
+    match.refresh_from_db()
+    assert match.status == MatchStatus.FINISHED
+
+    html = client.get(match.get_absolute_url()).content.decode()
+    assert ('<li class="miscall">Taras called 15 for 0-5; the rules give 10, which counted'
+            in html)
 
 
 @pytest.mark.parametrize(("game", "players", "options", "seed"), SHAPES)
