@@ -55,9 +55,15 @@
       selectTile(pick.dataset.tile);
       // chosen by the keyboard (a click with no pointer: detail 0): the ends it may join
       // are the next thing to do, so the focus goes to the first, in the bar
-      var end = event.detail === 0 &&
-        document.querySelector(".choice-set:not([hidden]) button.choice");
-      if (end) { end.focus(); }
+      var end = document.querySelector(".choice-set:not([hidden]) button.choice");
+      if (end && event.detail === 0) {
+        end.focus();
+      } else if (end) {
+        // tapped (a screen reader's double tap is a pointer's click too): the focus stays
+        // on the tile, so say where its ends are rather than leave the tap unanswered
+        var words = document.querySelector("#place-form .pick-refused").dataset.chosenText;
+        Scorekeeper.announce(words && words.replace("{tile}", pick.dataset.tile));
+      }
       return;
     }
     var dot = event.target.closest(".board .open-end.target");

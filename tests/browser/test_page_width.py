@@ -459,3 +459,35 @@ def test_a_long_account_name_in_the_header_ends_with_an_ellipsis(browser: Browse
     assert cut == {"clipped": True, "style": "block", "overflow": "ellipsis"}
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     context.close()
+
+
+def test_three_sides_long_names_are_read_whole_and_each_seats_tiles_are_seen(
+        browser: Browser, live_server):
+    """On a phone a side's box holds about six letters of a name: a longer one wraps
+    instead of ending "Олекс…" (Олександра and Олексій would read the same), and a seat's
+    count of tiles stays in sight when its name is cut (it was the count that went, in
+    Russian's long "костяшек")."""
+    from tests.browser.test_scorepad import start_match
+
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
+                                  locale="ru", extra_http_headers={"Accept-Language": "ru"})
+    page = context.new_page()
+    start_match(page, live_server, game="all-fives",
+                players=["Олександра", "Костянтин", "Олексій"])
+    expect(page.locator(".seat[data-seat='0'] small")).to_have_text("7 костяшек")
+    for name in page.locator(".scoreboard .side-names").all():
+        assert name.evaluate("n => n.scrollHeight <= n.clientHeight"), name.inner_text()
+    for seat in page.locator(".seats .seat[data-seat]").all():
+        inside = seat.evaluate("""s => s.querySelector("small").getBoundingClientRect().right
+                                       <= s.getBoundingClientRect().right""")
+        assert inside, seat.inner_text()
+    placeholder = page.locator("#place-form .claim-input")
+    # its text fits the box: measured in the input's own font, inside its padding
+    room = placeholder.evaluate("""c => {
+        const s = getComputedStyle(c), ctx = document.createElement("canvas").getContext("2d");
+        ctx.font = s.font;
+        return c.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight)
+               - ctx.measureText(c.placeholder).width; }""")
+    assert room > 0, room
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    context.close()

@@ -631,6 +631,21 @@ def test_tab_through_the_picker_never_stops_on_a_tile_on_the_table(live_server, 
     assert len(stops) == 28 - len(on_table) and stops[0] == "0-0" and stops[-1] == "6-6"
 
 
+def test_a_tile_tapped_says_where_its_ends_are_and_by_keyboard_goes_to_them(live_server,
+                                                                           page):
+    """A tap leaves the focus on the tile (a screen reader's double tap is a pointer's
+    click): the announcer says the ends are below. Chosen by the keyboard, the focus goes
+    to the first end instead, which says itself."""
+    start_match(page, live_server, game="all-fives", players=["Ann", "Bo"])
+    announcer = page.locator("#announcer[role=status]")
+    tap_tile(page, "5-5")
+    expect(announcer).to_have_text("5-5 chosen: its ends are below.")
+    expect(page.locator('a.pick[data-tile="5-5"]')).to_be_focused()
+    page.locator('a.pick[data-tile="1-2"]').focus()
+    page.keyboard.press("Enter")
+    expect(choice(page, "")).to_be_focused()
+
+
 # -- the screenshot for docs/ -------------------------------------------------------
 
 

@@ -948,7 +948,8 @@ def test_a_refused_call_keeps_who_placed_it_and_what_was_entered(client):
     assert re.search(r'<input type="radio" name="seat" value="2" checked>', html)
     assert len(re.findall(r'<input type="radio" name="seat" value="\d" checked>', html)) == 1
     assert 'name="end_0" min="0" max="6" inputmode="numeric" value="6">' in html
-    assert 'name="double_1" checked>' in html and 'value="20">' in html
+    assert 'name="double_1" checked aria-label="End 2 is a double">' in html
+    assert 'value="20">' in html
     assert match.rounds.get().events.count() == 0
     for seat in ("9" * 5000, "²", "-1", "7"):  # refused, and read back as no seat at all
         html = client.post(scorer_url(match, "call"), {
