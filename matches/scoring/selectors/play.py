@@ -26,6 +26,7 @@ from matches.scoring.models import (
     Event,
     EventKind,
     Match,
+    MatchStatus,
     Round,
     RoundMode,
     ScorerGrant,
@@ -340,11 +341,20 @@ def actions_at(match: Match, version: int) -> list[dict[str, Any]]:
 
 
 def change_in_force(*, match: Match, change: Change) -> bool:
-    """Whether what ``change`` made still stands: the match's live actions begin with
-    those it stood on after ``change``. One taken back since (an undo, a restore) does
-    not; a tap sent again is told so, not just that it was recorded."""
-    then = actions_at(match, change.version)
+    """Whether what ``change`` did still stands, so that a tap sent again is told when
+    another phone took it back since, not just that it was recorded. An action (or an
+    import, a restore) stands while the match's live actions begin with those it left;
+    an undo, while what it took back is not back; a rename always (names are not taken
+    back); an abandon, while the match is abandoned."""
+    if change.kind == ChangeKind.RENAME:
+        return True
+    if change.kind == ChangeKind.ABANDON:
+        return match.status == MatchStatus.ABANDONED
     now = [action_doc(action) for action in match_actions(match)]
+    if change.kind == ChangeKind.UNDO:
+        before = actions_at(match, change.version - 1)
+        return now[:len(before)] != before
+    then = actions_at(match, change.version)
     return now[:len(then)] == then
 
 

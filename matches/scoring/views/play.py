@@ -504,7 +504,8 @@ def _announce_sync(request: HttpRequest, match: Match, key: str) -> None:
         return
     if change is not None and not scoring_selectors.change_in_force(match=match, change=change):
         messages.warning(request, _("Your last tap was recorded, and since taken back: "
-                                    "%(what)s.") % {"what": _what_it_did(change, match)})
+                                    "%(what)s.") % {"what": _what_it_did(change, match)},
+                         extra_tags="recorded")
     elif change is not None:
         messages.success(request, _("Your last tap was recorded: %(what)s.")
                          % {"what": _what_it_did(change, match)})
@@ -598,7 +599,8 @@ def _act(request: HtmxHttpRequest, match: Match, grant: ScorerGrant, form: Write
                                                                          change=change):
                 # an undo or a restore took it back meanwhile: the table does not show it
                 messages.warning(request, _("Already recorded, and since taken back: "
-                                            "%(what)s.") % {"what": _what_it_did(change, match)})
+                                            "%(what)s.") % {"what": _what_it_did(change, match)},
+                                 extra_tags="recorded")
             elif change.replayed:
                 messages.info(request, _("Already recorded: %(what)s.")
                               % {"what": _what_it_did(change, match)})

@@ -131,3 +131,33 @@ def test_records_of_many_matches_are_read_three_queries_a_batch_each_as_its_own_
     assert [len(record["rounds"]) for record in records] == [0, 1, 1, 1, 1]
     assert [len(record["rounds"][0]["events"]) for record in records[1:]] == [1, 1, 1, 0]
     assert records[2]["players"] == ["Olena", "Taras"]
+
+
+def test_a_change_is_in_force_until_another_takes_back_what_it_did():
+    """What a tap sent again is told (change_in_force): a placement stands until an undo
+    or a restore takes it off; an undo, until what it took back is back; a rename always;
+    an abandon, while the match is abandoned."""
+    from matches.scoring.services.lifecycle import match_abandon, match_resume, seats_rename
+    from matches.scoring.services.play import match_restore
+
+    started_match = started()
+    match, grant = started_match.match, started_match.grant
+
+    def in_force(change) -> bool:
+        match.refresh_from_db()
+        return scoring_selectors.change_in_force(match=match, change=change)
+
+    opening = event_record(match=match, action=rules.Play(0, T("5-5")))
+    assert in_force(opening)
+    undo = event_undo(match=match)
+    assert not in_force(opening) and in_force(undo)
+    start_undone = event_undo(match=match)  # the round's start taken back too
+    assert in_force(undo) and in_force(start_undone)
+    renamed = seats_rename(match=match, names=["Olya", "Taras"])
+    assert renamed is not None and in_force(renamed)
+    match_restore(match=match, to_version=opening.version, grant=grant)  # 5-5 is back
+    assert in_force(opening) and not in_force(undo) and in_force(renamed)
+    abandoned = match_abandon(match=match, grant=grant)
+    assert in_force(abandoned)
+    match_resume(match=match, grant=grant)
+    assert not in_force(abandoned) and in_force(opening)
