@@ -204,7 +204,7 @@ class SeasonForm(NightFields):
             raise forms.ValidationError(_("Name at least one division."))
         if len({n.casefold() for n in names}) != len(names):
             raise forms.ValidationError(_("Each division needs a different name."))
-        if any(DIVISION_DASH in name for name in names):
+        if any(DIVISION_DASH in f" {name}" for name in names):
             raise forms.ValidationError(DIVISION_NAME_DASH, code="dash")
         return names
 

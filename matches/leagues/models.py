@@ -90,7 +90,8 @@ FIXTURE_ONE_ENTRANT = _("A fixture is between two different entrants.")
 RESULT_IFF_PLAYED = _("A fixture played has its result (games won, not 0-0, or a walkover) "
                       "and one not played has none.")
 GAME_LEVEL = _("A game has a winner: its two scores differ.")
-# the season's files name a division "season — division" and read the last " — " back
+# the season's files name a division "season — division" and read the last " — " back:
+# a new division's name holds none (an old one keeps it: a backup restores it as it was)
 DIVISION_DASH = " — "
 DIVISION_NAME_DASH = _("A division's name cannot hold \" — \": the season's files name a "
                        "division \"season — division\", and it would come back split.")
@@ -257,9 +258,6 @@ class Division(models.Model):
     def __str__(self) -> str:
         return f"{self.season}{DIVISION_DASH}{self.name}"
 
-    def clean(self) -> None:
-        if DIVISION_DASH in " ".join(self.name.split()):
-            raise ValidationError({"name": ValidationError(DIVISION_NAME_DASH, code="dash")})
 
 
 class Entrant(models.Model):

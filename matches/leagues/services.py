@@ -38,6 +38,7 @@ from matches.leagues import files as league_files
 from matches.leagues import notices
 from matches.leagues.models import (
     DIVISION_DASH,
+    DIVISION_NAME_DASH,
     FIXTURE_ONE_ENTRANT,
     OPEN_FOR_ENTRY,
     UNSETTLED,
@@ -179,6 +180,9 @@ def season_create(*, club: Club, by: User, name: str, starts_on: datetime.date,
         paper_players_optional=paper_players_optional,
         **({"nights_start": nights_start} if nights_start is not None else {}))
     for order, name in enumerate(divisions):
+        if DIVISION_DASH in f" {' '.join(name.split())}":  # "— North" too: "Summer — — North"
+            raise ValidationError({"divisions": ValidationError(DIVISION_NAME_DASH,
+                                                                code="dash")})
         division = Division(season=season, name=" ".join(name.split()), order=order)
         division.full_clean()  # the database's own case folding decides "the same name"
         division.save()

@@ -58,9 +58,13 @@ def test_a_season_whose_name_has_a_dash_comes_back_with_both_names(club, tmp_pat
     season = season_create(club=club, by=club.memberships.get().user, name="Summer — 2027",
                            game="all-fives", starts_on=datetime.date(2027, 6, 7),
                            divisions=["North"])
-    with pytest.raises(ValidationError) as dashed:
-        season.divisions.create(name="Premier — North").full_clean()
-    assert dashed.value.message_dict["name"] == [
+    for dashed_name in ("Premier — North", "— North"):  # the second: "Summer — — North"
+        with pytest.raises(ValidationError) as dashed:
+            season_create(club=club, by=club.memberships.get().user, name="Autumn",
+                          game="all-fives", starts_on=datetime.date(2027, 9, 6),
+                          divisions=["South", dashed_name])
+    assert not club.seasons.filter(name="Autumn").exists()
+    assert dashed.value.message_dict["divisions"] == [
         "A division's name cannot hold \" — \": the season's files name a division "
         "\"season — division\", and it would come back split."]
     exported = StringIO()

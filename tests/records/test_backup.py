@@ -1175,3 +1175,16 @@ def test_a_broken_cup_is_refused_naming_its_seasons_line_and_stores_nothing(
     with pytest.raises(CommandError, match=rf"line {number + 1}: season refused: .*{message}"):
         import_all(path)
     assert stored() == (0, 0, 0, 0, 0, 0) and not Cup.objects.exists()
+
+
+def test_a_division_named_with_a_dash_before_new_names_refused_one_restores(small_site,
+                                                                          tmp_path):
+    """A new division's name holds no " — " (the season's files would split it); one
+    named so before that was refused stays as it was, and the site's backup restores it
+    (a restore is all or nothing)."""
+    season = season_create(club=small_site, by=small_site.memberships.get().user,
+                           name="Summer 2027", game="all-fives",
+                           starts_on=datetime.date(2027, 6, 7), divisions=["North"])
+    Division.objects.filter(season=season).update(name="Premier — North")
+    restored(tmp_path / "site.jsonl")
+    assert Division.objects.get().name == "Premier — North"
