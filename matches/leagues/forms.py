@@ -21,8 +21,6 @@ from matches.core.forms import (
 )
 from matches.leagues import services as leagues_services
 from matches.leagues.models import (
-    DIVISION_DASH,
-    DIVISION_NAME_DASH,
     MAX_FIXTURE_GAMES,
     MAX_RACE_TO,
     EntrantKind,
@@ -204,8 +202,6 @@ class SeasonForm(NightFields):
             raise forms.ValidationError(_("Name at least one division."))
         if len({n.casefold() for n in names}) != len(names):
             raise forms.ValidationError(_("Each division needs a different name."))
-        if any(DIVISION_DASH in f" {name}" for name in names):
-            raise forms.ValidationError(DIVISION_NAME_DASH, code="dash")
         return names
 
 

@@ -259,7 +259,6 @@ class Division(models.Model):
         return f"{self.season}{DIVISION_DASH}{self.name}"
 
 
-
 class Entrant(models.Model):
     """A team with its squad, a pair, or a single player, in one division."""
 

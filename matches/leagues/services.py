@@ -171,6 +171,10 @@ def season_create(*, club: Club, by: User, name: str, starts_on: datetime.date,
                                                        params={"name": " ".join(name.split())})})
     league = season_scheme_check(name=name, game=game, options=options, scoring=scoring,
                                  tiebreaks=tiebreaks)
+    division_names = [" ".join(division.split()) for division in divisions]
+    if any(DIVISION_DASH in f" {division}" for division in division_names):
+        # "— North" too: "Summer — — North" would come back as "Summer —" and "North"
+        raise ValidationError({"divisions": ValidationError(DIVISION_NAME_DASH, code="dash")})
     season = _season_row(
         club=club, name=name, game=game, options=dict(options or {}), starts_on=starts_on,
         scoring=dict(scoring or {}), tiebreaks=list(league.tiebreaks),
@@ -179,11 +183,8 @@ def season_create(*, club: Club, by: User, name: str, starts_on: datetime.date,
         corrections_confirmed_again=corrections_confirmed_again,
         paper_players_optional=paper_players_optional,
         **({"nights_start": nights_start} if nights_start is not None else {}))
-    for order, name in enumerate(divisions):
-        if DIVISION_DASH in f" {' '.join(name.split())}":  # "— North" too: "Summer — — North"
-            raise ValidationError({"divisions": ValidationError(DIVISION_NAME_DASH,
-                                                                code="dash")})
-        division = Division(season=season, name=" ".join(name.split()), order=order)
+    for order, division_name in enumerate(division_names):
+        division = Division(season=season, name=division_name, order=order)
         division.full_clean()  # the database's own case folding decides "the same name"
         division.save()
     return season
