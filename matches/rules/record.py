@@ -219,15 +219,14 @@ def _replay_round(match: Match, doc: object, number: int, *, last: bool) -> None
     if not isinstance(doc, dict):
         raise RecordInvalid.at("record_round_object", number)
     mode_text = doc.get("mode")
-    # absent is a tracked round; a null is not absent (nor is it "ends")
-    if mode_text not in (None, "ends") or ("mode" in doc and mode_text is None):
+    # absent is a tracked round; given, it is "ends" (a null is not absent)
+    if "mode" in doc and mode_text != "ends":
         raise RecordInvalid.at("record_mode", number,
                                value="null" if mode_text is None else repr(mode_text))
     called = mode_text == "ends"
     _check_keys(doc, CALLED_ROUND_KEYS if called else TRACKED_ROUND_KEYS, "a round", number)
     starter = doc.get("starter")
-    if ("starter" in doc and starter is None) or (starter is not None
-                                                  and type(starter) is not int):
+    if "starter" in doc and type(starter) is not int:  # a null is not absent either
         raise RecordInvalid.at("record_starter", number, value=json.dumps(starter))
     if match.finished:
         raise RecordInvalid.at("match_won_no_round", number)
