@@ -14,11 +14,10 @@ from matches.leagues.services import (
     fixture_walkover,
 )
 from matches.models import Fixture, FixtureStatus
-from tests.support.cups import AWAY_WIN, HOME_WIN, a_cup
+from tests.support.cups import AWAY_WIN, FOUR, HOME_WIN, a_cup, played_to_the_final
 
 pytestmark = pytest.mark.django_db
 
-FOUR = ["Ann", "Bob", "Cy", "Dee"]
 
 
 def flip(folk, fixture: Fixture, reason: str = "the sheet was misread"):  # noqa: ANN001, ANN201
@@ -41,12 +40,7 @@ def test_a_correction_changes_a_winner_while_the_next_tie_is_unplayed():
 
 
 def test_once_the_next_tie_is_played_a_correction_of_the_winner_is_refused():
-    folk = a_cup(FOUR)
-    cups.cup_draw(cup=folk.cup, by=folk.admin)
-    first = folk.fixture(1, 1)
-    folk.play(first, HOME_WIN)
-    folk.play(folk.fixture(1, 2), HOME_WIN)
-    folk.play(folk.fixture(2, 1), HOME_WIN)
+    folk, first, _final = played_to_the_final()
     with pytest.raises(ValidationError) as refused:
         flip(folk, first)
     assert refused.value.messages == [
@@ -59,12 +53,7 @@ def test_once_the_next_tie_is_played_a_correction_of_the_winner_is_refused():
 
 
 def test_an_admin_resets_the_ties_after_one_on_purpose_and_the_log_keeps_why():
-    folk = a_cup(FOUR)
-    cups.cup_draw(cup=folk.cup, by=folk.admin)
-    first = folk.fixture(1, 1)
-    folk.play(first, HOME_WIN)
-    folk.play(folk.fixture(1, 2), HOME_WIN)
-    played_final = folk.play(folk.fixture(2, 1), HOME_WIN)
+    folk, first, played_final = played_to_the_final()
     with pytest.raises(ValidationError) as no_reason:
         cups.cup_ties_reset(cup=folk.cup, by=folk.admin, round=1, position=1, reason=" ")
     assert no_reason.value.message_dict["reason"] == [str(cups.RESET_NEEDS_WHY)]

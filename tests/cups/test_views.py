@@ -18,11 +18,10 @@ from matches.cups import services as cups
 from matches.cups.models import Cup, CupLog, CupRound, CupTie
 from matches.leagues.services import entrant_add, season_create, season_lock
 from matches.models import Club, Entrant, Fixture, Membership, Season, Visibility
-from tests.support.cups import HOME_WIN, Cupfolk, a_cup
+from tests.support.cups import FOUR, HOME_WIN, Cupfolk, a_cup, played_to_the_final
 
 pytestmark = pytest.mark.django_db
 
-FOUR = ["Ann", "Bob", "Cy", "Dee"]
 
 
 def as_(user: User) -> Client:
@@ -159,11 +158,7 @@ def test_a_refused_finals_form_says_why_beside_it_and_keeps_what_was_typed():
 
 
 def test_a_reset_without_a_reason_is_refused_and_one_with_it_is_logged():
-    folk = a_cup(FOUR)
-    cups.cup_draw(cup=folk.cup, by=folk.admin)
-    folk.play(folk.fixture(1, 1), HOME_WIN)
-    folk.play(folk.fixture(1, 2), HOME_WIN)
-    folk.play(folk.fixture(2, 1), HOME_WIN)
+    folk, _first, _final = played_to_the_final()
     admin = as_(folk.admin)
     refused = admin.post(url(folk, "cup_reset"), {"round": "1", "position": "1", "reason": ""})
     assert refused.status_code == 400

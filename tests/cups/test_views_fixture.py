@@ -22,7 +22,7 @@ from matches.models import (
     Membership,
     Season,
 )
-from tests.support.cups import HOME_WIN, a_cup
+from tests.support.cups import HOME_WIN, a_cup, played_to_the_final
 
 pytestmark = pytest.mark.django_db
 
@@ -126,12 +126,7 @@ def test_a_night_that_cannot_end_level_has_no_deciding_game():
 
 
 def test_a_correction_changing_a_winner_who_played_on_is_refused_on_its_page():
-    folk = a_cup(["Ann", "Bob", "Cy", "Dee"])
-    cups.cup_draw(cup=folk.cup, by=folk.admin)
-    first = folk.fixture(1, 1)
-    folk.play(first, HOME_WIN)
-    folk.play(folk.fixture(1, 2), HOME_WIN)
-    folk.play(folk.fixture(2, 1), HOME_WIN)
+    folk, first, _final = played_to_the_final()
     response = as_(folk.admin).post(fixture_url(first, "correction"), {
         "home_1": "35", "away_1": "60", "reason": "swapped"})
     assert response.status_code == 400
@@ -194,12 +189,7 @@ def test_a_pairs_nights_deciding_game_may_be_a_singles_game():
 
 
 def test_a_night_the_cup_took_back_offers_no_step_and_says_why():
-    folk = a_cup(["Ann", "Bob", "Cy", "Dee"])
-    cups.cup_draw(cup=folk.cup, by=folk.admin)
-    first = folk.fixture(1, 1)
-    folk.play(first, HOME_WIN)
-    folk.play(folk.fixture(1, 2), HOME_WIN)
-    final = folk.play(folk.fixture(2, 1), HOME_WIN)
+    folk, _first, final = played_to_the_final()
     admin = as_(folk.admin)
     assert fixture_url(final, "void") in admin.get(fixture_url(final)).content.decode()
 

@@ -13,7 +13,7 @@ from django.contrib.auth.models import User
 from matches.clubs.services import club_create, player_add
 from matches.cups.models import Cup
 from matches.cups.selectors import cup_shown, tie_key
-from matches.cups.services import cup_create, cup_entrant_add
+from matches.cups.services import cup_create, cup_draw, cup_entrant_add
 from matches.leagues.services import (
     PaperGame,
     fixture_confirm,
@@ -25,6 +25,7 @@ from matches.rules import cup as cup_rules
 
 STARTS = datetime.date(2026, 10, 5)
 HOME_WIN, AWAY_WIN = (60, 40), (35, 60)
+FOUR = ["Ann", "Bob", "Cy", "Dee"]
 
 
 @dataclass
@@ -99,3 +100,13 @@ def key(round: int, position: int, plate: bool = False) -> cup_rules.TieKey:
 
 
 __all__ = ["AWAY_WIN", "HOME_WIN", "STARTS", "Cupfolk", "a_cup", "key", "tie_key"]
+
+
+def played_to_the_final() -> tuple[Cupfolk, Fixture, Fixture]:
+    """A cup of four drawn, every tie won at home, the final too: the cup's folk, the
+    first tie of round 1 and the final."""
+    folk = a_cup(FOUR)
+    cup_draw(cup=folk.cup, by=folk.admin)
+    first = folk.play(folk.fixture(1, 1), HOME_WIN)
+    folk.play(folk.fixture(1, 2), HOME_WIN)
+    return folk, first, folk.play(folk.fixture(2, 1), HOME_WIN)
