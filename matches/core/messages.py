@@ -125,11 +125,14 @@ TEMPLATES: Final[dict[str, StrOrPromise]] = {
     "pass_held_fit": _('note: %(who)s passed holding %(tiles)s, which fitted an open end '
                        '(a pass is for a player who cannot play)'),
     "step_blocked_lowest": _('blocked: %(side)s has the lowest total and wins the round'),
+    "step_blocked_lowest_pair": _('blocked: %(side)s have the lowest total and win the '
+                                  'round'),
     "step_blocked_tie": _('blocked: %(first)s and %(second)s tie for lowest'),
     "step_split": _('split equally: %(points)s each'),
     "step_no_award": _('blocked with equal lowest totals: no remainder award'),
     "step_opponents_pips": _("opponents' pips: %(pips)s"),
     "step_scores": _('%(side)s scores %(points)s'),
+    "step_scores_pair": _('%(side)s score %(points)s'),
     "step_multiple": _('%(pips)s is a multiple of 5'),
     "step_rounds_down": _('%(pips)s rounds down to %(rounded)s (remainder %(remainder)s)'),
     "step_rounds_up": _('%(pips)s rounds up to %(rounded)s (remainder %(remainder)s)'),

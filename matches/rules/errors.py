@@ -131,11 +131,13 @@ MESSAGES: Final[dict[str, str]] = {
     "pass_held_fit": "note: {who} passed holding {tiles}, which fitted an open end "
                      "(a pass is for a player who cannot play)",
     "step_blocked_lowest": "blocked: {side} has the lowest total and wins the round",
+    "step_blocked_lowest_pair": "blocked: {side} have the lowest total and win the round",
     "step_blocked_tie": "blocked: {first} and {second} tie for lowest",
     "step_split": "split equally: {points} each",
     "step_no_award": "blocked with equal lowest totals: no remainder award",
     "step_opponents_pips": "opponents' pips: {pips}",
     "step_scores": "{side} scores {points}",
+    "step_scores_pair": "{side} score {points}",
     "step_multiple": "{pips} is a multiple of 5",
     "step_rounds_down": "{pips} rounds down to {rounded} (remainder {remainder})",
     "step_rounds_up": "{pips} rounds up to {rounded} (remainder {remainder})",

@@ -349,6 +349,8 @@ class AllFives(Game):
 
         def explain() -> list[Message]:
             names = [_side_name(seats, labels) for seats in sides]
+            # a partnership ("Ann + Cy") takes the plural verb
+            pair = winner is not None and len(sides[winner]) > 1
             steps = []
             for name, seats, total in zip(names, sides, side_pips, strict=True):
                 shown = " + ".join(str(pips[seat]) for seat in seats)
@@ -361,7 +363,8 @@ class AllFives(Game):
             elif finisher is not None and winner is not None:
                 steps.append(Message("step_went_out", side=names[winner]))
             elif winner is not None:
-                steps.append(Message("step_blocked_lowest", side=names[winner]))
+                steps.append(Message("step_blocked_lowest_pair" if pair
+                                     else "step_blocked_lowest", side=names[winner]))
             elif third is not None:
                 steps.append(Message("step_blocked_tie", first=names[lows[0]],
                                      second=names[lows[1]]))
@@ -372,8 +375,8 @@ class AllFives(Game):
             if winner is not None:
                 steps.append(Message("step_opponents_pips", pips=opponents))
                 steps.append(_rounding_step(opponents, round_to_five(opponents)))
-                steps.append(Message("step_scores", side=names[winner],
-                                     points=str(awards[winner])))
+                steps.append(Message("step_scores_pair" if pair else "step_scores",
+                                     side=names[winner], points=str(awards[winner])))
             return steps
 
         return Settlement(tuple(awards), explain, winner)

@@ -274,6 +274,20 @@ def test_settlement_steps_and_a_refused_award_are_said_in_the_readers_language()
             == "split equally: 2½ each"
 
 
+@pytest.mark.parametrize(("lang", "lowest", "scores"), [
+    ("en", "blocked: Bo + Di have the lowest total and win the round", "Bo + Di score 10"),
+    ("uk", "блокування: найменша сума — Bo + Di, раунд виграно", "Bo + Di отримують 10"),
+    ("ru", "блокировка: наименьшая сумма — Bo + Di, раунд выигран", "Bo + Di получают 10"),
+])
+def test_a_partnerships_settlement_is_said_in_the_plural(lang, lowest, scores):
+    settled = rules.ALL_FIVES.settle(rules.ALL_FIVES.options(4), 4, [3, 5, 6, 3], None,
+                                     ["Ann", "Bo", "Cy", "Di"])
+    with translation.override(lang):
+        steps = rules_messages.steps(settled)
+    assert lowest in steps
+    assert steps[-1] == scores
+
+
 @pytest.mark.django_db
 def test_a_record_file_that_is_refused_says_why_in_the_readers_language():
     from matches.records.files import record_sources

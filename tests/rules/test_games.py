@@ -269,6 +269,18 @@ def test_all_fives_partnership_excludes_partners_pips():
     assert "seat 1 + seat 3 went out and wins the round" not in settlement.steps
 
 
+def test_a_partnership_is_said_in_the_plural_and_one_player_in_the_singular():
+    names = ["Ann", "Bo", "Cy", "Di"]
+    out = ALL_FIVES.settle(ALL_FIVES.options(4), 4, [0, 7, 20, 6], 0, names)
+    assert out.steps[-1] == "Ann + Cy score 15"
+    blocked = ALL_FIVES.settle(ALL_FIVES.options(4), 4, [3, 5, 6, 3], None, names)
+    assert "blocked: Bo + Di have the lowest total and win the round" in blocked.steps
+    assert blocked.steps[-1] == "Bo + Di score 10"
+    alone = ALL_FIVES.settle(ALL_FIVES.options(2), 2, [4, 13], None, ["Ann", "Bo"])
+    assert "blocked: Ann has the lowest total and wins the round" in alone.steps
+    assert alone.steps[-1] == "Ann scores 15"
+
+
 def test_all_fives_three_players_domino_takes_both_opponents_rounded_once():
     settlement = af_settle([7, 0, 7], finisher=1)
     assert settlement.awards == (0, 15, 0)  # 14 → 15 (not 5 + 5)
