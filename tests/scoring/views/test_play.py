@@ -969,6 +969,20 @@ def test_a_call_with_more_ends_than_the_game_has_is_refused_not_cut_short(client
     assert match.rounds.get().events.count() == 0
 
 
+@pytest.mark.parametrize("name", ["end_²", "end_٣", "end_-1", "end_1000"])
+def test_an_end_field_of_no_ends_number_is_no_end(client, name):
+    """Its name once went to int() as it was: "²" passes isdigit() and answered 500, and
+    "٣" (an Arabic-Indic 3) was read as a fourth end."""
+    match = two_player_all_fives()
+    round_start(match=match, starter=None, mode="ends")
+    join(client, match)
+    response = client.post(scorer_url(match, "call"), {
+        **w(match), "seat": "1", "end_0": "5", name: "5", "claim": "5"}, **HTMX)
+    assert response.status_code == 200
+    assert error(response.content.decode()) is None
+    assert scores(response.content.decode()) == ["0", "5"]
+
+
 def test_a_called_five_up_placement_counts_every_spinners_flanks(client):
     # every double is a spinner in Five Up: three doubles with both flanks started make
     # eight ends, and the page once read only six of them (2+4+5+3+4+3 = 21 → 0)
