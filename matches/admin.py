@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from matches import rules
-from matches.clubs.services import LAST_OWNER
+from matches.clubs.services import LAST_OWNER, membership_remove
 from matches.models import (
     Adjustment,
     Change,
@@ -320,6 +320,20 @@ class ClubAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
+
+    def save_formset(self, request: HttpRequest, form: Any, formset: Any,
+                     change: bool) -> None:
+        """A member taken out here leaves as on the club's page (``membership_remove``:
+        their player unclaimed, their captaincies and their phones' matches ended)."""
+        if formset.model is not Membership:
+            super().save_formset(request, form, formset, change)
+            return
+        assert isinstance(request.user, User)  # the admin's pages are staff's only
+        kept = formset.save(commit=False)  # deletes nothing: the service does
+        for membership in formset.deleted_objects:
+            membership_remove(membership=membership, by=request.user)
+        for membership in kept:
+            membership.save()
 
     def changelist_view(self, request: HttpRequest,
                         extra_context: dict[str, Any] | None = None) -> HttpResponse:

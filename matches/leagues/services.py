@@ -71,7 +71,7 @@ from matches.rules import signoff
 from matches.scoring.models import Match, MatchStatus, Seat
 from matches.scoring.selectors.play import match_clubs
 from matches.scoring.services.lifecycle import match_abandon
-from matches.scoring.services.play import MatchStarted, match_start
+from matches.scoring.services.play import MatchStarted, match_start, starters_revoke
 from matches.scoring.signals import results_changed
 
 LOCK_UNSETTLED = ngettext_lazy(
@@ -953,12 +953,17 @@ def captain_link_replace(*, entrant: Entrant, by: User) -> Entrant:
     that opened it, act no more; the new one is to be handed over."""
     entrant = Entrant.objects.select_for_update().select_related("division__season__club") \
         .get(pk=entrant.pk)
-    require_role(club=entrant.division.season.club, user=by, role=RUNS_LEAGUE)
+    club = entrant.division.season.club
+    require_role(club=club, user=by, role=RUNS_LEAGUE)
     entrant.link_generation += 1
     entrant.link_phone_key, entrant.link_phone, entrant.link_opened_at = "", "", None
     entrant.full_clean()
     entrant.save(update_fields=["link_generation", "link_phone_key", "link_phone",
                                 "link_opened_at"])
+    # the games the link's phone started (on the side's home nights, with no member's
+    # account: a link acts with none) are scored, restored and deleted by it no more
+    starters_revoke(matches=Match.objects.filter(fixture_game__fixture__home=entrant).filter(
+        Q(created_by=None) | ~Q(created_by__in=club.memberships.values("user"))))
     return entrant
 
 

@@ -91,7 +91,8 @@ def not_scorer_answer(request: HttpRequest, match: Match, *,
 
 
 def is_creator(request: HttpRequest, match: Match) -> bool:
-    return request.user.is_authenticated and match.created_by_id == request.user.pk
+    """This browser's user started the match (and is still its club's member)."""
+    return scoring_selectors.started_by(match, request.user)
 
 
 def scorer_optional[Request: HttpRequest, **P](

@@ -14,7 +14,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.test import Client
 from django.urls import reverse
 
-from matches.clubs.services import club_create, player_add
+from matches.clubs.services import club_create, membership_remove, player_add
 from matches.leagues.selectors import CaptainsLink, captain_link_token
 from matches.leagues.services import (
     LINK_REPLACED,
@@ -31,6 +31,7 @@ from matches.models import (
     Fixture,
     FixtureChange,
     FixtureStatus,
+    Match,
     Membership,
     Season,
     Visibility,
@@ -204,6 +205,78 @@ def test_replacing_the_link_ends_the_old_one_and_its_phone(season, admin):
     assert "no captain's link" in phone.get(reverse("matches:captain")).content.decode()
     assert link_url(oak) != old_url
     assert holding(oak).get(reverse("matches:captain")).status_code == 200
+
+
+def scorer_page(match: Match, name: str = "scorepad") -> str:
+    return reverse(f"matches:{name}", kwargs={"public_id": match.public_id})
+
+
+def played_on_the_scorepad(phone: Client, fixture: Fixture, number: int) -> Match:
+    """Game ``number`` of the night, started on the scorepad from ``phone``."""
+    squad = {side: list(getattr(fixture, side).players.values_list("pk", flat=True))
+             for side in ("home", "away")}
+    started = phone.post(fixture_url(fixture, "play"), {
+        "number": str(number), "home_player": squad["home"][number - 1:number],
+        "away_player": squad["away"][number - 1:number]})
+    assert started.status_code == 302, started.content.decode()[:2000]
+    match = fixture.games.get(number=number).match
+    assert match is not None and phone.get(scorer_page(match)).status_code == 200
+    return match
+
+
+@pytest.mark.parametrize("visibility", [Visibility.PUBLIC, Visibility.MEMBERS])
+def test_the_replaced_links_phone_no_longer_scores_or_deletes_its_games(season, admin,
+                                                                       visibility):
+    """The old link's phone had started a game of its side's night: it keeps no grant to
+    score it, pass it on, restore or delete it. A game the league admin started stays
+    theirs."""
+    Club.objects.filter(pk=season.club.pk).update(visibility=visibility)
+    fixture = oak_v_bowes(season)
+    phone = holding(entrant(season, "Royal Oak A"))
+    by_link = played_on_the_scorepad(phone, fixture, 1)
+    by_admin_phone = Client()
+    by_admin_phone.force_login(admin)
+    by_admin = played_on_the_scorepad(by_admin_phone, fixture, 2)
+
+    captain_link_replace(entrant=entrant(season, "Royal Oak A"), by=admin)
+
+    hidden = 404 if visibility == Visibility.MEMBERS else 403
+    for name in ("scorepad", "scorers", "history"):
+        assert phone.get(scorer_page(by_link, name)).status_code == hidden, name
+    assert phone.post(scorer_page(by_link, "delete")).status_code == hidden
+    assert Match.objects.filter(pk=by_link.pk).exists()
+    assert fixture.games.get(number=1).match == by_link
+    assert by_link.grants.get(is_creator=True).revoked_at is not None
+    assert by_admin_phone.get(scorer_page(by_admin)).status_code == 200
+    assert by_admin.grants.get(is_creator=True).revoked_at is None
+
+
+@pytest.mark.parametrize("visibility", [Visibility.PUBLIC, Visibility.MEMBERS])
+def test_a_member_who_leaves_no_longer_scores_or_deletes_the_games_they_started(
+        season, admin, django_user_model, visibility):
+    """A captain by account started a game, then left the club (or was taken out): their
+    phone's grant and their account's right as its starter end with their membership."""
+    club = season.club
+    Club.objects.filter(pk=club.pk).update(visibility=visibility)
+    oak_captain = django_user_model.objects.create_user("oakcap", password="pw")
+    Membership.objects.create(club=club, user=oak_captain)
+    Entrant.objects.filter(pk=entrant(season, "Royal Oak A").pk).update(captain=oak_captain)
+    fixture = oak_v_bowes(season)
+    phone = Client()
+    phone.force_login(oak_captain)
+    match = played_on_the_scorepad(phone, fixture, 1)
+
+    membership_remove(membership=Membership.objects.get(club=club, user=oak_captain),
+                      by=admin)
+
+    hidden = 404 if visibility == Visibility.MEMBERS else 403
+    for name in ("scorepad", "history"):
+        assert phone.get(scorer_page(match, name)).status_code == hidden, name
+    for name in ("claim", "delete"):
+        assert phone.post(scorer_page(match, name)).status_code == hidden, name
+    assert match.grants.filter(revoked_at=None).count() == 0
+    assert Match.objects.filter(pk=match.pk).exists()
+    assert fixture.games.get(number=1).match == match
 
 
 def test_a_link_replaced_while_its_page_was_open_writes_nothing(season, admin):

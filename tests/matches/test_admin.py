@@ -17,7 +17,7 @@ from django.utils.html import escape
 from matches import rules
 from matches.admin import CLUBS_START_ON_THE_SITE
 from matches.clubs import services as clubs_services
-from matches.models import Club, Match, Player, ScorerGrant
+from matches.models import Club, Match, Membership, Player, ScorerGrant
 from matches.rules.simulate import simulated_record
 from matches.scoring.services import play as scoring_services
 
@@ -178,3 +178,40 @@ def test_only_who_may_change_grants_may_revoke_them(client, match):
         "action": "revoke_phones", "_selected_action": [str(grant.pk)]})
     grant.refresh_from_db()
     assert grant.active
+
+
+def test_a_member_taken_out_here_leaves_as_on_the_clubs_page(admin_client,
+                                                            django_user_model):
+    """The inline once deleted the membership row alone: the member's player stayed
+    theirs, and the phone that started the club's games under their account still
+    scored and could delete them (``membership_remove`` and its ``member_left``). The
+    site admin repairing the club is none of its members."""
+    olga = django_user_model.objects.create_user("olga", password="pw")
+    club = clubs_services.club_create(name="Teesdale", by=olga)
+    ann = django_user_model.objects.create_user("ann", password="pw")
+    kept = Membership.objects.create(club=club, user=ann)
+    owner = Membership.objects.get(club=club, user=olga)
+    player = clubs_services.player_add(club=club, name="Ann Dale", by=olga)
+    clubs_services.player_claim(player=player, user=ann)
+    started = scoring_services.match_start(game="all-fives", players=["Ann Dale", "Bo"],
+                                           created_by=ann)
+    Match.objects.filter(pk=started.match.pk).update(club=club)
+    page = admin_client.get(_url(Club, "change", club.pk)).content.decode()
+    assert 'name="memberships-TOTAL_FORMS"' in page
+    rows = {"memberships-TOTAL_FORMS": "2", "memberships-INITIAL_FORMS": "2",
+            "memberships-MIN_NUM_FORMS": "0", "memberships-MAX_NUM_FORMS": "1000"}
+    for index, membership in enumerate((owner, kept)):
+        rows |= {f"memberships-{index}-id": str(membership.pk),
+                 f"memberships-{index}-club": str(club.pk),
+                 f"memberships-{index}-user": str(membership.user_id),
+                 f"memberships-{index}-role": membership.role}
+    rows["memberships-1-DELETE"] = "on"
+
+    answer = admin_client.post(_url(Club, "change", club.pk),
+                               {"name": club.name, "visibility": club.visibility, **rows})
+
+    assert answer.status_code == 302, answer.content.decode()[:3000]
+    assert not Membership.objects.filter(user=ann).exists()
+    player.refresh_from_db()
+    assert player.user is None
+    assert not started.match.grants.filter(revoked_at=None).exists()

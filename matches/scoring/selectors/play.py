@@ -402,17 +402,28 @@ def match_grants(match: Match) -> QuerySet[ScorerGrant]:
     return match.grants.order_by("-revoked_at", "created_at", "id")
 
 
+def started_by(match: Match, user: AbstractBaseUser | AnonymousUser | None) -> bool:
+    """``user``'s account started ``match`` and, for a club's match, is still one of the
+    club's members: one who left the club (or was taken out) keeps no right over its
+    games, as a phone's account that never joined it has none."""
+    if user is None or not user.is_authenticated or match.created_by_id != user.pk:
+        return False
+    return match.club_id is None or Membership.objects.filter(club=match.club_id,
+                                                              user=user.pk).exists()
+
+
 def can_restore(match: Match, *, grant: ScorerGrant | None,
                 user: AbstractBaseUser | AnonymousUser | None) -> bool:
-    """The phone that started the match, its creator's account, a site admin (staff or
-    superuser), or an admin of the club whose league the match was played in: who may
-    restore an earlier version, or delete the match (the services check it)."""
+    """The phone that started the match, its creator's account (:func:`started_by`), a
+    site admin (staff or superuser), or an admin of the club whose league the match was
+    played in: who may restore an earlier version, or delete the match (the services
+    check it)."""
     if grant is not None and grant.is_creator and grant.revoked_at is None:
         return True
     if user is None or not user.is_authenticated:
         return False
     if (bool(getattr(user, "is_staff", False)) or bool(getattr(user, "is_superuser", False))
-            or match.created_by_id == user.pk):
+            or started_by(match, user)):
         return True
     if match.season_id is None:  # no league's game: no club admin's to delete
         return False

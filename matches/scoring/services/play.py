@@ -30,11 +30,14 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.contrib.auth.models import User as Account
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Case, DecimalField, OuterRef, Subquery, Value, When
+from django.db.models import Case, DecimalField, OuterRef, QuerySet, Subquery, Value, When
+from django.dispatch import receiver
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from matches import rules
+from matches.clubs.models import Club
+from matches.clubs.signals import member_left
 from matches.core.messages import explain
 from matches.scoring.changelog import action_doc, action_from_doc, describe, describe_restore
 from matches.scoring.engine_cache import Kept, Rows, kept_for_writing, rows_after
@@ -455,6 +458,25 @@ def grant_revoke(*, grant: ScorerGrant, by: ScorerGrant | User) -> ScorerGrant:
         grant.revoked_at = timezone.now()
         grant.save(update_fields=["revoked_at"])
     return grant
+
+
+@transaction.atomic
+def starters_revoke(*, matches: QuerySet[Match]) -> int:
+    """The phones that started ``matches`` score them no more, nor restore or delete them
+    (a member who left the club; a captain's link replaced): the changes they made keep
+    naming them, and the phones that joined by the scorer's link keep theirs. Returns how
+    many were revoked."""
+    return ScorerGrant.objects.filter(match__in=matches, is_creator=True,
+                                      revoked_at=None).update(revoked_at=timezone.now())
+
+
+@receiver(member_left)
+def leavers_phones_revoked(sender: object, *, club: Club, user: Account,
+                           **kwargs: object) -> int:
+    """A member who left the club, or was taken out: the phones that started its matches
+    under their account act on them no more (their account neither:
+    :func:`~matches.scoring.selectors.play.started_by`)."""
+    return starters_revoke(matches=Match.objects.filter(club=club, created_by=user))
 
 
 @transaction.atomic
