@@ -50,6 +50,7 @@ from matches.leagues.models import (
     FixtureChange,
     FixtureChangeKind,
     FixtureCorrection,
+    FixtureFormat,
     FixtureGame,
     FixtureNotice,
     FixtureStatus,
@@ -126,6 +127,9 @@ NOT_FROM_ROW = _("Row %(line)s: %(home)s v %(away)s is %(status)s on that date: 
 PAST_9999 = _("The fixtures would run past the year 9999: start the season earlier.")
 # a keyed-in score that no game of the season can end with: the rules say why
 SCORE_IMPOSSIBLE = _("Game %(n)s: %(why)s.")
+CSV_ROW = _("Row %(line)s: %(why)s")
+CSV_GAMES_WON = _("Row %(line)s: %(won)s games won, but a night of this season has at most "
+                  "%(most)s games.")
 LINK_REPLACED = _("This captain's link has been replaced: it no longer works. Ask the "
                   "league admin for the new one.")
 CUP_NO_ROUND_ROBIN = _("A cup's ties are drawn on its page, not generated as a round "
@@ -1324,6 +1328,8 @@ def fixtures_csv_import(*, division: Division, by: User, text: str) -> CsvImport
     except rules.RulesError as error:
         raise ValidationError(league_files.row_refused(error, rows, names),
                               code="csv") from None
+    for (line, _doc), fixture in zip(rows, league.fixtures, strict=True):
+        _check_csv_night(season, line, fixture)  # every row before any is stored
     entrants = {e.name.casefold(): e for e in division.entrants.all()}
     unchanged = 0
     for (line, _doc), fixture in zip(rows, league.fixtures, strict=True):
@@ -1408,6 +1414,36 @@ def fixtures_csv_import(*, division: Division, by: User, text: str) -> CsvImport
     if len(league.fixtures) > unchanged:  # a row may replace games that had players
         _results_changed(division.season)
     return CsvImported(rows=len(league.fixtures) - unchanged, unchanged=unchanged)
+
+
+def _check_csv_night(season: Season, line: int, fixture: league_rules.Fixture) -> None:
+    """A spreadsheet row's result is one a night of the season can end with, as the
+    keying-in form and the sign-off hold it: the file's format knows no night (a set of
+    three has no six games won, no game 4, no game 10-5 to 61). A walkover's games are
+    the scoring's, not the night's. A season of one game a night (the format a season
+    imported from a document takes, nights of several games and all) has its games'
+    scores checked, not their number."""
+    if fixture.result is None or fixture.walkover is not None:
+        return
+    night = season.night
+    counted = season.fixture_format != FixtureFormat.SINGLE
+    if counted and not fixture.games and sum(fixture.result) > night.most_games:
+        raise ValidationError(CSV_GAMES_WON % {
+            "line": line, "won": "–".join(map(str, fixture.result)),
+            "most": night.most_games}, code="csv")
+    try:
+        if counted and fixture.games:
+            night.check_complete(dict(enumerate(fixture.games, start=1)))
+    except rules.FixtureNightError as error:
+        raise ValidationError(CSV_ROW % {
+            "line": line, "why": rules_messages.explain(error) + "."}, code="csv") from None
+    for number, score in enumerate(fixture.games or (), start=1):
+        try:
+            league_rules.check_game_score(rules.game_for(season.game), season.options, score,
+                                          players=night.players)
+        except rules.ImpossibleScore as error:
+            raise ValidationError(CSV_ROW % {"line": line, "why": SCORE_IMPOSSIBLE % {
+                "n": number, "why": rules_messages.explain(error)}}, code="csv") from None
 
 
 def _csv_fixture(division: Division, home: Entrant, away: Entrant,

@@ -919,6 +919,27 @@ def test_a_spreadsheet_saved_with_semicolons_or_tabs_is_read_as_with_commas(seas
         (61, 40), (61, 12), (58, 61)]
 
 
+@pytest.mark.parametrize(("row", "why"), [
+    ("5,1,", "Row 2: 5–1 games won, but a night of this season has at most 3 games."),
+    ("3,1,61-40 61-12 58-61 61-3",
+     "Row 2: game 4 is not a game of the night: it has at most 3."),
+    ("1,1,61-40 12-61", "Row 2: game 3 has no score yet (a night of 3 games)."),
+    ("2,1,10-5 20-3 5-61", "Row 2: Game 1: neither side has reached the target 61, so 10-5 "
+                           "is not a final score."),
+])
+def test_a_spreadsheet_row_no_night_of_the_season_can_end_with_is_refused(season, people,
+                                                                         row, why):
+    """The keying-in form refused these; the spreadsheet stored them, confirmed (a set
+    of three singles to 61)."""
+    before = log_and_results(season)
+    with pytest.raises(ValidationError) as refused:
+        fixtures_csv_import(division=season.divisions.get(), by=people["admin"], text=(
+            "date,home,away,home_games,away_games,games\n"
+            f"2026-09-07,Royal Oak A,Bowes Dragons,{row}\n"))
+    assert refused.value.messages == [why]
+    assert log_and_results(season) == before
+
+
 def test_a_spreadsheet_cell_past_the_csv_readers_limit_is_refused_in_words(season, people):
     before = log_and_results(season)
     page = upload(as_(people["admin"]), season, CSV + "x" * 140_000 + ",a,b\n")
@@ -1051,13 +1072,13 @@ def test_a_spreadsheet_row_over_a_game_scored_on_the_scorepad_is_refused(club, p
     assert match is not None
     match_abandon(match=match, user=people["oak"])
     page = upload(as_(people["admin"]), season,
-                  "home,away,home_games,away_games,games\nOak,Bowes,1,0,61-12\n")
+                  "home,away,home_games,away_games,games\nOak,Bowes,1,0,250-120\n")
     assert "1 fixture row imported." in page.content.decode()
     fixture.refresh_from_db()
     assert (fixture.status, fixture.home_games, fixture.away_games) == (
         FixtureStatus.CONFIRMED, 1, 0)
     assert [(g.home_score, g.away_score, g.match) for g in fixture.games.all()] == [
-        (61, 12, None)]
+        (250, 120, None)]
     match.refresh_from_db()  # the abandoned match stays in the history, unlinked
 
 
