@@ -439,6 +439,9 @@ class FixtureChange(models.Model):
         return str(self.get_kind_display()) if self.kind else self.what
 
 
+CORRECTION_REASON_LENGTH = 300
+
+
 class FixtureCorrection(models.Model):
     """A league admin's correction of a fixture's result, kept beside the original: the
     night's games and result before and after (each game's score, its players by name,
@@ -449,7 +452,7 @@ class FixtureCorrection(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
                              blank=True, related_name="fixture_corrections")
     at = models.DateTimeField(_("when"), default=timezone.now)
-    reason = models.CharField(_("why"), max_length=300)
+    reason = models.CharField(_("why"), max_length=CORRECTION_REASON_LENGTH)
     before = models.JSONField(_("before"), default=dict)
     after = models.JSONField(_("after"), default=dict)
     # the away captain confirms it again (the season's choice when it was made)

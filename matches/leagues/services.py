@@ -17,7 +17,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
-from django.core.validators import ProhibitNullCharactersValidator
+from django.core.validators import MaxLengthValidator, ProhibitNullCharactersValidator
 from django.db import models, transaction
 from django.db.models import Count, Q
 from django.dispatch import receiver
@@ -37,6 +37,7 @@ from matches.core import messages as rules_messages
 from matches.leagues import files as league_files
 from matches.leagues import notices
 from matches.leagues.models import (
+    CORRECTION_REASON_LENGTH,
     DIVISION_DASH,
     DIVISION_NAME_DASH,
     FIXTURE_ONE_ENTRANT,
@@ -715,6 +716,10 @@ def fixture_correct(*, fixture: Fixture, by: User, scores: Sequence[tuple[int, i
         if "\x00" in why:  # PostgreSQL keeps no NUL in a text: refused as a form would
             raise ValidationError({"reason": ValidationError(
                 ProhibitNullCharactersValidator.message, code="null_characters_not_allowed")})
+        try:  # refused as a form would, never cut short to fit
+            MaxLengthValidator(CORRECTION_REASON_LENGTH)(why)
+        except ValidationError as too_long:
+            raise ValidationError({"reason": too_long}) from None
         before = _night_record(fixture)
         _check_numbers(fixture, scores)
         existing = {game.number: game for game in _night_games(fixture)}
@@ -756,7 +761,7 @@ def fixture_correct(*, fixture: Fixture, by: User, scores: Sequence[tuple[int, i
         if season.corrections_confirmed_again:
             fixture.submitted_at = timezone.now()  # the away captain's day starts again
         FixtureCorrection.objects.create(
-            fixture=fixture, user=by, reason=why[:300], before=before,
+            fixture=fixture, user=by, reason=why, before=before,
             after=_night_record(fixture), confirmed_again=season.corrections_confirmed_again)
 
     corrected = _transition(

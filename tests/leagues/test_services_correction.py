@@ -92,6 +92,14 @@ def test_a_correction_says_why_or_is_refused():
     assert refusal.message_dict == {"reason": [str(CORRECTION_NEEDS_WHY)]}
 
 
+def test_a_reason_longer_than_is_kept_is_refused_not_cut_short():
+    night = league_night_at(FixtureStatus.CONFIRMED)
+    refusal = refused_and_nothing_stored(night, night.admin, ValidationError,
+                                         reason="game 2 " + "x" * 300)
+    assert refusal.message_dict == {"reason": [
+        "Ensure this value has at most 300 characters (it has 307)."]}
+
+
 @pytest.mark.parametrize(("scores", "message"), [
     (((5, 5),), "Game 1: a game has a winner; 5–5 is level."),
     ((), "Game 1 was played on the scorepad: give its score (as played, or corrected)."),
