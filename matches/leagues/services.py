@@ -129,6 +129,8 @@ PAST_9999 = _("The fixtures would run past the year 9999: start the season earli
 # a keyed-in score that no game of the season can end with: the rules say why
 SCORE_IMPOSSIBLE = _("Game %(n)s: %(why)s.")
 CSV_ROW = _("Row %(line)s: %(why)s")
+CORRECTION_CHANGES_NOTHING = _("The night already has these games, scores and players: "
+                               "there is nothing to correct.")
 CSV_GAMES_WON = _("Row %(line)s: %(won)s games won, but a night of this season has at most "
                   "%(most)s games.")
 LINK_REPLACED = _("This captain's link has been replaced: it no longer works. Ask the "
@@ -758,11 +760,14 @@ def fixture_correct(*, fixture: Fixture, by: User, scores: Sequence[tuple[int, i
                                   % {"why": rules_messages.explain(error)},
                                   code="unfinished", params=_game_param(error)) from None
         fixture.walkover = ""
+        after = _night_record(fixture)
+        if after == before:  # sent twice, or nothing changed: no correction to keep
+            raise ValidationError(CORRECTION_CHANGES_NOTHING, code="unchanged")
         if season.corrections_confirmed_again:
             fixture.submitted_at = timezone.now()  # the away captain's day starts again
         FixtureCorrection.objects.create(
-            fixture=fixture, user=by, reason=why, before=before,
-            after=_night_record(fixture), confirmed_again=season.corrections_confirmed_again)
+            fixture=fixture, user=by, reason=why, before=before, after=after,
+            confirmed_again=season.corrections_confirmed_again)
 
     corrected = _transition(
         fixture, by=by, kind=FixtureChangeKind.CORRECTED, change=correct, lock_games=True,
@@ -1007,6 +1012,10 @@ def _transition(fixture: Fixture, *, by: By | None, action: signoff.Action,
     if change is not None:
         change(fixture)
     fixture.status = FixtureStatus(status.value)
+    if _state(fixture) == before:
+        # a step that changes nothing (a form sent twice, postponed once more): nothing
+        # to log, no one to tell
+        return fixture
     fixture.full_clean()
     fixture.save()
     _log(fixture, by, kind, before)

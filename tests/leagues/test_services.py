@@ -811,3 +811,28 @@ def test_an_adjustment_is_taken_back_by_a_league_admin_alone(division, people):
     adjustment_remove(adjustment=fine, by=people["admin"])
     assert not oak.adjustments.exists()
 
+
+
+def test_a_step_sent_again_that_changes_nothing_is_neither_logged_nor_told(
+        division, people, django_capture_on_commit_callbacks):
+    """A postponement, a re-date to the night's own date or a walkover sent twice each
+    logged a second change ("postponed → postponed") and e-mailed the captains again."""
+    oak = entrant_add(division=division, by=people["admin"], name="Royal Oak",
+                      captain=people["oak"])
+    bowes = entrant_add(division=division, by=people["admin"], name="Bowes",
+                        captain=people["bowes"])
+    fixture = Fixture.objects.create(division=division, week=1, home=oak, away=bowes,
+                                     date=datetime.date(2026, 9, 7))
+    steps = [
+        lambda: fixture_redate(fixture=fixture, by=people["oak"], date=None, postponed=True),
+        lambda: fixture_redate(fixture=fixture, by=people["oak"],
+                               date=datetime.date(2026, 9, 14)),
+        lambda: fixture_walkover(fixture=fixture, by=people["admin"], side="home"),
+    ]
+    for logged, step in enumerate(steps, start=1):
+        with django_capture_on_commit_callbacks(execute=False) as first:
+            step()
+        with django_capture_on_commit_callbacks(execute=False) as again:
+            step()
+        assert fixture.changes.count() == logged
+        assert len(first) == 1 and again == []

@@ -21,6 +21,7 @@ from matches.leagues.selectors import (
     season_divisions,
 )
 from matches.leagues.services import (
+    CORRECTION_CHANGES_NOTHING,
     CORRECTION_NEEDS_WHY,
     SCOREPAD_GAME_PLAYERS,
     SCOREPAD_GAME_SCORE,
@@ -90,6 +91,14 @@ def test_a_correction_says_why_or_is_refused():
     night = league_night_at(FixtureStatus.CONFIRMED)
     refusal = refused_and_nothing_stored(night, night.admin, ValidationError, reason="  \n ")
     assert refusal.message_dict == {"reason": [str(CORRECTION_NEEDS_WHY)]}
+
+
+def test_a_correction_that_changes_nothing_is_refused_not_kept():
+    """Sent twice, the second stored a correction whose before and after were equal."""
+    night = league_night_at(FixtureStatus.CONFIRMED)
+    refusal = refused_and_nothing_stored(night, night.admin, ValidationError,
+                                         scores=[(10, 0)])
+    assert refusal.messages == [str(CORRECTION_CHANGES_NOTHING)]
 
 
 def test_a_reason_longer_than_is_kept_is_refused_not_cut_short():

@@ -74,11 +74,11 @@ SERVICES: dict[signoff.Action, Write] = {
                                                                      side="home"),
     signoff.Action.VOID: lambda f, by: fixture_void(fixture=f, by=by),
     signoff.Action.REINSTATE: lambda f, by: fixture_reinstate(fixture=f, by=by),
-    # the night's one game as played (Ann's 10–0): a correction of nothing but the record
-    signoff.Action.CORRECT: lambda f, by: fixture_correct(fixture=f, by=by, scores=[(10, 0)],
+    # the night's one game (Ann's 10–0 on the scorepad) as the scoresheet has it
+    signoff.Action.CORRECT: lambda f, by: fixture_correct(fixture=f, by=by, scores=[(10, 5)],
                                                           reason="checked the scoresheet"),
     signoff.Action.CORRECT_TO_CONFIRM: lambda f, by: fixture_correct(
-        fixture=f, by=by, scores=[(10, 0)], reason="checked the scoresheet"),
+        fixture=f, by=by, scores=[(10, 5)], reason="checked the scoresheet"),
 }
 # the fixture page's flag that offers each action
 FLAGS = {signoff.Action.ENTER: "can_enter", signoff.Action.REDATE: "can_redate",
