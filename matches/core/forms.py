@@ -48,20 +48,28 @@ def refusal_said(request: HttpRequest, form: forms.Form) -> None:
 # Characters that turn the text after them around (U+202A–U+202E, the embeddings and
 # overrides; U+2066–U+2069, the isolates): in a name, they reversed the rest of the line
 # it was shown in, a fixture's date and score too ("1–3" for "3–1").
-_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# The marks of direction (U+200E, U+200F, U+061C) did it too, to the numbers after a
+# name; and characters no one sees (U+200B, U+2060, U+FEFF) made a name that looks blank,
+# or like another's. (A zero-width joiner or non-joiner is part of how some names are
+# written, and stays.)
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+                           "\u200e\u200f\u061c\u200b\u2060\ufeff")
 
 
 def one_line_name(text: str) -> str:
     """A name as typed, made one line: every run of whitespace (a newline, a tab) one
-    space, ends trimmed; control characters and the bidi controls above dropped (but NUL,
-    which a form field refuses with its reason).
+    space, ends trimmed; control characters and the characters above dropped (but NUL,
+    which a form field refuses with its reason). A name with nothing left to see (no
+    letter, digit, punctuation or symbol) is no name: "".
 
-    >>> one_line_name(" Ann\\n\\tDale\\u202e ")
-    'Ann Dale'
+    >>> one_line_name(" Ann\\n\\tDale\\u202e "), one_line_name("\\u200d\\u200c")
+    ('Ann Dale', '')
     """
     kept = "".join(" " if char.isspace() else char for char in text
                    if char.isspace() or char == "\x00"  # refused by the field, said so
                    or (char not in _BIDI_CONTROLS and unicodedata.category(char) != "Cc"))
+    if not any(unicodedata.category(char)[0] in "LNPS" or char == "\x00" for char in kept):
+        return ""
     return " ".join(kept.split())
 
 

@@ -17,6 +17,7 @@ from matches.core.forms import (
     add_refusal,
     deal_field,
     game_options,
+    one_line_name,
     tile_set_field,
 )
 from matches.leagues import services as leagues_services
@@ -196,7 +197,8 @@ class SeasonForm(NightFields):
             add_refusal(self, error)
 
     def clean_divisions(self) -> list[str]:
-        names = [" ".join(line.split()) for line in self.cleaned_data["divisions"].splitlines()]
+        # each line a name, as a name field makes it (no control turns the table around)
+        names = [one_line_name(line) for line in self.cleaned_data["divisions"].splitlines()]
         names = [name for name in names if name]
         if not names:
             raise forms.ValidationError(_("Name at least one division."))

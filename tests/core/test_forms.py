@@ -19,6 +19,9 @@ from matches.core.forms import NameField, one_line_name
     ("Ann\x00", "Ann\x00"),  # but NUL, which the field refuses
     ("Олена Коваль", "Олена Коваль"),
     ("علي\u200c", "علي\u200c"),  # a zero-width non-joiner is part of how a name is written
+    ("Zed\u200f", "Zed"),  # a mark of direction turned the score after the name around
+    ("An\u200bn", "Ann"),  # a space no one sees
+    ("\u200b", ""), ("\u200d\u200f", ""), (" \u2060 ", ""),  # a name no one sees is none
 ])
 def test_a_name_is_one_line_without_controls(typed: str, kept: str):
     assert one_line_name(typed) == kept
@@ -29,7 +32,7 @@ def test_a_name_made_one_line_is_one_line_and_stays_so(text: str):
     once = one_line_name(text)
     assert one_line_name(once) == once
     assert "\n" not in once and "\t" not in once and once == once.strip()
-    controls = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+    controls = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u200b"
     assert not any(char in once for char in controls)
 
 

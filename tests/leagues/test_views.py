@@ -1362,7 +1362,12 @@ def test_a_club_admin_sets_a_season_up_with_its_scheme_rules_and_tie_breakers(cl
         "Give the side that turned up more games than the side absent."]
     assert not Season.objects.filter(name="Winter League").exists()
 
-    response = as_(people["admin"]).post(url, form)
+    blank = as_(people["admin"]).post(url, {**form, "divisions": "\u200b\n\u202e"})
+    assert blank.context["form"].errors["divisions"] == ["Name at least one division."]
+    assert not Season.objects.filter(name="Winter League").exists()
+
+    # an override in a division's name turned its table's caption around
+    response = as_(people["admin"]).post(url, {**form, "divisions": "\u202eA\nB\u200f"})
     season = Season.objects.get(name="Winter League")
     assert response["Location"] == season.get_absolute_url()
     assert season.scoring == {"win": 3, "draw": 1, "loss": 0, "per_game": 0,
