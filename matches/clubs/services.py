@@ -18,6 +18,7 @@ from matches.clubs.access import ADDS_PLAYERS, INVITES, SETS_ROLES, SETS_UP_CLUB
 from matches.clubs.models import PAGE_SLUGS, Club, Membership, Player, Role, Visibility
 from matches.clubs.selectors import INVITE_SALT, invitation, last_owner
 from matches.clubs.signals import member_left
+from matches.core import resends
 
 LAST_OWNER = _("A club keeps at least one owner: make someone else owner first.")
 INVITE_ABOVE = _("As %(role)s you can invite as: %(roles)s.")
@@ -43,8 +44,15 @@ def free_slug(*, name: str, taken: QuerySet[Any], fallback: str) -> str:
 
 @transaction.atomic
 def club_create(*, name: str, by: User, visibility: str = Visibility.PUBLIC) -> Club:
-    """A new club, owned by ``by``; its address comes from its name."""
+    """A new club, owned by ``by``; its address comes from its name. The same club sent
+    again at once (a double tap) is the first, not a second at "-2"
+    (:mod:`matches.core.resends`)."""
     name = " ".join(name.split())
+    User.objects.select_for_update().filter(pk=by.pk).first()  # one send at a time
+    sent = Club.objects.filter(name=name, visibility=visibility, created_by=by,
+                               created_at__gte=resends.since()).first()
+    if sent is not None:
+        return sent
     club = Club(name=name, slug=free_slug(name=name, taken=Club.objects.all(), fallback="club"),
                 visibility=visibility, created_by=by)
     club.full_clean()

@@ -34,6 +34,7 @@ from matches.clubs.selectors import club_member_named, club_players_named
 from matches.clubs.services import free_slug, player_named
 from matches.clubs.signals import member_left
 from matches.core import messages as rules_messages
+from matches.core import resends
 from matches.leagues import files as league_files
 from matches.leagues import notices
 from matches.leagues.models import (
@@ -883,9 +884,16 @@ def fixture_reinstate(*, fixture: Fixture, by: By) -> Fixture:
 
 @transaction.atomic
 def adjustment_add(*, entrant: Entrant, by: User, points: int, reason: str) -> Adjustment:
+    """League points added to (or taken from) ``entrant``, with the reason; the same one
+    sent again at once (a double tap) is the first, not another (:mod:`matches.core.resends`)."""
     season = entrant.division.season
     require_role(club=season.club, user=by, role=RUNS_LEAGUE)
     _not_locked(season)
+    Entrant.objects.select_for_update().filter(pk=entrant.pk).first()  # one send at a time
+    sent = Adjustment.objects.filter(entrant=entrant, points=points, reason=reason.strip(),
+                                     made_by=by, made_at__gte=resends.since()).first()
+    if sent is not None:
+        return sent
     adjustment = Adjustment(entrant=entrant, points=points, reason=reason.strip(), made_by=by)
     adjustment.full_clean()
     adjustment.save()

@@ -12,10 +12,12 @@ from django.core import signing
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from matches.clubs.access import RUNS_LEAGUE, require_role
 from matches.clubs.selectors import INVITE_SALT
 from matches.clubs.services import club_create, club_update, membership_set_role
+from matches.core import resends
 from matches.leagues.services import season_create
 from matches.models import Club, Membership, Player, Role, Visibility
 
@@ -40,6 +42,21 @@ def test_a_signed_in_user_creates_a_club_and_owns_it(people):
     assert (club.name, club.visibility) == ("Bowes Dragons", Visibility.MEMBERS)
     assert Membership.objects.get(club=club).role == Role.OWNER
     assert Client().get(reverse("matches:club_new"))["Location"].startswith("/accounts/login/")
+
+
+def test_a_new_club_sent_twice_is_one_club(people):
+    """A double tap made /clubs/fuzz-club/ and /clubs/fuzz-club-2/; a club of the same
+    name made later, or by another, is a club of its own."""
+    form = {"name": "Fuzz Club", "visibility": "public"}
+    first = as_(people["outsider"]).post(reverse("matches:club_new"), form)
+    again = as_(people["outsider"]).post(reverse("matches:club_new"), form)
+    assert first["Location"] == again["Location"] == "/clubs/fuzz-club/"
+    assert Club.objects.count() == 1 and Membership.objects.count() == 1
+    Club.objects.update(created_at=timezone.now() - resends.SENT_AGAIN_WITHIN)
+    later = as_(people["outsider"]).post(reverse("matches:club_new"), form)
+    other = as_(people["member"]).post(reverse("matches:club_new"), form)
+    assert (later["Location"], other["Location"]) == ("/clubs/fuzz-club-2/",
+                                                      "/clubs/fuzz-club-3/")
 
 
 def test_a_club_season_or_cup_named_new_gets_an_address_of_its_own_not_the_new_page(people):

@@ -8,9 +8,11 @@ import datetime
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.test import Client
+from django.utils import timezone
 
 from matches import rules
 from matches.clubs.services import club_create, membership_remove, player_add
+from matches.core import resends
 from matches.cups.services import cup_create
 from matches.leagues.selectors import division_table, scorepad_closure
 from matches.leagues.services import (
@@ -836,3 +838,17 @@ def test_a_step_sent_again_that_changes_nothing_is_neither_logged_nor_told(
             step()
         assert fixture.changes.count() == logged
         assert len(first) == 1 and again == []
+
+
+def test_an_adjustment_sent_twice_is_made_once(division, people):
+    """A double tap took four points where the league took two; the same made again
+    later, or with another reason, is one more."""
+    oak = entrant_add(division=division, by=people["admin"], name="Royal Oak")
+    first = adjustment_add(entrant=oak, by=people["admin"], points=2, reason="dbl")
+    again = adjustment_add(entrant=oak, by=people["admin"], points=2, reason="dbl ")
+    assert again == first and oak.adjustments.count() == 1
+    adjustment_add(entrant=oak, by=people["admin"], points=2, reason="another")
+    oak.adjustments.update(made_at=timezone.now() - resends.SENT_AGAIN_WITHIN)
+    adjustment_add(entrant=oak, by=people["admin"], points=2, reason="dbl")
+    assert sorted(oak.adjustments.values_list("reason", flat=True)) == [
+        "another", "dbl", "dbl"]
