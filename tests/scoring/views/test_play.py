@@ -109,6 +109,23 @@ def test_new_match_starts_the_first_round_and_lands_on_the_scorer_link(client):
     assert match.target == 250
 
 
+@pytest.mark.parametrize(("sent", "said"), [
+    ({"game": "chess"}, "Select a valid choice. chess is not one of the available choices."),
+    ({"mode": "x"}, "Select a valid choice. x is not one of the available choices."),
+    ({"game": "fives-and-threes", "tile_set": "double-100", "double_holder": "0"},
+     "Select a valid choice. double-100 is not one of the available choices."),
+    ({"creation_key": ""}, "This field is required."),
+])
+def test_a_new_match_refused_for_a_field_the_page_shows_no_box_for_says_why(client, sent,
+                                                                             said):
+    """A stale or altered page's choice once came back with no word on the page."""
+    response = client.post(reverse("matches:new"), {
+        "creation_key": drawn_key(client), "game": "all-fives", "player_0": "Olena",
+        "player_1": "Taras", "starter": "1", "mode": "tracked", **sent})
+    assert response.status_code in (200, 400) and not Match.objects.exists()
+    assert said in unescape(response.content.decode())
+
+
 def test_new_match_by_a_draw_of_lots_says_who_starts(client):
     response = client.post(reverse("matches:new"), {"creation_key": drawn_key(client),
         "game": "five-up", "player_0": "Olena", "player_1": "Taras", "player_2": "Iryna",
