@@ -16,10 +16,10 @@ from matches.core import messages as rules_messages
 from matches.cups import stored
 from matches.cups.models import Cup, CupLog, CupRound, CupTie
 from matches.leagues.models import (
+    OPEN_FOR_ENTRY,
     Entrant,
     Fixture,
     FixtureGame,
-    FixtureStatus,
     Season,
     SeasonKind,
 )
@@ -294,12 +294,7 @@ def _plate_drawable(drawn: cup_rules.Cup,
     return True
 
 
-def fixture_cup_tie(fixture: Fixture) -> CupTie | None:
-    """The cup tie ``fixture`` is played for, if any."""
-    return CupTie.objects.filter(fixture=fixture).select_related("cup__season").first()
-
-
 def cup_status_open(fixture: Fixture) -> bool:
-    """Whether the fixture is not played yet (no result, no game entered)."""
-    return (fixture.status in (FixtureStatus.SCHEDULED, FixtureStatus.POSTPONED)
-            and not fixture.games.exists())
+    """Whether the fixture is not played yet: open for entry, as the sign-off table
+    says, and no game entered."""
+    return fixture.status in OPEN_FOR_ENTRY and not fixture.games.exists()
