@@ -1037,7 +1037,12 @@ def test_the_public_link_is_read_only_and_refreshes_itself(client):
     assert scores(html) == ["10", "10"]
     assert "undo-button" not in html and 'class="picker"' not in html
     assert 'hx-trigger="every 5s"' in html
+    # and without JavaScript, a link that does what the refresh does
+    assert (f'<noscript><p><a href="{match.get_absolute_url()}">Show the latest scores</a>'
+            "</p></noscript>") in html
     assert match.scorer_token not in html
+    join(client, match)
+    assert "<noscript>" not in client.get(scorer_url(match)).content.decode()
 
 
 def test_a_finished_match_shows_the_winner(client):
