@@ -153,7 +153,10 @@ class SeasonForm(NightFields):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         order = [data.get(f"tiebreak_{n}") for n in range(1, len(TIEBREAK_NAMES) + 1)]
-        data["tiebreaks"] = [t for t in order if t]  # each at most once: the rules' check
+        chosen = [t for t in order if t]
+        if len(set(chosen)) != len(chosen):
+            self.add_error("tiebreak_1", _("Each tie-breaker at most once."))
+        data["tiebreaks"] = chosen
         scoring: dict[str, Any] = {key: data[key] for key in ("win", "draw", "loss",
                                                               "per_game")
                                    if data.get(key) is not None}
@@ -180,20 +183,16 @@ class SeasonForm(NightFields):
         if data.get("game"):  # the scheme and the options, by the service's own check
             try:
                 leagues_services.season_scheme_check(game=data["game"], options=data["options"],
-                                                     scoring=data["scoring"],
-                                                     tiebreaks=data["tiebreaks"])
+                                             scoring=data["scoring"])
             except ValidationError as error:
                 self.refused(error)
 
     def refused(self, error: ValidationError) -> None:
         """The service's refusal beside the field it is about, in the form's words (the
         rules name the document's fields, ``scoring.walkover: w …``, not these)."""
-        code = getattr(error, "code", None)
-        if code == "walkover_order":
+        if getattr(error, "code", None) == "walkover_order":
             self.add_error("walkover_won", _("Give the side that turned up more games than "
                                              "the side absent."))
-        elif code == "tiebreak_twice":
-            self.add_error("tiebreak_1", _("Each tie-breaker at most once."))
         else:
             add_refusal(self, error)
 
