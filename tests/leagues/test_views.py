@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from matches import rules
 from matches.clubs.services import club_create, player_add
+from matches.core import resends
 from matches.leagues.selectors import division_table, fixture_game_score, season_divisions
 from matches.leagues.services import (
     OWN_FIXTURE,
@@ -1954,11 +1955,14 @@ def test_single_players_are_offered_no_partner_whatever_the_night(club, people):
 
 
 def test_an_adjustment_made_by_mistake_is_taken_back_by_the_league_alone(season, people):
-    # sent twice (a double tap, a resend), it counted twice: the second is taken back
+    # made twice by mistake (a while apart: a double tap makes one), it counted twice:
+    # the second is taken back
     division = season.divisions.get()
     oak = division.entrants.get(name="Royal Oak A")
-    first, twice = (adjustment_add(entrant=oak, by=people["admin"], points=-2,
-                                   reason="No-show fine") for _ in range(2))
+    first = adjustment_add(entrant=oak, by=people["admin"], points=-2, reason="No-show fine")
+    Adjustment.objects.filter(pk=first.pk).update(
+        made_at=timezone.now() - resends.SENT_AGAIN_WITHIN)
+    twice = adjustment_add(entrant=oak, by=people["admin"], points=-2, reason="No-show fine")
 
     def url(adjustment: Adjustment) -> str:
         return reverse("matches:season_adjustment_remove", kwargs={
