@@ -71,10 +71,15 @@ from matches.leagues.signals import fixture_moved
 from matches.rules import fixtures as fixture_rules
 from matches.rules import league as league_rules
 from matches.rules import signoff
-from matches.scoring.models import Match, MatchStatus, Seat
+from matches.scoring.models import Match, MatchStatus
 from matches.scoring.selectors.play import match_clubs
 from matches.scoring.services.lifecycle import match_abandon
-from matches.scoring.services.play import MatchStarted, match_start, starters_revoke
+from matches.scoring.services.play import (
+    MatchStarted,
+    match_for_club,
+    match_start,
+    starters_revoke,
+)
 from matches.scoring.signals import results_changed
 
 LOCK_UNSETTLED = ngettext_lazy(
@@ -538,13 +543,10 @@ def fixture_game_start(*, fixture: Fixture, by: By, number: int,
     started = match_start(game=season.game, players=[p.name for p in seated],
                           options=dict(season.options),
                           created_by=by if isinstance(by, User) else None, phone=phone)
-    for position, player in enumerate(seated):
-        Seat.objects.filter(match=started.match, position=position).update(player=player)
-    Match.objects.filter(pk=started.match.pk).update(club=season.club, season=season)
-    # the returned match says so too: its scorepad closes with the fixture (scorepad_closure)
-    started.match.club, started.match.season = season.club, season
+    match_for_club(match=started.match, club=season.club, season_id=season.pk, players=seated)
     game = game or FixtureGame(fixture=fixture, number=number)
     game.match = started.match
+    game.full_clean()
     game.save()
     game.home_players.set(home_players)
     game.away_players.set(away_players)

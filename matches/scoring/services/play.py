@@ -36,7 +36,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from matches import rules
-from matches.clubs.models import Club
+from matches.clubs.models import Club, Player
 from matches.clubs.signals import member_left
 from matches.core.messages import explain
 from matches.scoring.changelog import action_doc, action_from_doc, describe, describe_restore
@@ -179,6 +179,23 @@ def match_start(*, game: str, players: Sequence[str], options: Mapping[str, Any]
         first = round_start(match=match, starter=starter, mode=mode, draw_lots=True,
                             grant=grant, user=created_by)
     return MatchStarted(match=match, grant=grant, first=first, created=True)
+
+
+@transaction.atomic
+def match_for_club(*, match: Match, club: Club, season_id: int,
+                   players: Sequence[Player]) -> Match:
+    """A match just started for a league's or a cup's game (``season_id``): the club's,
+    with the club's player in each seat (in seat order), so that its result, history and
+    ratings are theirs and its scorepad closes with the night's fixture."""
+    seats = {seat.position: seat for seat in match.seats.all()}
+    for position, player in enumerate(players):
+        seat = seats[position]
+        seat.player = player
+        seat.full_clean()
+        seat.save(update_fields=["player"])
+    match.club, match.season_id = club, season_id
+    match.save(update_fields=["club", "season"])
+    return match
 
 
 @match_write

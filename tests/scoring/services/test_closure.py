@@ -350,6 +350,7 @@ NOT_WRITES_ON_A_MATCH = {
     "match_rematch": "reads the match and starts another, casual one",
     "grant_create": "a phone that may score: every write it makes is refused on a closed game",
     "scorer_link_rotate": "a new shared scorer's link: as grant_create",
+    "match_for_club": "a match just started for a league's game: its club and seats' players",
 }
 
 
