@@ -238,9 +238,12 @@ def test_the_replaced_links_phone_no_longer_scores_or_deletes_its_games(season, 
     by_admin_phone.force_login(admin)
     by_admin = played_on_the_scorepad(by_admin_phone, fixture, 2)
 
+    seen_join_link = by_link.get_join_url()  # on its scorers' page, and as a QR code
+
     captain_link_replace(entrant=entrant(season, "Royal Oak A"), by=admin)
 
     hidden = 404 if visibility == Visibility.MEMBERS else 403
+    assert phone.post(seen_join_link).status_code == 404  # it would join again by it
     for name in ("scorepad", "scorers", "history"):
         assert phone.get(scorer_page(by_link, name)).status_code == hidden, name
     assert phone.post(scorer_page(by_link, "delete")).status_code == hidden
@@ -265,11 +268,13 @@ def test_a_member_who_leaves_no_longer_scores_or_deletes_the_games_they_started(
     phone = Client()
     phone.force_login(oak_captain)
     match = played_on_the_scorepad(phone, fixture, 1)
+    seen_join_link = match.get_join_url()
 
     membership_remove(membership=Membership.objects.get(club=club, user=oak_captain),
                       by=admin)
 
     hidden = 404 if visibility == Visibility.MEMBERS else 403
+    assert phone.post(seen_join_link).status_code == 404
     for name in ("scorepad", "history"):
         assert phone.get(scorer_page(match, name)).status_code == hidden, name
     for name in ("claim", "delete"):

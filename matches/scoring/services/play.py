@@ -480,11 +480,14 @@ def grant_revoke(*, grant: ScorerGrant, by: ScorerGrant | User) -> ScorerGrant:
 @transaction.atomic
 def starters_revoke(*, matches: QuerySet[Match]) -> int:
     """The phones that started ``matches`` score them no more, nor restore or delete them
-    (a member who left the club; a captain's link replaced): the changes they made keep
-    naming them, and the phones that joined by the scorer's link keep theirs. Returns how
-    many were revoked."""
-    return ScorerGrant.objects.filter(match__in=matches, is_creator=True,
-                                      revoked_at=None).update(revoked_at=timezone.now())
+    (a member who left the club; a captain's link replaced), and the scorer's link they
+    could see is replaced, or they would join again by it: the changes they made keep
+    naming them, and the phones that joined by the old link keep their grants. Returns
+    how many were revoked."""
+    revoked = ScorerGrant.objects.filter(match__in=matches, is_creator=True, revoked_at=None)
+    for match in Match.objects.filter(pk__in=revoked.values("match")).only("pk"):
+        scorer_link_rotate(match=match)
+    return revoked.update(revoked_at=timezone.now())
 
 
 @receiver(member_left)
