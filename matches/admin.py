@@ -330,10 +330,10 @@ class ClubAdmin(admin.ModelAdmin):
             return
         assert isinstance(request.user, User)  # the admin's pages are staff's only
         kept = formset.save(commit=False)  # deletes nothing: the service does
-        for membership in formset.deleted_objects:
-            membership_remove(membership=membership, by=request.user)
-        for membership in kept:
+        for membership in kept:  # first: a new owner in place of one taken out
             membership.save()
+        for membership in formset.deleted_objects:
+            membership_remove(membership=membership, by=request.user, as_site_admin=True)
 
     def changelist_view(self, request: HttpRequest,
                         extra_context: dict[str, Any] | None = None) -> HttpResponse:

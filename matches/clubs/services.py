@@ -123,15 +123,15 @@ def membership_set_role(*, membership: Membership, role: str, by: User) -> Membe
 
 
 @transaction.atomic
-def membership_remove(*, membership: Membership, by: User) -> None:
+def membership_remove(*, membership: Membership, by: User, as_site_admin: bool = False) -> None:
     """A member leaves the club, or is taken out by one who could set their role (an
-    owner: anyone; an admin: up to captains) or by a site admin repairing the club (the
-    admin's club page). The club keeps an owner, and the player the member claimed is no
-    one's again (:func:`_club_locked` first); the concerns above hear of it
-    (``member_left``: the leagues end the captaincies the member held, scoring the phones
-    that started the club's matches under their account)."""
+    owner: anyone; an admin: up to captains) or by a site admin repairing the club
+    (``as_site_admin``: the admin's club page, staff only). The club keeps an owner, and
+    the player the member claimed is no one's again (:func:`_club_locked` first); the
+    concerns above hear of it (``member_left``: the leagues end the captaincies the
+    member held, scoring the phones that started the club's matches under their account)."""
     _club_locked(membership)
-    if membership.user_id != by.pk and not by.is_staff:
+    if membership.user_id != by.pk and not (as_site_admin and by.is_staff):
         acting = require_role(club=membership.club, user=by, role=SETS_ROLES)
         if not acting.settable_roles(membership):
             raise PermissionDenied(OWNER_ONLY_REMOVES)

@@ -64,6 +64,16 @@ def test_no_one_below_admin_takes_anyone_out(club, people, who):
     assert Membership.objects.filter(pk=target.pk).exists()
 
 
+def test_a_site_admin_takes_no_one_out_on_the_clubs_page_by_being_one(club, people):
+    """Staff take members out on the admin's club page; on the club's own page a staff
+    account is the member it is (``membership_remove``'s ``as_site_admin``)."""
+    people["member"].is_staff = True
+    people["member"].save()
+    target = membership(club, people["scorer"])
+    assert as_(people["member"]).post(remove_url(club, target)).status_code == 403
+    assert Membership.objects.filter(pk=target.pk).exists()
+
+
 def test_outsiders_are_not_told_the_club_or_its_members_exist(club, people):
     club.visibility = Visibility.MEMBERS
     club.save()

@@ -215,3 +215,27 @@ def test_a_member_taken_out_here_leaves_as_on_the_clubs_page(admin_client,
     player.refresh_from_db()
     assert player.user is None
     assert not started.match.grants.filter(revoked_at=None).exists()
+
+
+def test_a_new_owner_in_place_of_one_taken_out_in_the_same_save(admin_client,
+                                                               django_user_model):
+    """What the page is for (an owner who left): the promotion is saved before the
+    owner is taken out, who was once refused as the club's last owner (a 500)."""
+    olga = django_user_model.objects.create_user("olga", password="pw")
+    club = clubs_services.club_create(name="Teesdale", by=olga)
+    ann = django_user_model.objects.create_user("ann", password="pw")
+    member = Membership.objects.create(club=club, user=ann)
+    owner = Membership.objects.get(club=club, user=olga)
+    rows = {"memberships-TOTAL_FORMS": "2", "memberships-INITIAL_FORMS": "2",
+            "memberships-MIN_NUM_FORMS": "0", "memberships-MAX_NUM_FORMS": "1000",
+            "memberships-0-id": str(owner.pk), "memberships-0-club": str(club.pk),
+            "memberships-0-user": str(olga.pk), "memberships-0-role": "owner",
+            "memberships-0-DELETE": "on",
+            "memberships-1-id": str(member.pk), "memberships-1-club": str(club.pk),
+            "memberships-1-user": str(ann.pk), "memberships-1-role": "owner"}
+
+    answer = admin_client.post(_url(Club, "change", club.pk),
+                               {"name": club.name, "visibility": club.visibility, **rows})
+
+    assert answer.status_code == 302, answer.content.decode()[:3000]
+    assert list(club.memberships.values_list("user__username", "role")) == [("ann", "owner")]
