@@ -137,6 +137,8 @@ SCORE_IMPOSSIBLE = _("Game %(n)s: %(why)s.")
 CSV_ROW = _("Row %(line)s: %(why)s")
 CORRECTION_CHANGES_NOTHING = _("The night already has these games, scores and players: "
                                "there is nothing to correct.")
+CSV_NIGHT_UNFINISHED = _("Row %(line)s: %(won)s games won is not a finished night of this "
+                         "season: give every game's winner.")
 CSV_GAMES_WON = _("Row %(line)s: %(won)s games won, but a night of this season has at most "
                   "%(most)s games.")
 LINK_REPLACED = _("This captain's link has been replaced: it no longer works. Ask the "
@@ -1022,9 +1024,11 @@ def _transition(fixture: Fixture, *, by: By | None, action: signoff.Action,
     if change is not None:
         change(fixture)
     fixture.status = FixtureStatus(status.value)
-    if _state(fixture) == before:
+    if _state(fixture) == before and kind != FixtureChangeKind.CORRECTED and (
+            counted is None or counted_paper_results(fixture) == counted):
         # a step that changes nothing (a form sent twice, postponed once more): nothing
-        # to log, no one to tell
+        # to log, no one to tell (a correction that changes nothing is refused by its
+        # service; one of who played alone is a change)
         return fixture
     fixture.full_clean()
     fixture.save()
@@ -1455,6 +1459,9 @@ def _check_csv_night(season: Season, line: int, fixture: league_rules.Fixture) -
         raise ValidationError(CSV_GAMES_WON % {
             "line": line, "won": "–".join(map(str, fixture.result)),
             "most": night.most_games}, code="csv")
+    if counted and not fixture.games and not _night_finished(night, fixture.result):
+        raise ValidationError(CSV_NIGHT_UNFINISHED % {
+            "line": line, "won": "–".join(map(str, fixture.result))}, code="csv")
     try:
         if counted and fixture.games:
             night.check_complete(dict(enumerate(fixture.games, start=1)))
@@ -1468,6 +1475,16 @@ def _check_csv_night(season: Season, line: int, fixture: league_rules.Fixture) -
         except rules.ImpossibleScore as error:
             raise ValidationError(CSV_ROW % {"line": line, "why": SCORE_IMPOSSIBLE % {
                 "n": number, "why": rules_messages.explain(error)}}, code="csv") from None
+
+
+def _night_finished(night: league_rules.Night, won: tuple[int, int]) -> bool:
+    """Games won (home, away) that end a night: every game of a set played (and its
+    deciding game, if the set left the sides level and it has one); a race won by one
+    side only."""
+    if night.race_to is not None:
+        return max(won) == night.race_to > min(won)
+    return sum(won) == night.games or (night.deciding_game is not None
+                                       and sum(won) == night.games + 1)
 
 
 def _csv_fixture(division: Division, home: Entrant, away: Entrant,

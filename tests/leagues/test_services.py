@@ -4,6 +4,7 @@ services themselves (the pages' flags ask the same selectors)."""
 from __future__ import annotations
 
 import datetime
+from unittest import mock
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -30,6 +31,7 @@ from matches.leagues.services import (
     entrant_squad_change,
     fixture_add,
     fixture_confirm,
+    fixture_correct,
     fixture_dispute,
     fixture_game_start,
     fixture_games_enter,
@@ -40,6 +42,7 @@ from matches.leagues.services import (
     fixture_void,
     fixture_walkover,
     fixtures_generate,
+    season_corrections_choose,
     season_create,
     season_lock,
 )
@@ -48,6 +51,7 @@ from matches.models import (
     Division,
     Entrant,
     Fixture,
+    FixtureChangeKind,
     FixtureStatus,
     Match,
     MatchStatus,
@@ -852,3 +856,34 @@ def test_an_adjustment_sent_twice_is_made_once(division, people):
     adjustment_add(entrant=oak, by=people["admin"], points=2, reason="dbl")
     assert sorted(oak.adjustments.values_list("reason", flat=True)) == [
         "another", "dbl", "dbl"]
+
+
+@pytest.mark.parametrize("confirmed_again", [False, True])
+def test_a_correction_of_who_played_alone_is_logged_and_counts(people, confirmed_again):
+    """Its score and status as they were, a correction of a game's players is still a
+    change: logged (and told), the ratings rebuilt, the away captain's day started again
+    where the season sends corrections back (a step that changes nothing is not logged)."""
+    fixture = night_of(people, fixture_format="games", singles=1, pairs=0)
+    home, away = squads(fixture)
+    fixture_games_enter(fixture=fixture, by=people["oak"],
+                        games=[PaperGame(61, 4, home[:1], away[:1])])
+    fixture_submit(fixture=fixture, by=people["oak"])
+    if confirmed_again:
+        season_corrections_choose(season=fixture.division.season, by=people["admin"],
+                                  confirmed_again=True)
+    else:
+        fixture_confirm(fixture=fixture, by=people["bowes"])
+    fixture.refresh_from_db()
+    submitted_at, logged = fixture.submitted_at, fixture.changes.count()
+
+    with mock.patch("matches.leagues.services._results_changed") as rebuilt:
+        fixture_correct(fixture=fixture, by=people["admin"], scores=[(61, 4)],
+                        home_players=[home[1:]], away_players=[away[:1]],
+                        reason="the other Oak player played it")
+
+    fixture.refresh_from_db()
+    assert list(fixture.games.get().home_players.all()) == home[1:]
+    assert fixture.changes.count() == logged + 1
+    assert [change.kind for change in fixture.changes.all()][-1] == FixtureChangeKind.CORRECTED
+    assert rebuilt.call_count == 1
+    assert (fixture.submitted_at != submitted_at) is confirmed_again

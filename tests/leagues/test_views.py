@@ -882,7 +882,7 @@ def test_a_row_for_a_result_awaiting_confirmation_is_refused_so_it_cannot_count_
         fixtures_csv_import(
             division=season.divisions.get(), by=people["admin"],
             text="date,home,away,home_games,away_games\n2026-11-30,Middleton Club,"
-                 "Royal Oak A,1,0\n")
+                 "Royal Oak A,2,1\n")
 
     assert refused.value.messages == [
         "Row 2: Middleton Club v Royal Oak A has a result awaiting confirmation on the site "
@@ -925,6 +925,10 @@ def test_a_spreadsheet_saved_with_semicolons_or_tabs_is_read_as_with_commas(seas
     ("3,1,61-40 61-12 58-61 61-3",
      "Row 2: game 4 is not a game of the night: it has at most 3."),
     ("1,1,61-40 12-61", "Row 2: game 3 has no score yet (a night of 3 games)."),
+    ("1,1,", "Row 2: 1–1 games won is not a finished night of this season: give every "
+             "game's winner."),
+    ("1,0,", "Row 2: 1–0 games won is not a finished night of this season: give every "
+             "game's winner."),
     ("2,1,10-5 20-3 5-61", "Row 2: Game 1: neither side has reached the target 61, so 10-5 "
                            "is not a final score."),
 ])
@@ -1011,7 +1015,7 @@ def test_a_refused_spreadsheet_names_the_row_and_stores_nothing(season, people, 
 
 
 @pytest.mark.parametrize(("row", "result", "walkover"), [
-    ("Royal Oak A,Bowes Dragons,0,2,,", (0, 2), ""),
+    ("Royal Oak A,Bowes Dragons,1,2,,", (1, 2), ""),
     ("Royal Oak A,Bowes Dragons,,,,walkover home", (None, None), "home"),
 ])
 def test_a_spreadsheet_row_replaces_the_games_keyed_in_before_it(season, people, row,

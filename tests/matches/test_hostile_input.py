@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import itertools
 import json
 import uuid
 from collections.abc import Callable
@@ -295,12 +296,17 @@ def people(db) -> dict[str, User]:
             for name in ("owner", "home", "away", "member", "joiner")}
 
 
+CLUB_NUMBERS = itertools.count(1)
+
+
 def a_league(people: dict[str, User], fixture: str | None,
              starts_on: datetime.date = datetime.date(2026, 9, 7)) -> League:
     """A club and its season; ``fixture`` is None (no fixtures yet), ``scheduled``,
     ``entered`` (its games' scores in) or ``submitted``."""
     owner = people["owner"]
-    club = clubs_services.club_create(name="Royal Oak", by=owner)
+    # a club of its own each time: the same name by the same owner at once is one club
+    # sent twice (matches/core/resends.py)
+    club = clubs_services.club_create(name=f"Royal Oak {next(CLUB_NUMBERS)}", by=owner)
     for name in ("home", "away"):
         Membership.objects.create(club=club, user=people[name], role=Role.CAPTAIN)
     member = Membership.objects.create(club=club, user=people["member"], role=Role.MEMBER)
