@@ -203,6 +203,10 @@ def test_entries_made_offline_wait_and_are_applied_once_each_in_order(live_serve
     version = opened_and_kept(page, live_server)
     before = changes()
 
+    # Chromium may apply the offline emulation a moment late (to a reloaded page, or on a
+    # busy machine, where CI once saw the first entry reach the server before the
+    # reload): the network says no too, until the connection is back
+    page.route("**/score/*/", lambda route: route.abort("internetdisconnected"))
     page.context.set_offline(True)
     play_offline(page, "0-5", "5-5:5")  # Bo
     expect(waiting(page)).to_have_text("1 entry waiting")
@@ -216,10 +220,7 @@ def test_entries_made_offline_wait_and_are_applied_once_each_in_order(live_serve
     expect(waiting(page)).to_have_text("2 entries waiting")
     assert changes() == before  # nothing reached the server
 
-    # a reload without a connection keeps the entries and what they did to the page.
-    # (Chromium may apply the offline emulation to the reloaded page a moment late, and
-    # a busy machine once let the page's first flush through: the network says no.)
-    page.route("**/score/*/", lambda route: route.abort("internetdisconnected"))
+    # a reload without a connection keeps the entries and what they did to the page
     page.reload()
     page.wait_for_function(WIRED)
     expect(waiting(page)).to_have_text("2 entries waiting")
