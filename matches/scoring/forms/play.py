@@ -6,7 +6,6 @@ Field-level messages are translatable; rule violations come back from the servic
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from django import forms
@@ -290,8 +289,8 @@ class CallForm(WriteForm):
         # the page's ends, and any more that were sent (one field each: as many as the
         # request has fields at most): the rules refuse more than the game has, by name,
         # rather than the first of them being taken silently
-        sent = {int(key.removeprefix("end_")) for key in self.data
-                if re.fullmatch(r"end_[0-9]{1,3}", key)}  # ASCII: "end_²" is no end
+        sent = {index for key in self.data if key.startswith("end_")  # "end_²" is no end
+                and (index := whole_number(key.removeprefix("end_"), digits=3)) is not None}
         self.end_indexes = sorted(set(range(ends)) | sent)
         for index in self.end_indexes:
             self.fields[f"end_{index}"] = forms.IntegerField(min_value=0, max_value=12,
