@@ -1454,20 +1454,21 @@ def _check_csv_night(season: Season, line: int, fixture: league_rules.Fixture) -
     if fixture.result is None or fixture.walkover is not None:
         return
     night = season.night
-    counted = season.fixture_format != FixtureFormat.SINGLE
-    if counted and not fixture.games and sum(fixture.result) > night.most_games:
-        raise ValidationError(CSV_GAMES_WON % {
-            "line": line, "won": "–".join(map(str, fixture.result)),
-            "most": night.most_games}, code="csv")
-    if counted and not fixture.games and not _night_finished(night, fixture.result):
-        raise ValidationError(CSV_NIGHT_UNFINISHED % {
-            "line": line, "won": "–".join(map(str, fixture.result))}, code="csv")
-    try:
-        if counted and fixture.games:
+    counts_games = season.fixture_format != FixtureFormat.SINGLE
+    if counts_games and fixture.games:
+        try:
             night.check_complete(dict(enumerate(fixture.games, start=1)))
-    except rules.FixtureNightError as error:
-        raise ValidationError(CSV_ROW % {
-            "line": line, "why": rules_messages.explain(error) + "."}, code="csv") from None
+        except rules.FixtureNightError as error:
+            raise ValidationError(CSV_ROW % {"line": line, "why": rules_messages.explain(
+                error) + "."}, code="csv") from None
+    elif counts_games:
+        won = "–".join(map(str, fixture.result))
+        if sum(fixture.result) > night.most_games:
+            raise ValidationError(CSV_GAMES_WON % {"line": line, "won": won,
+                                                   "most": night.most_games}, code="csv")
+        if not night.ends_with(fixture.result):
+            raise ValidationError(CSV_NIGHT_UNFINISHED % {"line": line, "won": won},
+                                  code="csv")
     for number, score in enumerate(fixture.games or (), start=1):
         try:
             league_rules.check_game_score(rules.game_for(season.game), season.options, score,
@@ -1475,16 +1476,6 @@ def _check_csv_night(season: Season, line: int, fixture: league_rules.Fixture) -
         except rules.ImpossibleScore as error:
             raise ValidationError(CSV_ROW % {"line": line, "why": SCORE_IMPOSSIBLE % {
                 "n": number, "why": rules_messages.explain(error)}}, code="csv") from None
-
-
-def _night_finished(night: league_rules.Night, won: tuple[int, int]) -> bool:
-    """Games won (home, away) that end a night: every game of a set played (and its
-    deciding game, if the set left the sides level and it has one); a race won by one
-    side only."""
-    if night.race_to is not None:
-        return max(won) == night.race_to > min(won)
-    return sum(won) == night.games or (night.deciding_game is not None
-                                       and sum(won) == night.games + 1)
 
 
 def _csv_fixture(division: Division, home: Entrant, away: Entrant,

@@ -231,6 +231,21 @@ in game 2
             raise FixtureNightError.of("race_undecided", race_to=self.race_to,
                                        home=won[Side.HOME], away=won[Side.AWAY])
 
+    def ends_with(self, won: tuple[int, int]) -> bool:
+        """Whether games won (home, away), the games' scores unknown, make a finished
+        night: every game of a set, or those and its deciding game where it has one; a
+        race won by one side only.
+
+        >>> Night(games=3).ends_with((2, 1)), Night(games=3).ends_with((1, 0))
+        (True, False)
+        >>> Night(race_to=3).ends_with((3, 1)), Night(race_to=3).ends_with((3, 3))
+        (True, False)
+        """
+        if self.race_to is not None:
+            return max(won) == self.race_to > min(won)
+        return sum(won) == self.games or (self.deciding_game is not None
+                                          and sum(won) == self.deciding_game)
+
 
 def check_game_score(game: Game, options: Mapping[str, Any], score: tuple[int, int], *,
                      players: Sequence[int] = (SINGLES, PAIRS)) -> None:
